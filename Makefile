@@ -1,0 +1,40 @@
+# Every step a fresh machine needs is here: `make run` and `make test` create .venv and install into it.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test slow bench lint typecheck install clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+
+# Re-install only when the project's metadata changes; the install is editable, so code edits need none.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev,hints]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/tavla run
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict controller/rules controller/formats
+
+test: $(STAMP) lint typecheck
+	$(BIN)/python -m pytest -q
+
+slow: $(STAMP)
+	$(BIN)/python -m pytest -q -m slow
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""`make bench`: figures measured against a peer in the same run (DESIGN.md "Contracts")."""

@@ -1,0 +1,32 @@
+"""Run every benchmark module in ``bench/`` that exists and print its table.
+
+Each module ``bench/<area>.py`` has ``main() -> None`` printing a rich table whose rows give a figure
+and the peer it is compared with, measured in the same run (machines here are noisy, so ratios, not
+absolute times, are the result).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+AREAS = ("rules", "nardy", "vision", "link")
+
+
+def main() -> int:
+    only = set(sys.argv[1:])
+    for area in AREAS:
+        if only and area not in only:
+            continue
+        try:
+            module = importlib.import_module(f"bench.{area}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"bench.{area}":
+                raise
+            continue
+        module.main()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,68 @@
+"""The ``tavla`` command line (typer + rich).
+
+Each command lives in its own module of this package with a ``register(app)`` function; the modules
+are listed in ``COMMAND_MODULES``. Exit codes: 0 success, 2 bad input (one line on stderr saying what
+to do next), 3 "no board" for ``tavla read``, 1 for anything unexpected -- still one line, never a
+traceback (set ``TAVLA_DEBUG=1`` to see one).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+import typer
+
+app = typer.Typer(
+    name="tavla",
+    help="Tavla: a camera, LED and referee station for a physical backgammon or long nardy board.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+# One module per command group; a module that is not written yet is simply not offered.
+COMMAND_MODULES = (
+    "legal",
+    "read",
+    "dice",
+    "vision_eval",
+    "run",
+    "journal",
+    "match",
+    "led",
+)
+
+for _name in COMMAND_MODULES:
+    try:
+        _module = importlib.import_module(f"{__name__}.{_name}")
+    except ModuleNotFoundError as _exc:
+        if _exc.name != f"{__name__}.{_name}":
+            raise
+        continue
+    _module.register(app)
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print ``message`` (one line, what to do next) on stderr and return the Exit to raise."""
+    typer.echo(f"tavla: {message}", err=True)
+    return typer.Exit(code)
+
+
+def main() -> None:
+    """Console-script entry point: runs the app; turns any unexpected error into one line, exit 1."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("tavla: interrupted", err=True)
+        sys.exit(130)
+    except SystemExit:
+        raise
+    except Exception as exc:  # the last line of defence: the user sees one line, not a traceback
+        if os.environ.get("TAVLA_DEBUG"):
+            raise
+        typer.echo(
+            f"tavla: {type(exc).__name__}: {exc} (run again with TAVLA_DEBUG=1 for details)", err=True
+        )
+        sys.exit(1)
