@@ -11,14 +11,14 @@ The JSON form (``BoardReading.to_json``) is the `tavla read` contract of DESIGN.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 LIGHT = "light"
 DARK = "dark"
 
 
-class DieStatus(str, Enum):
+class DieStatus(StrEnum):
     """Where and how a die lies (RULES.md B15, N10 say which of these force a re-throw)."""
 
     FLAT = "flat"
@@ -29,7 +29,7 @@ class DieStatus(str, Enum):
     ON_CHECKER = "on_checker"
 
 
-class FrameStatus(str, Enum):
+class FrameStatus(StrEnum):
     """Why a frame did or did not give a reading."""
 
     OK = "ok"
