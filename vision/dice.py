@@ -1,0 +1,257 @@
+"""Find dice in any photo and read the pips of each die's top face.
+
+A classical pipeline (no learned weights), so that it carries over to dice, trays and boards it has
+never seen:
+
+1. **Foreground.** The surface the dice lie on (tray, table, board) varies slowly; a median filter far
+   larger than a die estimates it, and every pixel whose CIE-Lab colour differs from that estimate is
+   a candidate die pixel (any die colour, light or dark).
+2. **Scale.** The typical die size (pixels per edge) is the median size of the compact foreground blobs;
+   everything later is measured in die edges, so the same code reads 12 px webcam dice and 60 px photos.
+3. **Dice.** Blobs are cleaned with an opening at that scale (drops thin walls, lines, printing), and
+   blobs larger than one die are split (touching dice) by k-means on their pixels.
+4. **Pips.** Inside each die, a pip is a small round blob whose colour differs strongly from the local
+   face colour (a median filter wider than a pip): white, black or coloured pips on any body.
+   :mod:`vision.dice_faces` keeps the pips that form a d6 face (one square pip grid) and rejects
+   squashed pips of side faces seen in perspective; it also says whether the die is cocked.
+
+Board-relative statuses (``on_bar``, ``wrong_half``, ``off_board``, ``on_checker``) need the board
+geometry: see :func:`vision.dice_status.board_status`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.dice_faces import FaceRead, read_face
+from vision.reading import DieReading, DieStatus
+
+__all__ = ["find_dice", "DieCandidate", "find_die_candidates", "DiceInputError"]
+
+
+class DiceInputError(ValueError):
+    """The image cannot be read as a photo (wrong dtype, shape or size)."""
+
+
+@dataclass(frozen=True)
+class DieCandidate:
+    """One foreground blob taken for a die: its mask in a crop of the working image.
+
+    ``x0, y0``: top-left of the crop in working-image pixels; ``mask``: uint8 HxW (255 = die);
+    ``size``: the estimated die edge in pixels.
+    """
+
+    x0: int
+    y0: int
+    mask: np.ndarray
+    size: float
+
+
+# Colour distance (CIE-Lab, OpenCV's 8-bit scaling) above which a pixel is not the surface.
+_FOREGROUND_DELTA = 24.0
+# Working resolution: larger images are shrunk so their long side is at most this (pixels).
+_MAX_SIDE = 1280
+
+
+def _check_image(image: np.ndarray) -> np.ndarray:
+    if not isinstance(image, np.ndarray):
+        raise DiceInputError(f"expected a numpy image, got {type(image).__name__}")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.ndim == 3 and image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise DiceInputError(f"expected an HxWx3 BGR image, got shape {image.shape}")
+    if image.dtype != np.uint8:
+        if image.dtype.kind == "f" and image.size and float(np.nanmax(image)) <= 1.0:
+            image = image * 255.0
+        image = np.clip(np.nan_to_num(image), 0, 255).astype(np.uint8)
+    if min(image.shape[:2]) < 16:
+        raise DiceInputError(f"image of {image.shape[1]}x{image.shape[0]} pixels is too small to hold a die")
+    return np.ascontiguousarray(image)
+
+
+def _odd(v: float, lo: int = 3) -> int:
+    k = max(lo, int(round(v)))
+    return k if k % 2 else k + 1
+
+
+def foreground_distance(lab: np.ndarray) -> np.ndarray:
+    """Per-pixel CIE-Lab distance from the slowly varying surface under the dice.
+
+    :param lab: HxWx3 uint8 Lab image (OpenCV scaling).
+    :returns: HxW float32 distance (0 = surface colour).
+    """
+    h, w = lab.shape[:2]
+    f = 4
+    small = cv2.resize(lab, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
+    k = _odd(min(h, w) / f / 8, 5)
+    bg = cv2.medianBlur(small, min(k, 255))
+    bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+    d = lab.astype(np.float32) - bg.astype(np.float32)
+    return np.sqrt((d * d).sum(axis=2))
+
+
+def _blobs(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return n, labels, stats
+
+
+def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
+    """Fill holes (pips, glare) smaller than ``max_area`` px²; a ring such as a tray wall stays open."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(255 - mask, connectivity=4)
+    small = np.zeros(n, dtype=bool)
+    small[1:] = stats[1:, cv2.CC_STAT_AREA] < max_area
+    # A background component touching the image border is never a hole.
+    for edge in (labels[0], labels[-1], labels[:, 0], labels[:, -1]):
+        small[np.unique(edge)] = False
+    out = mask.copy()
+    out[small[labels]] = 255
+    return out
+
+
+def _compact_sides(mask: np.ndarray) -> np.ndarray:
+    """Edge lengths (sqrt of area, px) of the blobs of ``mask`` that look like one die.
+
+    A blob counts when its minimum-area rectangle is nearly square (aspect < 1.5) and it fills most of
+    it (> 70 %).
+    """
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    sides = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < 30:
+            continue
+        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+        if min(rw, rh) <= 0 or max(rw, rh) / min(rw, rh) > 1.5 or area / (rw * rh) < 0.7:
+            continue
+        sides.append(np.sqrt(area))
+    return np.array(sides, dtype=np.float64)
+
+
+def _open(mask: np.ndarray, size: float) -> np.ndarray:
+    r = max(1, int(round(size * 0.3)))
+    se = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, se)
+
+
+def estimate_die_size(mask: np.ndarray) -> float | None:
+    """The die edge (pixels) that best explains a foreground mask, or None when nothing looks like a die.
+
+    Scale selection: for each trial edge ``s`` (a geometric series from 1/90 to 1/8 of the image's short
+    side) the mask is opened with a disc of radius 0.3 s, which removes anything thinner than a die (tray
+    walls, lines, printing, and bridges between touching dice); the trial that leaves the most compact
+    square blobs of edge 0.75-1.5 s wins, and the median edge of those blobs is the estimate.
+    """
+    short = min(mask.shape[:2])
+    best: tuple[int, float] | None = None
+    for s in np.geomspace(max(8.0, short / 90.0), max(9.0, short / 8.0), 10):
+        sides = _compact_sides(_open(mask, s))
+        ok = sides[(sides >= 0.75 * s) & (sides <= 1.5 * s)]
+        if len(ok) and (best is None or len(ok) >= best[0]):
+            best = (len(ok), float(np.median(ok)))
+    return None if best is None else best[1]
+
+
+def _working(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The image at working resolution and its scale (working px per input px)."""
+    h, w = image.shape[:2]
+    scale = min(1.0, _MAX_SIDE / max(h, w))
+    if scale == 1.0:
+        return image, 1.0
+    return cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA), scale
+
+
+def find_die_candidates(
+    image: np.ndarray, region_mask: np.ndarray | None = None
+) -> tuple[list[DieCandidate], float]:
+    """Foreground blobs taken for single dice, and the working-image scale (working px per input px).
+
+    :param image: HxWx3 uint8 BGR.
+    :param region_mask: optional HxW mask (non-zero = look here) in input pixels.
+    """
+    work, scale = _working(image)
+    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
+    dist = foreground_distance(lab)
+    mask = (dist > _FOREGROUND_DELTA).astype(np.uint8) * 255
+    if region_mask is not None:
+        rm = (np.asarray(region_mask) > 0).astype(np.uint8) * 255
+        if rm.shape[:2] != image.shape[:2]:
+            raise DiceInputError(f"region_mask shape {rm.shape} does not match the image {image.shape[:2]}")
+        mask &= cv2.resize(rm, (work.shape[1], work.shape[0]), interpolation=cv2.INTER_NEAREST)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    mask = _fill_holes(mask, (min(mask.shape) / 12.0) ** 2)
+    size = estimate_die_size(mask)
+    if size is None:
+        return [], scale
+    opened = _open(mask, size)
+    n, labels, stats = _blobs(opened)
+    cands: list[DieCandidate] = []
+    one = size * size
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if area < 0.35 * one or max(bw, bh) > 8 * size:
+            continue
+        pad = max(2, int(size * 0.1))
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        x1, y1 = min(work.shape[1], x + bw + pad), min(work.shape[0], y + bh + pad)
+        sub = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
+        k = int(round(area / (1.15 * one)))
+        if k >= 2:
+            for part in _split(sub, k):
+                cands.append(DieCandidate(x0, y0, part, size))
+        else:
+            cands.append(DieCandidate(x0, y0, sub, size))
+    return cands, scale
+
+
+def _split(mask: np.ndarray, k: int) -> list[np.ndarray]:
+    """Split a blob of ``k`` touching dice by k-means on its pixel coordinates."""
+    ys, xs = np.nonzero(mask)
+    pts = np.stack([xs, ys], axis=1).astype(np.float32)
+    k = min(k, len(pts))
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
+    _, lab, _ = cv2.kmeans(pts, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+    out = []
+    for j in range(k):
+        m = np.zeros_like(mask)
+        sel = lab.ravel() == j
+        m[ys[sel], xs[sel]] = 255
+        out.append(m)
+    return out
+
+
+def find_dice(image: np.ndarray, region_mask: np.ndarray | None = None) -> list[DieReading]:
+    """Every die in a photo: top-face pips, pixel centre, ``flat``/``cocked`` status, confidence.
+
+    :param image: HxWx3 uint8 BGR image (HxW grey and HxWx4 BGRA are converted; float images in 0-1
+        or 0-255 are scaled). Any size from 16x16 up; images with a side above 1280 px are read at a
+        reduced size and the result is mapped back.
+    :param region_mask: optional HxW array, non-zero where dice may be looked for (e.g. the board
+        and its surround); None = the whole image.
+    :returns: one :class:`~vision.reading.DieReading` per die found, ``image_xy`` in input pixels,
+        ``status`` :attr:`DieStatus.FLAT` or :attr:`DieStatus.COCKED`, sorted left to right. Blobs with
+        no readable face are dropped (a die must show at least one pip).
+    :raises DiceInputError: (a ``ValueError``) for an array that is not an image.
+    """
+    img = _check_image(image)
+    cands, scale = find_die_candidates(img, region_mask)
+    if not cands:
+        return []
+    work, _ = _working(img)
+    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
+    out: list[DieReading] = []
+    for c in cands:
+        h, w = c.mask.shape
+        face: FaceRead | None = read_face(lab[c.y0 : c.y0 + h, c.x0 : c.x0 + w], c.mask, c.size)
+        if face is None:
+            continue
+        cx, cy = face.centre
+        xy = ((c.x0 + cx) / scale, (c.y0 + cy) / scale)
+        status = DieStatus.COCKED if face.cocked else DieStatus.FLAT
+        out.append(DieReading(face.value, xy, status, face.confidence))
+    out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
+    return out
