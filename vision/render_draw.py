@@ -1,0 +1,193 @@
+"""Drawing primitives for the board renderer (`vision.render`): board, checkers, dice, cube, hand.
+
+All functions draw in place on a ``uint8`` BGR canvas (H, W, 3) with OpenCV's anti-aliased primitives
+at 1/16-pixel precision (``shift=4``). Positions and sizes arrive in canvas pixels (floats).
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+SHIFT = 4
+_ONE = 1 << SHIFT
+AA = cv2.LINE_AA
+
+BGR = tuple[int, int, int]
+
+# Palettes taken by eye from the boards in ../shared/data (paper: boards-webcam; wood: the leather
+# and wooden boards of boards-real; tournament: the championship frames of boards-real).
+PALETTES: dict[str, dict[str, BGR]] = {
+    "paper": {
+        "table": (28, 26, 26), "sheet": (236, 238, 238), "frame": (22, 22, 22), "field": (236, 238, 238),
+        "point_a": (236, 238, 238), "point_b": (118, 118, 116), "outline": (40, 40, 40),
+        "light": (80, 190, 110), "dark": (60, 45, 215), "bar": (236, 238, 238), "tray": (236, 238, 238),
+    },
+    "wood": {
+        "table": (70, 80, 92), "sheet": (36, 52, 84), "frame": (36, 52, 84), "field": (120, 182, 212),
+        "point_a": (34, 40, 74), "point_b": (70, 112, 112), "outline": (60, 80, 100),
+        "light": (188, 226, 242), "dark": (32, 50, 92), "bar": (36, 52, 84), "tray": (96, 150, 186),
+    },
+    "tournament": {
+        "table": (120, 96, 60), "sheet": (22, 22, 24), "frame": (22, 22, 24), "field": (214, 230, 236),
+        "point_a": (36, 30, 196), "point_b": (24, 24, 26), "outline": (40, 40, 40),
+        "light": (238, 238, 238), "dark": (28, 28, 30), "bar": (22, 22, 24), "tray": (30, 30, 32),
+    },
+}
+
+
+def _pt(x: float, y: float) -> tuple[int, int]:
+    return int(round(x * _ONE)), int(round(y * _ONE))
+
+
+def poly(img: np.ndarray, pts: np.ndarray, colour: BGR) -> None:
+    """Fill a convex polygon given as (N, 2) float canvas pixels."""
+    cv2.fillConvexPoly(img, np.round(np.asarray(pts) * _ONE).astype(np.int32), colour, AA, SHIFT)
+
+
+def outline(img: np.ndarray, pts: np.ndarray, colour: BGR, thickness: int = 1) -> None:
+    """Draw a closed polygon outline, (N, 2) float canvas pixels."""
+    p = np.round(np.asarray(pts) * _ONE).astype(np.int32)
+    cv2.polylines(img, [p], True, colour, thickness, AA, SHIFT)
+
+
+def disc(img: np.ndarray, x: float, y: float, r: float, colour: BGR, thickness: int = -1) -> None:
+    """A filled (or, with ``thickness`` > 0, outlined) anti-aliased circle of radius ``r`` pixels."""
+    cv2.circle(img, _pt(x, y), max(1, int(round(r * _ONE))), colour, thickness, AA, SHIFT)
+
+
+def shade(colour: BGR, k: float) -> BGR:
+    """``colour`` scaled by ``k`` (darker below 1, lighter above), clipped to 0-255."""
+    return tuple(int(min(255, max(0, c * k))) for c in colour)  # type: ignore[return-value]
+
+
+def checker(img: np.ndarray, x: float, y: float, r: float, colour: BGR, style: str) -> None:
+    """One checker seen from above: paper checkers are flat discs; wooden and tournament ones have a
+    rim, a turned inner ring and a soft shadow on the side away from the light."""
+    disc(img, x + r * 0.10, y + r * 0.12, r * 1.02, shade(colour, 0.35) if style != "paper" else (30, 30, 30))
+    if style == "paper":
+        disc(img, x, y, r, colour)
+        disc(img, x - r * 0.2, y - r * 0.2, r * 0.55, shade(colour, 1.06))
+        return
+    rim = (130, 130, 130) if style == "tournament" else shade(colour, 0.72)
+    disc(img, x, y, r, rim)
+    disc(img, x, y, r * 0.86, colour)
+    disc(img, x, y, r * 0.62, shade(colour, 0.9 if sum(colour) > 300 else 1.25), max(1, int(r * 0.06)))
+    disc(img, x - r * 0.25, y - r * 0.25, r * 0.25, shade(colour, 1.08))
+
+
+def checker_edge(img: np.ndarray, x: float, y: float, w: float, h: float, colour: BGR) -> None:
+    """A borne-off checker standing on its edge in a tray: a rounded slab ``w`` by ``h`` pixels."""
+    x0, y0 = x - w / 2, y - h / 2
+    cv2.rectangle(img, _pt(x0, y0), _pt(x0 + w, y0 + h), colour, -1, AA, SHIFT)
+    cv2.rectangle(img, _pt(x0, y0), _pt(x0 + w, y0 + h), shade(colour, 0.6), 1, AA, SHIFT)
+
+
+# Pip positions on a face, in units of the half side (-1..1).
+PIPS = {
+    1: [(0, 0)],
+    2: [(-0.5, -0.5), (0.5, 0.5)],
+    3: [(-0.5, -0.5), (0, 0), (0.5, 0.5)],
+    4: [(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)],
+    5: [(-0.5, -0.5), (0.5, -0.5), (0, 0), (-0.5, 0.5), (0.5, 0.5)],
+    6: [(-0.5, -0.5), (0.5, -0.5), (-0.5, 0), (0.5, 0), (-0.5, 0.5), (0.5, 0.5)],
+}
+
+
+def _rounded_square(half: float, k: float = 0.22, n: int = 4) -> np.ndarray:
+    """A rounded square of half side ``half`` as an (M, 2) polygon centred on 0."""
+    rad = half * k
+    pts = []
+    for cx, cy, a0 in ((half - rad, half - rad, 0), (-half + rad, half - rad, 90),
+                       (-half + rad, -half + rad, 180), (half - rad, -half + rad, 270)):
+        for i in range(n + 1):
+            a = math.radians(a0 + 90 * i / n)
+            pts.append((cx + rad * math.cos(a), cy + rad * math.sin(a)))
+    return np.array(pts, dtype=np.float64)
+
+
+def die(
+    img: np.ndarray, x: float, y: float, side: float, value: int, angle_deg: float,
+    body: BGR = (236, 238, 240), pip: BGR = (25, 25, 25), tilt: float = 0.0, side_value: int | None = None,
+) -> None:
+    """A die seen from above, centre of its top face at (x, y), ``side`` pixels across, turned by
+    ``angle_deg``. ``tilt`` in 0-1 foreshortens the top face along its local y axis and shows the side
+    face below it (a cocked die resting on an edge); ``side_value`` is that side face's value."""
+    half = side / 2
+    a = math.radians(angle_deg)
+    ca, sa = math.cos(a), math.sin(a)
+    fy = 1.0 - 0.45 * tilt
+
+    def to_img(p: np.ndarray) -> np.ndarray:
+        q = np.column_stack([p[:, 0], p[:, 1] * fy])
+        return np.column_stack([x + q[:, 0] * ca - q[:, 1] * sa, y + q[:, 0] * sa + q[:, 1] * ca])
+
+    sq = _rounded_square(half)
+    poly(img, to_img(sq) + side * 0.08, (20, 20, 20))  # shadow
+    if tilt > 0:
+        # the side face: the top face's lower edge swept down by the visible height of the side
+        depth = side * 0.55 * tilt / fy
+        side_face = np.array(
+            [[-half, half * 0.7], [half, half * 0.7], [half, half + depth], [-half, half + depth]]
+        )
+        poly(img, to_img(side_face), shade(body, 0.62))
+        if side_value is not None:
+            for px, py in PIPS[side_value]:
+                c = to_img(np.array([[px * half * 0.8, half + depth * (0.5 + py * 0.35)]]))[0]
+                cv2.ellipse(img, _pt(*c), (max(1, int(side * 0.07 * _ONE)), max(1, int(side * 0.035 * _ONE))),
+                            angle_deg, 0, 360, shade(pip, 1.0), -1, AA, SHIFT)
+    poly(img, to_img(sq), body)
+    r = side * 0.09
+    for px, py in PIPS[value]:
+        c = to_img(np.array([[px * half * 1.05, py * half * 1.05]]))[0]
+        cv2.ellipse(img, _pt(*c), (max(1, int(r * _ONE)), max(1, int(r * fy * _ONE))), angle_deg, 0, 360,
+                    pip, -1, AA, SHIFT)
+
+
+def cube(img: np.ndarray, x: float, y: float, side: float, value: int, angle_deg: float) -> None:
+    """The doubling cube from above: an ivory block showing ``value`` (2-64) in dark figures."""
+    half = side / 2
+    a = math.radians(angle_deg)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    sq = _rounded_square(half, 0.15) @ rot.T + (x, y)
+    poly(img, sq + side * 0.07, (20, 20, 20))
+    poly(img, sq, (200, 225, 235))
+    text = str(value)
+    scale = side / 40.0 * (1.0 if len(text) == 1 else 0.8)
+    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, max(1, int(side / 22)))
+    cv2.putText(img, text, (int(x - tw / 2), int(y + th / 2)), cv2.FONT_HERSHEY_DUPLEX, scale,
+                (30, 30, 60), max(1, int(side / 22)), AA)
+
+
+def hand(
+    img: np.ndarray, tip: tuple[float, float], entry: tuple[float, float], width: float, skin: BGR
+) -> np.ndarray:
+    """A hand and forearm reaching from ``entry`` (a point on or beyond the image edge) to ``tip``
+    (the fingertips), ``width`` pixels across the palm. Returns its mask (H, W) uint8 (255 = hand)."""
+    mask = np.zeros(img.shape[:2], np.uint8)
+    ex, ey = entry
+    tx, ty = tip
+    d = math.hypot(tx - ex, ty - ey) or 1.0
+    ux, uy = (tx - ex) / d, (ty - ey) / d
+    nx, ny = -uy, ux
+    palm = (tx - ux * width * 0.9, ty - uy * width * 0.9)
+    wa, wp = width * 0.45, width * 0.42
+    arm = np.array([
+        (ex + nx * wa, ey + ny * wa), (palm[0] + nx * wp, palm[1] + ny * wp),
+        (palm[0] - nx * wp, palm[1] - ny * wp), (ex - nx * wa, ey - ny * wa),
+    ])
+    for target in (img, mask):
+        colour = skin if target is img else 255
+        if target is img:
+            poly(img, arm + width * 0.12, (25, 25, 25))
+        poly(target, arm, shade(skin, 0.9) if target is img else colour)
+        cv2.ellipse(target, _pt(*palm), (int(width * 0.55 * _ONE), int(width * 0.5 * _ONE)),
+                    math.degrees(math.atan2(uy, ux)), 0, 360, colour, -1, AA, SHIFT)
+        for k in (-0.33, -0.11, 0.11, 0.33):
+            fx0, fy0 = palm[0] + nx * width * k, palm[1] + ny * width * k
+            ln = width * (0.85 - abs(k) * 0.6)
+            cv2.line(target, _pt(fx0, fy0), _pt(fx0 + ux * ln, fy0 + uy * ln), colour,
+                     max(2, int(width * 0.17)), AA, SHIFT)
+    return mask
