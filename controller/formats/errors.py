@@ -1,0 +1,10 @@
+"""The formats package's exception (STYLE.md principle 8)."""
+
+from __future__ import annotations
+
+
+class FormatError(ValueError):
+    """Malformed or impossible text in a format (position ID, match ID, XGID, move notation).
+
+    The message quotes the input and says where it broke.
+    """

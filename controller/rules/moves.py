@@ -1,0 +1,295 @@
+"""Dice, checker moves, plays, and the legal-play generator of standard backgammon.
+
+Numbering is the mover's own (RULES.md "Numbering"): points 1-24, ``25`` = the bar (as a
+source), ``0`` = off (as a destination) -- exactly the pairs ``gnubg_nn.moves`` prints.
+
+The generator (:func:`legal_plays`) walks single-die steps depth first and keeps one play per
+distinct resulting position, as gnubg counts plays. It visits steps in gnubg's own order (first
+die first, sources from the highest point down; for doubles each later step starts no higher than
+the one before) and keeps the first play found for each result, so the steps it returns for a
+result are the ones gnubg lists, and :func:`controller.formats.notation.format_play` writes the same
+text as gnubg. The rules:
+
+* RULES.md B4 -- each die a separate step; a checker passing through a point touches down there, so
+  a combined move needs every intermediate point open; doubles play four times.
+* RULES.md B5 -- as many dice as possible; with one die only, the larger if either can play
+  (a play is ranked by steps, then by pips of the dice used, as gnubg's ``SaveMoves`` does).
+* RULES.md B6 -- stopping (or touching down) on a blot hits it.
+* RULES.md B7 -- bar checkers enter first; while any remain on the bar nothing else moves.
+* RULES.md B8 -- bear off only with all 15 home; a die may bear off from a lower point only when no
+  checker stands higher.
+
+:func:`apply_move` and :func:`undo_move` are the unchecked fast path (STYLE.md principle 4): they do
+not test legality; :func:`legal_plays` is the checked boundary.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from controller.rules.errors import DiceError
+from controller.rules.position import BAR, Position
+
+#: Source number of the bar in a :class:`Move`.
+BAR_POINT = 25
+#: Destination number of "off" in a :class:`Move`.
+OFF_POINT = 0
+
+
+class Dice(NamedTuple):
+    """A roll of two dice, each 1-6 (RULES.md B1). ``Dice(3, 1)``; use :func:`check_dice` to validate."""
+
+    d1: int
+    d2: int
+
+    @property
+    def is_double(self) -> bool:
+        """True when both dice show the same number (played four times, RULES.md B4)."""
+        return self.d1 == self.d2
+
+    def steps(self) -> tuple[int, ...]:
+        """The numbers to play: ``(d1, d2)``, or the double's number four times."""
+        return (self.d1,) * 4 if self.d1 == self.d2 else (self.d1, self.d2)
+
+
+#: The 21 distinct rolls, each with the larger die first.
+ALL_ROLLS: tuple[Dice, ...] = tuple(Dice(a, b) for a in range(1, 7) for b in range(1, a + 1))
+
+
+def check_dice(d1: object, d2: object) -> Dice:
+    """Validate two die values.
+
+    :returns: ``Dice(d1, d2)``.
+    :raises DiceError: (a ``ValueError``) when either is not an int from 1 to 6.
+    """
+    for d in (d1, d2):
+        if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6:
+            raise DiceError(f"die {d!r} is not a number from 1 to 6 (dice {d1!r} {d2!r})")
+    assert isinstance(d1, int) and isinstance(d2, int)
+    return Dice(d1, d2)
+
+
+class Move(NamedTuple):
+    """One checker moved by one die (or, in parsed notation, through several points).
+
+    :param src: the mover's point 1-24, or 25 for the bar.
+    :param dst: the mover's point 1-24, or 0 for off.
+    :param hit: True when it lands on (hits) an opposing blot (RULES.md B6).
+    """
+
+    src: int
+    dst: int
+    hit: bool = False
+
+
+class Play(NamedTuple):
+    """A whole play for one roll: its steps in the order played, and the resulting position.
+
+    ``result`` is seen from the mover still (``result.me`` is the player who just moved); call
+    ``result.swapped()`` to hand the turn over. An empty ``moves`` means the roll could not be
+    played (RULES.md B5, B7).
+    """
+
+    moves: tuple[Move, ...]
+    result: Position
+
+
+def apply_move(position: Position, move: Move) -> Position:
+    """The position after one checker move by the player on roll. Unchecked (STYLE.md principle 4).
+
+    A checker landing on a single opposing checker hits it to the opponent's bar, whatever
+    ``move.hit`` says. :raises ValueError: when ``src`` holds no checker of the mover.
+    """
+    me = list(position.me)
+    opp = list(position.opp)
+    s = BAR if move.src == BAR_POINT else move.src - 1
+    if me[s] <= 0:
+        raise ValueError(f"no checker of the player on roll on point {move.src} in {position!r}")
+    me[s] -= 1
+    if move.dst != OFF_POINT:
+        d = move.dst - 1
+        if opp[23 - d] == 1:
+            opp[23 - d] = 0
+            opp[BAR] += 1
+        me[d] += 1
+    return Position(tuple(me), tuple(opp))
+
+
+def undo_move(position: Position, move: Move) -> Position:
+    """Take back :func:`apply_move` of ``move`` (its ``hit`` flag restores the hit blot). Unchecked.
+
+    :raises ValueError: when ``dst`` holds no checker of the mover (or the bar none of the opponent's
+        for a hit).
+    """
+    me = list(position.me)
+    opp = list(position.opp)
+    if move.dst != OFF_POINT:
+        d = move.dst - 1
+        if me[d] <= 0:
+            raise ValueError(f"no checker of the player on roll on point {move.dst} in {position!r}")
+        me[d] -= 1
+        if move.hit:
+            if opp[BAR] <= 0:
+                raise ValueError(f"undoing hit {move!r}: the opponent's bar is empty in {position!r}")
+            opp[BAR] -= 1
+            opp[23 - d] += 1
+    me[BAR if move.src == BAR_POINT else move.src - 1] += 1
+    return Position(tuple(me), tuple(opp))
+
+
+def apply_play(position: Position, moves: tuple[Move, ...] | list[Move]) -> Position:
+    """:func:`apply_move` of each move in order. Unchecked; see :func:`find_play` for the checked way."""
+    for move in moves:
+        position = apply_move(position, move)
+    return position
+
+
+_Key = tuple[tuple[int, ...], tuple[int, ...]]
+# A step while searching: (source index, destination index or -1 for off, hit) in gnubg's 0-23 indices.
+_Step = tuple[int, int, bool]
+
+
+class _Search:
+    """Depth-first walk over single-die steps on two mutable lists (gnubg's ``GenerateMovesSub``).
+
+    Kept as a small class so the recursion shares its state without arguments; lists are mutated
+    and restored in place to avoid building a board per step.
+    """
+
+    __slots__ = ("me", "opp", "dice", "double", "found", "best_n", "best_pips", "steps")
+
+    def __init__(self, me: list[int], opp: list[int]) -> None:
+        self.me = me
+        self.opp = opp
+        self.dice: tuple[int, ...] = ()
+        self.double = False
+        self.found: dict[_Key, tuple[_Step, ...]] = {}
+        self.best_n = 0
+        self.best_pips = 0
+        self.steps: list[_Step] = []
+
+    def save(self, pips: int) -> None:
+        n = len(self.steps)
+        if n < self.best_n or pips < self.best_pips:
+            return
+        if n > self.best_n or pips > self.best_pips:
+            self.found.clear()
+            self.best_n = n
+            self.best_pips = pips
+        key = (tuple(self.me), tuple(self.opp))
+        if key not in self.found:
+            self.found[key] = tuple(self.steps)
+
+    def walk(self, depth: int, start: int, pips: int) -> bool:
+        """Try every step of die ``dice[depth]``; True when none was possible (save the play so far)."""
+        me = self.me
+        opp = self.opp
+        die = self.dice[depth]
+        last = depth + 1 == len(self.dice)
+        steps = self.steps
+        if me[BAR]:
+            # RULES.md B7: enter first; the entry point is the opponent's point `die`.
+            if opp[die - 1] >= 2:
+                return True
+            d = BAR - die
+            hit = opp[die - 1] == 1
+            me[BAR] -= 1
+            me[d] += 1
+            if hit:
+                opp[die - 1] = 0
+                opp[BAR] += 1
+            steps.append((BAR, d, hit))
+            if last or self.walk(depth + 1, 23, pips + die):
+                self.save(pips + die)
+            steps.pop()
+            if hit:
+                opp[BAR] -= 1
+                opp[die - 1] = 1
+            me[d] -= 1
+            me[BAR] += 1
+            return False
+        used = False
+        home: bool | None = None
+        for s in range(start, -1, -1):
+            if not me[s]:
+                continue
+            d = s - die
+            if d >= 0:
+                o = opp[23 - d]
+                if o >= 2:
+                    continue
+                hit = o == 1
+            else:
+                # RULES.md B8: all home, and exact or from the highest occupied point.
+                if home is None:
+                    home = not any(me[6:BAR])
+                if not home or (d != -1 and any(me[s + 1 : 6])):
+                    continue
+                hit = False
+            me[s] -= 1
+            if d >= 0:
+                me[d] += 1
+                if hit:
+                    opp[23 - d] = 0
+                    opp[BAR] += 1
+            steps.append((s, d, hit))
+            if last or self.walk(depth + 1, s, pips + die):
+                self.save(pips + die)
+            steps.pop()
+            if d >= 0:
+                if hit:
+                    opp[BAR] -= 1
+                    opp[23 - d] = 1
+                me[d] -= 1
+            me[s] += 1
+            used = True
+        return not used
+
+
+def _steps_to_moves(steps: tuple[_Step, ...]) -> tuple[Move, ...]:
+    return tuple(Move(s + 1, d + 1 if d >= 0 else 0, h) for s, d, h in steps)
+
+
+def legal_plays(position: Position, d1: int, d2: int) -> list[Play]:
+    """Every legal play of roll ``d1``-``d2``, one per distinct resulting position (gnubg's count).
+
+    Implements RULES.md B4-B8 (see the module docstring). When the roll cannot be played at all
+    (RULES.md B5, B7: the turn is lost) the list is empty. Order: the order gnubg finds them (depth
+    first, first die first); sort by result if you need a canonical order.
+
+    :param position: a position with 25 entries a side (``position.status()`` should be VALID; other
+        impossible positions give unspecified but non-crashing results).
+    :raises DiceError: when a die is not an int from 1 to 6.
+    """
+    check_dice(d1, d2)
+    search = _Search(list(position.me), list(position.opp))
+    if d1 == d2:
+        search.dice = (d1, d1, d1, d1)
+        search.double = True
+        search.walk(0, 23, 0)
+    else:
+        search.dice = (d1, d2)
+        search.walk(0, 23, 0)
+        search.dice = (d2, d1)
+        search.walk(0, 23, 0)
+    return [
+        Play(_steps_to_moves(steps), Position(me, opp))
+        for (me, opp), steps in search.found.items()
+        if steps
+    ]
+
+
+def legal_results(position: Position, d1: int, d2: int) -> set[Position]:
+    """The set of positions the legal plays of ``d1``-``d2`` lead to (mover still ``me``)."""
+    return {play.result for play in legal_plays(position, d1, d2)}
+
+
+def find_play(position: Position, d1: int, d2: int, result: Position) -> Play | None:
+    """The legal play of ``d1``-``d2`` that leads to ``result`` (mover's frame), or None if none does.
+
+    :raises DiceError: on a bad die.
+    """
+    for play in legal_plays(position, d1, d2):
+        if play.result == result:
+            return play
+    return None
