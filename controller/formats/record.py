@@ -270,3 +270,27 @@ def layout_numbers(actions: tuple[Action, ...]) -> list[tuple[int, int]]:
             right_free = False
         out.append((number, action.player))
     return out
+
+
+def crawford_flags(record: MatchRecord) -> list[bool]:
+    """For each game, whether it is the Crawford game (RULES.md B14), from the recorded scores.
+
+    The Crawford game is the one game that starts just after a player first comes within one
+    point of winning the match. False throughout for money play or when the rule is off. A match
+    resumed at a score where a player already needs one point counts its first game as Crawford
+    when the other player does not also need one.
+    """
+    flags: list[bool] = []
+    previous_max = -1
+    for game in record.games:
+        need_one = record.length - 1
+        top = max(game.score)
+        flags.append(
+            record.length > 0
+            and record.crawford_rule
+            and top == need_one
+            and min(game.score) < need_one
+            and previous_max < need_one
+        )
+        previous_max = top
+    return flags
