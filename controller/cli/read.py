@@ -1,0 +1,101 @@
+"""``tavla read IMAGE [--calibration FILE]``: read a board photo, print the JSON of DESIGN.md "Contracts".
+
+Exit 0 when a board was found, 3 when not, 2 when IMAGE (or the calibration file) cannot be used --
+with one line on stderr saying what to do, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import typer
+
+__all__ = ["register", "load_image", "ImageLoadError"]
+
+
+class ImageLoadError(ValueError):
+    """An image file is missing, not an image, or truncated."""
+
+
+def _complete(data: np.ndarray) -> bool:
+    """False for a JPEG without its end marker or a PNG without its IEND chunk (a cut-off file)."""
+    raw = data.tobytes()
+    if raw[:2] == b"\xff\xd8":
+        return b"\xff\xd9" in raw[-64:]
+    if raw[:8] == b"\x89PNG\r\n\x1a\n":
+        return b"IEND" in raw[-16:]
+    return True
+
+
+def load_image(path: Path) -> np.ndarray:
+    """Decode ``path`` to a BGR uint8 array (H, W, 3).
+
+    :raises ImageLoadError: with a one-line reason (missing, empty, truncated, not an image).
+    """
+    import cv2
+
+    if not path.is_file():
+        raise ImageLoadError(f"no image file {path}: give the path of a JPEG or PNG photo")
+    data = np.fromfile(str(path), dtype=np.uint8)
+    if data.size == 0:
+        raise ImageLoadError(f"{path} is empty: give a complete JPEG or PNG photo")
+    if not _complete(data):
+        raise ImageLoadError(f"{path} is truncated (no end marker): copy the file again")
+    frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if frame is None:
+        raise ImageLoadError(f"cannot decode {path} as an image: check the file is a JPEG or PNG photo")
+    return frame
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``read`` command to ``app``."""
+
+    @app.command("read")
+    def read(
+        image: Path = typer.Argument(..., help="A photo (JPEG, PNG, ...) of a backgammon board from above."),
+        calibration: Path | None = typer.Option(
+            None, "--calibration", help="A calibration file (JSON) saved by `--save-calibration`."
+        ),
+        save_calibration: Path | None = typer.Option(
+            None, "--save-calibration", help="Write where the board was found to this JSON file."
+        ),
+    ) -> None:
+        """Print the board in IMAGE as one JSON object: points, bar, off, dice, cube, occluded.
+
+        Exit 0 when a board was found, 3 when none was, 2 when IMAGE cannot be read.
+        """
+        from vision import calibration as calib_mod
+        from vision.reader import read_board
+
+        def fail(message: str) -> typer.Exit:
+            typer.echo(f"tavla: {message}", err=True)
+            return typer.Exit(2)
+
+        try:
+            frame = load_image(image)
+        except ImageLoadError as exc:
+            raise fail(str(exc)) from None
+        calib = None
+        if calibration is not None:
+            try:
+                calib = calib_mod.load(calibration)
+            except calib_mod.CalibrationError as exc:
+                hint = "run `tavla read IMAGE --save-calibration FILE` to make one"
+                raise fail(f"{exc}: {hint}") from None
+            h, w = frame.shape[:2]
+            if tuple(calib.geometry.image_size) != (w, h):
+                cw, ch = calib.geometry.image_size
+                raise fail(f"calibration is for {cw}x{ch} images, {image} is {w}x{h}: calibrate again")
+        if calib is None and save_calibration is not None:
+            calib = calib_mod.calibrate(frame)
+        reading = read_board(frame, calib)
+        if save_calibration is not None and calib is not None:
+            try:
+                calib_mod.save(calib, save_calibration)
+            except OSError as exc:
+                raise fail(f"cannot write {save_calibration}: {exc.strerror}") from None
+        typer.echo(json.dumps(reading.to_json()))
+        if not reading.board_found:
+            raise typer.Exit(3)

@@ -1,0 +1,399 @@
+"""Find a backgammon board and its 24 points in a photo, with no markers and no clicks.
+
+The board is recognised by what every backgammon board has: a playing field whose two long edges
+carry twelve tall triangles each, in two alternating colours (or one colour against the field, as on
+printed paper boards). Boards with a bar show two such half-fields of six points side by side.
+
+Algorithm (our own; OpenCV supplies segmentation, hulls and homographies):
+
+1. **Candidates.** The frame is shrunk to at most ``_WORK_SIDE`` pixels; bright and dark regions
+   (Otsu on grey, both polarities, plus the two extreme clusters of a coarse colour quantisation) are
+   split into connected components; the convex hull of each large component, simplified to four
+   corners, is a candidate field (or half-field). A hull is used because a field's outline is a comb
+   (triangles cut into it) while its hull is the field's quadrilateral.
+2. **Triangle-pattern score.** Each candidate is rectified (a homography) under four hypotheses:
+   which pair of opposite edges carries the points, and whether it holds 12 or 6 points per edge.
+   Along each edge, at several depths, the colours at the point centres must alternate point to point
+   (adjacent points differ) and repeat every second point (both parities agree). The score is that
+   contrast, a number in about [-1, 1]; a random quadrilateral scores near 0.
+3. **Assembly.** A 12-point candidate is a bar-less field; two 6-point candidates of similar size lying
+   side by side are the halves of a board with a bar. The best-scoring assembly wins; its corners give
+   the homography to the rectified view (long side horizontal, DESIGN.md "One coordinate system").
+
+Everything is measured in point widths, so the same code reads 480x360 webcam frames and 1600x900
+photos.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+__all__ = ["BoardGeometry", "find_board", "POINT_PX"]
+
+# Working resolution (long side, pixels) for the search; the reading itself uses the full frame.
+_WORK_SIDE = 480
+# Rectified pixels per point width, for the pattern score (coarse) and for the reading (fine).
+_SCORE_PX = 10
+POINT_PX = 32
+# Depths (fractions of the field height from each long edge) where the triangle pattern is sampled.
+_DEPTHS = (0.08, 0.13, 0.18, 0.23, 0.28)
+# Minimum pattern score for a board to be accepted.
+_MIN_SCORE = 0.25
+
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """Where the board lies in an image and where its points are in the rectified view.
+
+    ``homography``: float64 (3, 3), maps input-image pixels ``(x, y, 1)`` to rectified pixels.
+    ``size``: rectified (width, height) in pixels; the field spans the whole rectified image, bar
+    included; points are ``POINT_PX`` wide. ``columns``: the 12 point centres' x (rectified pixels),
+    left to right, shared by the top and bottom rows. ``bar``: the bar's x-extent (rectified) or None.
+    ``image_size``: (width, height) of the image the geometry belongs to. ``score``: pattern score.
+    """
+
+    homography: np.ndarray
+    size: tuple[int, int]
+    columns: tuple[float, ...]
+    bar: tuple[float, float] | None
+    image_size: tuple[int, int]
+    score: float
+    corners: tuple[tuple[float, float], ...]  # field corners in the image: TL, TR, BR, BL
+
+    @property
+    def point_w(self) -> float:
+        """Width of one point in rectified pixels."""
+        return float(POINT_PX)
+
+    @property
+    def has_bar(self) -> bool:
+        return self.bar is not None
+
+    def to_image(self, xy: np.ndarray) -> np.ndarray:
+        """Map rectified points, float (N, 2), to input-image pixels, float (N, 2)."""
+        inv = np.linalg.inv(self.homography)
+        pts = np.asarray(xy, dtype=np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, inv).reshape(-1, 2)
+
+    def to_rectified(self, xy: np.ndarray) -> np.ndarray:
+        """Map input-image pixels, float (N, 2), to rectified pixels, float (N, 2)."""
+        pts = np.asarray(xy, dtype=np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+
+    def rectify(self, image: np.ndarray) -> np.ndarray:
+        """The rectified field, uint8 (size[1], size[0], 3), from an image of ``image_size``."""
+        return cv2.warpPerspective(image, self.homography, self.size, flags=cv2.INTER_LINEAR)
+
+    def slot_column(self, slot: int) -> tuple[int, bool]:
+        """(column index 0-11 left to right, is top row) of a slot (DESIGN.md slots)."""
+        if slot < 12:
+            return 11 - slot, False
+        return slot - 12, True
+
+
+# ----------------------------------------------------------------------------------------------
+# candidates
+
+
+def _quad_from_hull(hull: np.ndarray) -> np.ndarray | None:
+    """Four corners (float32 (4, 2)) approximating a convex hull, or None when it is not quad-like."""
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.01, 0.02, 0.03, 0.045, 0.06, 0.08):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float32)
+            if cv2.contourArea(quad) >= 0.85 * cv2.contourArea(hull):
+                return quad
+            return None
+        if len(approx) < 4:
+            return None
+    return None
+
+
+def _candidate_masks(work: np.ndarray) -> list[np.ndarray]:
+    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    gray = cv2.GaussianBlur(gray, (3, 3), 0)
+    t, bright = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    masks = [bright, cv2.bitwise_not(bright)]
+    # a second split inside each class catches fields that are mid-grey between frame and points
+    for sel in (gray >= t, gray < t):
+        vals = gray[sel]
+        if vals.size > 100:
+            t2, _ = cv2.threshold(vals.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+            lo = (gray < t2) & sel
+            hi = (gray >= t2) & sel
+            masks.append(lo.astype(np.uint8) * 255)
+            masks.append(hi.astype(np.uint8) * 255)
+    return masks
+
+
+def _candidates(work: np.ndarray) -> list[np.ndarray]:
+    h, w = work.shape[:2]
+    min_area = 0.02 * h * w
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
+    quads: list[np.ndarray] = []
+    for mask in _candidate_masks(work):
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for c in contours:
+            if cv2.contourArea(c) < min_area * 0.3:
+                continue
+            hull = cv2.convexHull(c)
+            if cv2.contourArea(hull) < min_area:
+                continue
+            quad = _quad_from_hull(hull)
+            if quad is not None:
+                quads.append(quad)
+    return _dedupe(quads, 0.01 * max(h, w))
+
+
+def _dedupe(quads: list[np.ndarray], tol: float) -> list[np.ndarray]:
+    out: list[np.ndarray] = []
+    for q in quads:
+        q = _order_corners(q)
+        if all(np.abs(q - o).max() > tol for o in out):
+            out.append(q)
+    return out
+
+
+def _order_corners(q: np.ndarray) -> np.ndarray:
+    """Corners ordered TL, TR, BR, BL (image coordinates)."""
+    c = q.mean(axis=0)
+    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
+    q = q[np.argsort(ang)]  # clockwise from the left in image coordinates (y down)
+    # start from the corner nearest the top-left
+    start = int(np.argmin(q[:, 0] + q[:, 1]))
+    return np.roll(q, -start, axis=0).astype(np.float32)
+
+
+# ----------------------------------------------------------------------------------------------
+# pattern score
+
+
+def _edge_len(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.hypot(*(a - b)))
+
+
+def _hypothesis_corners(q: np.ndarray, turn: int) -> np.ndarray:
+    """Corners TL, TR, BR, BL of the rectified view when corner ``turn`` of ``q`` becomes TL."""
+    return np.roll(q, -turn, axis=0)
+
+
+def _aspect(q: np.ndarray) -> float:
+    """Height / width of a quad given TL, TR, BR, BL (mean opposite edges)."""
+    wdt = 0.5 * (_edge_len(q[0], q[1]) + _edge_len(q[3], q[2]))
+    hgt = 0.5 * (_edge_len(q[0], q[3]) + _edge_len(q[1], q[2]))
+    return hgt / max(wdt, 1e-6)
+
+
+def _pattern_score(lab: np.ndarray, q: np.ndarray, n: int) -> float:
+    """Alternation score of ``n`` points along the top and bottom edges of quad ``q`` (TL,TR,BR,BL)."""
+    asp = _aspect(q)
+    width = n * _SCORE_PX
+    height = int(round(width * asp))
+    if height < 4 * _SCORE_PX or height > 6 * width:
+        return -1.0
+    dst = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    hmg = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
+    rect = cv2.warpPerspective(lab, hmg, (width, height), flags=cv2.INTER_AREA).astype(np.float32)
+    return _score_rectified(rect, n)
+
+
+def _score_rectified(rect: np.ndarray, n: int) -> float:
+    height, width = rect.shape[:2]
+    pw = width / n
+    centres = ((np.arange(n) + 0.5) * pw).astype(int)
+    half = max(1, int(pw * 0.15))
+    # Checkers cover some samples, so each parity's colour is a median and the score counts how
+    # many samples sit clearly nearer their own parity's colour than the other's.
+    scores = []
+    for edge in (0, 1):
+        good = 0
+        total = 0
+        contrast = []
+        for d in _DEPTHS:
+            y = int(d * height) if edge == 0 else int((1 - d) * height) - 1
+            y0, y1 = max(0, y - 1), min(height, y + 2)
+            row = rect[y0:y1].mean(axis=0)  # (width, 3)
+            v = np.stack([row[max(0, c - half) : c + half + 1].mean(axis=0) for c in centres])
+            m_even = np.median(v[0::2], axis=0)
+            m_odd = np.median(v[1::2], axis=0)
+            c = float(np.linalg.norm(m_even - m_odd))
+            contrast.append(c)
+            own = np.where((np.arange(n) % 2 == 0)[:, None], m_even, m_odd)
+            other = np.where((np.arange(n) % 2 == 0)[:, None], m_odd, m_even)
+            d_own = np.linalg.norm(v - own, axis=1)
+            d_other = np.linalg.norm(v - other, axis=1)
+            good += int(np.sum((d_own < 0.3 * c) & (d_other > 0.7 * c)))
+            total += n
+        c_med = float(np.median(contrast))
+        scores.append(good / total * min(1.0, c_med / 25.0))
+    return float(min(scores))
+
+
+# ----------------------------------------------------------------------------------------------
+# assembly
+
+
+@dataclass
+class _Hyp:
+    corners: np.ndarray  # TL, TR, BR, BL in work pixels; points along TL-TR and BL-BR
+    n: int
+    score: float
+
+
+def _hypotheses(lab: np.ndarray, quads: list[np.ndarray]) -> list[_Hyp]:
+    out: list[_Hyp] = []
+    for q in quads:
+        for turn in (0, 1):
+            c = _hypothesis_corners(q, turn)
+            asp = _aspect(c)
+            for n in (12, 6):
+                # a full field is wider than tall (12 points vs. two triangles of ~5 point widths);
+                # a half-field is taller than wide
+                if n == 12 and not 0.35 < asp < 1.2:
+                    continue
+                if n == 6 and not 0.9 < asp < 3.2:
+                    continue
+                s = _pattern_score(lab, c, n)
+                if s > 0.05:
+                    out.append(_Hyp(c, n, s))
+    return out
+
+
+def _pair_halves(halves: list[_Hyp]) -> list[tuple[float, np.ndarray, float]]:
+    """Pairs of 6-point halves side by side: (score, 8 corners of both halves L then R, bar ratio)."""
+    out = []
+    for i, a in enumerate(halves):
+        for b in halves[i + 1 :]:
+            ca, cb = a.corners, b.corners
+            wa = _edge_len(ca[0], ca[1])
+            wb = _edge_len(cb[0], cb[1])
+            ha = _edge_len(ca[0], ca[3])
+            hb = _edge_len(cb[0], cb[3])
+            if not (0.75 < wa / max(wb, 1e-6) < 1.33 and 0.8 < ha / max(hb, 1e-6) < 1.25):
+                continue
+            axis = (ca[1] - ca[0]) / max(wa, 1e-6)
+            cb = _align_to(cb, ca)
+            da = float(np.dot(cb.mean(axis=0) - ca.mean(axis=0), axis))
+            left, right = (ca, cb) if da > 0 else (cb, ca)
+            gap_top = float(np.dot(right[0] - left[1], axis))
+            gap_bot = float(np.dot(right[3] - left[2], axis))
+            wmean = 0.5 * (wa + wb)
+            gap = 0.5 * (gap_top + gap_bot)
+            if not (-0.05 * wmean < gap < 0.8 * wmean):
+                continue
+            # the halves' long edges must line up
+            perp = np.array([-axis[1], axis[0]])
+            off_top = abs(float(np.dot(right[0] - left[1], perp)))
+            off_bot = abs(float(np.dot(right[3] - left[2], perp)))
+            if max(off_top, off_bot) > 0.12 * 0.5 * (ha + hb):
+                continue
+            score = min(a.score, b.score) * 0.5 + 0.5 * (a.score + b.score) / 2
+            out.append((score, np.concatenate([left, right]), max(gap, 0.0) / wmean))
+    return out
+
+
+def _align_to(q: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """Rotate the corner order of ``q`` so its TL->TR edge points the same way as ``ref``'s."""
+    best, best_dot = q, -2.0
+    axis = ref[1] - ref[0]
+    axis = axis / max(np.linalg.norm(axis), 1e-6)
+    for k in range(4):
+        r = np.roll(q, -k, axis=0)
+        e = r[1] - r[0]
+        d = float(np.dot(e / max(np.linalg.norm(e), 1e-6), axis))
+        if d > best_dot:
+            best, best_dot = r, d
+    return best
+
+
+def _canonical_turn(corners_img: np.ndarray) -> int:
+    """How many corner steps to rotate so the long (point) axis is as horizontal as possible.
+
+    Returns 0 or 2: the point axis is already along TL->TR; a 180 degree turn keeps the image's top
+    at the rectified top for landscape frames, and the image's left at the top for portrait frames.
+    """
+    tl, tr = corners_img[0], corners_img[1]
+    axis = tr - tl
+    if abs(axis[0]) >= abs(axis[1]):
+        return 0 if axis[0] > 0 else 2
+    # portrait: the point axis runs vertically; put the image's left column on the rectified top
+    return 0 if axis[1] < 0 else 2
+
+
+def find_board(image: np.ndarray) -> BoardGeometry | None:
+    """Find the board's field and 24 points in a BGR uint8 image (H, W, 3); None when none is seen.
+
+    See the module docstring for the algorithm. Never raises on a valid image array.
+    """
+    h, w = image.shape[:2]
+    scale = _WORK_SIDE / max(h, w)
+    work = cv2.resize(image, (max(1, int(round(w * scale))), max(1, int(round(h * scale)))),
+                      interpolation=cv2.INTER_AREA) if scale < 1 else image
+    scale = work.shape[1] / w
+    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
+    quads = _candidates(work)
+    hyps = _hypotheses(lab, quads)
+    best: tuple[float, np.ndarray, float | None] | None = None
+    for hyp in hyps:
+        if hyp.n == 12 and (best is None or hyp.score > best[0]):
+            best = (hyp.score, hyp.corners, None)
+    for score, corners8, bar in _pair_halves([x for x in hyps if x.n == 6]):
+        if best is None or score > best[0]:
+            best = (score, corners8, bar)
+    if best is None or best[0] < _MIN_SCORE:
+        return None
+    score, corners, bar_ratio = best
+    corners = corners / scale
+    return _geometry(corners, bar_ratio, (w, h), score)
+
+
+def _geometry(corners: np.ndarray, bar_ratio: float | None, image_size: tuple[int, int],
+              score: float) -> BoardGeometry:
+    if bar_ratio is None:
+        quad = corners
+        turn = _canonical_turn(quad)
+        quad = np.roll(quad, -turn, axis=0)
+        width = 12 * POINT_PX
+        height = int(round(width * _aspect(quad)))
+        dst = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+        hmg = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+        cols = tuple((i + 0.5) * POINT_PX for i in range(12))
+        return BoardGeometry(hmg, (width, height), cols, None, image_size, score,
+                             tuple((float(x), float(y)) for x, y in quad))
+    left, right = corners[:4], corners[4:]
+    turn = _canonical_turn(np.float32([left[0], right[1], right[2], left[3]]))
+    if turn == 2:
+        left, right = np.roll(right, -2, axis=0), np.roll(left, -2, axis=0)
+    bar_px = bar_ratio * 6 * POINT_PX
+    half = 6 * POINT_PX
+    width = int(round(2 * half + bar_px))
+    height = int(round(half * 0.5 * (_aspect(left) + _aspect(right))))
+    x_r = width - half
+    dst = np.float32([[0, 0], [half, 0], [half, height], [0, height],
+                      [x_r, 0], [width, 0], [width, height], [x_r, height]])
+    src = np.concatenate([left, right]).astype(np.float32)
+    hmg, _ = cv2.findHomography(src, dst, 0)
+    cols = tuple([(i + 0.5) * POINT_PX for i in range(6)] + [x_r + (i + 0.5) * POINT_PX for i in range(6)])
+    full = np.float32([left[0], right[1], right[2], left[3]])
+    return BoardGeometry(hmg, (width, height), cols, (float(half), float(x_r)), image_size, score,
+                         tuple((float(x), float(y)) for x, y in full))
+
+
+def pattern_score_at(image: np.ndarray, geom: BoardGeometry) -> float:
+    """Triangle-pattern score of ``image`` where ``geom`` puts the points (about -1..1; see module)."""
+    small = 1.0 * _SCORE_PX / POINT_PX
+    scale = np.diag([small, small, 1.0])
+    hmg = scale @ geom.homography
+    width, height = int(round(geom.size[0] * small)), int(round(geom.size[1] * small))
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    rect = cv2.warpPerspective(lab, hmg, (width, height), flags=cv2.INTER_AREA).astype(np.float32)
+    if geom.bar is None:
+        return _score_rectified(rect, 12)
+    left = rect[:, : int(round(geom.bar[0] * small))]
+    right = rect[:, int(round(geom.bar[1] * small)) :]
+    return min(_score_rectified(left, 6), _score_rectified(right, 6))

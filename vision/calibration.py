@@ -1,0 +1,119 @@
+"""Calibration without markers: find the board once, keep it in a file, notice when the camera moves.
+
+A :class:`Calibration` is the board geometry of :mod:`vision.board` (the homography from the camera
+image to the rectified field, the point columns, the bar) plus the image size it belongs to. It is
+saved as JSON so a station can start without searching again; :func:`still_valid` re-checks the
+triangle pattern where the calibration says the points are, so a bumped camera is noticed (the
+pattern score drops) and :func:`calibrate` can be run again.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.board import POINT_PX, BoardGeometry, find_board, pattern_score_at
+
+__all__ = ["Calibration", "CalibrationError", "calibrate", "still_valid", "load", "save"]
+
+FORMAT = "tavla-calibration/1"
+# A calibration is still valid while the pattern where it puts the points scores at least this.
+_VALID_SCORE = 0.2
+
+
+class CalibrationError(ValueError):
+    """A calibration file is missing, malformed or for another image size."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Where the board is in the camera image. ``geometry``: see :class:`vision.board.BoardGeometry`;
+    ``home``: where the light player's home board lies (``"bottom-right"`` etc.) when known, else None."""
+
+    geometry: BoardGeometry
+    home: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        g = self.geometry
+        return {
+            "format": FORMAT,
+            "image_size": list(g.image_size),
+            "homography": [[float(v) for v in row] for row in g.homography],
+            "size": list(g.size),
+            "point_px": POINT_PX,
+            "columns": [float(c) for c in g.columns],
+            "bar": list(g.bar) if g.bar else None,
+            "corners": [list(c) for c in g.corners],
+            "score": float(g.score),
+            "home": self.home,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> Calibration:
+        """Inverse of :meth:`to_json`; raises :class:`CalibrationError` on a malformed object."""
+        try:
+            if data.get("format") != FORMAT:
+                raise CalibrationError(f"not a {FORMAT} file (format={data.get('format')!r})")
+            if int(data["point_px"]) != POINT_PX:  # type: ignore[call-overload]
+                raise CalibrationError("calibration made with another point width: calibrate again")
+            hmg = np.array(data["homography"], dtype=np.float64)
+            if hmg.shape != (3, 3) or not np.isfinite(hmg).all():
+                raise CalibrationError("homography must be a finite 3x3 matrix")
+            size = tuple(int(v) for v in data["size"])  # type: ignore[attr-defined]
+            cols = tuple(float(v) for v in data["columns"])  # type: ignore[attr-defined]
+            if len(cols) != 12 or len(size) != 2:
+                raise CalibrationError("need 12 columns and a (width, height) size")
+            bar = data.get("bar")
+            geom = BoardGeometry(
+                homography=hmg,
+                size=(size[0], size[1]),
+                columns=cols,
+                bar=(float(bar[0]), float(bar[1])) if bar else None,  # type: ignore[index]
+                image_size=tuple(int(v) for v in data["image_size"]),  # type: ignore[arg-type, attr-defined]
+                score=float(data.get("score", 0.0)),  # type: ignore[arg-type]
+                corners=tuple((float(x), float(y)) for x, y in data.get("corners", [])),  # type: ignore[attr-defined]
+            )
+        except CalibrationError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise CalibrationError(f"malformed calibration: {exc}") from exc
+        home = data.get("home")
+        return cls(geom, home if isinstance(home, str) else None)
+
+
+def calibrate(image: np.ndarray) -> Calibration | None:
+    """Find the board in a BGR uint8 frame (H, W, 3); None when no board is seen."""
+    geom = find_board(image)
+    return None if geom is None else Calibration(geom)
+
+
+def still_valid(image: np.ndarray, calib: Calibration) -> bool:
+    """True while the points are still where ``calib`` says (same image size, triangle pattern there).
+
+    A moved or bumped camera shifts the points; the pattern score at the calibrated position drops.
+    """
+    h, w = image.shape[:2]
+    if (w, h) != tuple(calib.geometry.image_size):
+        return False
+    return pattern_score_at(image, calib.geometry) >= _VALID_SCORE
+
+
+def save(calib: Calibration, path: str | Path) -> None:
+    """Write ``calib`` as JSON to ``path``."""
+    Path(path).write_text(json.dumps(calib.to_json(), indent=1) + "\n")
+
+
+def load(path: str | Path) -> Calibration:
+    """Read a calibration file; raises :class:`CalibrationError` (a ValueError) when unusable."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as exc:
+        raise CalibrationError(f"cannot read calibration {path}: {exc.strerror}") from exc
+    except ValueError as exc:
+        raise CalibrationError(f"calibration {path} is not JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise CalibrationError(f"calibration {path} is not a JSON object")
+    return Calibration.from_json(data)

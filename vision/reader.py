@@ -1,0 +1,109 @@
+"""The per-frame board reader: one BGR frame in, one :class:`vision.reading.BoardReading` out.
+
+A pure function of the image (and an optional calibration): find the board (or take it from the
+calibration), rectify it, count the checkers on the 24 points, the bar and the trays, read the cube and
+the dice, and say when a hand covers the board instead of guessing. Slots follow DESIGN.md "One
+coordinate system"; ``image_xy`` is in the input image's pixels.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.board import POINT_PX, BoardGeometry, find_board
+from vision.calibration import Calibration
+from vision.checkers import count_stacks, name_colours
+from vision.occlusion import find_occlusion
+from vision.reading import BoardReading, FrameStatus, PointReading
+
+__all__ = ["read_board", "ReaderInputError", "MIN_SIDE"]
+
+# Smaller frames cannot show 24 points (a point would be a few pixels wide).
+MIN_SIDE = 64
+# Frames darker than this mean grey level (0-255) are reported as too dark.
+_TOO_DARK = 12.0
+
+
+class ReaderInputError(ValueError):
+    """The array is not an image (wrong dtype or shape)."""
+
+
+def _as_bgr(image: np.ndarray) -> np.ndarray:
+    if not isinstance(image, np.ndarray):
+        raise ReaderInputError(f"expected a numpy image, got {type(image).__name__}")
+    if image.dtype != np.uint8:
+        raise ReaderInputError(f"expected a uint8 image, got dtype {image.dtype}")
+    if image.ndim == 2:
+        return np.repeat(image[:, :, None], 3, axis=2)
+    if image.ndim == 3 and image.shape[2] == 3:
+        return image
+    if image.ndim == 3 and image.shape[2] == 4:
+        return np.ascontiguousarray(image[:, :, :3])
+    if image.ndim == 3 and image.shape[2] == 1:
+        return np.repeat(image, 3, axis=2)
+    raise ReaderInputError(f"expected an HxW or HxWx3 image, got shape {image.shape}")
+
+
+def read_board(image: np.ndarray, calibration: Calibration | None = None) -> BoardReading:
+    """Read one frame: BGR uint8 (H, W, 3) (grey (H, W) and BGRA are accepted too).
+
+    :param calibration: where the board is, from :func:`vision.calibration.calibrate`; when None the
+        board is searched in this frame (slower).
+    :returns: a :class:`BoardReading`; ``board_found=False`` with ``status`` ``no_board`` or
+        ``too_dark`` when there is no readable board, ``occluded=True`` when something covers the
+        playing area (the counts are then not to be trusted).
+    :raises ReaderInputError: (a ValueError) when ``image`` is not an image array at all.
+    """
+    img = _as_bgr(image)
+    h, w = img.shape[:2]
+    size = (w, h)
+    if min(h, w) < MIN_SIDE:
+        return BoardReading(False, status=FrameStatus.NO_BOARD, image_size=size)
+    if float(img.mean()) < _TOO_DARK:
+        return BoardReading(False, status=FrameStatus.TOO_DARK, image_size=size)
+    if calibration is not None and tuple(calibration.geometry.image_size) == size:
+        geom: BoardGeometry | None = calibration.geometry
+    else:
+        geom = find_board(img)
+    if geom is None:
+        return BoardReading(False, status=FrameStatus.NO_BOARD, image_size=size)
+    rect = geom.rectify(img)
+    stacks = count_stacks(rect, geom)
+    names = name_colours(stacks)
+    occluded = find_occlusion(img, rect, geom)
+    points = _points(geom, stacks, names)
+    return BoardReading(
+        board_found=True,
+        occluded=occluded,
+        points=points,
+        bar={},
+        off={},
+        dice=(),
+        cube=None,
+        status=FrameStatus.OCCLUDED if occluded else FrameStatus.OK,
+        has_bar=geom.has_bar,
+        image_size=size,
+    )
+
+
+def _points(geom: BoardGeometry, stacks: list, names: list[str | None]) -> tuple[PointReading, ...]:
+    height = geom.size[1]
+    by_key = {(s.column, s.top): (s, n) for s, n in zip(stacks, names, strict=True)}
+    out = []
+    for slot in range(24):
+        col, top = geom.slot_column(slot)
+        s, name = by_key[(col, top)]
+        # the checker column's centre: halfway along a five-checker stack from the base
+        depth = min(2.5 * POINT_PX, 0.25 * height)
+        y = depth if top else height - depth
+        xy = geom.to_image(np.array([[geom.columns[col], y]]))[0]
+        out.append(
+            PointReading(
+                slot=slot,
+                image_xy=(float(xy[0]), float(xy[1])),
+                colour=name if s.count else None,
+                count=s.count,
+                confidence=s.confidence,
+            )
+        )
+    return tuple(out)
