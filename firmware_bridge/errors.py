@@ -1,0 +1,28 @@
+"""The firmware bridge's one exception family (STYLE.md principle 8: each also a builtin, so callers
+that know nothing of Tavla can still catch ``ValueError`` or ``TimeoutError``)."""
+
+from __future__ import annotations
+
+
+class LinkError(Exception):
+    """Base of every error raised by :mod:`firmware_bridge`."""
+
+
+class ProtocolError(LinkError, ValueError):
+    """A message that cannot be encoded (a value outside its field) or a frame that is not ours."""
+
+
+class LayoutError(LinkError, ValueError):
+    """A station LED layout that is malformed or does not fit the strip (message names the zone/LED)."""
+
+
+class DeviceNotFoundError(LinkError, LookupError):
+    """No serial port matches the requested port name, URL or USB VID/PID/serial number."""
+
+
+class HandshakeError(LinkError, TimeoutError):
+    """The device did not answer HELLO in time, or answered with an incompatible protocol version."""
+
+
+class LinkClosedError(LinkError, RuntimeError):
+    """The link was used after :meth:`LedLink.close` (pyserial's ``PortNotOpenError`` in spirit)."""

@@ -1,0 +1,31 @@
+"""What the LED link tells the station, as pure data (the controller journals these before acting,
+DESIGN.md "Data flow"). Besides these two, the link passes on the device's own
+:class:`firmware_bridge.protocol.DeviceEvent` (buttons, faults) unchanged."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from firmware_bridge.protocol import DeviceEvent, Hello
+
+
+@dataclass(frozen=True)
+class LinkOnline:
+    """The device answered HELLO (first connect, reconnect after an unplug, or after its reset);
+    the link has sent it the layout and is (re)sending the full LED state."""
+
+    port: str
+    hello: Hello
+    reconnect: bool = False
+
+
+@dataclass(frozen=True)
+class LinkOffline:
+    """The device is gone (unplugged, silent, or refused the handshake); reported once per outage.
+    The link retries every second and resends the full state when the device is back."""
+
+    port: str
+    reason: str
+
+
+LinkEvent = LinkOnline | LinkOffline | DeviceEvent

@@ -1,0 +1,661 @@
+"""The host end of the LED link (pyserial): :class:`LedLink`.
+
+Two small threads (STYLE.md principle 11): pyserial's ``ReaderThread`` turns bytes into frames with
+the pure :class:`~firmware_bridge.protocol.StreamDecoder`; one supervisor thread owns the port's
+life: it connects, waits for HELLO, sends the layout, sends the newest LED state and waits for its
+ACK (bounded retries), sends heartbeats, notices an unplugged or silent device, reports it offline
+once, retries every second and resends the full state on reconnect.
+
+Usage (the controller's side)::
+
+    from firmware_bridge.link import LedLink
+    with LedLink.open("ledsim://", layout=None, on_event=queue.put) as link:
+        link.show(frame)          # blocks until the device ACKs (or the timeout): True / False
+        link.state                # the LedFrame the device acknowledged (None: unknown/dark)
+        link.online               # False while unplugged; show() then returns False at once
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import serial
+import serial.threaded
+
+import firmware_bridge  # noqa: F401  (registers the ledsim:// URL handler)
+from firmware_bridge.errors import DeviceNotFoundError, HandshakeError, LinkClosedError, LinkError
+from firmware_bridge.events import LinkEvent, LinkOffline, LinkOnline
+from firmware_bridge.frames import LedFrame
+from firmware_bridge.layout import DEFAULT_LAYOUT, Layout
+from firmware_bridge.ports import resolve
+from firmware_bridge.protocol import (
+    PROTOCOL_VERSION,
+    Ack,
+    DeviceEvent,
+    Frame,
+    Heartbeat,
+    Hello,
+    HelloRequest,
+    Message,
+    Nak,
+    NakReason,
+    SetLayout,
+    SetState,
+    StateReport,
+    StateRequest,
+    StreamDecoder,
+    encode,
+)
+
+EventCallback = Callable[[LinkEvent], Any]
+SerialFactory = Callable[..., serial.SerialBase]
+
+
+class _Reader(serial.threaded.ReaderThread):
+    """pyserial 3.5's ``ReaderThread`` catches only ``SerialException`` around ``read``; a vanished
+    posix device can raise a bare ``OSError`` from ``in_waiting`` (the ioctl), which kills the thread
+    without ``connection_lost``. We finish its job: report the loss with the error."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # noqa: BLE001 - any escape means the port is unusable
+            self.alive = False
+            protocol, self.protocol = self.protocol, None
+            if protocol is not None:
+                protocol.connection_lost(exc)
+
+
+class _FrameProtocol(serial.threaded.Protocol):
+    """Bytes -> frames (pure decoder) -> the link; one instance per connection."""
+
+    def __init__(self, link: LedLink, conn: int) -> None:
+        self.link, self.conn = link, conn
+        self.decoder = StreamDecoder()
+
+    def data_received(self, data: bytes) -> None:
+        for frame in self.decoder.feed(data):
+            self.link._on_frame(self.conn, frame)
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        self.link._on_lost(self.conn, exc)
+
+
+@dataclass
+class LinkStats:
+    """Counters since the link was opened."""
+
+    frames_sent: int = 0
+    states_sent: int = 0
+    retries: int = 0
+    naks: int = 0
+    acks: int = 0
+    reconnects: int = 0
+    device_resets: int = 0
+    rx_dropped: int = 0  # frames our decoder dropped (COBS/CRC/length)
+
+
+class LedLink:
+    """The LED device on a serial port, kept in sync with the newest :class:`LedFrame`.
+
+    :param port: a port name, a pyserial URL (``ledsim://``, ``loop://``, ...) or ``usb:VID:PID[:SERIAL]``
+        (:func:`firmware_bridge.ports.resolve`; re-resolved on every reconnect).
+    :param layout: the station's LED layout (default :data:`~firmware_bridge.layout.DEFAULT_LAYOUT`),
+        sent to the device after every HELLO.
+    :param on_event: called with :class:`LinkOnline`, :class:`LinkOffline` and the device's
+        :class:`DeviceEvent` s, from the link's threads, never under its lock: keep it quick (put the
+        event on a queue).
+    :param baudrate: bits/s (115200).
+    :param ack_timeout: s to wait for an ACK before re-sending (the newest state, with a new seq).
+    :param retries: re-sends before the device is declared silent and re-handshaken.
+    :param hello_timeout: s to wait for HELLO after opening (boards that reset on open boot for ~1-2 s).
+    :param heartbeat: s between heartbeats when nothing else is sent.
+    :param liveness: s without any intact frame from the device before it counts as gone.
+    :param max_rate: at most this many LED frames per second go out (newer states coalesce).
+    :param reconnect_interval: s between reconnect attempts while offline.
+
+    Use :meth:`open` (connects and waits for the device) or call :meth:`start` yourself.
+    """
+
+    def __init__(
+        self,
+        port: str,
+        *,
+        layout: Layout | None = None,
+        on_event: EventCallback | None = None,
+        baudrate: int = 115200,
+        ack_timeout: float = 0.25,
+        retries: int = 4,
+        hello_timeout: float = 3.0,
+        heartbeat: float = 0.5,
+        liveness: float = 2.0,
+        max_rate: float = 50.0,
+        reconnect_interval: float = 1.0,
+        serial_factory: SerialFactory = serial.serial_for_url,
+    ) -> None:
+        self.port = port
+        self.layout = layout or DEFAULT_LAYOUT
+        self.on_event = on_event
+        self.baudrate = baudrate
+        self.ack_timeout = ack_timeout
+        self.retries = retries
+        self.hello_timeout = hello_timeout
+        self.heartbeat = heartbeat
+        self.liveness = liveness
+        self.min_interval = 1.0 / max_rate if max_rate > 0 else 0.0
+        self.reconnect_interval = reconnect_interval
+        self.serial_factory = serial_factory
+        self.stats = LinkStats()
+        self.hello: Hello | None = None
+        self._cond = threading.Condition()
+        self._closed = False
+        self._started = False
+        self._thread: threading.Thread | None = None
+        self._reader: _Reader | None = None
+        self._conn = 0  # connection counter: frames of an old connection are ignored
+        self._lost: BaseException | None | bool = False
+        self._seq = 0
+        self._desired: LedFrame | None = None
+        self._gen = 0  # generation of the desired state (bumped by every show)
+        self._acked_gen = 0
+        self._failed_gen = 0
+        self._acked: LedFrame | None = None
+        self._online = False
+        self._reported_offline = False
+        self._ever_online = False
+        self._first_error: LinkError | None = None
+        self._need_sync = False
+        self._last_rx = 0.0
+        self._last_tx = 0.0
+        self._last_state_tx = 0.0
+        self._responses: deque[Frame] = deque(maxlen=64)
+        self._pending_events: list[LinkEvent] = []
+        self._device_events_seen: deque[int] = deque(maxlen=32)
+        self._first_attempt = threading.Event()
+        self._handshaking = False
+
+    # ------------------------------------------------------------------ public API
+
+    @classmethod
+    def open(
+        cls,
+        port: str,
+        layout: Layout | None = None,
+        on_event: EventCallback | None = None,
+        *,
+        require: bool = True,
+        **options: Any,
+    ) -> LedLink:
+        """Create the link, start it and wait for the device's HELLO.
+
+        :param require: raise when the first connection fails (else return a link that keeps
+            retrying every second and reports :class:`LinkOffline` once).
+        :raises DeviceNotFoundError: the port does not exist or no USB port matches.
+        :raises HandshakeError: the port opened but no HELLO came within ``hello_timeout``, or the
+            device speaks another protocol version.
+        """
+        link = cls(port, layout=layout, on_event=on_event, **options)
+        link.start()
+        link._first_attempt.wait()
+        if require and not link.online:
+            error = link._first_error or HandshakeError(f"no LED device answered on {port}")
+            link.close()
+            raise error
+        return link
+
+    def start(self) -> None:
+        """Start the supervisor thread (idempotent). :raises LinkClosedError: after close."""
+        with self._cond:
+            self._check_open()
+            if self._started:
+                return
+            self._started = True
+        self._thread = threading.Thread(target=self._run, name=f"LedLink({self.port})", daemon=True)
+        self._thread.start()
+
+    @property
+    def online(self) -> bool:
+        """True while the device is connected and has answered HELLO."""
+        return self._online
+
+    @property
+    def state(self) -> LedFrame | None:
+        """The frame the device last acknowledged (None before any, or after the device reset)."""
+        return self._acked
+
+    @property
+    def desired(self) -> LedFrame | None:
+        """The newest frame given to :meth:`show`."""
+        return self._desired
+
+    def show(self, frame: LedFrame, *, wait: bool = True, timeout: float | None = None) -> bool:
+        """Make ``frame`` the LED state; newer calls supersede older ones not yet sent.
+
+        :param wait: block until the device ACKs this frame (or a newer one).
+        :param timeout: s to wait (default: enough for every retry).
+        :returns: True when the device acknowledged it (or a newer frame); False when offline (the
+            frame is kept and sent on reconnect), refused or timed out.
+        :raises LinkClosedError: after :meth:`close`.
+        """
+        if not isinstance(frame, LedFrame):
+            raise TypeError(f"show() takes an LedFrame, got {type(frame).__name__}")
+        with self._cond:
+            self._check_open()
+            self._gen += 1
+            gen = self._gen
+            self._desired = frame
+            self._cond.notify_all()
+            if not wait or not self._online:
+                return self._acked_gen >= gen
+            limit = timeout if timeout is not None else self.ack_timeout * (self.retries + 2) + 0.5
+            end = time.monotonic() + limit
+            while self._acked_gen < gen and self._failed_gen < gen and not self._closed:
+                left = end - time.monotonic()
+                if left <= 0 or not self._online:
+                    break
+                self._cond.wait(left)
+            return self._acked_gen >= gen
+
+    def wait_synced(self, timeout: float) -> bool:
+        """Block until the device acknowledged the newest frame (True) or ``timeout`` s passed."""
+        end = time.monotonic() + timeout
+        with self._cond:
+            while self._acked_gen < self._gen or not self._online:
+                left = end - time.monotonic()
+                if left <= 0 or self._closed:
+                    return False
+                self._cond.wait(left)
+            return True
+
+    def read_back(self, timeout: float = 1.0) -> StateReport:
+        """Ask the device what it shows (STATE_REQ).
+
+        :raises HandshakeError: no answer within ``timeout`` s (or offline).
+        :raises LinkClosedError: after close.
+        """
+        with self._cond:
+            self._check_open()
+        frame = self._transact(StateRequest(), lambda f: isinstance(f.message, StateReport), timeout)
+        if frame is None or not isinstance(frame.message, StateReport):
+            raise HandshakeError(f"the LED device on {self.port} did not report its state")
+        return frame.message
+
+    def close(self) -> None:
+        """Stop the threads and close the port (idempotent; the device keeps showing its state)."""
+        with self._cond:
+            if self._closed:
+                return
+            self._closed = True
+            self._cond.notify_all()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(5)
+        self._disconnect()
+        with self._cond:
+            self._online = False
+            self._cond.notify_all()
+
+    @property
+    def closed(self) -> bool:
+        """True after :meth:`close`."""
+        return self._closed
+
+    def __enter__(self) -> LedLink:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        status = "closed" if self._closed else ("online" if self._online else "offline")
+        return f"<LedLink port={self.port!r} {status}>"
+
+    # ------------------------------------------------------------------ reader-thread callbacks
+
+    def _on_frame(self, conn: int, frame: Frame) -> None:
+        emit: list[LinkEvent] = []
+        with self._cond:
+            if conn != self._conn:
+                return
+            self._last_rx = time.monotonic()
+            msg = frame.message
+            if isinstance(msg, DeviceEvent):
+                self._write_locked(Ack(frame.seq))
+                if frame.seq not in self._device_events_seen:  # a re-send whose ACK was lost
+                    self._device_events_seen.append(frame.seq)
+                    emit.append(msg)
+            elif isinstance(msg, Hello) and msg.reply_to is None and self._online and not self._handshaking:
+                # The device rebooted under us (reset button, watchdog, brown-out): it shows nothing.
+                self.hello = msg
+                self._acked = None
+                self._need_sync = True
+                self._device_events_seen.clear()
+                self.stats.device_resets += 1
+                emit.append(LinkOnline(self.port, msg, reconnect=True))
+                self._responses.append(frame)
+            else:
+                self._responses.append(frame)
+            self._cond.notify_all()
+        self._emit(emit)
+
+    def _on_lost(self, conn: int, exc: BaseException | None) -> None:
+        with self._cond:
+            if conn == self._conn:
+                self._lost = exc if exc is not None else True
+                self._cond.notify_all()
+
+    # ------------------------------------------------------------------ internals
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise LinkClosedError(f"the LED link on {self.port} is closed")
+
+    def _emit(self, events: list[LinkEvent]) -> None:
+        if self.on_event is None:
+            return
+        for event in events:
+            try:
+                self.on_event(event)
+            except Exception:  # noqa: BLE001 - a faulty handler must not take the link down
+                pass
+
+    def _next_seq(self) -> int:
+        seq = self._seq
+        self._seq = (self._seq + 1) % 65536
+        return seq
+
+    def _write_locked(self, msg: Message) -> int:
+        """Send ``msg`` (lock held); returns its seq. A write error marks the connection lost."""
+        seq = self._next_seq()
+        reader = self._reader
+        if reader is None:
+            return seq
+        try:
+            reader.write(encode(msg, seq))
+        except (serial.SerialException, OSError) as exc:
+            self._lost = exc
+            self._cond.notify_all()
+        self._last_tx = time.monotonic()
+        self.stats.frames_sent += 1
+        return seq
+
+    def _connection_dead(self) -> bool:
+        reader = self._reader
+        return self._lost is not False or reader is None or not reader.is_alive()
+
+    def _transact(
+        self, msg: Message, match: Callable[[Frame], bool], timeout: float, tries: int = 1
+    ) -> Frame | None:
+        """Send ``msg`` up to ``tries`` times, each waiting ``timeout`` s for a matching frame."""
+        with self._cond:
+            for _ in range(tries):
+                if self._connection_dead() or self._closed:
+                    return None
+                seq = self._write_locked(msg)
+                end = time.monotonic() + timeout
+                while True:
+                    for frame in list(self._responses):
+                        if match(frame) or _answers(frame, seq):
+                            self._responses.remove(frame)
+                            return frame
+                    left = end - time.monotonic()
+                    if left <= 0 or self._connection_dead() or self._closed:
+                        break
+                    self._cond.wait(left)
+                if tries > 1:
+                    self.stats.retries += 1
+        return None
+
+    def _disconnect(self) -> None:
+        with self._cond:
+            reader, self._reader = self._reader, None
+            self._conn += 1
+        if reader is not None:
+            try:
+                reader.close()
+            except Exception:  # noqa: BLE001 - the port may already be gone; closing must not fail
+                try:
+                    reader.serial.close()
+                except Exception:  # noqa: BLE001
+                    pass
+
+    def _connect(self) -> Hello:
+        """Open the port, start the reader, wait for HELLO, send the layout. :raises LinkError:"""
+        target = resolve(self.port)
+        try:
+            port = self.serial_factory(target, baudrate=self.baudrate, timeout=None, write_timeout=1.0)
+        except (serial.SerialException, OSError, ValueError) as exc:
+            raise DeviceNotFoundError(f"cannot open {self.port}: {exc}") from exc
+        with self._cond:
+            self._conn += 1
+            conn = self._conn
+            self._lost = False
+            self._responses.clear()
+        reader = _Reader(port, lambda: _FrameProtocol(self, conn))
+        reader.daemon = True
+        reader.start()
+        with self._cond:
+            self._reader = reader
+            self._last_rx = time.monotonic()
+        hello = self._handshake()
+        if hello is None:
+            raise HandshakeError(
+                f"no HELLO from {self.port} within {self.hello_timeout} s: is the Tavla firmware flashed?"
+            )
+        self._check_hello(hello)
+        self._send_layout()
+        return hello
+
+    def _handshake(self) -> Hello | None:
+        """HELLO_REQ every 0.25 s until a HELLO comes (a board that resets on open boots first)."""
+        with self._cond:
+            self._handshaking = True
+            self._responses.clear()
+        try:
+            return self._handshake_loop()
+        finally:
+            with self._cond:
+                self._handshaking = False
+
+    def _handshake_loop(self) -> Hello | None:
+        end = time.monotonic() + self.hello_timeout
+        while time.monotonic() < end:
+            frame = self._transact(
+                HelloRequest(), lambda f: isinstance(f.message, Hello), min(0.25, self.hello_timeout)
+            )
+            if frame is not None and isinstance(frame.message, Hello):
+                # The boot HELLO may precede our request's: drain any other for a clean start.
+                with self._cond:
+                    self._responses.clear()
+                    self._need_sync = False
+                return frame.message
+            with self._cond:
+                if self._connection_dead() or self._closed:
+                    return None
+        return None
+
+    def _check_hello(self, hello: Hello) -> None:
+        if hello.protocol_version != PROTOCOL_VERSION:
+            raise HandshakeError(
+                f"the device on {self.port} speaks protocol {hello.protocol_version}, we speak "
+                f"{PROTOCOL_VERSION}: flash the firmware of this Tavla version"
+            )
+        if self.layout.led_count > hello.led_count:
+            raise HandshakeError(
+                f"the layout needs {self.layout.led_count} LEDs, the device on {self.port} drives "
+                f"{hello.led_count}: fix [leds] in the station file or the firmware's LED_COUNT"
+            )
+
+    def _send_layout(self) -> None:
+        runs = self.layout.runs()
+        frame = self._transact(
+            SetLayout(runs), lambda f: False, self.ack_timeout, tries=self.retries + 1
+        )
+        if frame is None:
+            raise HandshakeError(f"the device on {self.port} did not acknowledge the LED layout")
+        if isinstance(frame.message, Nak):
+            raise HandshakeError(
+                f"the device on {self.port} refused the LED layout ({frame.message.reason.name})"
+            )
+
+    def _set_online(self, online: bool, reason: str = "", hello: Hello | None = None) -> None:
+        emit: list[LinkEvent] = []
+        with self._cond:
+            if online:
+                reconnect = self._ever_online
+                self._online = True
+                self._ever_online = True
+                self._reported_offline = False
+                self.hello = hello
+                self._acked = None  # the device may have rebooted: nothing is known to be shown
+                if reconnect:
+                    self.stats.reconnects += 1
+                assert hello is not None
+                emit.append(LinkOnline(self.port, hello, reconnect))
+            else:
+                self._online = False
+                if not self._reported_offline:
+                    self._reported_offline = True
+                    emit.append(LinkOffline(self.port, reason))
+            self._cond.notify_all()
+        self._emit(emit)
+
+    def _send_state(self) -> None:
+        """Send the newest state until ACKed, NAKed or the retries run out (then re-handshake)."""
+        attempts: dict[int, tuple[int, LedFrame]] = {}
+        for attempt in range(self.retries + 1):
+            with self._cond:
+                if self._connection_dead() or self._closed or self._desired is None:
+                    return
+                gen, frame = self._gen, self._desired
+                wait = self._last_state_tx + self.min_interval - time.monotonic()
+                if wait > 0:
+                    self._cond.wait(wait)  # rate limit: newer shows coalesce meanwhile
+                    gen, frame = self._gen, self._desired
+                seq = self._write_locked(SetState(frame))
+                self._last_state_tx = time.monotonic()
+                self.stats.states_sent += 1
+                if attempt:
+                    self.stats.retries += 1
+                attempts[seq] = (gen, frame)
+                end = time.monotonic() + self.ack_timeout
+                while True:
+                    answer = None
+                    for f in list(self._responses):
+                        if isinstance(f.message, Ack | Nak) and f.message.seq in attempts:
+                            self._responses.remove(f)
+                            answer = f.message
+                            break
+                    if isinstance(answer, Ack):
+                        agen, aframe = attempts[answer.seq]
+                        self.stats.acks += 1
+                        if agen > self._acked_gen:
+                            self._acked_gen, self._acked = agen, aframe
+                            self._cond.notify_all()
+                        if agen >= gen:
+                            return
+                        continue
+                    if isinstance(answer, Nak):
+                        self.stats.naks += 1
+                        agen = attempts[answer.seq][0]
+                        if answer.reason is NakReason.STALE:
+                            self._need_sync = True  # our window is behind the device's: re-HELLO
+                            return
+                        self._failed_gen = max(self._failed_gen, agen)
+                        self._cond.notify_all()
+                        return
+                    left = end - time.monotonic()
+                    if left <= 0 or self._connection_dead() or self._closed:
+                        break
+                    if self._gen != gen:
+                        break  # a newer state arrived: send it now instead of waiting out the timeout
+                    self._cond.wait(left)
+        with self._cond:
+            self._need_sync = True  # no ACK after every retry: check the device is still there
+
+    def _run(self) -> None:
+        """Supervisor: connect, keep the device in sync, reconnect every second when it is gone."""
+        while not self._closed:
+            try:
+                hello = self._connect()
+            except LinkError as exc:
+                self._disconnect()
+                if self._first_error is None and not self._ever_online:
+                    self._first_error = exc
+                self._set_online(False, str(exc))
+                self._first_attempt.set()
+                with self._cond:
+                    self._cond.wait_for(lambda: self._closed, self.reconnect_interval)
+                continue
+            self._set_online(True, hello=hello)
+            self._first_attempt.set()
+            reason = self._serve()
+            self._disconnect()
+            if not self._closed:
+                self._set_online(False, reason)
+                with self._cond:
+                    self._cond.wait_for(lambda: self._closed, self.reconnect_interval)
+        self._first_attempt.set()
+
+    def _serve(self) -> str:
+        """Keep a connected device in sync; returns why the connection ended."""
+        while True:
+            with self._cond:
+                if self._closed:
+                    return "closed"
+                if self._connection_dead():
+                    lost = self._lost
+                    return f"device disconnected ({lost})" if lost not in (True, False) else "port closed"
+                need_sync = self._need_sync
+                now = time.monotonic()
+                if now - self._last_rx > self.liveness:
+                    need_sync = True
+            if need_sync:
+                with self._cond:
+                    self._need_sync = False
+                hello = self._handshake()
+                if hello is None:
+                    return f"the device stopped answering for {self.liveness} s"
+                try:
+                    self._check_hello(hello)
+                    self._send_layout()
+                except LinkError as exc:
+                    return str(exc)
+                with self._cond:
+                    self.hello = hello
+                    self._acked = None
+                    self._acked_gen = min(self._acked_gen, self._gen - 1) if self._desired else 0
+                continue
+            with self._cond:
+                behind = (
+                    self._desired is not None
+                    and self._acked_gen < self._gen
+                    and self._failed_gen < self._gen
+                )
+                if not behind and self._acked is None and self._desired is not None:
+                    behind = True  # device rebooted: resend the full state
+                    self._acked_gen = self._gen - 1
+            if behind:
+                self._send_state()
+                continue
+            with self._cond:
+                now = time.monotonic()
+                if now - self._last_tx >= self.heartbeat:
+                    self._write_locked(Heartbeat(int(now * 1000) % 2**32, 0, 0))
+                    continue
+                self._cond.wait(
+                    max(0.005, min(self._last_tx + self.heartbeat, self._last_rx + self.liveness) - now)
+                )
+                # Heartbeat answers are only proof of life: drop them so the deque holds answers.
+                for f in list(self._responses):
+                    if isinstance(f.message, Heartbeat):
+                        self._responses.remove(f)
+
+
+def _answers(frame: Frame, seq: int) -> bool:
+    msg = frame.message
+    return isinstance(msg, Ack | Nak) and msg.seq == seq
