@@ -1,0 +1,420 @@
+"""Replaying a match record through the rules core: every play, cube action and score checked.
+
+For each game the replay starts from the opening position (RULES.md B2) and follows the record:
+
+* a :class:`~controller.formats.record.Roll` must be one of the legal plays of its dice
+  (:func:`controller.rules.legal_plays`, RULES.md B4-B8). The recorded moves are applied to the
+  position (in any order the file wrote them, merged hops as one checker's move) and the result is
+  compared with the legal plays' results. A play that matches none is reported with game and
+  move number and the position stays as the file says (RULES.md B17: an illegal play the opponent
+  did not have corrected stands). A roll with nothing played is legal when no play was possible;
+  as the last action before the opponent's ``Wins`` it is a roll then a resignation.
+* cube actions follow RULES.md B10-B14: only a player whose turn it is, while the cube is centred or
+  his, doubles to twice the cube; never in the Crawford game; a take gives the taker the cube; a
+  drop ends the game for the cube's value before the double.
+* the end: a side that bore off all 15 wins 1, 2 or 3 times the cube (RULES.md B9); a drop wins the
+  cube before the double; otherwise the loser resigned (or left: ``Wins 100 points``). The
+  recorded points must agree -- at the end of a match some programs write only the points the
+  winner needed -- and the next game's score must equal this game's plus those points.
+* after a FIBS ``Illegal play (...)`` marker the position cannot be followed: the rest of that
+  game's plays are not checked (the score still is).
+
+Nothing here raises on a bad record: findings are returned as :class:`Problem` values.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from controller.formats.record import (
+    BAR,
+    Action,
+    Beaver,
+    Double,
+    Drop,
+    Game,
+    MatchRecord,
+    PlayNote,
+    Resign,
+    Roll,
+    Step,
+    Take,
+    crawford_flags,
+)
+from controller.rules import Position, legal_plays
+
+_HOME = range(18, 25)  # the loser's own points 19-24 and his bar: the winner's home board (B9)
+
+
+class ProblemKind(enum.Enum):
+    """What a :class:`Problem` is about."""
+
+    #: A checker play that is none of the legal plays of its roll (RULES.md B4-B8).
+    ILLEGAL_PLAY = "illegal_play"
+    #: A double, take, drop or beaver the cube rules forbid (RULES.md B10-B14).
+    ILLEGAL_CUBE = "illegal_cube"
+    #: An action by the player who is not on turn.
+    OUT_OF_TURN = "out_of_turn"
+    #: The recorded winner or points disagree with how the game ended (RULES.md B9).
+    RESULT = "result"
+    #: The next game's score is not this game's plus the recorded points.
+    SCORE = "score"
+    #: The file lost the position (FIBS ``Illegal play (...)``): later plays were not checked.
+    LOST_POSITION = "lost_position"
+
+
+class GameEnd(enum.Enum):
+    """How a game ended, as the replay sees it."""
+
+    BORNE_OFF = "borne_off"
+    DROPPED = "dropped"
+    RESIGNED = "resigned"
+    #: Awarded more than a resignation can give (a player left: ``Wins 100 points``).
+    FORFEIT = "forfeit"
+    #: The record stops before the game ended.
+    UNFINISHED = "unfinished"
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One finding of the replay.
+
+    :param kind: see :class:`ProblemKind`.
+    :param game: the game's number.
+    :param move: the move number in the file (0 when not about one move).
+    :param player: 0 or 1, or -1 when not about one player.
+    :param text: the action as the file wrote it (``"13: 14/10 13/12"``), or ``""``.
+    :param message: one line for a person.
+    :param line: the 1-based line in the file, 0 when unknown.
+    """
+
+    kind: ProblemKind
+    game: int
+    move: int
+    player: int
+    text: str
+    message: str
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GameReplay:
+    """The replay of one game.
+
+    :param number: the game's number.
+    :param plays: checker plays checked against the legal plays.
+    :param end: how the game ended.
+    :param cube: the cube value at the end.
+    :param value: the points the rules give the winner (cube times 1, 2 or 3; the cube before the
+        double after a drop), or None when unknown (resignation, lost position, unfinished).
+    :param followed: the position was followed to the end of the record.
+    :param score_ok: the recorded points agree with the rules and the next game's score equals this
+        game's score plus the recorded points (for the last game: the match result follows).
+    :param problems: this game's findings.
+    :param roll_then_resign: the record ends with a roll nothing was played with, then ``Wins``.
+    """
+
+    number: int
+    plays: int
+    end: GameEnd
+    cube: int
+    value: int | None
+    followed: bool
+    score_ok: bool
+    problems: tuple[Problem, ...]
+    roll_then_resign: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MatchReplay:
+    """The replay of a whole record.
+
+    :param games: one :class:`GameReplay` per game.
+    :param final_score: the score after the last recorded game.
+    :param winner: the match winner (0 or 1), or None when the record stops before the end.
+    """
+
+    record: MatchRecord
+    games: tuple[GameReplay, ...]
+    final_score: tuple[int, int]
+    winner: int | None
+
+    @property
+    def problems(self) -> tuple[Problem, ...]:
+        """Every finding, in game order."""
+        return tuple(p for g in self.games for p in g.problems)
+
+    @property
+    def illegal_plays(self) -> tuple[Problem, ...]:
+        """The checker plays that were not legal."""
+        return tuple(p for p in self.problems if p.kind is ProblemKind.ILLEGAL_PLAY)
+
+    @property
+    def plays(self) -> int:
+        """Checker plays checked, over all games."""
+        return sum(g.plays for g in self.games)
+
+    @property
+    def result_text(self) -> str:
+        """``"PlayerA wins 7-4"``, ``"unfinished at 1-0"`` or ``"money session, 3-1"``."""
+        a, b = self.final_score
+        if self.record.length == 0:
+            return f"money session, {a}-{b}"
+        if self.winner is None:
+            return f"unfinished at {a}-{b} (of {self.record.length})"
+        return f"{self.record.players[self.winner]} wins {a}-{b} (of {self.record.length})"
+
+
+def apply_recorded(position: Position, steps: tuple[Step, ...]) -> Position | None:
+    """The position after the recorded steps, each applied as one checker's move (mover = ``me``).
+
+    Steps are applied in the order written, except that a step whose point is still empty waits
+    until an earlier-written step brings a checker there (files write ``24/20 13/9 20/16`` or
+    ``20/16 24/20``). A checker landing on a single opposing checker hits it (RULES.md B6); merged
+    hops (``13/5``) hit only where they land. Nothing here checks legality.
+
+    :returns: the position, or None when a step starts from a point with no checker of the mover.
+    """
+    me = list(position.me)
+    opp = list(position.opp)
+    pending = list(steps)
+    while pending:
+        ready = next((k for k, s in enumerate(pending) if me[24 if s.src == BAR else s.src - 1] > 0), None)
+        if ready is None:
+            return None
+        step = pending.pop(ready)
+        src = 24 if step.src == BAR else step.src - 1
+        me[src] -= 1
+        if step.dst > 0:
+            dst = step.dst - 1
+            if opp[23 - dst] == 1:
+                opp[23 - dst] = 0
+                opp[24] += 1
+            me[dst] += 1
+    return Position(tuple(me), tuple(opp))
+
+
+def match_play(position: Position, roll: Roll) -> tuple[Position | None, str]:
+    """The legal result the recorded roll's play stands for, or ``(None, why not)``.
+
+    A play matches a legal play when the positions are equal; when a merged hop hit a blot on the
+    way (which the notation cannot show), a legal play with the same own checkers counts when it is
+    the only one.
+    """
+    d1, d2 = roll.dice
+    plays = legal_plays(position, d1, d2)
+    if not roll.steps:
+        if not plays:
+            return position, ""
+        return None, f"nothing played, but {len(plays)} legal plays exist"
+    if not plays:
+        return None, "no play is possible with this roll, but moves were written"
+    after = apply_recorded(position, roll.steps)
+    if after is None:
+        return None, "a move starts from a point with none of the mover's checkers"
+    results = [p.result for p in plays]
+    if after in results:
+        return after, ""
+    same_side = [r for r in results if r.me == after.me]
+    if len(same_side) == 1:
+        return same_side[0], ""
+    if same_side:
+        return None, "ambiguous: the moves fit several legal plays that hit differently"
+    return None, f"not one of the {len(plays)} legal plays"
+
+
+def _gammon_multiplier(loser: tuple[int, ...]) -> int:
+    """1, 2 or 3 for the loser's side (own numbering) at the end of a borne-off game (RULES.md B9)."""
+    if sum(loser) < 15:
+        return 1
+    if any(loser[i] for i in _HOME):
+        return 3
+    return 2
+
+
+def _is_terminal(actions: tuple[Action, ...], index: int) -> bool:
+    """True when only ``Resigns`` follows ``actions[index]``."""
+    return all(isinstance(a, Resign) for a in actions[index + 1 :])
+
+
+def replay_game(record: MatchRecord, index: int, crawford: bool) -> GameReplay:
+    """Replay ``record.games[index]`` (see the module docstring). Never raises on a bad record."""
+    game: Game = record.games[index]
+    problems: list[Problem] = []
+    sides = [Position.initial().me, Position.initial().opp]
+    cube, owner = 1, -1
+    pending: tuple[int, int] | None = None  # (doubler, value offered)
+    turn = -1
+    followed = True
+    plays = 0
+    dropped_by: int | None = None
+    resigned_by: int | None = None
+    ends_with_unplayed: int | None = None
+
+    def report(kind: ProblemKind, action: Action, message: str) -> None:
+        problems.append(Problem(kind, game.number, action.number, action.player, str(action), message,
+                                action.line))
+
+    for i, action in enumerate(game.actions):
+        p = action.player
+        if isinstance(action, Roll):
+            if pending is not None:
+                report(ProblemKind.OUT_OF_TURN, action, "a roll while a double waits for an answer")
+                pending = None
+            if turn != -1 and p != turn and followed:
+                report(ProblemKind.OUT_OF_TURN, action, "a roll by the player who is not on turn")
+            turn = 1 - p
+            if not followed:
+                continue
+            if action.note is PlayNote.ILLEGAL_MARKER:
+                followed = False
+                report(ProblemKind.LOST_POSITION, action, "the file logged an unreadable play; the rest "
+                                                          "of the game's plays are not checked")
+                continue
+            position = Position(sides[p], sides[1 - p])
+            terminal = _is_terminal(game.actions, i) and game.winner is not None
+            if action.note is PlayNote.UNPLAYED or (not action.steps and terminal):
+                if action.note is PlayNote.UNPLAYED or legal_plays(position, *action.dice):
+                    if terminal:
+                        # a roll then a resignation (README of the real records), not an illegal pass
+                        ends_with_unplayed = 1 - game.winner if game.winner is not None else p
+                    else:
+                        report(ProblemKind.ILLEGAL_PLAY, action, "the roll was never played ('????')")
+                    continue
+            plays += 1
+            result, why = match_play(position, action)
+            if result is None:
+                report(ProblemKind.ILLEGAL_PLAY, action, why)
+                after = apply_recorded(position, action.steps)
+                if after is None:
+                    followed = False
+                    report(ProblemKind.LOST_POSITION, action, "the position cannot be followed after this "
+                                                              "play")
+                    continue
+                result = after
+            sides[p], sides[1 - p] = result.me, result.opp
+        elif isinstance(action, Double):
+            if turn != -1 and p != turn:
+                report(ProblemKind.OUT_OF_TURN, action, "a double by the player who is not on turn")
+            turn = p
+            if pending is not None:
+                report(ProblemKind.ILLEGAL_CUBE, action, "a double while another waits for an answer")
+            if crawford:
+                report(ProblemKind.ILLEGAL_CUBE, action, "no doubling in the Crawford game (RULES.md B14)")
+            if owner not in (-1, p):
+                report(ProblemKind.ILLEGAL_CUBE, action, "only the cube's owner may redouble (RULES.md B10)")
+            if action.value != 2 * cube:
+                report(ProblemKind.ILLEGAL_CUBE, action, f"the cube is {cube}: a double offers {2 * cube}")
+            pending = (p, 2 * cube)
+        elif isinstance(action, Beaver):
+            if pending is None or pending[0] == p:
+                report(ProblemKind.ILLEGAL_CUBE, action, "a beaver needs a double to answer (RULES.md B11)")
+            else:
+                cube, owner = 2 * pending[1], p
+                if action.value != cube:
+                    report(ProblemKind.ILLEGAL_CUBE, action, f"a beaver of a {pending[1]} cube makes {cube}")
+            pending = None
+        elif isinstance(action, Take):
+            if pending is None or pending[0] == p:
+                report(ProblemKind.ILLEGAL_CUBE, action, "a take without a double to answer (RULES.md B10)")
+            else:
+                cube, owner = pending[1], p
+            pending = None
+        elif isinstance(action, Drop):
+            if pending is None or pending[0] == p:
+                report(ProblemKind.ILLEGAL_CUBE, action, "a drop without a double to answer (RULES.md B10)")
+            dropped_by = p
+            pending = None
+        elif isinstance(action, Resign):
+            resigned_by = p
+
+    # -- how the game ended, and what the rules give the winner
+    value: int | None = None
+    winner: int | None = None
+    end = GameEnd.UNFINISHED
+    finished_side = next((s for s in (0, 1) if sum(sides[s]) == 0), None) if followed else None
+    if finished_side is not None:
+        end, winner = GameEnd.BORNE_OFF, finished_side
+        value = cube * _gammon_multiplier(sides[1 - finished_side])
+    elif dropped_by is not None:
+        end, winner, value = GameEnd.DROPPED, 1 - dropped_by, cube
+    elif game.winner is not None:
+        end = GameEnd.RESIGNED
+        if resigned_by is not None:
+            winner = 1 - resigned_by
+        elif ends_with_unplayed is not None:
+            winner = 1 - ends_with_unplayed
+    game_problems: list[Problem] = []
+
+    def game_problem(kind: ProblemKind, message: str) -> None:
+        game_problems.append(Problem(kind, game.number, 0, -1, "", message, game.line))
+
+    points_ok = True
+    if game.winner is not None:
+        if winner is not None and winner != game.winner:
+            game_problem(ProblemKind.RESULT, f"the record says {record.players[game.winner]} won, but "
+                                             f"{record.players[winner]} did ({end.value})")
+            points_ok = False
+        needed = record.length - game.score[game.winner] if record.length > 0 else 0
+        capped_ok = record.length > 0 and game.points == needed
+        if value is not None:
+            if game.points != value and not (capped_ok and value >= game.points):
+                game_problem(ProblemKind.RESULT, f"the record gives {game.points} points; the rules give "
+                                                 f"{value} ({end.value}, cube {cube})")
+                points_ok = False
+        elif end is GameEnd.RESIGNED and followed:
+            allowed = {cube, 2 * cube, 3 * cube}
+            if game.points not in allowed and not (capped_ok and game.points <= 3 * cube):
+                if game.points > 3 * cube:
+                    end = GameEnd.FORFEIT
+                else:
+                    game_problem(ProblemKind.RESULT, f"a resignation is worth {cube}, {2 * cube} or "
+                                                     f"{3 * cube} points, not {game.points}")
+                    points_ok = False
+    elif end is GameEnd.BORNE_OFF or end is GameEnd.DROPPED:
+        game_problem(ProblemKind.RESULT, f"the game ended ({end.value}) but the record names no winner")
+        points_ok = False
+
+    score_ok = points_ok
+    if game.winner is not None:
+        final = list(game.score)
+        final[game.winner] += game.points
+        if index + 1 < len(record.games):
+            following = record.games[index + 1].score
+            if tuple(final) != following:
+                game_problem(ProblemKind.SCORE, f"{game.score[0]}-{game.score[1]} plus {game.points} for "
+                                                f"{record.players[game.winner]} is {final[0]}-{final[1]}, "
+                                                f"but game {record.games[index + 1].number} starts "
+                                                f"{following[0]}-{following[1]}")
+                score_ok = False
+        elif game.match_won and record.length > 0 and final[game.winner] < record.length:
+            game_problem(ProblemKind.SCORE, f"'and the match' but {final[game.winner]} is short of "
+                                            f"{record.length}")
+            score_ok = False
+    elif index + 1 < len(record.games):
+        game_problem(ProblemKind.SCORE, "the game has no result but another game follows")
+        score_ok = False
+    return GameReplay(game.number, plays, end, cube, value, followed, score_ok,
+                      tuple(problems + game_problems), ends_with_unplayed is not None)
+
+
+def replay_match(record: MatchRecord) -> MatchReplay:
+    """Replay every game of ``record`` (see the module docstring). Never raises on a bad record."""
+    flags = crawford_flags(record)
+    games = []
+    for i, game in enumerate(record.games):
+        crawford = game.crawford if game.crawford is not None else flags[i]
+        games.append(replay_game(record, i, crawford))
+    last = record.games[-1] if record.games else None
+    final = [0, 0]
+    if last is not None:
+        final = list(last.score)
+        if last.winner is not None:
+            final[last.winner] += last.points
+    winner: int | None = None
+    if record.length > 0:
+        for side in (0, 1):
+            if final[side] >= record.length:
+                winner = side
+    return MatchReplay(record, tuple(games), (final[0], final[1]), winner)
