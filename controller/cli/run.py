@@ -1,0 +1,255 @@
+"""``tavla run`` -- the station, end to end (issue 2 item 5, issue 6 item 8).
+
+Frames come from ``--source`` (a camera index, a video file, a folder of images in name order; default
+the embedded demo of :mod:`controller.demo`), each is read by ``vision.reader.read_board`` and, once
+settled, becomes a :class:`controller.events.BoardSeen` on the station's queue. For each settled frame
+the station prints the board as a text diagram, the dice, how many legal plays the dice allow and
+which points hold a checker that can move, and sends the LED frame lighting exactly those points to
+``--serial`` (a port or pyserial URL; default the in-process emulator ``ledsim://``), printing whether
+the device acknowledged it. Rulings and prompts are printed as they happen; every event is journaled
+first (``--journal``; default a new file under ``~/.local/state/tavla``).
+
+Who is on roll and where each home board lies: ``light_home`` in the config, else inferred -- the
+start position fixes it exactly, any other position takes the numbering with the lower total pip count
+(controller.game.infer_seating); the player on roll is the one on whose right-hand half the dice lie
+(RULES.md B15; the player at the bottom edge rolls on the right half).
+
+Exit 0 at the end of the source; 2 on a bad argument (one line saying what to do).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from controller.events import BoardSeen, Event, board_seen
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    typer.echo(f"tavla: {message}", err=True)
+    return typer.Exit(code)
+
+
+def default_journal_path() -> Path:
+    """A new journal file under ``$XDG_STATE_HOME/tavla`` (``~/.local/state/tavla``)."""
+    import os
+
+    base = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state") / "tavla"
+    return base / f"journal-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.jsonl"
+
+
+def demo_events(console: Any, turns: int | None = 6) -> Iterator[Event]:
+    """BoardSeen events from the rendered demo game: each frame read by the real reader; where the reader
+    disagrees with the renderer's ground truth, the truth is used and the difference printed (the demo
+    must play its script to the end)."""
+    from controller.demo import frames
+    from vision.reader import read_board
+
+    for i, (image, truth, caption) in enumerate(frames(turns=turns)):
+        try:
+            reading = read_board(image)
+            same = reading.board_found and reading.counts() == truth.counts()
+            dice_same = sorted(d.value or 0 for d in reading.dice) == sorted(d.value or 0 for d in truth.dice)
+        except Exception as exc:  # a reader bug must not stop the demo; say so and use the truth
+            reading, same, dice_same = None, False, False
+            console.print(f"[yellow]reader failed on demo frame {i}: {exc}[/yellow]")
+        if not (same and dice_same):
+            wrong = (
+                sum(a != b for a, b in zip(reading.counts(), truth.counts(), strict=False))
+                if reading is not None and reading.board_found
+                else 24
+            )
+            console.print(
+                f"[dim]demo frame {i}: the reader got {24 - wrong}/24 points"
+                f"{'' if dice_same else ' and not the dice'}; using the renderer's ground truth[/dim]"
+            )
+            reading = truth
+        yield board_seen(reading, t=float(i), source=f"demo {i}: {caption}")
+
+
+def source_events(spec: str, console: Any, calibration: Any = None) -> Iterator[Event]:
+    """BoardSeen events from a camera, video or image folder (vision.sources). Photos in a folder are
+    each a settled frame; video and camera frames pass a stability gate (vision.pipeline when present,
+    else: the same board and dice read in 3 frames in a row)."""
+    from vision.reader import read_board
+    from vision.sources import open_source
+
+    src = open_source(spec)
+    folder = Path(spec).is_dir()
+    gate = None if folder else _Gate(3)
+    t0 = time.monotonic()
+    with src:
+        for frame in src:
+            name = frame.name or f"frame {frame.index}"
+            try:
+                reading = read_board(frame.image, calibration)
+            except Exception as exc:  # one bad frame must not end the session
+                console.print(
+                    f"[yellow]{name}: unreadable frame ({type(exc).__name__}: {exc}); skipped[/yellow]"
+                )
+                continue
+            if gate is not None and not gate.settled(reading):
+                continue
+            yield board_seen(reading, t=round(time.monotonic() - t0, 3), source=name)
+        for ev in src.poll_events():
+            if ev.kind in ("skipped", "lost"):
+                console.print(f"[yellow]{ev.message}[/yellow]")
+
+
+class _Gate:
+    """Accept a reading once ``n`` frames in a row agree on every point and die (used only when the
+    vision pipeline's gate is not installed); each settled board is passed on once."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.last: Any = None
+        self.run = 0
+        self.passed: Any = None
+
+    def settled(self, reading: Any) -> bool:
+        key = (reading.counts(), tuple(sorted(d.value or 0 for d in reading.dice)), reading.occluded)
+        self.run = self.run + 1 if key == self.last else 1
+        self.last = key
+        if self.run >= self.n and key != self.passed:
+            self.passed = key
+            return True
+        return False
+
+
+def open_link(url: str) -> Any:
+    """The LED link to ``url`` (waits for the device's HELLO).
+
+    :raises typer.Exit: (2) with one line when no device answers.
+    """
+    from firmware_bridge.link import LedLink
+
+    try:
+        return LedLink.open(url)
+    except Exception as exc:
+        raise _fail(
+            f"no LED device answers on {url} ({exc}); check the cable, or use --serial ledsim://"
+        ) from exc
+
+
+def run_session(
+    events: Iterator[Event],
+    settings: Any,
+    serial_url: str | None,
+    journal_path: Path | None,
+    console: Any,
+    state: Any = None,
+    export_dir: Path | None = None,
+) -> Any:
+    """Feed events through a station (journal, step, effects) and print a summary; returns the station."""
+    from controller.journal import Journal
+    from controller.station import ConsolePrinter, Station
+
+    link = open_link(serial_url) if serial_url else None
+    journal = Journal(journal_path) if journal_path else None
+    printer = ConsolePrinter(console)
+    on_end = None
+    if export_dir is not None:
+        from controller.export import export_match
+
+        def on_end(st: Any) -> None:
+            for path in export_match(st, export_dir):
+                console.print(f"match written: {path}")
+
+    station = Station(settings, link=link, journal=journal, printer=printer, on_game_end=on_end, state=state)
+    frames = 0
+    try:
+        station.start()
+        for ev in events:
+            if isinstance(ev, BoardSeen):
+                frames += 1
+            station.submit(ev)
+        station.stop(timeout=120)
+    finally:
+        if journal is not None:
+            journal.close()
+        if link is not None:
+            link.close()
+    from controller.effects import Announce, Show
+
+    shows = sum(isinstance(e, Show) for e in station.effects)
+    rulings = sum(isinstance(e, Announce) for e in station.effects)
+    console.rule("summary")
+    console.print(
+        f"{frames} settled frames, {shows} boards shown, {rulings} rulings, {station.acks} LED frames "
+        f"acknowledged, {station.led_failures} not acknowledged; phase {station.state.phase}, "
+        f"score light {station.state.score[0]} - dark {station.state.score[1]}"
+    )
+    if journal_path:
+        console.print(f"journal: {journal_path} (resume with `tavla resume {journal_path}`)")
+    return station
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("run")
+    def run(
+        source: str = typer.Option(
+            None, "--source", help="camera index, video file or image folder; default: the demo"
+        ),
+        serial: str = typer.Option(
+            None, "--serial", help="LED device port or pyserial URL; default ledsim://"
+        ),
+        config: Path = typer.Option(None, "--config", help="station config file (TOML)"),
+        journal: Path = typer.Option(
+            None, "--journal", help="journal file; default a new one in ~/.local/state/tavla"
+        ),
+        events: Path = typer.Option(
+            None, "--events", help="feed recorded events (JSON Lines) instead of frames"
+        ),
+        turns: int = typer.Option(6, "--turns", help="demo: number of turns to play (0 = a whole game)"),
+        no_leds: bool = typer.Option(False, "--no-leds", help="run without an LED device"),
+    ) -> None:
+        """The station: frames in, board and rulings out, LEDs lit (default: the embedded demo)."""
+        from rich.console import Console
+
+        from controller import config as station_config
+
+        console = Console(highlight=False)
+        try:
+            cfg = station_config.load(config)
+        except station_config.ConfigError as exc:
+            raise _fail(f"{exc}; fix the file or leave out --config") from exc
+        serial_url = None if no_leds else (serial or cfg.serial)
+        journal_path = journal or (Path(cfg.journal) if cfg.journal else default_journal_path())
+        spec = source if source is not None else cfg.source
+        calibration = None
+        if cfg.calibration:
+            from vision.calibration import load as load_calibration
+
+            try:
+                calibration = load_calibration(cfg.calibration)
+            except Exception as exc:
+                raise _fail(
+                    f"calibration {cfg.calibration} cannot be read ({exc}); recalibrate or remove it"
+                ) from exc
+        if events is not None:
+            from controller.journal import read_events_file
+
+            try:
+                stream: Iterator[Event] = iter(read_events_file(events))
+            except (OSError, ValueError) as exc:
+                raise _fail(f"cannot read events from {events}: {exc}") from exc
+        elif spec is None:
+            console.print(
+                "[bold]Tavla demo[/bold]: a scripted game rendered by vision.render, read by the camera "
+                "reader, refereed, LEDs on the emulated device"
+            )
+            stream = demo_events(console, None if turns == 0 else turns)
+        else:
+            try:
+                from vision.sources import open_source
+
+                open_source(spec).close()
+            except (OSError, ValueError) as exc:
+                raise _fail(f"{exc}") from exc
+            stream = source_events(spec, console, calibration)
+        export_dir = Path(cfg.export_dir) if cfg.export_dir else None
+        run_session(stream, cfg.settings, serial_url, journal_path, console, export_dir=export_dir)

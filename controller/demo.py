@@ -1,0 +1,173 @@
+"""The embedded demo: a scripted game rendered as camera frames by ``vision.render``.
+
+:func:`script` plays a game with the rules core -- seeded dice, each player choosing his play by a
+fixed rule -- and :func:`scenes` turns it into what a camera over the board would see, frame by frame:
+the start position, the opening roll (one die each, each on his own right-hand half; RULES.md B3, B15),
+the dice on the mover's half, the checkers moved, the dice picked up (the turn ends, B16), the next
+roll. A cocked die and its re-throw (B15) are part of the short demo, so a ruling is shown too.
+:func:`frames` renders each scene (``vision.render.render``) and yields the image with its ground truth.
+
+Light sits at the bottom edge with his home board bottom-right (RULES.md B2 standard set-up), so light
+rolls on the right half and dark on the left half.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from controller.geometry import Seating
+from controller.rules.moves import legal_plays
+from controller.rules.position import Position
+
+SEATING = Seating.for_home("backgammon", "bottom-right")
+NAMES = ("light", "dark")
+
+
+@dataclass(frozen=True)
+class Scene:
+    """One settled frame: both sides (player 0 light, 1 dark; 25-tuples, own numbering), the dice on
+    the board as ``(value, status)`` pairs, who rolled them (``roller`` 0/1, or None for the opening
+    roll: one die each) and a caption."""
+
+    sides: tuple[tuple[int, ...], tuple[int, ...]]
+    dice: tuple[tuple[int, str], ...]
+    roller: int | None
+    caption: str
+
+
+@dataclass(frozen=True)
+class ScriptedTurn:
+    """A turn of the script: the mover, his roll, the play he makes (rules-core Play)."""
+
+    player: int
+    dice: tuple[int, int]
+    play: Any
+
+
+def _choose(plays: list[Any]) -> Any:
+    """The scripted player's choice: hit nothing, then the play leaving the fewest blots (a steady
+    racing style that ends a game in a few dozen turns), ties by the lowest resulting position."""
+
+    def key(p: Any) -> tuple[int, int, tuple[int, ...]]:
+        hits = sum(1 for m in p.moves if m.hit)
+        blots = sum(1 for n in p.result.me[:24] if n == 1)
+        return hits, blots, p.result.me
+
+    return min(plays, key=key)
+
+
+def script(seed: int = 7, turns: int | None = 6) -> tuple[tuple[int, int], list[ScriptedTurn]]:
+    """A scripted game: the opening dice (light's die, dark's die; never a tie) and the turns that follow,
+    ``turns`` of them (None: to the end of the game)."""
+    rng = random.Random(seed)
+    while True:
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+        if a != b:
+            break
+    mover = 0 if a > b else 1
+    dice = (max(a, b), min(a, b))
+    start = Position.initial()
+    sides = [start.me, start.opp]
+    out: list[ScriptedTurn] = []
+    while turns is None or len(out) < turns:
+        pos = Position(sides[mover], sides[1 - mover])
+        plays = legal_plays(pos, dice[0], dice[1])
+        play = _choose(plays) if plays else None
+        out.append(ScriptedTurn(mover, dice, play))
+        if play is not None:
+            sides[mover], sides[1 - mover] = play.result.me, play.result.opp
+        if not any(sides[mover]):
+            break
+        mover = 1 - mover
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+    return (a, b), out
+
+
+def scenes(seed: int = 7, turns: int | None = 6, rethrow_at: int | None = 1) -> list[Scene]:
+    """The frames a camera would settle on for :func:`script` (see the module docstring).
+
+    ``rethrow_at``: the turn whose first roll lands cocked and is re-thrown (None: never).
+    """
+    opening, played = script(seed, turns)
+    start = Position.initial()
+    sides = (start.me, start.opp)
+    out = [Scene(sides, (), None, "the start position")]
+    out.append(
+        Scene(
+            sides,
+            ((opening[0], "flat"), (opening[1], "flat")),
+            None,
+            f"opening roll: light {opening[0]}, dark {opening[1]}",
+        )
+    )
+    for i, turn in enumerate(played):
+        p = turn.player
+        d = turn.dice
+        if i > 0:
+            if rethrow_at == i:
+                out.append(
+                    Scene(sides, ((d[0], "cocked"), (d[1], "flat")), p, f"{NAMES[p]} rolls: a die is cocked")
+                )
+                out.append(Scene(sides, (), None, f"{NAMES[p]} picks the dice up to re-throw"))
+            out.append(Scene(sides, ((d[0], "flat"), (d[1], "flat")), p, f"{NAMES[p]} rolls {d[0]}-{d[1]}"))
+        if turn.play is not None:
+            me, opp = turn.play.result.me, turn.play.result.opp
+            sides = (me, opp) if p == 0 else (opp, me)
+        out.append(
+            Scene(sides, ((d[0], "flat"), (d[1], "flat")), p if i > 0 else None, f"{NAMES[p]} has moved")
+        )
+        out.append(Scene(sides, (), None, f"{NAMES[p]} picks up the dice"))
+    return out
+
+
+def scene_spec(scene: Scene, style: str = "wood") -> Any:
+    """The ``vision.render.BoardSpec`` of a scene (dice placed on the roller's right-hand half; the
+    opening roll's two dice one on each half)."""
+    from vision.reading import DieStatus
+    from vision.render import BoardSpec, DieSpec
+    from vision.render_geometry import layout_for
+
+    points: list[tuple[str | None, int]] = [(None, 0)] * 24
+    bar: dict[str, int] = {}
+    off: dict[str, int] = {}
+    for player, colour in ((0, "light"), (1, "dark")):
+        side = scene.sides[player]
+        for s, n in enumerate(SEATING.side_to_slots(player, side)):
+            if n:
+                points[s] = (colour, n)
+        if side[24]:
+            bar[colour] = side[24]
+        if 15 - sum(side):
+            off[colour] = 15 - sum(side)
+    dice = []
+    lay = layout_for(style)
+    _, fy0, _, fy1 = lay.field
+    my = (fy0 + fy1) / 2
+    if scene.roller is None and len(scene.dice) == 2:
+        for (value, status), half in zip(scene.dice, ("right", "left"), strict=True):
+            x0, x1 = lay.half_x(half)
+            dice.append(DieSpec(value, DieStatus(status), xy=((x0 + x1) / 2, my), angle=10.0))
+    else:
+        roller_half = "right" if scene.roller in (None, 0) else "left"
+        x0, x1 = lay.half_x(roller_half)
+        for k, (value, status) in enumerate(scene.dice):
+            x = x0 + (x1 - x0) * (0.35 + 0.3 * k)
+            dice.append(DieSpec(value, DieStatus(status), xy=(x, my), angle=15.0 * (k + 1)))
+    roller = "top" if scene.roller == 1 else "bottom"
+    return BoardSpec(
+        points=tuple(points), bar=bar, off=off, dice=tuple(dice), style=style, home="right", roller=roller
+    )
+
+
+def frames(
+    seed: int = 7, turns: int | None = 6, style: str = "wood", view: str = "perspective"
+) -> Iterator[tuple[Any, Any, str]]:
+    """(image BGR uint8 (H, W, 3), ground-truth BoardReading, caption) for every scene."""
+    from vision.render import render
+
+    for i, scene in enumerate(scenes(seed, turns)):
+        r = render(scene_spec(scene, style), view=view, seed=seed * 1000 + i, size=(960, 540))
+        yield r.image, r.truth, scene.caption

@@ -1,0 +1,988 @@
+"""The referee's state machine: pure ``step(state, event) -> (state, effects)`` (DESIGN.md "Data flow").
+
+The same journal of events replayed from :func:`new_state` gives the same state and effects; that is
+how ``tavla resume`` restarts a game and how every ruling is explained afterwards. No I/O, no clock
+reads, no randomness: time comes in the events (``t``).
+
+Phases (``State.phase``):
+
+- ``setup`` -- waiting for the board in the start position (RULES.md B2, N2) and the opening roll
+  (B3, N3: one die each, each on his own right-hand half; a tie is re-rolled, turning the cube when
+  automatic doubles are on, B13). A board that is not at the start is analysed frame by frame
+  (``free`` play: the hint assistant on any position, e.g. photos of a game in progress).
+- ``to_roll`` -- the player on roll may double (B10) or roll. Dice on his half start the move; dice on
+  the other half are the opponent's (out of turn).
+- ``moving`` -- the mover's dice lie on the board; he may change his move until the turn ends (B16,
+  N11): dice picked up, clock pressed. The arbiter (controller.arbiter) then names the play. A roll by
+  the opponent before that is premature (B16).
+- ``cube`` -- a double was offered; the doubled player takes, drops or (B11) beavers.
+- ``deciding`` -- the turn ended with an illegal/incomplete or unclear move: the opponent accepts it or
+  demands the legal move (B17, N11); his roll or double makes it stand (B17).
+- ``game_over`` / ``match_over`` -- the score (B9, B12, B14, N9); the next opening roll on a start
+  position begins the next game.
+
+Players: 0 = light, 1 = dark (the colours the camera names). Each player's checkers are a 25-tuple in
+his own numbering (index 24 = bar); the mover's frame is a rules-core position ``(me, opp)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from controller import arbiter, hints
+from controller.effects import Announce, Effect, GameEnded, Leds, Prompt, Show
+from controller.events import BoardSeen, ButtonPressed, DeviceChanged, DieSeen, Event, MatchStarted, Tick
+from controller.geometry import Seating, all_seatings, right_half
+from controller.rulings import Ruling, Settings, rethrow
+from firmware_bridge.frames import LedFrame
+
+COLOURS = ("light", "dark")
+NAMES = ("light", "dark")
+UNSURE = 0.5  # a point read with less confidence than this is left out of the comparison
+
+_BG_START = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+_NARDY_START = (0,) * 23 + (15, 0)
+
+Sides = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+def start_side(variant: str) -> tuple[int, ...]:
+    """One player's checkers at the start (RULES.md B2; N2: all 15 on the head, point 24)."""
+    return _NARDY_START if variant == "nardy" else _BG_START
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One action of a game record: ``player`` and either a roll with its play (``dice``, ``moves`` as
+    (src, dst) pairs in his numbering, ``illegal`` when accepted as played), or a cube action
+    (``cube`` = double/take/drop/beaver)."""
+
+    player: int
+    dice: tuple[int, int] | None = None
+    moves: tuple[tuple[int, int], ...] = ()
+    cube: str | None = None
+    illegal: bool = False
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A finished game: who won, how many points, how (RULES.md B9/N9), the turns, the score before it."""
+
+    number: int
+    winner: int
+    points: int
+    kind: str
+    turns: tuple[Turn, ...]
+    score_before: tuple[int, int]
+    crawford: bool
+    cube: int
+
+
+@dataclass(frozen=True)
+class State:
+    """The whole referee state (frozen; ``step`` returns a new one)."""
+
+    settings: Settings = field(default_factory=Settings)
+    phase: str = "setup"
+    seating: Seating | None = None
+    sides: Sides | None = None
+    on_roll: int | None = None
+    dice: tuple[int, int] | None = None
+    first_roll: tuple[bool, bool] = (True, True)
+    cube: int = 1
+    owner: int | None = None
+    score: tuple[int, int] = (0, 0)
+    game_number: int = 0
+    crawford_game: bool = False
+    crawford_done: bool = False
+    seen: Sides | None = None
+    dice_present: bool = False
+    premature: int | None = None
+    pending: tuple[Any, ...] = ()
+    turns: tuple[Turn, ...] = ()
+    records: tuple[GameRecord, ...] = ()
+    opening_ties: int = 0
+    last_winner: int | None = None
+    offline: frozenset[str] = frozenset()
+    rulings: int = 0
+
+
+def new_state(settings: Settings | None = None) -> State:
+    """The state before any event (a money session with default settings unless given)."""
+    return State(settings=settings or Settings())
+
+
+# --- helpers ---------------------------------------------------------------------------------------
+
+
+def _variant(state: State) -> str:
+    return state.settings.variant
+
+
+def sides_from_seen(ev: BoardSeen, seating: Seating) -> Sides:
+    """Both players' checkers (own numbering, bar at index 24) as the board shows them."""
+    light = seating.slots_to_side(0, ev.counts("light"), ev.bar.get("light", 0))
+    dark = seating.slots_to_side(1, ev.counts("dark"), ev.bar.get("dark", 0))
+    return light, dark
+
+
+def infer_seating(ev: BoardSeen, settings: Settings) -> Seating:
+    """Where light's home board lies: from the settings, else (``auto``) the seating in which the board
+    is the start position, else (backgammon) the one with the smallest total pip count -- checkers only
+    travel toward home, so the true numbering gives the lower count (exact for the start position:
+    167 + 167 against 208 + 208 mirrored)."""
+    variant = settings.variant
+    if settings.light_home != "auto":
+        return Seating.for_home(variant, settings.light_home, settings.mirror)
+    candidates = all_seatings(variant)
+    start = start_side(variant)
+    for s in candidates:
+        light, dark = sides_from_seen(ev, s)
+        if light[:24] == start[:24] and dark[:24] == start[:24]:
+            return s
+    if variant == "nardy":
+        return Seating.for_home(variant, "bottom-right", settings.mirror)
+
+    def pips(s: Seating) -> int:
+        light, dark = sides_from_seen(ev, s)
+        return sum((i + 1) * n for i, n in enumerate(light)) + sum((i + 1) * n for i, n in enumerate(dark))
+
+    return min(candidates, key=pips)
+
+
+def _position(state: State, sides: Sides, mover: int) -> Any:
+    return arbiter.make_position(_variant(state), sides[mover], sides[1 - mover])
+
+
+def _plays(state: State, sides: Sides, mover: int, dice: tuple[int, int]) -> list[Any]:
+    options: dict[str, Any] = {}
+    if _variant(state) == "nardy":
+        options["block_rule"] = state.settings.nardy_block
+    return arbiter.legal_plays_for(
+        _variant(state), _position(state, sides, mover), dice[0], dice[1], **options
+    )
+
+
+def _pad(side: tuple[int, ...]) -> tuple[int, ...]:
+    """A side as 25 entries (nardy positions have no bar entry)."""
+    return tuple(side) + (0,) * (25 - len(side))
+
+
+def _is_start(sides: Sides, variant: str) -> bool:
+    start = start_side(variant)
+    return sides[0] == start and sides[1] == start
+
+
+def _roll_of(ev: BoardSeen) -> tuple[DieSeen, ...]:
+    return tuple(ev.dice)
+
+
+def _half_of(dice: tuple[DieSeen, ...]) -> bool | None:
+    halves = {right_half(d.slot) for d in dice if d.slot is not None}
+    return halves.pop() if len(halves) == 1 else None
+
+
+def _contact(sides: Sides, variant: str) -> bool:
+    """True while the checkers can still meet (RULES.md B16 waiver: contact is over otherwise)."""
+    me, opp = sides
+    if variant == "nardy":
+        return True
+    mine = [i + 1 for i in range(25) if me[i]]
+    theirs = [24 - i for i in range(24) if opp[i]] + ([0] if opp[24] else [])
+    if not mine or not theirs:
+        return False
+    return max(mine) > min(theirs)
+
+
+def _show(
+    state: State,
+    ev: BoardSeen,
+    title: str,
+    mover: int | None,
+    dice: tuple[int, int] | None,
+    sides: Sides | None,
+    notes: tuple[str, ...] = (),
+) -> tuple[Show, LedFrame, list[Any], Any]:
+    """The console view and the movable-points LED frame for one reading."""
+    legal = None
+    movable: tuple[int, ...] = ()
+    movable_slots: tuple[int, ...] = ()
+    pips = None
+    pos_id = None
+    plays: list[Any] = []
+    position = None
+    frame = LedFrame.dark()
+    seating = state.seating
+    if sides is not None and seating is not None:
+        pips = (
+            sum((i + 1) * n for i, n in enumerate(sides[0])),
+            sum((i + 1) * n for i, n in enumerate(sides[1])),
+        )
+    if sides is not None and seating is not None and mover is not None:
+        position = _position(state, sides, mover)
+        if _variant(state) == "backgammon":
+            try:
+                from controller.formats.position_id import position_id
+
+                pos_id = position_id(position)
+            except Exception:  # a partial reading may not encode; the ID is only informative
+                pos_id = None
+        if dice is not None:
+            plays = _plays(state, sides, mover, dice)
+            legal = len(plays)
+            movable = hints.movable_points(position, plays)
+            movable_slots = tuple(sorted(hints.zones_for(seating, mover, movable)))
+            frame = hints.movable_frame(seating, mover, movable)
+    view = Show(
+        title=title,
+        slots=tuple((c, n) for c, n, _ in ev.slots),
+        bar=(ev.bar.get("light", 0), ev.bar.get("dark", 0)),
+        off=(ev.off.get("light", 0), ev.off.get("dark", 0)),
+        dice=tuple(d.value for d in ev.dice if d.value is not None),
+        on_roll=mover,
+        legal=legal,
+        movable=movable,
+        movable_slots=movable_slots,
+        pips=pips,
+        position_id=pos_id,
+        light_home=seating.light_home() if seating else None,
+        notes=notes,
+    )
+    return view, frame, plays, position
+
+
+def _announce(state: State, ruling: Ruling, out: list[Effect]) -> State:
+    out.append(Announce(ruling))
+    return replace(state, rulings=state.rulings + 1)
+
+
+def _partial_notes(sides: Sides) -> tuple[str, ...]:
+    notes = []
+    for p in (0, 1):
+        n = sum(sides[p])
+        if n < 15:
+            notes.append(
+                f"partial position: {NAMES[p]} has {n} checkers on the board and bar "
+                f"({15 - n} borne off or not on the board)"
+            )
+        elif n > 15:
+            notes.append(
+                f"impossible position: {NAMES[p]} has {n} checkers on the board (a side has 15): "
+                "some are misread"
+            )
+    return tuple(notes)
+
+
+# --- step ------------------------------------------------------------------------------------------
+
+
+def step(state: State, event: Event) -> tuple[State, list[Effect]]:
+    """Apply one event; return the new state and the effects to run (in order).
+
+    Never raises on a bad reading: an impossible or partial board becomes a note or a ruling.
+    """
+    out: list[Effect] = []
+    if isinstance(event, MatchStarted):
+        settings = Settings.from_json(event.settings) if event.settings else state.settings
+        return new_state(settings), [
+            Prompt(
+                f"new {'money session' if settings.money else f'{settings.match_length}-point match'} "
+                f"of {settings.variant}: set up the board and roll one die each"
+            )
+        ]
+    if isinstance(event, DeviceChanged):
+        off = set(state.offline)
+        (off.discard if event.online else off.add)(event.device)
+        return replace(state, offline=frozenset(off)), [
+            Prompt(f"{event.device} {'back online' if event.online else 'offline: clock paused'}")
+        ]
+    if isinstance(event, Tick):
+        return state, out
+    if isinstance(event, ButtonPressed):
+        return _button(state, event, out)
+    if isinstance(event, BoardSeen):
+        return _board(state, event, out)
+    return state, out
+
+
+def _board(state: State, ev: BoardSeen, out: list[Effect]) -> tuple[State, list[Effect]]:
+    if not ev.usable:
+        why = "a hand covers the board" if ev.occluded else f"no usable reading ({ev.status})"
+        out.append(Prompt(f"waiting: {why}"))
+        return state, out
+    if state.seating is None or state.phase in ("setup", "free"):
+        state = replace(state, seating=infer_seating(ev, state.settings))
+    assert state.seating is not None
+    seen = sides_from_seen(ev, state.seating)
+    dice = _roll_of(ev)
+    if state.phase in ("setup", "free", "game_over", "match_over"):
+        return _setup(state, ev, seen, dice, out)
+    if state.phase == "to_roll":
+        return _to_roll(state, ev, seen, dice, out)
+    if state.phase == "moving":
+        return _moving(state, ev, seen, dice, out)
+    if state.phase == "deciding":
+        return _deciding(state, ev, seen, dice, out)
+    if state.phase == "cube":
+        out.append(Prompt(f"{NAMES[1 - (state.on_roll or 0)]}: take or drop the double"))
+        return state, out
+    return state, out
+
+
+def _setup(
+    state: State, ev: BoardSeen, seen: Sides, dice: tuple[DieSeen, ...], out: list[Effect]
+) -> tuple[State, list[Effect]]:
+    """No game under way: start one on an opening roll over the start position, else free analysis."""
+    assert state.seating is not None
+    variant = _variant(state)
+    if state.phase == "match_over":
+        out.append(Prompt("the match is over: start a new one (tavla run --config ...)"))
+        return state, out
+    if _is_start(seen, variant):
+        if not dice:
+            view, _, _, _ = _show(state, ev, "start position: roll one die each", None, None, seen)
+            out.append(view)
+            return replace(state, sides=seen), out
+        return _opening(state, ev, seen, dice, out)
+    if state.phase == "game_over":
+        out.append(Prompt("game over: set up the start position for the next game"))
+        return state, out
+    # free play: analyse this board alone (hint assistant over any position)
+    notes = list(_partial_notes(seen))
+    mover = None
+    roll = None
+    if len(dice) >= 2:
+        ruling = rethrow(dice[:2], state.settings)
+        if ruling is not None:
+            state = _announce(state, ruling, out)
+            out.append(Leds(hints.rethrow_frame(), "re-throw"))
+        else:
+            half = _half_of(dice)
+            mover = state.seating.roller_for_half(bool(half)) if half is not None else None
+            roll = (dice[0].value, dice[1].value)  # type: ignore[assignment]
+    elif len(dice) == 1:
+        notes.append("only one die seen")
+    position_ok = True
+    pos = arbiter.make_position(variant, seen[0], seen[1])
+    flags = pos.status() if hasattr(pos, "status") else 0
+    if flags:
+        notes.append(f"no legal plays counted: the position is impossible ({arbiter._flag_names(flags)})")
+        position_ok = False
+    view, frame, _, _ = _show(
+        state, ev, "board", mover, roll if position_ok else None, seen if position_ok else seen, tuple(notes)
+    )
+    if not position_ok:
+        view = replace(view, legal=None, movable=(), movable_slots=())
+        frame = LedFrame.dark()
+    out.append(view)
+    if not any(isinstance(e, Leds) for e in out):
+        out.append(Leds(frame, "movable points" if view.movable else "nothing to play"))
+    return replace(state, phase="free", sides=seen), out
+
+
+def _opening(
+    state: State, ev: BoardSeen, seen: Sides, dice: tuple[DieSeen, ...], out: list[Effect]
+) -> tuple[State, list[Effect]]:
+    """RULES.md B3 / N3: one die each on his own right-hand half; ties re-rolled (B13 cube)."""
+    assert state.seating is not None
+    s = state.settings
+    if len(dice) < 2:
+        out.append(Prompt("opening roll: each player rolls one die"))
+        return replace(state, sides=seen), out
+    for d in dice[:2]:
+        r = rethrow((d,), s)
+        if r is not None:
+            state = _announce(state, r, out)
+            out.append(Leds(hints.rethrow_frame(), "re-throw"))
+            return state, out
+    by_player: dict[int, int] = {}
+    for d in dice[:2]:
+        if d.slot is None or d.value is None:
+            continue
+        by_player[state.seating.roller_for_half(right_half(d.slot))] = d.value
+    if len(by_player) != 2:
+        rule = "N10" if s.variant == "nardy" else "B15"
+        state = _announce(
+            state,
+            Ruling(rule, "rethrow", "opening roll: each player's die must land on his own right-hand half"),
+            out,
+        )
+        out.append(Leds(hints.rethrow_frame(), "re-throw"))
+        return state, out
+    a, b = by_player[0], by_player[1]
+    cube = state.cube
+    if a == b:
+        reason = f"opening roll tied {a}-{b}: both roll again"
+        rule = "N3" if s.variant == "nardy" else "B3"
+        ties = state.opening_ties + 1
+        if s.variant == "backgammon" and s.automatic_doubles and ties <= s.auto_double_limit:
+            cube *= 2
+            reason += f"; automatic double: the cube is now {cube} and stays in the middle"
+            rule = "B13"
+        state = _announce(
+            replace(state, cube=cube, opening_ties=ties, sides=seen), Ruling(rule, "opening_tie", reason), out
+        )
+        return state, out
+    first = 0 if a > b else 1
+    game_number = state.game_number + 1
+    score = state.score
+    crawford = (
+        not s.money
+        and s.crawford
+        and not state.crawford_done
+        and any(sc == s.match_length - 1 for sc in score)
+    )
+    state = replace(
+        state,
+        sides=seen,
+        on_roll=first,
+        game_number=game_number,
+        turns=(),
+        first_roll=(True, True),
+        owner=None,
+        cube=cube,
+        opening_ties=0,
+        crawford_game=crawford,
+        crawford_done=state.crawford_done or crawford,
+        premature=None,
+        pending=(),
+    )
+    if crawford:
+        out.append(Prompt(f"game {game_number} is the Crawford game: no doubling (RULES.md B14)"))
+    if s.variant == "nardy":
+        out.append(
+            Prompt(
+                f"{NAMES[first]} won the opening roll {max(a, b)}-{min(a, b)}: {NAMES[first]} plays white "
+                "and rolls to start (RULES.md N3)"
+            )
+        )
+        return replace(state, phase="to_roll", dice=None), out
+    roll = (max(a, b), min(a, b))
+    out.append(Prompt(f"{NAMES[first]} won the opening roll and plays {roll[0]}-{roll[1]} (RULES.md B3)"))
+    return _begin_move(state, ev, first, roll, out)
+
+
+def _begin_move(
+    state: State, ev: BoardSeen, mover: int, roll: tuple[int, int], out: list[Effect]
+) -> tuple[State, list[Effect]]:
+    assert state.sides is not None
+    state = replace(
+        state, phase="moving", on_roll=mover, dice=roll, seen=state.sides, dice_present=True, premature=None
+    )
+    view, frame, plays, _ = _show(
+        state, ev, f"{NAMES[mover]} to play {roll[0]}-{roll[1]}", mover, roll, state.sides
+    )
+    out.append(view)
+    if state.settings.hints == "assistant":
+        out.append(Leds(frame, "movable points"))
+    if not plays:
+        out.append(
+            Prompt(f"{NAMES[mover]} cannot play {roll[0]}-{roll[1]}: pick up the dice (RULES.md B5/B7)")
+        )
+    return state, out
+
+
+def _to_roll(
+    state: State, ev: BoardSeen, seen: Sides, dice: tuple[DieSeen, ...], out: list[Effect]
+) -> tuple[State, list[Effect]]:
+    assert state.seating is not None and state.on_roll is not None and state.sides is not None
+    mover = state.on_roll
+    if not dice:
+        if seen != state.sides:
+            out.append(Prompt(f"the board changed before {NAMES[mover]} rolled: put the checkers back"))
+        return state, out
+    if len(dice) < 2:
+        return state, out
+    half = _half_of(dice[:2])
+    nardy = _variant(state) == "nardy"
+    if not nardy and half is not None and state.seating.roller_for_half(half) != mover:
+        rule = "B15"
+        state = _announce(
+            state,
+            Ruling(
+                rule,
+                "out_of_turn",
+                f"{NAMES[1 - mover]} rolled out of turn: it is {NAMES[mover]}'s roll; pick up those dice",
+                1 - mover,
+            ),
+            out,
+        )
+        return state, out
+    ruling = rethrow(dice[:2], state.settings, None if nardy else state.seating.seat_bottom(mover))
+    if ruling is not None:
+        state = _announce(state, replace(ruling, player=mover), out)
+        out.append(Leds(hints.rethrow_frame(), "re-throw"))
+        return state, out
+    roll = (int(dice[0].value or 0), int(dice[1].value or 0))
+    return _begin_move(state, ev, mover, roll, out)
+
+
+def _moving(
+    state: State, ev: BoardSeen, seen: Sides, dice: tuple[DieSeen, ...], out: list[Effect]
+) -> tuple[State, list[Effect]]:
+    assert state.seating is not None and state.on_roll is not None and state.dice is not None
+    mover = state.on_roll
+    nardy = _variant(state) == "nardy"
+    mine = tuple(
+        d
+        for d in dice
+        if nardy or d.slot is None or state.seating.roller_for_half(right_half(d.slot)) == mover
+    )
+    theirs = tuple(d for d in dice if d not in mine)
+    if theirs and mine and len(theirs) >= 2 and not nardy:
+        return _premature(state, ev, seen, theirs, out)
+    if not mine and not theirs:
+        if state.settings.end_on_pickup:
+            return _turn_end(replace(state, seen=seen), ev, out, "dice picked up")
+        return replace(state, seen=seen, dice_present=False), out
+    if not mine and len(theirs) >= 2 and not nardy:
+        # the mover's dice went and the opponent rolled in the same settled frame: turn end, then the roll
+        state, out = _turn_end(replace(state, seen=seen), ev, out, "dice picked up")
+        if state.phase == "to_roll":
+            return _to_roll(state, ev, seen, theirs, out)
+        return state, out
+    if seen != state.seen:
+        state = replace(state, seen=seen)
+        view, _, _, _ = _show(
+            state,
+            ev,
+            f"{NAMES[mover]} moving {state.dice[0]}-{state.dice[1]}",
+            mover,
+            state.dice,
+            state.sides,
+        )
+        out.append(
+            replace(view, title=f"{NAMES[mover]} moving {state.dice[0]}-{state.dice[1]} (board changed)")
+        )
+    return state, out
+
+
+def _premature(
+    state: State, ev: BoardSeen, seen: Sides, theirs: tuple[DieSeen, ...], out: list[Effect]
+) -> tuple[State, list[Effect]]:
+    """RULES.md B16: the opponent rolled before the mover ended his turn."""
+    assert state.on_roll is not None and state.dice is not None and state.sides is not None
+    mover, opp = state.on_roll, 1 - state.on_roll
+    if state.premature == opp:
+        return state, out  # already ruled on this roll
+    s = state.settings
+    plays = _plays(state, state.sides, mover, state.dice)
+    forced = len(plays) <= 1
+    no_contact = not _contact(state.sides, _variant(state))
+    if s.premature_roll == "stands" or (s.premature_waiver and (forced or no_contact)):
+        why = (
+            "the rules in force let a premature roll stand"
+            if s.premature_roll == "stands"
+            else "the move was forced"
+            if forced
+            else "contact is over"
+        )
+        state = _announce(
+            state,
+            Ruling(
+                "B16",
+                "premature_stands",
+                f"{NAMES[opp]} rolled before {NAMES[mover]} ended the turn; the roll stands because {why}",
+                opp,
+            ),
+            out,
+        )
+        state, out = _turn_end(replace(state, seen=seen), ev, out, "opponent rolled")
+        if state.phase == "to_roll":
+            return _to_roll(state, ev, seen, theirs, out)
+        return state, out
+    state = _announce(
+        replace(state, premature=opp),
+        Ruling(
+            "B16",
+            "premature_void",
+            f"{NAMES[opp]} rolled before {NAMES[mover]} ended the turn: that roll is void; "
+            "pick the dice up and roll after the turn ends",
+            opp,
+        ),
+        out,
+    )
+    return state, out
+
+
+def _turn_end(state: State, ev: BoardSeen | None, out: list[Effect], how: str) -> tuple[State, list[Effect]]:
+    """RULES.md B16/N11: the turn is over; the arbiter names the play or a dispute is raised (B17)."""
+    assert state.on_roll is not None and state.dice is not None and state.sides is not None
+    assert state.seen is not None and state.seating is not None
+    mover = state.on_roll
+    before = _position(state, state.sides, mover)
+    seen_pos = _position(state, state.seen, mover)
+    plays = _plays(state, state.sides, mover, state.dice)
+    unsure = _unsure(state, ev, mover) if ev is not None else ()
+    verdict = arbiter.infer(before, plays, seen_pos, unsure, _variant(state))
+    rule_ill = "N11" if _variant(state) == "nardy" else "B17"
+    if isinstance(verdict, arbiter.Made):
+        return _commit(state, verdict.play, out, how)
+    if isinstance(verdict, arbiter.Unreadable):
+        out.append(
+            Prompt(
+                f"cannot read the board ({verdict.reason}): clear the board of hands and check the checkers"
+            )
+        )
+        return replace(state, dice_present=False), out
+    if isinstance(verdict, arbiter.Ambiguous):
+        from controller.formats.notation import format_play
+
+        cands = (
+            ", ".join(format_play(p) for p in verdict.candidates[:3])
+            if _variant(state) == "backgammon"
+            else f"{len(verdict.candidates)} plays"
+        )
+        state = _announce(
+            state,
+            Ruling(
+                rule_ill,
+                "unclear",
+                f"the camera cannot tell which play {NAMES[mover]} made "
+                f"({cands}): confirm with the dispute button",
+                mover,
+            ),
+            out,
+        )
+        return replace(state, phase="deciding", pending=("ambiguous", verdict.candidates)), out
+    assert isinstance(verdict, arbiter.Illegal)
+    closest = _describe_plays(state, verdict.closest)
+    what = "incomplete" if verdict.unchanged else "illegal"
+    if state.settings.illegal_move == "must_correct":
+        state = _announce(
+            state,
+            Ruling(
+                rule_ill,
+                "must_correct",
+                f"{NAMES[mover]}'s move is {what}; it must be "
+                f"corrected (Legal Moves policy); closest legal: {closest}",
+                mover,
+            ),
+            out,
+        )
+        out.append(
+            Leds(
+                hints.warning_frame(
+                    state.seating,
+                    mover,
+                    hints.changed_points(verdict.closest[0].result, seen_pos) if verdict.closest else (),
+                ),
+                "illegal move",
+            )
+        )
+        return replace(state, phase="moving", dice_present=False), out
+    state = _announce(
+        state,
+        Ruling(
+            rule_ill,
+            "illegal",
+            f"{NAMES[mover]}'s move is {what}: {NAMES[1 - mover]} may "
+            f"accept it (dispute button) or demand the legal move (long press); closest legal: {closest}",
+            mover,
+        ),
+        out,
+    )
+    if verdict.closest:
+        out.append(
+            Leds(
+                hints.warning_frame(
+                    state.seating, mover, hints.changed_points(verdict.closest[0].result, seen_pos)
+                ),
+                "illegal move",
+            )
+        )
+    return replace(state, phase="deciding", pending=("illegal", verdict.closest)), out
+
+
+def _describe_plays(state: State, plays: tuple[Any, ...]) -> str:
+    if not plays:
+        return "no play (the roll could not be played)"
+    if _variant(state) != "backgammon":
+        return " | ".join(" ".join(f"{m.src}/{m.dst}" for m in p.moves) for p in plays[:3])
+    from controller.formats.notation import format_play
+
+    return " | ".join(format_play(p) for p in plays[:3])
+
+
+def _unsure(state: State, ev: BoardSeen, mover: int) -> tuple[int, ...]:
+    assert state.seating is not None
+    pts = {state.seating.point(mover, s) for s, (_, _, conf) in enumerate(ev.slots) if conf < UNSURE}
+    if ev.has_bar is False:
+        pts.add(arbiter.BAR)
+    return tuple(sorted(pts))
+
+
+def _commit(
+    state: State, play: Any, out: list[Effect], how: str, illegal: bool = False, result: Sides | None = None
+) -> tuple[State, list[Effect]]:
+    """The move is final: record it, hand the turn over, or end the game (RULES.md B9, N9)."""
+    assert state.on_roll is not None and state.dice is not None
+    mover = state.on_roll
+    if result is None:
+        me, opp = _pad(play.result.me), _pad(play.result.opp)
+        result = (me, opp) if mover == 0 else (opp, me)
+    moves = tuple((m.src, m.dst) for m in play.moves) if play is not None else ()
+    turn = Turn(mover, state.dice, moves, illegal=illegal)
+    fr = list(state.first_roll)
+    fr[mover] = False
+    state = replace(
+        state,
+        sides=result,
+        seen=result,
+        turns=state.turns + (turn,),
+        first_roll=(fr[0], fr[1]),
+        dice=None,
+        dice_present=False,
+        pending=(),
+    )
+    if not any(result[mover]):
+        return _game_over(state, mover, out)
+    nxt = 1 - mover
+    out.append(Prompt(f"{NAMES[mover]}'s turn ends ({how}); {NAMES[nxt]} to roll"))
+    state = replace(state, phase="to_roll", on_roll=nxt, premature=None)
+    return state, out
+
+
+def result_kind(state: State, winner: int) -> tuple[str, int]:
+    """RULES.md B9 (single/gammon/backgammon x cube, B12 Jacobi) and N9 (oin 1, mars 2, koks 3)."""
+    assert state.sides is not None
+    s = state.settings
+    loser = state.sides[1 - winner]
+    borne_off = 15 - sum(loser)
+    if s.variant == "nardy":
+        if borne_off > 0:
+            return "oin", 1
+        if s.koks and any(loser[i] for i in range(12, 24)):
+            return "koks", 3
+        return "mars", 2
+    kind, mult = "single", 1
+    if borne_off == 0:
+        # loser's checkers in the winner's home board = loser's points 19-24, or on the bar
+        if any(loser[i] for i in range(18, 25)) and not s.backgammon_as_gammon:
+            kind, mult = "backgammon", 3
+        else:
+            kind, mult = "gammon", 2
+    if mult > 1 and (
+        (s.jacobi_on and state.owner is None and state.cube == 1)
+        or (s.no_gammon_after_cube and state.owner is not None)
+    ):
+        kind, mult = "single", 1
+    return kind, mult * state.cube
+
+
+def _game_over(
+    state: State, winner: int, out: list[Effect], kind: str | None = None, points: int | None = None
+) -> tuple[State, list[Effect]]:
+    s = state.settings
+    if kind is None or points is None:
+        kind, points = result_kind(state, winner)
+    score = list(state.score)
+    score[winner] += points
+    match_over = not s.money and score[winner] >= s.match_length
+    record = GameRecord(
+        state.game_number, winner, points, kind, state.turns, state.score, state.crawford_game, state.cube
+    )
+    rule = "N9" if s.variant == "nardy" else "B9"
+    state = _announce(
+        state,
+        Ruling(
+            rule,
+            "game_over",
+            f"{NAMES[winner]} wins game {state.game_number}: {kind}, "
+            f"{points} point{'s' if points != 1 else ''}; score {score[0]}-{score[1]}",
+            winner,
+        ),
+        out,
+    )
+    out.append(GameEnded(winner, points, kind, (score[0], score[1]), match_over, state.game_number))
+    return replace(
+        state,
+        phase="match_over" if match_over else "game_over",
+        score=(score[0], score[1]),
+        records=state.records + (record,),
+        last_winner=winner,
+        cube=1,
+        owner=None,
+        dice=None,
+        on_roll=None,
+    ), out
+
+
+# --- disputes and buttons --------------------------------------------------------------------------
+
+
+def _deciding(
+    state: State, ev: BoardSeen, seen: Sides, dice: tuple[DieSeen, ...], out: list[Effect]
+) -> tuple[State, list[Effect]]:
+    """RULES.md B17: the opponent's roll makes the previous move stand."""
+    assert state.on_roll is not None and state.seating is not None
+    mover = state.on_roll
+    if len(dice) >= 2:
+        half = _half_of(dice[:2])
+        if _variant(state) == "nardy" or (
+            half is not None and state.seating.roller_for_half(half) == 1 - mover
+        ):
+            state = _announce(
+                state,
+                Ruling(
+                    "B17",
+                    "stands",
+                    f"{NAMES[1 - mover]} rolled: {NAMES[mover]}'s move stands as played",
+                    mover,
+                ),
+                out,
+            )
+            state, out = _accept(state, out)
+            if state.phase == "to_roll":
+                return _to_roll(state, ev, seen, dice, out)
+            return state, out
+    if seen != state.seen:
+        state = replace(state, seen=seen)
+    return state, out
+
+
+def _accept(state: State, out: list[Effect]) -> tuple[State, list[Effect]]:
+    """The move is accepted as played (the board seen becomes the position)."""
+    assert state.seen is not None
+    kind, data = state.pending if state.pending else ("illegal", ())
+    if kind == "ambiguous" and data:
+        return _commit(state, data[0], out, "accepted")
+    return _commit(state, _AsPlayed(), out, "accepted as played", illegal=True, result=state.seen)
+
+
+@dataclass(frozen=True)
+class _AsPlayed:
+    moves: tuple[Any, ...] = ()
+
+
+def _button(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, list[Effect]]:
+    s = state.settings
+    if ev.button == "clock":
+        if state.phase == "moving" and s.end_on_clock and (ev.player is None or ev.player == state.on_roll):
+            return _turn_end(state, None, out, "clock pressed")
+        return state, out
+    if ev.button == "dispute":
+        if state.phase != "deciding":
+            out.append(Prompt("nothing to dispute now"))
+            return state, out
+        if ev.gesture == "short":  # the opponent accepts the move as played
+            rule = "N11" if s.variant == "nardy" else "B17"
+            state = _announce(
+                state,
+                Ruling(rule, "accepted", f"{NAMES[1 - (state.on_roll or 0)]} accepts the move as played"),
+                out,
+            )
+            return _accept(state, out)
+        if ev.gesture == "long":  # demand the legal move
+            rule = "N11" if s.variant == "nardy" else "B17"
+            state = _announce(
+                state,
+                Ruling(
+                    rule,
+                    "correct",
+                    f"{NAMES[1 - (state.on_roll or 0)]} demands a legal move: "
+                    f"{NAMES[state.on_roll or 0]} plays the same roll again from the start of the turn",
+                ),
+                out,
+            )
+            return replace(state, phase="moving", pending=(), dice_present=False), out
+        # double press: the camera is wrong; the players confirm the arbiter's first candidate
+        if state.pending and state.pending[1]:
+            state = _announce(
+                state,
+                Ruling(
+                    "B17",
+                    "override",
+                    "the players overrule the camera: the first candidate play is taken as made",
+                ),
+                out,
+            )
+            return _commit(state, state.pending[1][0], out, "confirmed by the players")
+        return state, out
+    return _cube(state, ev, out)
+
+
+def _cube(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, list[Effect]]:
+    """RULES.md B10, B11, B14: doubles, takes, drops, beavers."""
+    s = state.settings
+    p = ev.player
+    if s.variant == "nardy":
+        out.append(Prompt("long nardy is played without the cube"))
+        return state, out
+    if ev.button == "double":
+        if state.phase == "deciding" and p is not None and p != state.on_roll:
+            state = _announce(
+                state, Ruling("B17", "stands", f"{NAMES[p]} doubled: the previous move stands as played"), out
+            )
+            state, out = _accept(state, out)
+        refusal = None
+        if state.phase == "moving" and p == state.on_roll:
+            refusal = "a player may double only before rolling"
+        elif state.phase != "to_roll" or p != state.on_roll:
+            refusal = "it is not this player's turn to double"
+        elif state.owner is not None and state.owner != p:
+            refusal = "the cube belongs to the opponent"
+        elif state.crawford_game:
+            refusal = "no doubling in the Crawford game"
+            rule = "B14"
+        if refusal:
+            rule = "B14" if "Crawford" in refusal else "B10"
+            state = _announce(state, Ruling(rule, "double_refused", f"double refused: {refusal}", p), out)
+            return state, out
+        state = replace(
+            state,
+            phase="cube",
+            turns=state.turns + (Turn(p, cube="double"),),
+            pending=("double", state.cube * 2 if s.cube_progression == "geometric" else state.cube + 1, p),
+        )
+        out.append(Prompt(f"{NAMES[p]} doubles to {state.pending[1]}: {NAMES[1 - p]} takes or drops"))
+        return state, out
+    if state.phase != "cube" or not state.pending or state.pending[0] != "double":
+        out.append(Prompt(f"no double to {ev.button}"))
+        return state, out
+    _, value, doubler = state.pending
+    taker = 1 - doubler
+    if p is not None and p != taker:
+        out.append(Prompt(f"only {NAMES[taker]} answers the double"))
+        return state, out
+    if ev.button == "take" and ev.gesture == "double":  # beaver: a double press on take
+        if not s.beaver or not s.money:
+            state = _announce(
+                state,
+                Ruling("B11", "beaver_refused", "beavers are not played here (money play, by agreement)"),
+                out,
+            )
+            return state, out
+        value = value * 2
+        state = _announce(
+            state,
+            Ruling("B11", "beaver", f"{NAMES[taker]} beavers: the cube is {value}, owned by {NAMES[taker]}"),
+            out,
+        )
+        state = replace(
+            state,
+            cube=value,
+            owner=taker,
+            phase="to_roll",
+            pending=(),
+            turns=state.turns + (Turn(taker, cube="beaver"),),
+        )
+        return state, out
+    if ev.button == "take":
+        state = _announce(
+            state,
+            Ruling("B10", "take", f"{NAMES[taker]} takes: the cube is {value}, owned by {NAMES[taker]}"),
+            out,
+        )
+        return replace(
+            state,
+            cube=value,
+            owner=taker,
+            phase="to_roll",
+            pending=(),
+            turns=state.turns + (Turn(taker, cube="take"),),
+        ), out
+    # drop: the doubler wins the stake before the double
+    state = replace(state, turns=state.turns + (Turn(taker, cube="drop"),), pending=())
+    return _game_over(state, doubler, out, "drop", state.cube)

@@ -1,0 +1,192 @@
+"""LED hints (issue 6 item 5): movable points, destinations of a lifted checker, gnubg's best play,
+an illegal move's points in a warning colour, the re-throw signal.
+
+Zones are the LED frame's (firmware_bridge.frames): 0-23 the slots, 24 the bar, 25 the off tray on
+the right-hand side of the board (beside slots 0 and 23), 26 the left-hand one. The mover's points are
+turned into slots with :class:`controller.geometry.Seating`.
+
+gnubg (the optional ``hints`` extra) ranks plays; in 1.1.0a16 ``hint()`` hangs and ``findbestmoves``
+cuts bear-off plays short at their first ``off``, so its ranking is matched to our complete legal
+plays by the position each leads to (:func:`best_play`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from controller.geometry import Seating, right_half
+from firmware_bridge.frames import AMBER, BAR_ZONE, BLUE, GREEN, OFF_ZONES, RED, Effect, LedFrame, ZoneLight
+
+BAR_POINT = 25
+OFF_POINT = 0
+
+
+def movable_points(before: Any, plays: Sequence[Any]) -> tuple[int, ...]:
+    """The mover's points (25 = bar) holding a checker that some legal play moves, sorted high to low.
+
+    A step from a point the mover held at the start counts; a step from a point a checker only passed
+    through does not (that checker is counted at its starting point).
+    """
+    points: set[int] = set()
+    for play in plays:
+        for m in play.moves:
+            src = m.src if hasattr(m, "src") else m[0]
+            if src == BAR_POINT or (1 <= src <= 24 and before.me[src - 1] > 0):
+                points.add(src)
+    return tuple(sorted(points, reverse=True))
+
+
+def destinations(plays: Sequence[Any], source: int) -> tuple[int, ...]:
+    """Where a checker lifted from the mover's point ``source`` may come to rest (0 = off), over all
+    legal plays: each play's first checker from ``source`` followed through its later steps."""
+    out: set[int] = set()
+    for play in plays:
+        moves = list(play.moves)
+        at = None
+        for m in moves:
+            if at is None and m.src == source:
+                at = m.dst
+            elif at is not None and m.src == at and at != OFF_POINT:
+                at = m.dst
+        if at is not None:
+            out.add(at)
+    return tuple(sorted(out, reverse=True))
+
+
+def _zone(seating: Seating, player: int, point: int) -> int:
+    if point == BAR_POINT:
+        return BAR_ZONE
+    if point == OFF_POINT:
+        return OFF_ZONES[0] if right_half(seating.slot(player, 1)) else OFF_ZONES[1]
+    return seating.slot(player, point)
+
+
+def zones_for(seating: Seating, player: int, points: Iterable[int]) -> frozenset[int]:
+    """LED zones of ``player``'s points (25 = bar, 0 = his off tray)."""
+    return frozenset(_zone(seating, player, p) for p in points)
+
+
+def movable_frame(seating: Seating, player: int, movable: Iterable[int], brightness: int = 128) -> LedFrame:
+    """The frame lighting exactly the zones of the movable points, green (issue 2 item 5)."""
+    return LedFrame.lit(set(zones_for(seating, player, movable)), GREEN, brightness=brightness)
+
+
+def destination_frame(seating: Seating, player: int, source: int, dests: Iterable[int]) -> LedFrame:
+    """The lifted checker's point pulsing green and its destinations blue."""
+    colours = {z: BLUE for z in zones_for(seating, player, dests)}
+    colours[_zone(seating, player, source)] = GREEN
+    return _frame(colours, {_zone(seating, player, source): Effect.PULSE})
+
+
+def best_play_frame(seating: Seating, player: int, play: Any) -> LedFrame:
+    """A play's sources green and destinations blue (gnubg's best play)."""
+    colours: dict[int, tuple[int, int, int]] = {}
+    for m in play.moves:
+        colours[_zone(seating, player, m.dst)] = BLUE
+    for m in play.moves:
+        colours[_zone(seating, player, m.src)] = GREEN
+    return _frame(colours, {})
+
+
+def warning_frame(seating: Seating, player: int, points: Iterable[int]) -> LedFrame:
+    """An illegal move's points blinking red (RULES.md B17)."""
+    zones = zones_for(seating, player, points)
+    return _frame({z: RED for z in zones}, {z: Effect.BLINK for z in zones})
+
+
+def rethrow_frame() -> LedFrame:
+    """The re-throw signal (RULES.md B15, N10): every point blinks amber."""
+    return _frame({z: AMBER for z in range(24)}, {z: Effect.BLINK for z in range(24)})
+
+
+def _frame(colours: dict[int, tuple[int, int, int]], effects: dict[int, Effect]) -> LedFrame:
+    base = LedFrame.dark()
+    zones = [
+        ZoneLight(colours[i], effects.get(i, Effect.STEADY)) if i in colours else z
+        for i, z in enumerate(base.zones)
+    ]
+    return LedFrame(tuple(zones), base.brightness)
+
+
+def changed_points(before: Any, seen: Any) -> tuple[int, ...]:
+    """The mover's points (25 = bar) whose count differs between two positions (mover's frame)."""
+    pts = {i + 1 for i in range(25) if before.me[i] != seen.me[i]}
+    pts |= {25 - (i + 1) if i < 24 else 25 for i in range(25) if before.opp[i] != seen.opp[i]}
+    return tuple(sorted(pts, reverse=True))
+
+
+# --- gnubg -------------------------------------------------------------------------------------------
+
+
+def gnubg_available() -> bool:
+    """True when the optional gnubg bindings import."""
+    try:
+        import gnubg  # noqa: F401
+    except Exception:  # the bindings are optional; any import failure means "no engine"
+        return False
+    return True
+
+
+def best_play(position: Any, d1: int, d2: int, plays: Sequence[Any]) -> Any | None:
+    """gnubg's best legal play (backgammon only), or None without the bindings or on any engine error.
+
+    gnubg's ``findbestmoves`` returns its ranked moves as step tuples; a bear-off play may come cut
+    short at its first ``off``, so each ranked entry is replayed on our position and matched to the
+    complete legal play whose result it reaches or starts; the first match in gnubg's order wins.
+    """
+    if not plays:
+        return None
+    try:
+        import gnubg
+    except Exception:
+        return None
+    try:
+        board = [list(position.opp), list(position.me)]
+        ranked = gnubg.findbestmoves(board, [d1, d2])
+    except Exception:
+        return None
+    by_steps = {}
+    for play in plays:
+        key = tuple(sorted((m.src, m.dst) for m in play.moves))
+        by_steps[key] = play
+    for entry in ranked:
+        steps = _gnubg_steps(entry)
+        if steps is None:
+            continue
+        key = tuple(sorted(steps))
+        if key in by_steps:
+            return by_steps[key]
+        # a cut-short bear-off: the complete play whose steps include these
+        for full, play in by_steps.items():
+            if _contains(full, key):
+                return play
+    return None
+
+
+def _gnubg_steps(entry: Any) -> list[tuple[int, int]] | None:
+    seq = (
+        entry[0]
+        if isinstance(entry, tuple | list) and entry and isinstance(entry[0], tuple | list)
+        else entry
+    )
+    try:
+        flat = [int(x) for x in seq]
+    except (TypeError, ValueError):
+        return None
+    steps = []
+    for i in range(0, len(flat) - 1, 2):
+        src, dst = flat[i], flat[i + 1]
+        if src < 0:
+            break
+        steps.append((src + 1, max(dst + 1, 0) if dst >= 0 else 0))
+    return steps
+
+
+def _contains(full: tuple[tuple[int, int], ...], part: tuple[tuple[int, int], ...]) -> bool:
+    rest = list(full)
+    for s in part:
+        if s not in rest:
+            return False
+        rest.remove(s)
+    return True

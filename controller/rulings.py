@@ -1,0 +1,229 @@
+"""Referee policies and the rulings they produce (RULES.md "What the station must rule on").
+
+Every rule whose seed texts disagree, or whose tournament rules differ, is a field of :class:`Settings`;
+its default is the seed texts' rule (RULES.md names it) and :data:`PRESETS` holds the tournament variants.
+Every decision the referee takes is a :class:`Ruling`: the RULES.md id it applied, a short code and a
+one-line reason in plain words. Pure: no I/O.
+
+Catalogue (default -> settings), also printed by :func:`catalogue`:
+
+- re-throw (B15, N10): a die cocked, off the board, on the wrong half, on the bar, on or against a
+  checker -> both dice re-thrown. Setting ``die_on_checker_stands`` (tournament option: a die lying
+  flat on a checker stands). Default off.
+- turn end (B16, N11): dice picked up, clock pressed, (nardy) dice handed over. Settings
+  ``end_on_pickup`` / ``end_on_clock`` (both on by default).
+- premature roll (B16): ``premature_roll`` = ``"void"`` (seed default: the roll is void, rolled again
+  after the turn ends) or ``"stands"`` (USBGF/UKBGF). ``premature_waiver`` (default on): no penalty when
+  the move was forced or contact is over.
+- illegal or incomplete move (B17, N11): ``illegal_move`` = ``"opponent_chooses"`` (seed default and the
+  classic rule: accept as played or demand the legal move) or ``"must_correct"`` (the "Legal Moves"
+  policy). Once the opponent rolls or doubles, the move stands (B17).
+- cube (B10, B11, B14): a double after rolling, by a player who does not own the cube, or in the
+  Crawford game is refused. ``beaver`` (B11, default off, money play only); ``jacobi`` (B12: default on
+  in money play, never in match play); ``automatic_doubles`` + ``auto_double_limit`` (B13, default off);
+  ``crawford`` (B14, default on); ``cube_progression`` geometric (default) or arithmetic (B10).
+- result (B9, N9): ``backgammon_as_gammon`` and ``no_gammon_after_cube`` (default off); nardy ``koks``
+  (house mars, default off).
+- opening (B3, N3): ties re-rolled; nardy ``nardy_next_game`` = ``"alternate"`` (default) or
+  ``"winner"``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from controller.events import DieSeen
+from controller.geometry import right_half
+
+
+class SettingsError(ValueError):
+    """A settings value that does not exist (names the field and the allowed values)."""
+
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "variant": ("backgammon", "nardy"),
+    "premature_roll": ("void", "stands"),
+    "illegal_move": ("opponent_chooses", "must_correct"),
+    "cube_progression": ("geometric", "arithmetic"),
+    "nardy_next_game": ("alternate", "winner"),
+    "hints": ("assistant", "home", "referee"),
+    "nardy_block": ("strict", "transient", "after_home"),
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every rule setting of a match; defaults are RULES.md's defaults (the seed texts' rules).
+
+    ``match_length`` 0 means money play. ``jacobi`` None means "on in money play, off in match play"
+    (RULES.md B12). ``hints``: ``assistant`` (all LED hints), ``home`` (hints on request),
+    ``referee`` (rulings only). ``light_home``: the corner of light's home board, or ``"auto"`` to infer
+    it from the position (see controller.station).
+
+    :raises SettingsError: on an unknown choice.
+    """
+
+    variant: str = "backgammon"
+    match_length: int = 0
+    light_home: str = "auto"
+    mirror: bool = False
+    die_on_checker_stands: bool = False
+    end_on_pickup: bool = True
+    end_on_clock: bool = True
+    premature_roll: str = "void"
+    premature_waiver: bool = True
+    illegal_move: str = "opponent_chooses"
+    beaver: bool = False
+    jacobi: bool | None = None
+    automatic_doubles: bool = False
+    auto_double_limit: int = 1
+    crawford: bool = True
+    cube_progression: str = "geometric"
+    backgammon_as_gammon: bool = False
+    no_gammon_after_cube: bool = False
+    koks: bool = False
+    nardy_next_game: str = "alternate"
+    nardy_block: str = "strict"
+    hints: str = "assistant"
+    clock: str | None = None
+
+    def __post_init__(self) -> None:
+        for name, allowed in _CHOICES.items():
+            if getattr(self, name) not in allowed:
+                raise SettingsError(f"{name} = {getattr(self, name)!r}; use one of {', '.join(allowed)}")
+        if self.match_length < 0:
+            raise SettingsError(f"match_length = {self.match_length}; use 0 for money play or N > 0")
+
+    @property
+    def money(self) -> bool:
+        return self.match_length == 0
+
+    @property
+    def jacobi_on(self) -> bool:
+        """RULES.md B12: default on in money play, never in match play."""
+        if not self.money:
+            return False
+        return True if self.jacobi is None else self.jacobi
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> Settings:
+        """:raises SettingsError: on an unknown field name."""
+        known = {f.name for f in fields(cls)}
+        bad = set(raw) - known
+        if bad:
+            raise SettingsError(f"unknown setting(s) {', '.join(sorted(bad))}")
+        return cls(**raw)
+
+    def with_preset(self, name: str) -> Settings:
+        """These settings with a named preset applied (see :data:`PRESETS`).
+
+        :raises SettingsError: on an unknown preset.
+        """
+        if name not in PRESETS:
+            raise SettingsError(f"unknown preset {name!r}; use one of {', '.join(PRESETS)}")
+        return replace(self, **PRESETS[name])
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "seed": {},
+    # USBGF / UKBGF tournament rules: a premature roll stands, a die flat on a checker stands.
+    "usbgf": {"premature_roll": "stands", "die_on_checker_stands": True, "clock": "usbgf"},
+    "ukbgf": {"premature_roll": "stands", "die_on_checker_stands": True, "clock": "uk"},
+    # The "Legal Moves" tournament policy: an illegal move must always be corrected.
+    "legal-moves": {"illegal_move": "must_correct", "premature_roll": "stands"},
+}
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """A referee decision: ``rule`` the RULES.md id (``"B15"``), ``code`` a short name
+    (``"rethrow"``), ``reason`` one line in plain words, ``player`` the player it concerns (0/1/None)."""
+
+    rule: str
+    code: str
+    reason: str
+    player: int | None = None
+
+    def __str__(self) -> str:
+        return f"[{self.rule}] {self.reason}"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_STATUS_WORDS = {
+    "cocked": "is cocked",
+    "off_board": "fell off the board",
+    "wrong_half": "landed on the wrong half",
+    "on_bar": "landed on the bar",
+    "on_checker": "lies on or against a checker",
+}
+
+
+def rethrow(dice: tuple[DieSeen, ...], settings: Settings, roller_right: bool | None = None) -> Ruling | None:
+    """The re-throw ruling for a roll, or None when the roll stands (RULES.md B15, N10).
+
+    ``roller_right``: True when the roller must roll in the board's right half, False for the left,
+    None when not checked (the opening roll, nardy's shared dice may land on either half but not both).
+    """
+    rule = "N10" if settings.variant == "nardy" else "B15"
+    for d in dice:
+        status = d.status
+        if status == "on_checker" and settings.die_on_checker_stands:
+            continue
+        if status != "flat":
+            return Ruling(rule, "rethrow", f"re-throw both dice: a die {_STATUS_WORDS.get(status, status)}")
+        if d.value is None:
+            return Ruling(rule, "rethrow", "re-throw both dice: a die cannot be read")
+    halves = {right_half(d.slot) for d in dice if d.slot is not None}
+    if len(halves) > 1:
+        return Ruling(rule, "rethrow", "re-throw both dice: they lie on both halves of the board")
+    if roller_right is not None and halves and halves != {roller_right}:
+        return Ruling(rule, "rethrow", "re-throw both dice: they must land on the half to the roller's right")
+    return None
+
+
+def catalogue() -> list[tuple[str, str, str, str]]:
+    """Every ruling: (rule ids, ruling, default, settings) -- the table of the report and `tavla replay`."""
+    return [
+        (
+            "B15 N10",
+            "die cocked / off board / wrong half / on bar / on checker: re-throw both",
+            "re-throw",
+            "die_on_checker_stands (tournament: a flat die on a checker stands)",
+        ),
+        (
+            "B16 N11",
+            "turn ends: dice picked up, clock pressed (nardy: dice handed over)",
+            "pickup and clock",
+            "end_on_pickup, end_on_clock",
+        ),
+        (
+            "B16",
+            "opponent rolled before the turn ended",
+            "void, roll again (premature_roll=void)",
+            "premature_roll=stands (USBGF/UKBGF); premature_waiver (forced move / no contact)",
+        ),
+        (
+            "B17 N11",
+            "turn ended with an illegal or incomplete move",
+            "opponent accepts or demands the legal move",
+            "illegal_move=must_correct (Legal Moves policy)",
+        ),
+        ("B17", "opponent rolled or doubled after an illegal move", "the move stands", "-"),
+        ("B10 B14", "double after rolling / by the non-owner / in the Crawford game", "refused", "crawford"),
+        ("B10 B11", "take / drop / beaver", "take, drop; beaver off", "beaver (money play only)"),
+        ("B3 B13", "tie on the opening roll", "re-roll", "automatic_doubles, auto_double_limit"),
+        (
+            "B9 B12",
+            "game result: single / gammon / backgammon x cube",
+            "all count; Jacobi in money",
+            "backgammon_as_gammon, no_gammon_after_cube, jacobi",
+        ),
+        ("N5 N6", "head rule / block rule broken (nardy)", "illegal move: as B17", "illegal_move"),
+        ("N9", "nardy result: oin 1, mars 2", "koks off", "koks"),
+    ]

@@ -1,0 +1,292 @@
+"""The station: one thread, one queue (DESIGN.md "Data flow", STYLE.md principle 11).
+
+Producers (the camera pipeline, the buttons, the LED device) only put events on the queue with
+:meth:`Station.submit`. The station's own thread takes them one at a time and for each
+
+1. appends it to the journal (fsync) -- before anything is acted on, so a crash loses nothing;
+2. ``game.step(state, event)`` -> (state, effects), pure;
+3. runs the effects: LED frames to the device (waiting for its ACK), board views, rulings and prompts
+   to the console, finished games to the match files.
+
+:meth:`Station.handle` is that body, callable directly when the caller already is the one thread (the
+CLI's frame loop, tests). :func:`resume` rebuilds the state from a journal.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from controller import game
+from controller.effects import Announce, Effect, GameEnded, Leds, Prompt, Show
+from controller.events import Event
+from controller.journal import Journal
+from controller.journal import read as read_journal
+from controller.rulings import Settings
+
+_STOP = object()
+
+_LIGHT_STYLE = "bold white on grey23"
+_DARK_STYLE = "bold red"
+
+
+class StationError(RuntimeError):
+    """The station was used after it stopped, or its thread failed (the message says why)."""
+
+
+def board_text(view: Show) -> Text:
+    """The board as a rich text diagram: the top row (slots 12-23) left to right, the bottom row (slots
+    11-0) left to right, as the camera sees the rectified board; ``L3`` = three light checkers, ``D5``
+    five dark; movable points are marked ``*``; the bar and off counts follow."""
+    movable = set(view.movable_slots)
+
+    def cell(slot: int) -> Text:
+        colour, n = view.slots[slot] if slot < len(view.slots) else (None, 0)
+        mark = "*" if slot in movable else " "
+        if not n or colour is None:
+            return Text(f"  .{mark}", style="dim")
+        letter = "L" if colour == "light" else "D"
+        return Text(f"{letter}{n:>2}{mark}", style=_LIGHT_STYLE if colour == "light" else _DARK_STYLE)
+
+    out = Text()
+    top = list(range(12, 24))
+    bottom = list(range(11, -1, -1))
+    out.append(
+        " " + " ".join(f"{s:>3} " for s in top[:6]) + " | " + " ".join(f"{s:>3} " for s in top[6:]) + "\n",
+        style="dim",
+    )
+    for row in (top, bottom):
+        out.append(" ")
+        for i, s in enumerate(row):
+            if i == 6:
+                out.append(" | ")
+            out.append(cell(s))
+            out.append(" ")
+        out.append("\n")
+    out.append(
+        " "
+        + " ".join(f"{s:>3} " for s in bottom[:6])
+        + " | "
+        + " ".join(f"{s:>3} " for s in bottom[6:])
+        + "\n",
+        style="dim",
+    )
+    out.append(
+        f" bar: light {view.bar[0]}, dark {view.bar[1]}   off: light {view.off[0]}, dark {view.off[1]}"
+    )
+    if view.light_home:
+        out.append(f"   light's home board: {view.light_home}")
+    return out
+
+
+class ConsolePrinter:
+    """Prints effects (rich): the board, dice, legal-play count and movable points; rulings; prompts;
+    LED frames and their acknowledgement."""
+
+    def __init__(self, console: Console | None = None, boards: bool = True) -> None:
+        self.console = console or Console(highlight=False)
+        self.boards = boards
+
+    def show(self, view: Show) -> None:
+        c = self.console
+        c.rule(Text(view.title, style="bold"))
+        if self.boards:
+            c.print(board_text(view))
+        dice = "-".join(str(d) for d in view.dice) if view.dice else "none seen"
+        roller = (
+            {0: "light", 1: "dark"}.get(view.on_roll, "unknown") if view.on_roll is not None else "unknown"
+        )
+        line = f"dice: {dice}   on roll: {roller}"
+        if view.legal is not None:
+            pts = ", ".join("bar" if p == 25 else str(p) for p in view.movable) or "none"
+            line += f"   legal plays: {view.legal}   movable points ({roller}'s numbering): {pts}"
+        if view.pips:
+            line += f"   pips: light {view.pips[0]}, dark {view.pips[1]}"
+        c.print(line)
+        if view.position_id:
+            c.print(f"position ID: {view.position_id}")
+        if view.best:
+            c.print(f"gnubg's best play: {view.best}")
+        for note in view.notes:
+            c.print(Text(f"note: {note}", style="yellow"))
+
+    def leds(self, effect: Leds, acked: bool | None, detail: str = "") -> None:
+        zones = sorted(effect.frame.lit_zones())
+        names = ", ".join("bar" if z == 24 else "off" if z > 24 else str(z) for z in zones) or "none"
+        state = {True: "acknowledged", False: "NOT acknowledged", None: "no LED device"}[acked]
+        self.console.print(f"LEDs ({effect.why}): zones {names} -> {state}{detail}")
+
+    def ruling(self, effect: Announce) -> None:
+        r = effect.ruling
+        self.console.print(Text(f"RULING [{r.rule}] {r.reason}", style="bold magenta"))
+
+    def prompt(self, effect: Prompt) -> None:
+        self.console.print(Text(effect.text, style="cyan"))
+
+    def game_ended(self, effect: GameEnded) -> None:
+        end = "; the match is over" if effect.match_over else ""
+        self.console.print(
+            Text(
+                f"game {effect.game_number} over: score light {effect.score[0]} - "
+                f"dark {effect.score[1]}{end}",
+                style="bold green",
+            )
+        )
+
+
+class Station:
+    """The referee station (see the module docstring).
+
+    :param settings: the match settings (used when the journal does not start a match itself).
+    :param link: the LED link: any object with ``show(frame)`` that returns once the device acknowledged
+        (``firmware_bridge.link.LedLink``); None for no LEDs.
+    :param journal: where events are appended before acting; None for no journal (tests, replay).
+    :param printer: prints effects; None for silence.
+    :param on_game_end: called with the state after each finished game (match export).
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        link: Any = None,
+        journal: Journal | None = None,
+        printer: ConsolePrinter | None = None,
+        on_game_end: Callable[[game.State], None] | None = None,
+        state: game.State | None = None,
+    ) -> None:
+        self.state = state or game.new_state(settings)
+        self.link = link
+        self.journal = journal
+        self.printer = printer
+        self.on_game_end = on_game_end
+        self.queue: queue.Queue[Any] = queue.Queue()
+        self.acks = 0
+        self.led_failures = 0
+        self.effects: list[Effect] = []
+        self._thread: threading.Thread | None = None
+        self._error: BaseException | None = None
+        self._closed = False
+
+    # --- the one thread --------------------------------------------------------------------------
+
+    def handle(self, event: Event) -> list[Effect]:
+        """Journal, step, act -- for one event. Returns the effects it ran."""
+        if self._closed:
+            raise StationError("the station is stopped")
+        if self.journal is not None:
+            self.journal.append(event)
+        if self.printer is not None and getattr(event, "source", ""):
+            self.printer.console.print(Text(f"frame: {event.source}", style="dim"))
+        self.state, effects = game.step(self.state, event)
+        self.run_effects(effects)
+        return effects
+
+    def run_effects(self, effects: Iterable[Effect]) -> None:
+        for e in effects:
+            self.effects.append(e)
+            if isinstance(e, Leds):
+                self._leds(e)
+            elif self.printer is None:
+                pass
+            elif isinstance(e, Show):
+                self.printer.show(e)
+            elif isinstance(e, Announce):
+                self.printer.ruling(e)
+            elif isinstance(e, Prompt):
+                self.printer.prompt(e)
+            if isinstance(e, GameEnded):
+                if self.printer is not None:
+                    self.printer.game_ended(e)
+                if self.on_game_end is not None:
+                    self.on_game_end(self.state)
+
+    def _leds(self, effect: Leds) -> None:
+        if self.link is None:
+            if self.printer:
+                self.printer.leds(effect, None)
+            return
+        try:
+            acked = bool(self.link.show(effect.frame))
+        except Exception as exc:  # the device may be unplugged; the game goes on (the clock pauses)
+            self.led_failures += 1
+            if self.printer:
+                self.printer.leds(effect, False, f" ({type(exc).__name__}: {exc})")
+            return
+        if acked:
+            self.acks += 1
+        else:
+            self.led_failures += 1
+        if self.printer:
+            self.printer.leds(effect, acked)
+
+    # --- queue ---------------------------------------------------------------------------------
+
+    def submit(self, event: Event) -> None:
+        """Put an event on the queue (any thread)."""
+        if self._closed:
+            raise StationError("the station is stopped")
+        self.queue.put(event)
+
+    def start(self) -> None:
+        """Start the station thread."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._loop, name="tavla-station", daemon=True)
+            self._thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            item = self.queue.get()
+            if item is _STOP:
+                return
+            try:
+                self.handle(item)
+            except BaseException as exc:  # kept and re-raised by stop() in the caller's thread
+                self._error = exc
+                return
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Process what is queued, then stop the thread (idempotent).
+
+        :raises StationError: when the thread failed (the cause attached) or did not stop in time.
+        """
+        if self._thread is not None:
+            self.queue.put(_STOP)
+            self._thread.join(timeout)
+            if self._thread.is_alive():
+                raise StationError(f"the station thread did not stop within {timeout} s")
+            self._thread = None
+        self._closed = True
+        if self._error is not None:
+            raise StationError(f"the station failed: {self._error}") from self._error
+
+    def __enter__(self) -> Station:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def replay(events: Iterable[Event], settings: Settings | None = None) -> tuple[game.State, list[Effect]]:
+    """Run events through ``game.step`` from a new state; the final state and every effect."""
+    state = game.new_state(settings)
+    effects: list[Effect] = []
+    for ev in events:
+        state, out = game.step(state, ev)
+        effects.extend(out)
+    return state, effects
+
+
+def resume(path: str | Path, settings: Settings | None = None) -> tuple[game.State, int]:
+    """The state a journal leads to and how many events it holds (``tavla resume``).
+
+    :raises controller.journal.JournalTampered: when the journal was edited.
+    """
+    events = read_journal(path)
+    state, _ = replay(events, settings)
+    return state, len(events)
