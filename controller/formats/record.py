@@ -21,7 +21,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Final
+
+from controller.formats.errors import FormatError
 
 #: Source number of the bar in a :class:`Step`.
 BAR: Final = 25
@@ -29,8 +32,10 @@ BAR: Final = 25
 OFF: Final = 0
 
 
-class RecordError(ValueError):
+class RecordError(FormatError):
     """A match file that cannot be read: the message names the file and the line where it broke.
+
+    A :class:`~controller.formats.errors.FormatError`, hence a ``ValueError``.
 
     :param source: the file name (or ``"<text>"``).
     :param line: 1-based line number, 0 when the problem is not on one line.
@@ -294,3 +299,35 @@ def crawford_flags(record: MatchRecord) -> list[bool]:
         )
         previous_max = top
     return flags
+
+
+def read_record(path: str | Path) -> MatchRecord:
+    """Read a match file: gnubg SGF when it ends in ``.sgf`` or starts with ``(;``, else ``.mat`` text.
+
+    :raises RecordError: naming the file and line, when the file cannot be read or parsed.
+    """
+    from controller.formats import mat, sgf  # the format modules import this one
+
+    p = Path(path)
+    if p.suffix.lower() == ".sgf":
+        return sgf.read_sgf(p)
+    try:
+        head = p.read_bytes()[:64].lstrip()
+    except OSError as exc:
+        raise RecordError(str(p), 0, f"cannot read the file: {exc.strerror or exc}") from None
+    if head.startswith(b"(;") or head.startswith(b"(\n;"):
+        return sgf.read_sgf(p)
+    return mat.read_mat(p)
+
+
+def write_record(record: MatchRecord, path: str | Path) -> None:
+    """Write ``record`` as gnubg SGF when ``path`` ends in ``.sgf``, else as ``.mat`` text.
+
+    :raises ValueError: when the record cannot be written in that format.
+    :raises OSError: when the file cannot be written.
+    """
+    from controller.formats import mat, sgf
+
+    p = Path(path)
+    text = sgf.write_sgf(record) if p.suffix.lower() == ".sgf" else mat.write_mat(record)
+    p.write_text(text, encoding="utf-8")

@@ -1,0 +1,204 @@
+"""``tavla match`` -- match records: check them against the rules, convert between formats.
+
+* ``tavla match check FILE_OR_DIR...`` imports each Jellyfish ``.mat``/``.txt`` or gnubg ``.sgf``
+  file, replays every game through the rules core and prints, per file, the games, plays, scores
+  reproduced and every finding (illegal plays with game and move number, cube errors, score
+  mismatches), then the totals. ``--json`` prints one JSON object instead. Exit 0 when every file
+  was read and nothing was found, 1 when findings were reported, 2 when a file could not be read.
+* ``tavla match convert IN OUT`` reads ``IN`` and writes ``OUT`` as ``.sgf`` (gnubg) or ``.mat``
+  by ``OUT``'s extension.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+
+_SUFFIXES = (".mat", ".txt", ".sgf")
+
+
+def _fail(message: str) -> typer.Exit:
+    # controller.cli imports this module at import time, so its `fail` helper is not used here.
+    typer.echo(f"tavla: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _looks_like_match(path: Path) -> bool:
+    """A ``.txt`` found in a folder counts only if it has a ``point match`` line (skip READMEs)."""
+    if path.suffix.lower() != ".txt":
+        return True
+    try:
+        head = path.read_bytes()[:4096].lower()
+    except OSError:
+        return True  # let the reader report it
+    return b"point match" in head
+
+
+def collect_files(paths: list[Path]) -> tuple[list[Path], int]:
+    """Files named, plus match files found under folders named (sorted); and how many were skipped.
+
+    :raises typer.Exit: (code 2) when a path does not exist.
+    """
+    files: list[Path] = []
+    skipped = 0
+    for path in paths:
+        if path.is_dir():
+            for found in sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in _SUFFIXES):
+                if _looks_like_match(found):
+                    files.append(found)
+                else:
+                    skipped += 1
+        elif path.exists():
+            files.append(path)
+        else:
+            raise _fail(f"{path} does not exist; give match files (.mat, .txt, .sgf) or folders of them")
+    return files, skipped
+
+
+def check_files(files: list[Path], show_progress: bool = True) -> dict[str, Any]:
+    """Import and replay ``files``; the summary ``tavla match check --json`` prints.
+
+    :returns: ``{"files": [...], "errors": [...], "totals": {...}}`` where each file entry has
+        ``path``, ``games``, ``plays``, ``scores_ok``, ``followed``, ``result`` and ``problems``
+        (each ``kind``, ``game``, ``move``, ``player``, ``text``, ``message``, ``line``).
+    """
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from controller.formats.record import RecordError, read_record
+    from controller.formats.replay import ProblemKind, replay_match
+
+    entries: list[dict[str, Any]] = []
+    errors: list[str] = []
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("[bold]checking[/bold] {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=not show_progress,
+    ) as progress:
+        task = progress.add_task("", total=len(files))
+        for path in files:
+            progress.update(task, description=path.name)
+            try:
+                record = read_record(path)
+            except RecordError as exc:
+                errors.append(str(exc))
+                progress.advance(task)
+                continue
+            replay = replay_match(record)
+            entries.append(
+                {
+                    "path": str(path),
+                    "games": len(replay.games),
+                    "plays": replay.plays,
+                    "scores_ok": sum(g.score_ok for g in replay.games),
+                    "followed": sum(g.followed for g in replay.games),
+                    "roll_then_resign": sum(g.roll_then_resign for g in replay.games),
+                    "result": replay.result_text,
+                    "problems": [
+                        {
+                            "kind": p.kind.value,
+                            "game": p.game,
+                            "move": p.move,
+                            "player": record.players[p.player] if p.player in (0, 1) else "",
+                            "text": p.text,
+                            "message": p.message,
+                            "line": p.line,
+                        }
+                        for p in replay.problems
+                    ],
+                }
+            )
+            progress.advance(task)
+    totals = {
+        "files": len(files),
+        "imported": len(entries),
+        "games": sum(e["games"] for e in entries),
+        "plays": sum(e["plays"] for e in entries),
+        "scores_ok": sum(e["scores_ok"] for e in entries),
+        "followed": sum(e["followed"] for e in entries),
+        "illegal_plays": sum(
+            1 for e in entries for p in e["problems"] if p["kind"] == ProblemKind.ILLEGAL_PLAY.value
+        ),
+        "problems": sum(len(e["problems"]) for e in entries),
+    }
+    return {"files": entries, "errors": errors, "totals": totals}
+
+
+def _print_report(summary: dict[str, Any], skipped: int) -> None:
+    for entry in summary["files"]:
+        typer.echo(
+            f"{entry['path']}: {entry['games']} games, {entry['plays']} plays, "
+            f"scores {entry['scores_ok']}/{entry['games']}, {entry['result']}"
+        )
+        for p in entry["problems"]:
+            where = f"game {p['game']}" + (f", move {p['move']}" if p["move"] else "")
+            who = f", {p['player']}" if p["player"] else ""
+            text = f": {p['text']}" if p["text"] else ""
+            typer.echo(f"  {p['kind']}: {where}{who}{text} -- {p['message']} (line {p['line']})")
+    for error in summary["errors"]:
+        typer.echo(f"tavla: {error}", err=True)
+    t = summary["totals"]
+    extra = f", {skipped} non-match .txt skipped" if skipped else ""
+    typer.echo(
+        f"{t['imported']}/{t['files']} files imported{extra}; {t['games']} games, {t['plays']} plays; "
+        f"scores reproduced {t['scores_ok']}/{t['games']}; followed to the end {t['followed']}/{t['games']}; "
+        f"illegal plays {t['illegal_plays']}; findings {t['problems']}"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``match`` command group (``check``, ``convert``) to ``app``."""
+    match_app = typer.Typer(help="Match records (.mat, .sgf): check against the rules, convert.",
+                            no_args_is_help=True)
+
+    @match_app.command("check")
+    def check(
+        paths: list[Path] = typer.Argument(..., help="match files (.mat, .txt, .sgf) or folders of them"),
+        as_json: bool = typer.Option(False, "--json", help="print one JSON object instead of text"),
+    ) -> None:
+        """Import and replay match records; report illegal plays (game, move), cube and score errors."""
+        files, skipped = collect_files(paths)
+        if not files:
+            raise _fail("no match files found; give .mat, .txt or .sgf files or folders holding them")
+        summary = check_files(files, show_progress=not as_json)
+        if as_json:
+            summary["totals"]["skipped"] = skipped
+            typer.echo(json.dumps(summary, indent=2))
+        else:
+            _print_report(summary, skipped)
+        if summary["errors"]:
+            raise typer.Exit(2)
+        if summary["totals"]["problems"]:
+            raise typer.Exit(1)
+
+    @match_app.command("convert")
+    def convert(
+        source: Path = typer.Argument(..., help="match file to read (.mat, .txt, .sgf)"),
+        target: Path = typer.Argument(..., help="file to write: .sgf (gnubg SGF), .mat or .txt (Jellyfish)"),
+    ) -> None:
+        """Convert a match record between Jellyfish .mat text and gnubg .sgf."""
+        from controller.formats.record import RecordError, read_record, write_record
+
+        if target.suffix.lower() not in _SUFFIXES:
+            raise _fail(f"{target}: give an output name ending in .sgf, .mat or .txt")
+        try:
+            record = read_record(source)
+        except RecordError as exc:
+            raise _fail(f"{exc}; fix the file or give another") from None
+        try:
+            write_record(record, target)
+        except ValueError as exc:
+            raise _fail(f"cannot write {target}: {exc}") from None
+        except OSError as exc:
+            raise _fail(f"cannot write {target}: {exc.strerror or exc}; check the folder exists") from None
+        typer.echo(f"{source} -> {target}: {len(record.games)} games")
+
+    app.add_typer(match_app, name="match")
