@@ -468,10 +468,15 @@ def render(
     noise: float = 3.0,
     blur: float = 0.0,
     occluder: str | None = None,
+    noise_seed: int | None = None,
+    hand_seed: int | None = None,
 ) -> Render:
     """Render ``spec`` to an image of ``size`` (width, height) pixels with its ground truth.
 
-    See the module docstring for every argument and the returned `Render`.
+    See the module docstring for every argument and the returned `Render`. ``seed`` fixes the scene
+    (camera, lighting, dice placement); ``noise_seed`` and ``hand_seed`` (default: derived from
+    ``seed``) fix the sensor noise and the hand, so a sequence of frames of one still scene differs
+    only by noise, and a hand can move over an unchanged board (`vision.render_sequence`).
 
     :raises RenderError: for an impossible spec or an unknown ``view``/``occluder``.
     """
@@ -507,12 +512,13 @@ def render(
 
     hand_mask = None
     if occluder == "hand":
-        hand_mask = _add_hand(img, b2i, lay, rng)
+        hand_rng = np.random.default_rng(seed + 1_000_003 if hand_seed is None else hand_seed)
+        hand_mask = _add_hand(img, b2i, lay, hand_rng)
 
-    _lighting(img, rng, lighting)
+    _lighting(img, np.random.default_rng(seed + 3_000_017), lighting)
     if blur > 0:
         img = cv2.GaussianBlur(img, (0, 0), blur)
-    img = _noise(img, rng, noise)
+    img = _noise(img, np.random.default_rng(seed + 2_000_003 if noise_seed is None else noise_seed), noise)
 
     def to_img(xy: tuple[float, float] | None) -> tuple[float, float] | None:
         if xy is None:

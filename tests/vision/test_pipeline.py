@@ -1,0 +1,80 @@
+"""The pipeline wires source -> detector -> gate (DESIGN.md data flow): rendered game frames give one
+settled reading per still position; a detector failing on a frame does not stop it; an image folder of
+separate photos settles every photo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.pipeline import run_pipeline
+from vision.reading import BoardReading, FrameStatus
+from vision.render import Camera, random_spec, render
+from vision.render_sequence import game_frames
+from vision.sources import MemorySource
+from vision.stability import GateConfig
+
+SIZE = (320, 180)
+
+
+def _truth_detector(frames):
+    """A perfect detector for rendered frames: looks the frame up by identity."""
+    table = {id(f.image): f.truth for f in frames}
+    calls = []
+
+    def detect(image: np.ndarray) -> BoardReading:
+        calls.append(id(image))
+        return table[id(image)]
+
+    return detect, calls
+
+
+def test_rendered_game_settles_each_position_once() -> None:
+    specs = [random_spec(s, style="tournament") for s in (1, 2, 3)]
+    frames = list(game_frames(specs, still=5, hand=3, size=SIZE, camera=Camera(tilt_deg=10), seed=2))
+    detect, calls = _truth_detector(frames)
+    results = list(run_pipeline(MemorySource([f.image for f in frames]), detect, GateConfig(still_frames=3)))
+    assert len(results) == len(frames)
+    settled = [r.settled for r in results if r.settled is not None]
+    assert [s.counts() for s in settled] == [sp.points for sp in specs]
+    assert [s.dice for s in settled] == [f.truth.dice for f in frames if f.phase == "still"][::5]
+    for r, f in zip(results, frames, strict=True):
+        if f.phase == "hand":
+            assert r.status in (FrameStatus.MOVING, FrameStatus.OCCLUDED) and r.settled is None
+    # moving frames never reach the detector
+    moving = [r for r in results if r.status == FrameStatus.MOVING]
+    assert moving and len(calls) == len(frames) - len(moving)
+    status, settled_reading = results[4]
+    assert status == FrameStatus.OK and settled_reading is None
+
+
+def test_detector_failure_is_a_status_not_a_crash() -> None:
+    img = render(random_spec(0, style="paper"), size=SIZE, view="rectified", seed=0).image
+    n = 0
+
+    def flaky(image: np.ndarray) -> BoardReading:
+        nonlocal n
+        n += 1
+        if n == 2:
+            raise ValueError("corrupt frame\nsecond line")
+        return render(random_spec(0, style="paper"), size=SIZE, view="rectified", seed=0).truth
+
+    results = list(run_pipeline([img] * 5, flaky, GateConfig(still_frames=2)))
+    assert [r.status for r in results] == [FrameStatus.OK, FrameStatus.NO_BOARD] + [FrameStatus.OK] * 3
+    assert results[1].error == "ValueError: corrupt frame"
+    assert [r.settled is not None for r in results] == [False, False, False, True, False]
+
+
+def test_image_folder_of_photos_settles_every_photo(tmp_path: Path) -> None:
+    truths = []
+    for i in range(3):
+        r = render(random_spec(i, style="wood"), size=SIZE, seed=i)
+        cv2.imwrite(str(tmp_path / f"shot{i}.png"), r.image)
+        truths.append(r.truth)
+    (tmp_path / "broken.png").write_bytes(b"xx")
+    seen = iter(truths)
+    results = list(run_pipeline(str(tmp_path), lambda im: next(seen), GateConfig.for_stills()))
+    assert [r.frame.name for r in results] == ["shot0.png", "shot1.png", "shot2.png"]
+    assert [r.settled.counts() for r in results] == [t.counts() for t in truths]
