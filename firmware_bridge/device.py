@@ -18,6 +18,7 @@ Behaviour (hardware_docs/protocol.md "Device behaviour"):
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from firmware_bridge.frames import ZONE_COUNT, Effect, LedFrame
@@ -30,11 +31,13 @@ from firmware_bridge.protocol import (
     DeviceEvent,
     EventKind,
     FaultCode,
+    Frame,
     Heartbeat,
     Hello,
     HelloRequest,
     Malformed,
     Message,
+    MsgType,
     Nak,
     NakReason,
     SetLayout,
@@ -48,6 +51,18 @@ from firmware_bridge.protocol import (
 )
 
 FIRMWARE_VERSION = (1, 0, 0)
+# Frame types the device acts on; anything else (device-to-host types included) is NAKed UNKNOWN_TYPE.
+_SERVED = frozenset(
+    int(t)
+    for t in (
+        MsgType.HELLO_REQ,
+        MsgType.HEARTBEAT,
+        MsgType.ACK,
+        MsgType.STATE_REQ,
+        MsgType.SET_STATE,
+        MsgType.SET_LAYOUT,
+    )
+)
 BLINK_PERIOD = 1.0  # s, half on, half off
 PULSE_PERIOD = 2.0  # s, brightness follows a raised cosine from 20 % to 100 %
 EVENT_TRIES = 5
@@ -138,12 +153,13 @@ class EmulatedDevice:
         if self._boot_at is not None:
             return b""  # still in the bootloader: a real board loses what arrives then
         out = bytearray()
-        for frame in self.decoder.feed(data):
+        for frame in self._frames(data):
             self._last_host = now
             self._timeout_reported = False
             msg = frame.message
             self.log.append(msg)
-            if isinstance(msg, Unknown):
+            mtype = msg.type if isinstance(msg, Unknown | Malformed) else int(msg.TYPE)
+            if mtype not in _SERVED:
                 out += self._send(Nak(frame.seq, NakReason.UNKNOWN_TYPE))
             elif isinstance(msg, Malformed):
                 out += self._send(Nak(frame.seq, msg.reason))
@@ -170,9 +186,16 @@ class EmulatedDevice:
                     out += self._send(Nak(frame.seq, NakReason.LAYOUT))
             elif isinstance(msg, Ack):
                 self._events = [e for e in self._events if e.seq != msg.seq]
-            else:  # a device-to-host type sent to the device: known, but not a request it serves
-                out += self._send(Nak(frame.seq, NakReason.UNKNOWN_TYPE))
         return bytes(out)
+
+    def _frames(self, data: bytes) -> Iterator[Frame]:
+        # Delimiter by delimiter, so rx_errors counts exactly what precedes each answer (as the C core).
+        start = 0
+        while start < len(data):
+            end = data.find(0, start)
+            stop = len(data) if end < 0 else end + 1
+            yield from self.decoder.feed(data[start:stop])
+            start = stop
 
     @property
     def rx_errors(self) -> int:

@@ -486,6 +486,9 @@ class StreamDecoder:
         if len(raw) < HEADER + CRC_LEN:
             self.stats.short += 1
             return None
+        if len(raw) > MAX_RAW:
+            self.stats.oversize += 1
+            return None
         body, crc = raw[:-CRC_LEN], raw[-CRC_LEN:]
         if crc16(body) != int.from_bytes(crc, "big"):
             self.stats.crc_errors += 1

@@ -39,6 +39,7 @@ class SimBoard:
     :param seed: seed of the fault generator (None: random).
     :param boot: s from reset to the device's HELLO.
     :param reset_on_open: opening the port resets the board (DTR wired to reset, as on Arduinos).
+    :param device: the device behind the cable (default a fresh :class:`EmulatedDevice`).
     """
 
     def __init__(
@@ -54,6 +55,7 @@ class SimBoard:
         leds: int | None = None,
         reset_on_open: bool = True,
         clock: Clock = time.monotonic,
+        device: Any = None,
     ) -> None:
         self.name = name
         self.clock = clock
@@ -63,7 +65,9 @@ class SimBoard:
         kw: dict[str, Any] = {"boot_time": boot}
         if leds is not None:
             kw["led_count"] = leds
-        self.device = EmulatedDevice(**kw)
+        # Any object with EmulatedDevice's receive/poll/next_deadline/reset/event (e.g. the compiled
+        # firmware behind pipes, firmware_bridge.emulator.ProcessDevice).
+        self.device = device if device is not None else EmulatedDevice(**kw)
         self.reset_on_open = reset_on_open
         self.plugged = True
         self.raw_oserror = False
@@ -205,6 +209,15 @@ class SimBoard:
                     return b""
                 waits = [t - now for t in (nxt, end) if t is not None]
                 self.cond.wait(max(0.0005, min(waits)) if waits else 0.5)
+
+    def drive(self) -> tuple[bytes, float | None]:
+        """For drivers such as the pty loop: the bytes that reached the host's end by now, and the
+        time the simulation next needs a call."""
+        with self.cond:
+            nxt = self.pump()
+            out = bytes(self._rx)
+            self._rx.clear()
+            return out, nxt
 
     def host_reset_input(self) -> None:
         """Discard what the host has not read yet."""
