@@ -162,10 +162,9 @@ def infer(
     """
     unsure = frozenset(uncertain)
     status = getattr(seen, "status", None)
-    if status is not None:
-        flags = status()
-        if flags:
-            return Unreadable(f"the board seen is impossible ({_flag_names(flags)})")
+    flags = status() if status is not None else 0
+    if flags and not unsure:
+        return Unreadable(f"the board seen is impossible ({_flag_names(flags)})")
     if not plays:
         if _diff(seen, before, unsure) == 0:
             return Made(_empty_play(before))
@@ -184,6 +183,8 @@ def infer(
             return Made(fitting[0])
         if fitting:
             return Ambiguous(tuple(fitting), tuple(sorted(unsure)))
+    if flags:
+        return Unreadable(f"the board seen is impossible ({_flag_names(flags)})")
     ranked = sorted(plays, key=lambda p: _diff(p.result, seen, frozenset()))
     best = _diff(ranked[0].result, seen, frozenset())
     closest = tuple(p for p in ranked[:keep] if _diff(p.result, seen, frozenset()) == best) or (ranked[0],)

@@ -171,3 +171,42 @@ def frames(
     for i, scene in enumerate(scenes(seed, turns)):
         r = render(scene_spec(scene, style), view=view, seed=seed * 1000 + i, size=(960, 540))
         yield r.image, r.truth, scene.caption
+
+
+def seen(
+    sides: tuple[tuple[int, ...], tuple[int, ...]],
+    dice: tuple[tuple[int, str], ...] = (),
+    roller: int | None = None,
+    t: float = 0.0,
+    seating: Seating = SEATING,
+    source: str = "",
+) -> Any:
+    """The BoardSeen a perfect camera would report (no rendering): ``sides`` per player (25-tuples, own
+    numbering), ``dice`` ``(value, status)`` lying on the ``roller``'s right-hand half (RULES.md B15), or
+    with ``roller`` None one on each half (the opening roll: light's die first). Used by the scripted
+    games of the tests and the kill-and-resume runs."""
+    from controller.events import BoardSeen, DieSeen
+
+    slots: list[tuple[str | None, int, float]] = [(None, 0, 1.0)] * 24
+    bar: dict[str, int] = {}
+    off: dict[str, int] = {}
+    for player, colour in ((0, "light"), (1, "dark")):
+        for s, n in enumerate(seating.side_to_slots(player, sides[player])):
+            if n:
+                slots[s] = (colour, n, 1.0)
+        if sides[player][24]:
+            bar[colour] = sides[player][24]
+        off[colour] = 15 - sum(sides[player])
+    right_slot, left_slot = 2, 14  # a slot of the right half and one of the left half
+
+    def half_slot(player: int) -> int:
+        return right_slot if seating.roller_for_half(True) == player else left_slot
+
+    out = []
+    for k, (value, status) in enumerate(dice):
+        owner = (0 if k == 0 else 1) if roller is None else roller
+        slot = half_slot(owner)
+        if status == "wrong_half":
+            slot = half_slot(1 - owner)
+        out.append(DieSeen(value, status, slot))
+    return BoardSeen(t=t, slots=tuple(slots), bar=bar, off=off, dice=tuple(out), has_bar=True, source=source)

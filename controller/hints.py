@@ -111,8 +111,11 @@ def _frame(colours: dict[int, tuple[int, int, int]], effects: dict[int, Effect])
 
 def changed_points(before: Any, seen: Any) -> tuple[int, ...]:
     """The mover's points (25 = bar) whose count differs between two positions (mover's frame)."""
-    pts = {i + 1 for i in range(25) if before.me[i] != seen.me[i]}
-    pts |= {25 - (i + 1) if i < 24 else 25 for i in range(25) if before.opp[i] != seen.opp[i]}
+    nardy = len(before.me) == 24
+    pts = {i + 1 for i in range(len(before.me)) if before.me[i] != seen.me[i]}
+    for i in range(len(before.opp)):
+        if before.opp[i] != seen.opp[i]:
+            pts.add(BAR_POINT if i == 24 else (i + 12) % 24 + 1 if nardy else 24 - i)
     return tuple(sorted(pts, reverse=True))
 
 

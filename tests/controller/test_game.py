@@ -1,0 +1,395 @@
+"""Scripted games through the pure ``game.step``: one test per ruling of RULES.md "What the station must
+rule on", each named after its rule, both variants."""
+
+from __future__ import annotations
+
+from controller import game
+from controller.events import DeviceChanged, MatchStarted
+from controller.rulings import Settings
+
+from .scripted import Script
+
+
+def test_b3_opening_roll_higher_die_moves_first_with_both_numbers():
+    s = Script()
+    s.opening(3, 1)
+    assert s.state.phase == "moving" and s.state.on_roll == 0 and s.state.dice == (3, 1)
+    show = s.shows()[-1]
+    assert show.legal == 16 and set(show.movable) == {24, 13, 8, 6}
+    assert s.leds()[-1].frame.lit_zones() == {5, 7, 12, 23}
+    s.move("8/5 6/5")
+    s.pickup()
+    assert s.state.phase == "to_roll" and s.state.on_roll == 1
+    assert s.state.sides[0][4] == 2
+
+
+def test_b3_opening_tie_is_rerolled():
+    s = Script()
+    s.opening(4, 4)
+    assert s.codes() == [("B3", "opening_tie")]
+    assert s.state.phase in ("setup", "free") and s.state.cube == 1
+    s.pickup()
+    s.opening(2, 5)
+    assert s.state.on_roll == 1 and s.state.dice == (5, 2)
+
+
+def test_b13_automatic_double_on_tie_up_to_the_limit():
+    s = Script(automatic_doubles=True, auto_double_limit=1)
+    s.opening(4, 4)
+    assert ("B13", "opening_tie") in s.codes() and s.state.cube == 2
+    s.pickup()
+    s.opening(3, 3)
+    assert s.state.cube == 2  # the limit: one automatic double
+    s.pickup()
+    s.opening(6, 1)
+    assert s.state.cube == 2 and s.state.owner is None
+
+
+def test_b15_rethrow_for_every_bad_die_status():
+    for status in ("cocked", "off_board", "wrong_half", "on_bar", "on_checker"):
+        s = Script()
+        s.opening(3, 1)
+        s.move("8/5 6/5")
+        s.pickup()
+        out = s.roll(6, 4, status=status)
+        assert s.codes(out) == [("B15", "rethrow")], status
+        assert s.state.phase == "to_roll"
+        s.pickup()
+        s.roll(6, 4)
+        assert s.state.phase == "moving" and s.state.dice == (6, 4)
+
+
+def test_b15_tournament_option_die_flat_on_a_checker_stands():
+    s = Script(die_on_checker_stands=True)
+    s.opening(3, 1)
+    s.move("8/5 6/5")
+    s.pickup()
+    out = s.roll(6, 4, status="on_checker")
+    assert s.codes(out) == [] and s.state.phase == "moving"
+
+
+def test_b15_out_of_turn_roll_is_refused():
+    s = Script()
+    s.opening(3, 1)
+    s.move("8/5 6/5")
+    s.pickup()
+    out = s.roll(6, 4, player=0)  # light rolls again on his own half: not his turn
+    assert s.codes(out) == [("B15", "out_of_turn")]
+
+
+def test_b16_turn_ends_on_the_clock_button():
+    s = Script()
+    s.opening(3, 1)
+    s.move("8/5 6/5")
+    s.press("clock", player=0)
+    assert s.state.phase == "to_roll" and s.state.on_roll == 1
+
+
+def test_b16_mover_may_change_his_move_until_the_turn_ends():
+    s = Script()
+    s.opening(3, 1)
+    s.move("24/21 24/23")
+    s.sides = game.start_side("backgammon"), game.start_side("backgammon")  # takes it back
+    s.look()
+    s.move("8/5 6/5")
+    s.pickup()
+    assert s.rulings() == [] and s.state.sides[0][4] == 2
+
+
+def test_b16_premature_roll_is_void_by_default():
+    s = Script()
+    s.opening(3, 1)
+    s.move("8/5 6/5")
+    # dark rolls on his half while light's opening dice still lie on the board
+    s.dice = s.dice + ((6, "flat"), (5, "flat"))
+    s.roller = None
+    out = s.look()
+    assert s.codes(out) == [("B16", "premature_void")]
+    assert s.state.phase == "moving" and s.state.on_roll == 0
+
+
+def _premature_after_first_turn(**settings):
+    s = Script(**settings)
+    s.opening(3, 1)
+    s.move("8/5 6/5")
+    s.pickup()
+    s.roll(6, 4)
+    s.move("24/18 13/9")
+    # light rolls before dark picked up: both pairs on the board
+    from controller.demo import seen
+
+    s.t += 1
+    dark_dice = seen(s.sides, ((6, "flat"), (4, "flat")), 1, s.t, s.seating).dice
+    light_dice = seen(s.sides, ((2, "flat"), (1, "flat")), 0, s.t, s.seating).dice
+    ev = seen(s.sides, (), None, s.t, s.seating)
+    from dataclasses import replace
+
+    return s, s.feed(replace(ev, dice=dark_dice + light_dice))
+
+
+def test_b16_premature_roll_stands_under_usbgf_rules():
+    s, out = _premature_after_first_turn(**Settings().with_preset("usbgf").to_json())
+    assert ("B16", "premature_stands") in s.codes(out)
+    assert s.state.phase == "moving" and s.state.on_roll == 0 and s.state.dice == (2, 1)
+
+
+def test_b16_premature_roll_void_under_seed_rules():
+    s, out = _premature_after_first_turn()
+    assert s.codes(out) == [("B16", "premature_void")]
+    assert s.state.on_roll == 1 and s.state.phase == "moving"
+
+
+def test_b16_premature_roll_waived_when_contact_is_over():
+    # a pure race: light all home, dark all home
+    light = (3, 3, 3, 3, 3, 0) + (0,) * 19
+    dark = (0, 3, 3, 3, 3, 3) + (0,) * 19
+    s = Script(sides=(light, dark), light_home="bottom-right")
+    s.state = game.State(
+        settings=s.settings, phase="to_roll", seating=s.seating, sides=(light, dark), on_roll=1
+    )
+    s.roll(6, 5)
+    s.move("6/off 5/off")
+    from dataclasses import replace
+
+    from controller.demo import seen
+
+    ev = seen(s.sides, ((6, "flat"), (5, "flat")), 1, 99, s.seating)
+    extra = seen(s.sides, ((2, "flat"), (1, "flat")), 0, 99, s.seating).dice
+    out = s.feed(replace(ev, dice=ev.dice + extra))
+    assert ("B16", "premature_stands") in s.codes(out)
+    assert "contact is over" in s.rulings(out)[0].reason
+
+
+def test_b17_illegal_move_opponent_accepts_it():
+    s = Script()
+    s.opening(3, 1)
+    s.move("13/7", legal=False)  # moved six with one checker: not a 3-1 play
+    out = s.pickup()
+    assert s.codes(out) == [("B17", "illegal")]
+    assert s.state.phase == "deciding"
+    assert any(e.why == "illegal move" for e in s.leds())
+    s.press("dispute", gesture="short")
+    assert ("B17", "accepted") in s.codes()
+    assert s.state.phase == "to_roll" and s.state.on_roll == 1
+    assert s.state.sides[0][6] == 1  # the move stands as played
+
+
+def test_b17_incomplete_move_opponent_demands_the_legal_move():
+    s = Script()
+    s.opening(3, 1)
+    s.move("8/5", legal=False)  # only half the roll
+    out = s.pickup()
+    assert s.codes(out) == [("B17", "illegal")] and "illegal" in s.rulings(out)[0].reason
+    s.press("dispute", gesture="long")
+    assert ("B17", "correct") in s.codes()
+    assert s.state.phase == "moving" and s.state.on_roll == 0
+    s.move("6/5", legal=False)  # completes 8/5 6/5
+    s.press("clock", player=0)
+    assert s.state.phase == "to_roll" and s.state.sides[0][4] == 2
+
+
+def test_b17_legal_moves_policy_forces_correction():
+    s = Script(illegal_move="must_correct")
+    s.opening(3, 1)
+    s.move("13/7", legal=False)
+    out = s.pickup()
+    assert s.codes(out) == [("B17", "must_correct")] and s.state.phase == "moving"
+
+
+def test_b17_opponent_roll_makes_the_illegal_move_stand():
+    s = Script()
+    s.opening(3, 1)
+    s.move("13/7", legal=False)
+    s.pickup()
+    out = s.roll(6, 4, player=1)
+    assert ("B17", "stands") in s.codes(out)
+    assert s.state.phase == "moving" and s.state.on_roll == 1 and s.state.dice == (6, 4)
+
+
+def test_b17_opponent_double_makes_the_illegal_move_stand():
+    s = Script()
+    s.opening(3, 1)
+    s.move("13/7", legal=False)
+    s.pickup()
+    out = s.press("double", player=1)
+    assert ("B17", "stands") in s.codes(out)
+    assert s.state.phase == "cube"
+
+
+def test_b10_double_take_then_only_owner_redoubles():
+    s = Script()
+    s.opening(3, 1)
+    s.move("8/5 6/5")
+    s.pickup()
+    s.press("double", player=1)
+    assert s.state.phase == "cube"
+    s.press("take", player=0)
+    assert s.state.cube == 2 and s.state.owner == 0 and s.state.phase == "to_roll"
+    s.turn(6, 4, "24/18 13/9")
+    s.turn(2, 1, "13/11 6/5")
+    out = s.press("double", player=1)  # dark does not own the cube
+    assert s.codes(out) == [("B10", "double_refused")] and "opponent" in s.rulings(out)[0].reason
+
+
+def test_b10_double_after_rolling_is_refused():
+    s = Script()
+    s.opening(3, 1)
+    s.move("8/5 6/5")
+    s.pickup()
+    s.roll(6, 4)
+    out = s.press("double", player=1)
+    assert s.codes(out) == [("B10", "double_refused")] and "before rolling" in s.rulings(out)[0].reason
+
+
+def test_b10_drop_ends_the_game_at_the_cube_before_the_double():
+    s = Script(match_length=5)
+    s.opening(3, 1)
+    s.move("8/5 6/5")
+    s.pickup()
+    s.press("double", player=1)
+    s.press("drop", player=0)
+    [end] = s.ended()
+    assert end.winner == 1 and end.points == 1 and end.kind == "drop"
+    assert s.state.score == (0, 1) and s.state.phase == "game_over"
+
+
+def test_b11_beaver_only_when_enabled():
+    s = Script()
+    s.opening(3, 1)
+    s.move("8/5 6/5")
+    s.pickup()
+    s.press("double", player=1)
+    out = s.press("take", player=0, gesture="double")
+    assert s.codes(out) == [("B11", "beaver_refused")]
+    s2 = Script(beaver=True)
+    s2.opening(3, 1)
+    s2.move("8/5 6/5")
+    s2.pickup()
+    s2.press("double", player=1)
+    out = s2.press("take", player=0, gesture="double")
+    assert s2.codes(out) == [("B11", "beaver")] and s2.state.cube == 4 and s2.state.owner == 0
+
+
+def test_b14_no_double_in_the_crawford_game():
+    s = Script(match_length=3)
+    s.state = game.State(settings=s.settings, score=(2, 0))
+    s.opening(3, 1)
+    assert s.state.crawford_game
+    s.move("8/5 6/5")
+    s.pickup()
+    out = s.press("double", player=1)
+    assert s.codes(out) == [("B14", "double_refused")]
+
+
+def _bearoff_win(**settings):
+    """Light bears off his last two checkers; dark has borne off none and sits in light's home."""
+    light = (1, 1) + (0,) * 23
+    dark = [0] * 25
+    dark[23] = 2  # dark's 24-point = light's 1-point: in the winner's home board
+    dark[5] = 13
+    s = Script(sides=(light, tuple(dark)), light_home="bottom-right", **settings)
+    s.state = game.State(
+        settings=s.settings, phase="to_roll", seating=s.seating, sides=s.sides, on_roll=0, game_number=1
+    )
+    s.roll(2, 1)
+    s.move("2/off 1/off")
+    s.pickup()
+    return s
+
+
+def test_b9_backgammon_scores_three_times_the_cube():
+    s = _bearoff_win(match_length=7)
+    [end] = s.ended()
+    assert end.kind == "backgammon" and end.points == 3 and s.state.score == (3, 0)
+    assert ("B9", "game_over") in s.codes()
+
+
+def test_b9_backgammon_as_gammon_setting():
+    s = _bearoff_win(match_length=7, backgammon_as_gammon=True)
+    assert s.ended()[0].kind == "gammon" and s.ended()[0].points == 2
+
+
+def test_b12_jacobi_in_money_play_with_the_cube_centred():
+    s = _bearoff_win()
+    assert s.ended()[0].kind == "single" and s.ended()[0].points == 1
+    s2 = _bearoff_win(jacobi=False)
+    assert s2.ended()[0].points == 3
+
+
+def test_b14_match_ends_when_a_player_reaches_the_length():
+    s = _bearoff_win(match_length=3)
+    assert s.state.phase == "match_over" and s.ended()[0].match_over
+
+
+def test_new_match_event_resets_with_its_settings():
+    s = Script()
+    s.opening(3, 1)
+    s.feed(MatchStarted(settings=Settings(match_length=5).to_json()))
+    assert s.state.phase == "setup" and s.state.settings.match_length == 5
+
+
+def test_device_offline_is_tracked():
+    s = Script()
+    s.feed(DeviceChanged(device="leds", online=False))
+    assert s.state.offline == frozenset({"leds"})
+    s.feed(DeviceChanged(device="leds", online=True))
+    assert s.state.offline == frozenset()
+
+
+# --- long nardy ---------------------------------------------------------------------------------
+
+
+def test_n3_nardy_opening_winner_rolls_again():
+    s = Script(variant="nardy", light_home="bottom-right")
+    s.opening(2, 5)
+    assert s.state.phase == "to_roll" and s.state.on_roll == 1
+    s.roll(6, 6, player=1)
+    assert s.state.phase == "moving" and s.state.dice == (6, 6)
+    assert s.shows()[-1].legal == 1  # N5 first-roll exception: 24/18(2) only
+
+
+def test_n5_head_rule_broken_is_an_illegal_move_n11():
+    s = Script(variant="nardy", light_home="bottom-right")
+    s.opening(5, 2)
+    s.roll(5, 3, player=0)
+    s.move("24/19 24/21")  # two checkers off the head: forbidden (N5)
+    out = s.pickup()
+    assert s.codes(out) == [("N11", "illegal")]
+    s.press("dispute", gesture="long")
+    assert ("N11", "correct") in s.codes()
+    s.sides = (game.start_side("nardy"), game.start_side("nardy"))
+    s.move("24/16")
+    s.pickup()
+    assert s.state.phase == "to_roll" and s.state.on_roll == 1
+
+
+def test_n10_nardy_rethrow_when_dice_lie_on_both_halves():
+    s = Script(variant="nardy", light_home="bottom-right")
+    s.opening(5, 2)
+    s.dice, s.roller = ((4, "flat"), (3, "flat")), None  # one die on each half
+    out = s.look()
+    assert s.codes(out) == [("N10", "rethrow")]
+
+
+def test_n10_nardy_cocked_die_rethrow():
+    s = Script(variant="nardy", light_home="bottom-right")
+    s.opening(5, 2)
+    out = s.roll(4, 3, status="cocked", player=0)
+    assert s.codes(out) == [("N10", "rethrow")]
+
+
+def test_n9_nardy_mars_and_no_cube():
+    light = (2,) + (0,) * 24
+    dark = tuple([0] * 12 + [15] + [0] * 12)
+    s = Script(sides=(light, dark), variant="nardy", light_home="bottom-right", match_length=5)
+    s.state = game.State(
+        settings=s.settings, phase="to_roll", seating=s.seating, sides=s.sides, on_roll=0, game_number=1
+    )
+    out = s.press("double", player=0)
+    assert "without the cube" in out[0].text
+    s.roll(2, 1)
+    s.move("1/off 1/off")
+    s.pickup()
+    [end] = s.ended()
+    assert end.kind == "mars" and end.points == 2
+    assert ("N9", "game_over") in s.codes()
