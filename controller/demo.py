@@ -210,3 +210,16 @@ def seen(
             slot = half_slot(1 - owner)
         out.append(DieSeen(value, status, slot))
     return BoardSeen(t=t, slots=tuple(slots), bar=bar, off=off, dice=tuple(out), has_bar=True, source=source)
+
+
+def scripted_events(seed: int = 7, turns: int | None = None, settings: Any = None) -> list[Any]:
+    """The demo game as station events, as a perfect camera would report it (no rendering): a
+    MatchStarted with ``settings`` (controller.rulings.Settings; default money play) and one
+    BoardSeen per scene. ``turns`` None plays the game to its end."""
+    from controller.events import MatchStarted
+    from controller.rulings import Settings
+
+    out: list[Any] = [MatchStarted(t=0.0, settings=(settings or Settings()).to_json())]
+    for i, scene in enumerate(scenes(seed, turns)):
+        out.append(seen(scene.sides, scene.dice, scene.roller, t=float(i + 1), source=scene.caption))
+    return out

@@ -290,3 +290,35 @@ def resume(path: str | Path, settings: Settings | None = None) -> tuple[game.Sta
     events = read_journal(path)
     state, _ = replay(events, settings)
     return state, len(events)
+
+
+def run_recorded(journal_path: str | Path, events_path: str | Path, pace: float = 0.0) -> int:
+    """Run (or resume) a recorded session without frames or LEDs: the journal's events are replayed,
+    the recorded events it does not hold yet are fed through a :class:`Station` appending to it.
+    Returns how many events were fed. The crash-safety runs use it (``python -m controller.station``).
+
+    :raises controller.journal.JournalTampered: when the journal was edited.
+    :raises ValueError: when the recorded events do not continue the journal.
+    """
+    import time
+
+    from controller.journal import read_events_file
+
+    recorded = read_events_file(events_path)
+    done = read_journal(journal_path) if Path(journal_path).exists() else []
+    if recorded[: len(done)] != done:
+        raise ValueError(f"{events_path} does not continue {journal_path}")
+    state, _ = replay(done)
+    with Journal(journal_path) as journal:
+        station = Station(journal=journal, state=state)
+        for ev in recorded[len(done) :]:
+            if pace:
+                time.sleep(pace)
+            station.handle(ev)
+    return len(recorded) - len(done)
+
+
+if __name__ == "__main__":  # python -m controller.station JOURNAL EVENTS [PACE]
+    import sys
+
+    run_recorded(sys.argv[1], sys.argv[2], float(sys.argv[3]) if len(sys.argv) > 3 else 0.0)

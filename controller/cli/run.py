@@ -100,6 +100,22 @@ def source_events(spec: str, console: Any, calibration: Any = None) -> Iterator[
                 console.print(f"[yellow]{ev.message}[/yellow]")
 
 
+def paced(events: Iterator[Event], pace: float) -> Iterator[Event]:
+    """The events, ``pace`` seconds apart (a recorded session replayed in real time)."""
+    for ev in events:
+        if pace > 0:
+            time.sleep(pace)
+        yield ev
+
+
+def with_match_start(events: Iterator[Event], settings: Any) -> Iterator[Event]:
+    """A new session's journal begins with its settings (controller.events.MatchStarted)."""
+    from controller.events import MatchStarted
+
+    yield MatchStarted(t=0.0, settings=settings.to_json())
+    yield from events
+
+
 class _Gate:
     """Accept a reading once ``n`` frames in a row agree on every point and die (used only when the
     vision pipeline's gate is not installed); each settled board is passed on once."""
@@ -206,6 +222,7 @@ def register(app: typer.Typer) -> None:
         ),
         turns: int = typer.Option(6, "--turns", help="demo: number of turns to play (0 = a whole game)"),
         no_leds: bool = typer.Option(False, "--no-leds", help="run without an LED device"),
+        pace: float = typer.Option(0.0, "--pace", help="--events: seconds between events"),
     ) -> None:
         """The station: frames in, board and rulings out, LEDs lit (default: the embedded demo)."""
         from rich.console import Console
@@ -234,7 +251,7 @@ def register(app: typer.Typer) -> None:
             from controller.journal import read_events_file
 
             try:
-                stream: Iterator[Event] = iter(read_events_file(events))
+                stream: Iterator[Event] = paced(iter(read_events_file(events)), pace)
             except (OSError, ValueError) as exc:
                 raise _fail(f"cannot read events from {events}: {exc}") from exc
         elif spec is None:
@@ -242,7 +259,7 @@ def register(app: typer.Typer) -> None:
                 "[bold]Tavla demo[/bold]: a scripted game rendered by vision.render, read by the camera "
                 "reader, refereed, LEDs on the emulated device"
             )
-            stream = demo_events(console, None if turns == 0 else turns)
+            stream = with_match_start(demo_events(console, None if turns == 0 else turns), cfg.settings)
         else:
             try:
                 from vision.sources import open_source
@@ -250,6 +267,6 @@ def register(app: typer.Typer) -> None:
                 open_source(spec).close()
             except (OSError, ValueError) as exc:
                 raise _fail(f"{exc}") from exc
-            stream = source_events(spec, console, calibration)
+            stream = with_match_start(source_events(spec, console, calibration), cfg.settings)
         export_dir = Path(cfg.export_dir) if cfg.export_dir else None
         run_session(stream, cfg.settings, serial_url, journal_path, console, export_dir=export_dir)

@@ -1,0 +1,122 @@
+"""``tavla resume [JOURNAL]`` and ``tavla replay JOURNAL`` (issue 6 items 7 and 8).
+
+``resume`` checks the journal's hash chain, replays its events through ``game.step`` to the state the
+station had when it stopped (a crash included), prints where the game stands, and -- given a source
+(``--source``, ``--events`` or ``--demo``) -- goes on from there, appending to the same journal. With
+``--events`` the file's events that the journal already holds are skipped (they must agree), so a
+recorded session killed at any point and resumed ends with every event journaled exactly once.
+
+``replay`` re-runs a journal and prints every ruling (with ``--boards``, every board too).
+
+Exit 2 on a missing, unreadable or edited journal (one line saying which line is wrong).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    typer.echo(f"tavla: {message}", err=True)
+    return typer.Exit(code)
+
+
+def _newest_journal() -> Path | None:
+    from controller.cli.run import default_journal_path
+
+    folder = default_journal_path().parent
+    found = sorted(folder.glob("journal-*.jsonl"), key=lambda p: p.stat().st_mtime) if folder.is_dir() else []
+    return found[-1] if found else None
+
+
+def _load(path: Path) -> list[Any]:
+    from controller.journal import JournalError, JournalTampered, read
+
+    try:
+        return read(path)
+    except FileNotFoundError as exc:
+        raise _fail(f"journal {path} does not exist; give the path `tavla run` printed") from exc
+    except JournalTampered as exc:
+        raise _fail(f"the journal was edited and cannot be trusted: {exc}") from exc
+    except (JournalError, OSError) as exc:
+        raise _fail(f"cannot read journal {path}: {exc}") from exc
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("replay")
+    def replay_cmd(
+        journal: Path = typer.Argument(..., help="a journal written by tavla run"),
+        boards: bool = typer.Option(False, "--boards", help="print every board as well"),
+    ) -> None:
+        """Re-run a journal and print the rulings it led to."""
+        from rich.console import Console
+
+        from controller.effects import Announce, GameEnded, Show
+        from controller.station import ConsolePrinter, replay
+
+        console = Console(highlight=False)
+        events = _load(journal)
+        state, effects = replay(events)
+        printer = ConsolePrinter(console)
+        rulings = 0
+        for e in effects:
+            if isinstance(e, Announce):
+                rulings += 1
+                printer.ruling(e)
+            elif isinstance(e, GameEnded):
+                printer.game_ended(e)
+            elif boards and isinstance(e, Show):
+                printer.show(e)
+        console.print(
+            f"{len(events)} events, {rulings} rulings; phase {state.phase}, "
+            f"score light {state.score[0]} - dark {state.score[1]}"
+        )
+
+    @app.command("resume")
+    def resume_cmd(
+        journal: Path = typer.Argument(None, help="the journal to resume; default the newest one"),
+        source: str = typer.Option(None, "--source", help="go on with frames from this source"),
+        events: Path = typer.Option(None, "--events", help="go on with recorded events (JSON Lines)"),
+        demo: bool = typer.Option(False, "--demo", help="go on with the demo frames"),
+        serial: str = typer.Option(None, "--serial", help="LED device port or pyserial URL"),
+        no_leds: bool = typer.Option(False, "--no-leds", help="run without an LED device"),
+        pace: float = typer.Option(0.0, "--pace", help="seconds between recorded events"),
+    ) -> None:
+        """Rebuild the game from a journal and, given a source, carry on appending to it."""
+        from rich.console import Console
+
+        from controller.cli.run import demo_events, paced, run_session, source_events
+        from controller.station import replay
+
+        console = Console(highlight=False)
+        path = journal or _newest_journal()
+        if path is None:
+            raise _fail("no journal found; give the journal path `tavla run` printed")
+        done = _load(path)
+        state, _ = replay(done)
+        console.print(
+            f"resumed {path}: {len(done)} events; phase {state.phase}, "
+            f"on roll {({0: 'light', 1: 'dark'}).get(state.on_roll, '-')}, "
+            f"score light {state.score[0]} - dark {state.score[1]}"
+        )
+        if events is not None:
+            from controller.journal import read_events_file
+
+            try:
+                recorded = read_events_file(events)
+            except (OSError, ValueError) as exc:
+                raise _fail(f"cannot read events from {events}: {exc}") from exc
+            if recorded[: len(done)] != done:
+                raise _fail(f"{events} does not continue {path}: their first {len(done)} events differ")
+            stream: Any = paced(iter(recorded[len(done) :]), pace)
+        elif source is not None:
+            stream = source_events(source, console)
+        elif demo:
+            stream = demo_events(console)
+        else:
+            return
+        serial_url = None if no_leds else (serial or "ledsim://")
+        run_session(stream, state.settings, serial_url, path, console, state=state)
