@@ -88,11 +88,7 @@ _HOP_RE = re.compile(r"/(bar|off|\d{1,2})(\*?)")
 
 
 def _parse_point(word: str, text: str, first: bool) -> int:
-    if word == "bar":
-        return BAR_POINT
-    if word == "off":
-        return OFF_POINT
-    n = int(word)
+    n = BAR_POINT if word == "bar" else OFF_POINT if word == "off" else int(word)
     if not 0 <= n <= 25:
         raise FormatError(f"point {n} in play {text!r} is outside 0-25")
     if first and n == OFF_POINT:
