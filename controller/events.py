@@ -121,11 +121,13 @@ class ButtonPressed(Event):
 
 @dataclass(frozen=True)
 class DeviceChanged(Event):
-    """The camera or the LED device went offline or came back (the clock pauses; issue 6 item 6)."""
+    """The camera or the LED device went offline or came back (the clock pauses; issue 6 item 6).
+    ``since``: when it last answered (the silent time from then is refunded), default ``t``."""
 
     kind: ClassVar[str] = "device"
     device: str = "camera"
     online: bool = True
+    since: float | None = None  # when it went offline: it last answered then (the clock refunds from here)
 
 
 @dataclass(frozen=True)

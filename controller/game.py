@@ -31,6 +31,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from controller import arbiter, hints
+from controller import clock as clocks
+from controller.clock import Clock
 from controller.effects import Announce, Effect, GameEnded, Leds, Prompt, Show
 from controller.events import BoardSeen, ButtonPressed, DeviceChanged, DieSeen, Event, MatchStarted, Tick
 from controller.geometry import Seating, all_seatings, right_half
@@ -106,6 +108,7 @@ class State:
     last_winner: int | None = None
     offline: frozenset[str] = frozenset()
     rulings: int = 0
+    clock: Clock | None = None
 
 
 def new_state(settings: Settings | None = None) -> State:
@@ -282,6 +285,59 @@ def step(state: State, event: Event) -> tuple[State, list[Effect]]:
 
     Never raises on a bad reading: an impossible or partial board becomes a note or a ruling.
     """
+    before = state
+    state, out = _step(state, event)
+    if state.settings.clock is not None and not isinstance(event, MatchStarted):
+        state, out = _run_clock(before, state, event, out)
+    return state, out
+
+
+_CLOCK_PHASES = ("to_roll", "moving", "deciding", "cube")
+
+
+def _run_clock(before: State, state: State, event: Event, out: list[Effect]) -> tuple[State, list[Effect]]:
+    """The clock follows the turn (issue 6 item 6): it runs for the player on roll, stops at the game's
+    end, pauses while a device is offline, and a spent reserve loses the match (tournament clock rules)."""
+    s = state.settings
+    t = event.t
+    clock = state.clock
+    if clock is None:
+        clock = clocks.preset(
+            s.clock or "simple", s.match_length, state.score, s.clock_reserve, s.clock_delay
+        )
+    if isinstance(event, DeviceChanged):
+        if state.offline and not before.offline:
+            clock = clocks.pause(clock, t, event.since)
+        elif not state.offline and before.offline:
+            clock = clocks.resume(clock, t)
+    running = state.on_roll if state.phase in _CLOCK_PHASES else None
+    if running != clock.running:
+        clock = clocks.start(clock, running, t) if running is not None else clocks.stop(clock, t)
+    clock = clocks.check_flag(clock, t)
+    state = replace(state, clock=clock)
+    if clock.flag is not None and state.phase not in ("match_over",):
+        loser = clock.flag
+        winner = 1 - loser
+        state = _announce(
+            state,
+            Ruling(
+                "clock",
+                "flag",
+                f"{NAMES[loser]}'s time ran out: {NAMES[winner]} wins"
+                f"{' the match' if not s.money else ' the game'}",
+                loser,
+            ),
+            out,
+        )
+        points = max(1, s.match_length - state.score[winner]) if not s.money else state.cube
+        state, out = _game_over(
+            replace(state, sides=state.sides or (start_side(s.variant),) * 2), winner, out, "time", points
+        )
+        state = replace(state, clock=replace(clocks.stop(clock, t), flag=None))
+    return state, out
+
+
+def _step(state: State, event: Event) -> tuple[State, list[Effect]]:
     out: list[Effect] = []
     if isinstance(event, MatchStarted):
         settings = Settings.from_json(event.settings) if event.settings else state.settings
@@ -910,6 +966,9 @@ def _cube(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, li
     if s.variant == "nardy":
         out.append(Prompt("long nardy is played without the cube"))
         return state, out
+    if ev.button == "double" and p is None and state.on_roll is not None:
+        # a shared cube button: the player who may double now (after a finished turn, the opponent)
+        p = 1 - state.on_roll if state.phase == "deciding" else state.on_roll
     if ev.button == "double":
         if state.phase == "deciding" and p is not None and p != state.on_roll:
             state = _announce(

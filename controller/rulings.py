@@ -50,6 +50,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "hints": ("assistant", "home", "referee"),
     "nardy_block": ("strict", "transient", "after_home"),
 }
+_CLOCKS = (None, "usbgf", "uk", "simple")
 
 
 @dataclass(frozen=True)
@@ -87,11 +88,15 @@ class Settings:
     nardy_block: str = "strict"
     hints: str = "assistant"
     clock: str | None = None
+    clock_reserve: float = 600.0
+    clock_delay: float = 12.0
 
     def __post_init__(self) -> None:
         for name, allowed in _CHOICES.items():
             if getattr(self, name) not in allowed:
                 raise SettingsError(f"{name} = {getattr(self, name)!r}; use one of {', '.join(allowed)}")
+        if self.clock not in _CLOCKS:
+            raise SettingsError(f"clock = {self.clock!r}; use usbgf, uk, simple or leave it out")
         if self.match_length < 0:
             raise SettingsError(f"match_length = {self.match_length}; use 0 for money play or N > 0")
 
