@@ -10,8 +10,9 @@ Gestures, where each is natural:
 
 Debounce is done here, in software, per button: an edge within ``bounce_time`` of the last accepted
 edge of that button is ignored. (gpiozero's own ``bounce_time`` depends on the pin driver -- its mock
-pins ignore it -- so doing it here behaves the same on every back end.) Every gesture becomes a :class:`controller.events.ButtonPressed`
-handed to ``submit`` (the station's queue; called from gpiozero's threads).
+pins ignore it -- so doing it here behaves the same on every back end.) Every gesture becomes a
+:class:`controller.events.ButtonPressed` handed to ``submit`` (the station's queue; called from
+gpiozero's threads).
 
 Wiring: each button between its BCM pin and ground, internal pull-up on (gpiozero ``Button``
 default). Pins come from the station config (``[buttons]``, controller.config). Tests pass
