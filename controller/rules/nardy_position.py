@@ -74,7 +74,8 @@ class NardyStatus(enum.IntFlag):
     TOO_MANY_OPP = enum.auto()
     #: A checker stands on a point holding an opposing checker (RULES.md N4: never allowed).
     SHARED_POINT = enum.auto()
-    #: Both players have borne off all 15: only one can finish first (RULES.md N9).
+    #: Both players have borne off all 15: only one can finish first (RULES.md N9), except after
+    #: black's last roll under the draw setting (a drawn game).
     BOTH_FINISHED = enum.auto()
     #: The player on roll holds six points in a row with no opposing checker past them (RULES.md N6).
     #: Possible after an illegal move was accepted (RULES.md N11), so a warning more than an error.
