@@ -1,0 +1,211 @@
+"""Vision speed: milliseconds per frame for each stage of the reading, on one core, beside the camera's
+frame interval (33.3 ms at 30 fps) as the peer -- issue 4 "Speed". Goal: the full reading of a
+1280x720 frame in at most 10 ms.
+
+Inputs: the real photos at their own size (../shared/data/boards-webcam and boards-real, a sample of
+each; skipped with a note when absent) and 1280x720 frames (those photos resized, and frames of the
+project's renderer: rendering itself is not timed). Stages, each timed alone on the same frames:
+
+* decode -- JPEG bytes to a BGR array (cv2.imdecode);
+* gate -- the stability gate's motion/brightness thumbnail (`vision.stability`);
+* board finding -- `vision.board.find_board` (what calibration does once per session);
+* checkers -- rectify + `vision.checkers.count_stacks` + colour naming, given the board;
+* dice -- `vision.dice.find_dice` on the whole frame;
+* full reading -- `vision.reader.read_board` without a calibration (finds the board every frame) and
+  with one (the per-frame cost on a live camera once calibrated).
+
+Stages whose module is not there yet print "not available". Rows of ``bench/vision_dice.py`` (the
+dice engineer's) are appended when that module exists: its ``rows()`` if it has one, else its
+``main()`` is run after this table.
+"""
+
+from __future__ import annotations
+
+import importlib
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+FRAME_INTERVAL_MS = 1000.0 / 30.0
+GOAL_MS = 10.0
+PER_SET = 5
+REPEATS = 3
+
+
+def _sample(folder: Path, n: int) -> list[Path]:
+    paths = sorted(p for p in folder.rglob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    if len(paths) <= n:
+        return paths
+    step = len(paths) / n
+    return [paths[int(i * step)] for i in range(n)]
+
+
+def _inputs() -> tuple[list[tuple[str, list[bytes]]], list[str]]:
+    """(name, encoded frames) per input set, and notes about what is missing."""
+    sets: list[tuple[str, list[bytes]]] = []
+    notes: list[str] = []
+    resized: list[bytes] = []
+    for name in ("boards-webcam", "boards-real"):
+        folder = DATA / name
+        if not folder.is_dir():
+            notes.append(f"{folder} is absent: its rows are skipped")
+            continue
+        blobs = [p.read_bytes() for p in _sample(folder, PER_SET)]
+        sizes = sorted({_size(b) for b in blobs})
+        short = name.removeprefix("boards-")
+        sets.append((f"{short}, own size", blobs))
+        notes.append(f"{short}, own size = {len(blobs)} photos of {folder}: "
+                     + ", ".join(f"{w}x{h}" for w, h in sizes))
+        for b in blobs[:3]:
+            img = cv2.imdecode(np.frombuffer(b, np.uint8), cv2.IMREAD_COLOR)
+            ok, enc = cv2.imencode(".jpg", cv2.resize(img, (1280, 720), interpolation=cv2.INTER_AREA))
+            resized.append(enc.tobytes())
+    from vision.render import Camera, random_spec, render
+
+    rendered = []
+    for i, style in enumerate(("paper", "wood", "tournament")):
+        cam = Camera(tilt_deg=6, roll_deg=2)
+        r = render(random_spec(i, style=style), size=(1280, 720), camera=cam, seed=i)
+        rendered.append(cv2.imencode(".jpg", r.image)[1].tobytes())
+    sets.append(("1280x720", resized + rendered))
+    notes.append(f"1280x720 = {len(resized)} of those photos resized + {len(rendered)} renders (paper, wood, "
+                 "tournament; rendering not timed)")
+    return sets, notes
+
+
+def _size(blob: bytes) -> tuple[int, int]:
+    img = cv2.imdecode(np.frombuffer(blob, np.uint8), cv2.IMREAD_COLOR)
+    return (img.shape[1], img.shape[0])
+
+
+def _time_ms(fn: Callable[[], Any]) -> float:
+    """Median wall time of ``REPEATS`` calls, in ms (after one warm-up call)."""
+    fn()
+    times = []
+    for _ in range(REPEATS):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+Make = Callable[[np.ndarray, bytes], Callable[[], Any]]
+
+
+def _stages() -> list[tuple[str, Make | str]]:
+    """(stage name, factory of a zero-argument call for one frame, or the reason it is not available)."""
+    from vision.stability import thumbnail
+
+    def decode(img: np.ndarray, blob: bytes) -> Callable[[], Any]:
+        return lambda: cv2.imdecode(np.frombuffer(blob, np.uint8), cv2.IMREAD_COLOR)
+
+    out: list[tuple[str, Make | str]] = [
+        ("decode (JPEG)", decode),
+        ("stability gate (motion thumbnail)", lambda img, blob: lambda: thumbnail(img)),
+    ]
+
+    def optional(stage: str, module: str, build: Callable[[Any], Make]) -> None:
+        try:
+            mod = importlib.import_module(module)
+            out.append((stage, build(mod)))
+        except (ImportError, AttributeError) as exc:
+            out.append((stage, f"not available ({exc})"))
+
+    optional("board finding (calibration)", "vision.board",
+             lambda m: lambda img, blob: lambda: m.find_board(img))
+
+    def checkers(m: Any) -> Callable[[np.ndarray, bytes], Callable[[], Any]]:
+        from vision.board import find_board
+
+        def make(img: np.ndarray, blob: bytes) -> Callable[[], Any]:
+            geom = find_board(img)
+            if geom is None:
+                raise LookupError("no board found")
+            return lambda: m.name_colours(m.count_stacks(geom.rectify(img), geom))
+
+        return make
+
+    optional("checkers (rectify + count + colours)", "vision.checkers", checkers)
+    optional("dice (whole frame)", "vision.dice", lambda m: lambda img, blob: lambda: m.find_dice(img))
+    optional("full reading, no calibration", "vision.reader",
+             lambda m: lambda img, blob: lambda: m.read_board(img))
+
+    def calibrated(m: Any) -> Callable[[np.ndarray, bytes], Callable[[], Any]]:
+        from vision.calibration import calibrate
+
+        def make(img: np.ndarray, blob: bytes) -> Callable[[], Any]:
+            calib = calibrate(img)
+            if calib is None:
+                raise LookupError("no board found")
+            return lambda: m.read_board(img, calib)
+
+        return make
+
+    optional("full reading, calibrated", "vision.reader", calibrated)
+    return out
+
+
+def main() -> None:
+    cv2.setNumThreads(1)  # one core, as on a busy Raspberry Pi
+    console = Console(width=150)
+    sets, notes = _inputs()
+    table = Table(title="vision: ms per frame, one core (cv2.setNumThreads(1))")
+    for col in ("stage", "input", "ms/frame", "peer: camera frame interval (30 fps)", "ratio", "goal"):
+        table.add_column(col, justify="right" if col in ("ms/frame", "ratio") else "left")
+    peer = f"{FRAME_INTERVAL_MS:.1f} ms"
+    for stage, make in _stages():
+        for set_name, blobs in sets:
+            if isinstance(make, str):
+                table.add_row(stage, set_name, make, peer, "-", "")
+                continue
+            per_image, failed = [], 0
+            for blob in blobs:
+                img = cv2.imdecode(np.frombuffer(blob, np.uint8), cv2.IMREAD_COLOR)
+                try:
+                    per_image.append(_time_ms(make(img, blob)))
+                except Exception:  # noqa: BLE001 -- a stage failing on one frame is a note, not the end
+                    failed += 1
+            if not per_image:
+                table.add_row(stage, set_name, f"n/a ({failed} failed)", peer, "-", "")
+                continue
+            ms = statistics.mean(per_image)
+            goal = ""
+            if stage.startswith("full reading") and set_name == "1280x720":
+                goal = f"<= {GOAL_MS:g} ms: " + ("met" if ms <= GOAL_MS else "NOT met")
+            extra = f" ({failed} failed)" if failed else ""
+            table.add_row(stage, set_name, f"{ms:.1f}{extra}", peer,
+                          f"{ms / FRAME_INTERVAL_MS:.2f}x", goal)
+    dice_rows: list[tuple[str, ...]] = []
+    dice_main = None
+    try:
+        dice_mod = importlib.import_module("bench.vision_dice")
+    except ModuleNotFoundError as exc:
+        if exc.name != "bench.vision_dice":
+            raise
+    else:
+        if hasattr(dice_mod, "rows"):
+            dice_rows = [tuple(str(c) for c in row) for row in dice_mod.rows()]
+        elif hasattr(dice_mod, "main"):
+            dice_main = dice_mod.main
+    for row in dice_rows:
+        table.add_row(*(list(row) + [""] * 6)[:6])
+    console.print(table)
+    console.print(f"ratio = ms per frame / the camera frame interval ({FRAME_INTERVAL_MS:.1f} ms at 30 fps); "
+                  "below 1.00x keeps up with the camera.")
+    for note in notes:
+        console.print(f"note: {note}")
+    if dice_main is not None:
+        dice_main()
+
+
+if __name__ == "__main__":
+    main()
