@@ -216,6 +216,7 @@ def _show(
     plays: list[Any] = []
     position = None
     frame = LedFrame.dark()
+    best_text = None
     seating = state.seating
     if sides is not None and seating is not None:
         pips = (
@@ -237,6 +238,14 @@ def _show(
             movable = hints.movable_points(position, plays)
             movable_slots = tuple(sorted(hints.zones_for(seating, mover, movable)))
             frame = hints.movable_frame(seating, mover, movable)
+            if state.settings.hints == "assistant" and _variant(state) == "backgammon" and plays:
+                best = hints.best_play(
+                    position, dice[0], dice[1], plays, state.settings.hint_plies, state.settings.hint_noise
+                )
+                if best is not None:
+                    from controller.formats.notation import format_play
+
+                    best_text = format_play(best)
     view = Show(
         title=title,
         slots=tuple((c, n) for c, n, _ in ev.slots),
@@ -251,6 +260,7 @@ def _show(
         position_id=pos_id,
         light_home=seating.light_home() if seating else None,
         notes=notes,
+        best=best_text,
     )
     return view, frame, plays, position
 

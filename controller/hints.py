@@ -131,12 +131,20 @@ def gnubg_available() -> bool:
     return True
 
 
-def best_play(position: Any, d1: int, d2: int, plays: Sequence[Any]) -> Any | None:
+def best_play(
+    position: Any, d1: int, d2: int, plays: Sequence[Any], plies: int = 0, noise: float = 0.0
+) -> Any | None:
     """gnubg's best legal play (backgammon only), or None without the bindings or on any engine error.
 
-    gnubg's ``findbestmoves`` returns its ranked moves as step tuples; a bear-off play may come cut
-    short at its first ``off``, so each ranked entry is replayed on our position and matched to the
-    complete legal play whose result it reaches or starts; the first match in gnubg's order wins.
+    ``gnubg.findbestmoves(board, cubeinfo, evalcontext, dice)`` ranks the plays best first, each as a
+    flat ``(from, to, from, to, ...)`` tuple (1-based, 25 = bar, 0 = off). In 1.1.0a16 a bear-off play
+    comes cut short at its first ``off``: the tuple stops after that checker's ``from``. So each ranked
+    entry is matched to our complete legal plays: exactly by its steps, or -- cut short -- to the
+    first complete play containing every step it lists (the ``off`` included); the first entry in
+    gnubg's order that matches wins. (``gnubg.hint()`` hangs in that version and is not used.)
+
+    Hint strength: ``plies`` (0 = gnubg's fast net, 1-2 look ahead) and ``noise`` (a weaker player's
+    evaluation noise, gnubg's own setting; deterministic, so replays agree).
     """
     if not plays:
         return None
@@ -146,47 +154,29 @@ def best_play(position: Any, d1: int, d2: int, plays: Sequence[Any]) -> Any | No
         return None
     try:
         board = [list(position.opp), list(position.me)]
-        ranked = gnubg.findbestmoves(board, [d1, d2])
+        ranked = gnubg.findbestmoves(
+            board, gnubg.cubeinfo(), gnubg.evalcontext(0, plies, 1, 0, noise), (d1, d2)
+        )
     except Exception:
         return None
-    by_steps = {}
-    for play in plays:
-        key = tuple(sorted((m.src, m.dst) for m in play.moves))
-        by_steps[key] = play
-    for entry in ranked:
-        steps = _gnubg_steps(entry)
-        if steps is None:
+    keyed = [(sorted((m.src, m.dst) for m in play.moves), play) for play in plays]
+    for entry in ranked or ():
+        move = entry.get("move") if isinstance(entry, dict) else None
+        if not isinstance(move, tuple | list):
             continue
-        key = tuple(sorted(steps))
-        if key in by_steps:
-            return by_steps[key]
-        # a cut-short bear-off: the complete play whose steps include these
-        for full, play in by_steps.items():
-            if _contains(full, key):
+        flat = [int(x) for x in move]
+        cut = len(flat) % 2 == 1
+        steps = [(flat[i], flat[i + 1]) for i in range(0, len(flat) - 1, 2)]
+        if cut:
+            steps.append((flat[-1], OFF_POINT))
+        want = sorted(steps)
+        for key, play in keyed:
+            if key == want or (cut and _contains(key, want)):
                 return play
     return None
 
 
-def _gnubg_steps(entry: Any) -> list[tuple[int, int]] | None:
-    seq = (
-        entry[0]
-        if isinstance(entry, tuple | list) and entry and isinstance(entry[0], tuple | list)
-        else entry
-    )
-    try:
-        flat = [int(x) for x in seq]
-    except (TypeError, ValueError):
-        return None
-    steps = []
-    for i in range(0, len(flat) - 1, 2):
-        src, dst = flat[i], flat[i + 1]
-        if src < 0:
-            break
-        steps.append((src + 1, max(dst + 1, 0) if dst >= 0 else 0))
-    return steps
-
-
-def _contains(full: tuple[tuple[int, int], ...], part: tuple[tuple[int, int], ...]) -> bool:
+def _contains(full: list[tuple[int, int]], part: list[tuple[int, int]]) -> bool:
     rest = list(full)
     for s in part:
         if s not in rest:

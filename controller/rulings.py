@@ -87,6 +87,8 @@ class Settings:
     nardy_next_game: str = "alternate"
     nardy_block: str = "strict"
     hints: str = "assistant"
+    hint_plies: int = 0
+    hint_noise: float = 0.0
     clock: str | None = None
     clock_reserve: float = 600.0
     clock_delay: float = 12.0

@@ -50,6 +50,7 @@ def register(app: typer.Typer) -> None:
     def replay_cmd(
         journal: Path = typer.Argument(..., help="a journal written by tavla run"),
         boards: bool = typer.Option(False, "--boards", help="print every board as well"),
+        export: Path = typer.Option(None, "--export", help="write the match as .sgf and .mat in this folder"),
     ) -> None:
         """Re-run a journal and print the rulings it led to."""
         from rich.console import Console
@@ -74,6 +75,17 @@ def register(app: typer.Typer) -> None:
             f"{len(events)} events, {rulings} rulings; phase {state.phase}, "
             f"score light {state.score[0]} - dark {state.score[1]}"
         )
+        if export is not None:
+            from controller.export import export_match
+
+            try:
+                paths = export_match(state, export, journal.stem)
+            except OSError as exc:
+                raise _fail(f"cannot write the match in {export}: {exc}") from exc
+            for path in paths:
+                console.print(f"match written: {path}")
+            if not paths:
+                console.print("no finished backgammon game to export")
 
     @app.command("resume")
     def resume_cmd(

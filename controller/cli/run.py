@@ -167,13 +167,20 @@ def run_session(
     link = open_link(serial_url) if serial_url else None
     journal = Journal(journal_path) if journal_path else None
     printer = ConsolePrinter(console)
-    on_end = None
-    if export_dir is not None:
-        from controller.export import export_match
+    from controller.export import export_match
 
-        def on_end(st: Any) -> None:
-            for path in export_match(st, export_dir):
+    folder = export_dir or (journal_path.parent if journal_path else None)
+    stem = journal_path.stem if journal_path else "tavla-match"
+
+    def on_end(st: Any) -> None:
+        """At each game's end the match so far is written as .sgf and .mat (issue 6 item 7)."""
+        if folder is None:
+            return
+        try:
+            for path in export_match(st, folder, stem):
                 console.print(f"match written: {path}")
+        except OSError as exc:  # a full disk must not stop the game; the journal still has it all
+            console.print(f"[yellow]could not write the match file in {folder}: {exc}[/yellow]")
 
     station = Station(settings, link=link, journal=journal, printer=printer, on_game_end=on_end, state=state)
     frames = 0
