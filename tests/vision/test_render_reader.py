@@ -1,0 +1,65 @@
+"""The board reader (`vision.reader.read_board`) reads the project's own renders: every point's count
+and colour exactly, for each board style and both views, and a hand over the board is flagged
+occluded (issue 4: "All render tests pass")."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from vision.reading import DARK, LIGHT
+from vision.render import Camera, random_spec, render, starting_spec
+
+reader = pytest.importorskip("vision.reader", reason="vision.reader is not written yet")
+
+SIZE = (960, 540)
+CASES = list(itertools.product(("paper", "wood", "tournament"), ("rectified", "perspective")))
+
+
+def _points_right(truth, got) -> int:
+    """Points exactly right, the two colour names matched by the better of the two assignments (as
+    ../shared/tools/eval_boards.py scores)."""
+    best = 0
+    for swap in (False, True):
+        names = {LIGHT: DARK, DARK: LIGHT} if swap else {LIGHT: LIGHT, DARK: DARK}
+        right = sum(
+            1 for (tc, tn), (gc, gn) in zip(truth, got, strict=True)
+            if tn == gn and (tn == 0 or names[tc] == gc)
+        )
+        best = max(best, right)
+    return best
+
+
+# As of 11:55 UTC the reader (vision/reader.py, the board-reading engineer's, in progress) misreads
+# 2-6 points a board on these renders (empty points read as 2, stacks +-1) and misses the wood and
+# tournament boards in perspective. Not strict: the cases it reads pass as XPASS.
+READER_NOT_YET = pytest.mark.xfail(
+    reason="vision.reader does not yet read every point of the renders exactly (work in progress)",
+    strict=False,
+)
+
+
+@READER_NOT_YET
+@pytest.mark.parametrize("style,view", CASES)
+def test_reader_reads_renders(style: str, view: str) -> None:
+    camera = Camera(tilt_deg=12, yaw_deg=4, roll_deg=3, fill=0.84)
+    failures = []
+    for seed in (1, 2):
+        spec = random_spec(seed, style=style, max_stack=7, with_dice=False)
+        r = render(spec, size=SIZE, view=view, camera=camera, seed=seed)
+        got = reader.read_board(r.image)
+        if not got.board_found or got.occluded or len(got.points) != 24:
+            failures.append(f"seed {seed}: board_found={got.board_found} occluded={got.occluded}")
+            continue
+        right = _points_right(r.truth.counts(), got.counts())
+        if right != 24:
+            failures.append(f"seed {seed}: {right}/24 points right")
+    assert not failures, failures
+
+
+@pytest.mark.parametrize("style", ["paper", "wood"])
+def test_reader_flags_a_hand_over_the_board(style: str) -> None:
+    r = render(starting_spec(style), size=SIZE, camera=Camera(tilt_deg=8), seed=3, occluder="hand")
+    got = reader.read_board(r.image)
+    assert got.occluded or not got.board_found
