@@ -15,8 +15,11 @@ noise=3.0, blur=0.0, occluder=None) -> Render``
   ``"centre"``/``"top"``/``"bottom"`` or None for no cube); ``style`` ``"paper"`` (printed paper, no bar,
   white/grey points, red/green flat checkers -- like boards-webcam), ``"wood"`` (wooden board with a
   bar and off trays, cream/brown checkers) or ``"tournament"`` (black frame and bar, red/black points,
-  white/black checkers); ``home`` ``"right"`` or ``"left"`` (where the light player's home board lies on
-  the bottom edge; RULES.md B2 allows the mirror set-up). `starting_spec` and `random_spec` build specs.
+  white/black checkers); ``checker_colours`` overrides the (light, dark) checker colours (BGR);
+  ``home`` ``"right"`` or ``"left"`` (where the light player's home board lies on the bottom edge;
+  RULES.md B2 allows the mirror set-up); ``roller`` ``"bottom"``/``"top"`` (who rolled: his right-hand
+  half is where flat dice land); ``pile`` ``"layer"``/``"beside"`` (how stacks above five are piled).
+  `starting_spec` and `random_spec` build specs.
 * ``view`` -- ``"rectified"`` (the top view, long side horizontal, board centred) or ``"perspective"``
   (a pinhole `Camera`: tilt, yaw, roll -- ``roll_deg=90`` is a portrait board -- random from ``seed``
   when ``camera`` is None).
@@ -110,6 +113,7 @@ class BoardSpec:
     home: str = "right"
     roller: str = "bottom"
     pile: str = "layer"
+    checker_colours: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None
 
     def validate(self) -> None:
         """:raises RenderError: when the spec describes an impossible board."""
@@ -380,7 +384,9 @@ def _draw_board(
 ) -> tuple[list[DieReading], CubeReading | None, list[tuple[float, float]]]:
     """Draw the board, checkers, dice and cube onto ``canvas`` (board units -> canvas by ``s2c``).
     Returns dice truth and cube truth in *board units* (image_xy converted by the caller)."""
-    pal = draw.PALETTES[spec.style]
+    pal = dict(draw.PALETTES[spec.style])
+    if spec.checker_colours is not None:  # e.g. black checkers on black points, gold and white
+        pal[LIGHT], pal[DARK] = spec.checker_colours
     sc = s2c[0, 0]
 
     def c(pts: np.ndarray | Sequence[tuple[float, float]]) -> np.ndarray:

@@ -207,3 +207,18 @@ def test_noise_lighting_and_blur_change_pixels_not_truth() -> None:
     assert clean.truth == rough.truth
     diff = np.abs(clean.image.astype(int) - rough.image.astype(int))
     assert diff.mean() > 3
+
+
+def test_checker_colours_override_and_top_roller() -> None:
+    """Black checkers on black points (boards-real) and the top player's roll, whose right-hand half
+    is the left of the rectified view (RULES.md B15)."""
+    pts = [(None, 0)] * 24
+    pts[1] = (DARK, 3)
+    spec = BoardSpec(points=tuple(pts), style="tournament", checker_colours=((90, 200, 230), (20, 20, 20)),
+                     roller="top", dice=(DieSpec(6),), cube_position=None)
+    r = render(spec, size=SMALL, view="rectified", seed=0, lighting=0, noise=0)
+    lay = layout_for("tournament")
+    (x, y), = apply_h(r.homography, np.array([stack_positions(lay, 1, 3)[-1]]))
+    assert np.abs(r.image[int(y), int(x)].astype(int) - 20).max() < 25
+    die_x = apply_h(np.linalg.inv(r.homography), np.array([r.truth.dice[0].image_xy]))[0, 0]
+    assert die_x < lay.bar[0]

@@ -252,3 +252,42 @@ def test_picamera_without_picamera2_is_a_clear_error() -> None:
             open_source("picamera")
     else:  # pragma: no cover - only on a Pi
         pytest.skip("picamera2 is installed here; the opt-in hardware test covers it")
+
+
+def test_picamera_adapter_with_a_fake_picamera2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Pi camera path through a stand-in for the picamera2 module (no Pi here)."""
+    import sys
+    import types
+
+    calls: list[str] = []
+
+    class FakePicamera2:
+        def __init__(self, num: int) -> None:
+            calls.append(f"open {num}")
+
+        def create_video_configuration(self, main, controls):
+            calls.append(f"config {main['size']} {main['format']} {controls}")
+            return {"main": main}
+
+        def configure(self, config) -> None:
+            pass
+
+        def start(self) -> None:
+            calls.append("start")
+
+        def capture_array(self, stream: str):
+            return _img(9, (96, 64))
+
+        def stop(self) -> None:
+            calls.append("stop")
+
+        def close(self) -> None:
+            calls.append("close")
+
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=FakePicamera2))
+    with open_source("picamera:1", size=(96, 64), fps=15) as cam:
+        frame = cam.read(timeout=2)
+        assert frame is not None and frame.image.shape == (64, 96, 3)
+        assert cam.actual_size == (96, 64) and cam.description == "Pi camera 1"
+    assert calls[:3] == ["open 1", "config (96, 64) RGB888 {'FrameRate': 15.0}", "start"]
+    assert calls[-2:] == ["stop", "close"]
