@@ -170,6 +170,125 @@ def _order_corners(q: np.ndarray) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------------------------
+# edge refinement
+
+
+def colour_gradient(bgr: np.ndarray) -> np.ndarray:
+    """Di Zenzo colour-gradient magnitude of a BGR image in Lab, float32 (H, W).
+
+    (S. Di Zenzo, "A note on the gradient of a multi-image", CVGIP 33, 1986: the largest eigenvalue of
+    the channels' gradient structure tensor.)
+    """
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    gx = [cv2.Sobel(lab[:, :, c], cv2.CV_32F, 1, 0, ksize=3) for c in range(3)]
+    gy = [cv2.Sobel(lab[:, :, c], cv2.CV_32F, 0, 1, ksize=3) for c in range(3)]
+    jxx = sum(g * g for g in gx)
+    jyy = sum(g * g for g in gy)
+    jxy = sum(a * b for a, b in zip(gx, gy, strict=True))
+    lam = 0.5 * (jxx + jyy + np.sqrt((jxx - jyy) ** 2 + 4.0 * jxy * jxy))
+    return np.sqrt(lam).astype(np.float32)
+
+
+def _refine_side(mag: np.ndarray, p0: np.ndarray, p1: np.ndarray, inward: np.ndarray,
+                 reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """Move the side p0-p1 onto the strongest straight edge within ``reach`` pixels (both ways).
+
+    Each of 24 stations along the side picks its best offset; a line through the stations' offsets
+    (least squares on the middle half of the sorted residuals) gives the refined side.
+    """
+    h, w = mag.shape
+    n_st = 24
+    s = np.linspace(0.1, 0.9, n_st)
+    base = p0[None, :] + s[:, None] * (p1 - p0)[None, :]
+    offs = np.arange(-reach, reach + 0.5, 0.5)
+    pts = base[:, None, :] + offs[None, :, None] * inward[None, None, :]
+    xs = np.clip(pts[..., 0], 0, w - 1)
+    ys = np.clip(pts[..., 1], 0, h - 1)
+    vals = cv2.remap(mag, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR)
+    best = offs[np.argmax(vals, axis=1)]
+    strength = vals.max(axis=1)
+    keep = strength >= np.median(strength) * 0.5
+    if keep.sum() < 6:
+        return p0, p1
+    sk, bk = s[keep], best[keep]
+    a, b = np.polyfit(sk, bk, 1)
+    resid = np.abs(bk - (a * sk + b))
+    inl = resid <= max(1.0, float(np.percentile(resid, 60)))
+    if inl.sum() >= 6:
+        a, b = np.polyfit(sk[inl], bk[inl], 1)
+    t0, t1 = b, a + b  # offsets at s=0 and s=1
+    return p0 + t0 * inward, p1 + t1 * inward
+
+
+def _intersect(a0: np.ndarray, a1: np.ndarray, b0: np.ndarray, b1: np.ndarray) -> np.ndarray:
+    da, db = a1 - a0, b1 - b0
+    m = np.array([[da[0], -db[0]], [da[1], -db[1]]])
+    if abs(np.linalg.det(m)) < 1e-9:
+        return 0.5 * (a1 + b0)
+    t = np.linalg.solve(m, b0 - a0)
+    return a0 + t[0] * da
+
+
+def refine_quad(mag: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Snap each side of quad ``q`` (float (4, 2), TL TR BR BL) to the nearby strongest edge in ``mag``."""
+    c = q.mean(axis=0)
+    size = min(_edge_len(q[0], q[1]), _edge_len(q[0], q[3]))
+    reach = max(2.0, 0.012 * size)
+    sides = []
+    for i in range(4):
+        p0, p1 = q[i].astype(np.float64), q[(i + 1) % 4].astype(np.float64)
+        d = p1 - p0
+        nrm = np.array([-d[1], d[0]]) / max(np.linalg.norm(d), 1e-9)
+        if np.dot(c - p0, nrm) < 0:
+            nrm = -nrm
+        sides.append(_refine_side(mag, p0, p1, nrm, reach))
+    out = [_intersect(*sides[(i - 1) % 4], *sides[i]) for i in range(4)]
+    res = np.array(out, dtype=np.float32)
+    if np.abs(res - q).max() > 3 * reach:
+        return q
+    return res
+
+
+def _refine_bases(lab: np.ndarray, q: np.ndarray, n: int) -> np.ndarray:
+    """Move the two point-carrying sides of ``q`` (TL-TR and BL-BR) onto the triangles' bases.
+
+    In the rectified quad, extended by 10 % above and below, the base is the first row (from outside)
+    where adjacent points' colours start to differ -- a frame is uniform along its length, a row of
+    triangles alternates. Returns the corrected quad (float32 (4, 2)).
+    """
+    ext = 0.10
+    pw = _SCORE_PX
+    width = n * pw
+    height = int(round(width * _aspect(q)))
+    if height < 8:
+        return q
+    pad = int(round(ext * height))
+    dst = np.float32([[0, pad], [width, pad], [width, pad + height], [0, pad + height]])
+    hmg = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
+    rect = cv2.warpPerspective(lab, hmg, (width, height + 2 * pad), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    centres = ((np.arange(n) + 0.5) * pw).astype(int)
+    v = rect[:, centres]  # (rows, n, 3)
+    alt = np.median(np.linalg.norm(v[:, 1:] - v[:, :-1], axis=2), axis=1)  # (rows,)
+    alt = np.convolve(alt, np.ones(3) / 3, mode="same")
+    inner = float(np.median(alt[pad + int(0.05 * height) : pad + int(0.25 * height)]))
+    inner_b = float(np.median(alt[pad + int(0.75 * height) : pad + int(0.95 * height)]))
+    new_top, new_bot = float(pad), float(pad + height)
+    if inner > 10:
+        rows = np.flatnonzero(alt[: pad + int(0.1 * height)] >= 0.5 * inner)
+        if rows.size:
+            new_top = float(rows[0])
+    if inner_b > 10:
+        lo = pad + int(0.9 * height)
+        rows = np.flatnonzero(alt[lo:] >= 0.5 * inner_b)
+        if rows.size:
+            new_bot = float(lo + rows[-1] + 1)
+    src = np.float32([[0, new_top], [width, new_top], [width, new_bot], [0, new_bot]])
+    inv = np.linalg.inv(hmg)
+    return cv2.perspectiveTransform(src.reshape(-1, 1, 2), inv).reshape(4, 2).astype(np.float32)
+
+
+# ----------------------------------------------------------------------------------------------
 # pattern score
 
 
@@ -348,6 +467,11 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
     if best is None or best[0] < _MIN_SCORE:
         return None
     score, corners, bar_ratio = best
+    mag = colour_gradient(work)
+    n = 12 if bar_ratio is None else 6
+    corners = np.concatenate(
+        [_refine_bases(lab, refine_quad(mag, corners[i : i + 4]), n) for i in range(0, len(corners), 4)]
+    )
     corners = corners / scale
     return _geometry(corners, bar_ratio, (w, h), score)
 

@@ -1,17 +1,23 @@
 """Count the checkers on each point of a rectified board, and name their two colours.
 
 Input is the rectified field of :mod:`vision.board` (points ``POINT_PX`` wide, long side horizontal).
-No colour is hard-coded; everything is learned from the board in the frame:
+No colour is hard-coded; everything is measured in point widths and learned from the frame:
 
-1. **Empty-point model.** Points of the same row and the same parity carry triangles of the same colour,
-   and on most of them most of the length is bare. The per-pixel median of those six strips is the
-   bare point; a checker is where a strip differs from it (CIE-Lab distance).
-2. **Stacks.** Checkers stack from the point's base toward the middle of the board. Each strip's
-   covered fraction, row by row, gives a run starting at the base; its length divided by the checker
-   diameter is the count -- for stacks of any height (a stack longer than the triangle simply runs
-   on toward the middle).
-3. **Colours.** The colour of each stack is read at its checkers' centres; the stacks' colours are
-   split into two clusters (k-means, k=2) and named ``light``/``dark`` by lightness.
+1. **Disc evidence.** A checker is a disc about one point wide. At every candidate centre along a
+   point's axis, a ring of the checker's radius is sampled in the colour gradient (Sobel on the three
+   CIE-Lab channels); the *ring score* is the fraction of the ring whose gradient is strong and points
+   radially. A disc's outline scores near 1 whatever its colour against the board (red on white,
+   black with a rim on a black point, gold on cream); the straight edges of the triangles and the pips
+   of a die (smaller than a checker) score low.
+2. **Stacks.** Checkers stack from the point's base toward the middle of the board, one diameter
+   apart. From the base, the best-scoring disc within the first diameter starts the chain; each next
+   disc is searched about one diameter further on; the chain's length is the count -- for stacks of
+   any height (a long stack simply runs on toward the middle).
+3. **Colours.** Each stack's colour is read inside its discs; the stacks' colours are split into two
+   clusters (k-means, k=2) and named ``light``/``dark`` by lightness.
+
+The ring score follows the idea of the circular Hough transform (Duda & Hart 1972), evaluated only
+at the few centres a stack allows instead of voting over the whole image.
 """
 
 from __future__ import annotations
@@ -24,85 +30,243 @@ import numpy as np
 from vision.board import POINT_PX, BoardGeometry
 from vision.reading import DARK, LIGHT
 
-__all__ = ["StackReading", "count_stacks"]
+__all__ = ["StackReading", "count_stacks", "name_colours", "ring_scores"]
 
-# A pixel differs from the bare point when its Lab distance exceeds this (8-bit Lab units).
-_DIFF = 28.0
-# Checker diameter as a fraction of the point width (boards make checkers nearly as wide as a point).
-_CHECKER_D = 0.95
+# Checker radius candidates, as fractions of the point width (boards make checkers 0.85-1.0 wide).
+_RADII = (0.38, 0.42, 0.46)
+# Ring samples per candidate centre.
+_RING_N = 32
+# A ring sample is an edge when its radial gradient exceeds this (Sobel units on 8-bit Lab, summed).
+_EDGE = 45.0
+# A disc is present when at least this fraction of its ring is a radial edge.
+_RING_MIN = 0.5
+# A disc's inside differs from the bare point's colour by more than this (Lab) ...
+_BARE_DELTA = 25.0
+# ... or its ring is this complete (a checker with a rim on a point of its own colour).
+_RING_STRONG = 0.85
 # Two stack colours closer than this (Lab) are one colour.
 _SAME_COLOUR = 30.0
 
 
 @dataclass(frozen=True)
 class StackReading:
-    """One point's stack: ``count`` checkers, their Lab colour (float (3,)) or None, a confidence."""
+    """One point's stack: ``count`` checkers, their Lab colour (3 floats) or None, a confidence 0-1.
+
+    ``column``: 0-11 left to right in the rectified view; ``top``: top row; ``centres``: the discs'
+    centres in rectified pixels.
+    """
 
     column: int
     top: bool
     count: int
     colour_lab: tuple[float, float, float] | None
     confidence: float
+    centres: tuple[tuple[float, float], ...] = ()
 
 
-def _strips(lab: np.ndarray, geom: BoardGeometry, top: bool) -> np.ndarray:
-    """Half-height strips of every column, base first: float32 (12, H/2, POINT_PX, 3)."""
-    h = lab.shape[0]
-    half_h = h // 2
-    out = []
-    for x in geom.columns:
-        x0 = int(round(x - POINT_PX / 2))
-        strip = lab[:half_h, x0 : x0 + POINT_PX] if top else lab[h - half_h :, x0 : x0 + POINT_PX][::-1]
-        if strip.shape[1] < POINT_PX:
-            strip = np.pad(strip, ((0, 0), (0, POINT_PX - strip.shape[1]), (0, 0)), mode="edge")
-        out.append(strip)
-    return np.stack(out).astype(np.float32)
+def _gradients(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The colour gradient as one vector per pixel: float32 (H, W) x and y components.
+
+    Di Zenzo's colour gradient ("A note on the gradient of a multi-image", CVGIP 1986): the direction
+    and strength of the largest change of the Lab colour, from the 2x2 structure tensor of the three
+    channels' Sobel gradients. A red disc on a grey point of the same lightness still has an edge.
+    """
+    gx = [cv2.Sobel(lab[:, :, c], cv2.CV_32F, 1, 0, ksize=3) for c in range(3)]
+    gy = [cv2.Sobel(lab[:, :, c], cv2.CV_32F, 0, 1, ksize=3) for c in range(3)]
+    jxx = sum(g * g for g in gx)
+    jyy = sum(g * g for g in gy)
+    jxy = sum(a * b for a, b in zip(gx, gy, strict=True))
+    lam = 0.5 * (jxx + jyy + np.sqrt((jxx - jyy) ** 2 + 4.0 * jxy * jxy))
+    theta = 0.5 * np.arctan2(2.0 * jxy, jxx - jyy)
+    mag = np.sqrt(lam)
+    return (mag * np.cos(theta)).astype(np.float32), (mag * np.sin(theta)).astype(np.float32)
 
 
-def _run_length(cover: np.ndarray, gap: int, start_tol: int) -> int:
-    """Length of the covered run starting within ``start_tol`` of the base, bridging ``gap`` rows."""
-    idx = np.flatnonzero(cover)
-    if idx.size == 0 or idx[0] > start_tol:
-        return 0
-    end = idx[0]
-    for i in idx[1:]:
-        if i - end > gap:
+def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, r: float) -> np.ndarray:
+    """Ring score (0-1) at centres ``cx, cy`` (float arrays of one shape) for radius ``r`` (pixels).
+
+    ``gx, gy``: float32 (H, W) colour gradient (see :func:`_gradients`). The score is the fraction of
+    ``_RING_N`` ring samples whose radial gradient exceeds ``_EDGE`` and the tangential one.
+    """
+    h, w = gx.shape[:2]
+    ang = np.linspace(0, 2 * np.pi, _RING_N, endpoint=False)
+    ca, sa = np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
+    best = None
+    for rr in (r - 1.0, r + 0.5):
+        xs = np.clip(np.rint(cx[..., None] + rr * ca), 0, w - 1).astype(np.intp)
+        ys = np.clip(np.rint(cy[..., None] + rr * sa), 0, h - 1).astype(np.intp)
+        flat = ys * w + xs
+        gxs = gx.ravel()[flat]
+        gys = gy.ravel()[flat]
+        rad = np.abs(gxs * ca + gys * sa)
+        tan = np.abs(gys * ca - gxs * sa)
+        hit = (rad > _EDGE) & (rad > tan)
+        best = hit if best is None else best | hit
+    assert best is not None
+    return best.mean(axis=-1)
+
+
+def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float) -> list[int]:
+    """Indices into ``ys`` of a stack's discs: the first within a diameter of the base, then one
+    diameter apart, while the ring score holds."""
+    out: list[int] = []
+    lo, hi = 0.25 * d, 1.0 * d
+    while True:
+        sel = np.flatnonzero((ys >= lo) & (ys <= hi) & (ys <= limit))
+        if sel.size == 0:
             break
-        end = i
-    return int(end + 1)
+        i = int(sel[np.argmax(score[sel])])
+        if score[i] < _RING_MIN:
+            break
+        out.append(i)
+        lo, hi = ys[i] + 0.8 * d, ys[i] + 1.2 * d
+    return out
 
 
 def count_stacks(rectified: np.ndarray, geom: BoardGeometry) -> list[StackReading]:
     """Stacks on all 24 points of a rectified BGR uint8 field; 12 top then 12 bottom, left to right.
 
-    Colours are Lab means; :func:`name_colours` turns them into ``light``/``dark``.
+    Colours are Lab medians; :func:`name_colours` turns them into ``light``/``dark``.
     """
     lab = cv2.cvtColor(cv2.GaussianBlur(rectified, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    d = _CHECKER_D * POINT_PX
+    gx, gy = _gradients(lab)
+    height = lab.shape[0]
+    step = 2.0
+    depth = np.arange(0.0, 0.5 * height + 0.5 * POINT_PX, step)  # distance of a centre from the base
+    shifts = np.arange(-8.0, 8.5, 2.0)
+    cols = np.array(geom.columns, dtype=np.float64)
+    best_r, best_total, best_maps = _RADII[0] * POINT_PX, -1.0, None
+    for frac in _RADII:
+        r = frac * POINT_PX
+        maps = {}
+        total = 0.0
+        for top in (True, False):
+            cy = depth if top else height - 1 - depth
+            cxg = cols[:, None, None] + shifts[None, None, :]  # (12, 1, S)
+            cyg = np.broadcast_to(cy[None, :, None], (12, depth.size, shifts.size))
+            cxg = np.broadcast_to(cxg, cyg.shape)
+            sc = ring_scores(gx, gy, cxg, cyg, r)  # (12, D, S)
+            arg = sc.argmax(axis=2)
+            maps[top] = (sc.max(axis=2), np.take_along_axis(cxg, arg[..., None], axis=2)[..., 0])
+            total += float(np.sort(sc.max(axis=2).ravel())[-24:].mean())
+        if total > best_total:
+            best_r, best_total, best_maps = r, total, maps
+    assert best_maps is not None
+    d = 2.0 * best_r
     out: list[StackReading] = []
+    # the median, not the mean: a disc near the base must not take the frame's colour
+    k = max(1, int(round(0.5 * best_r)))
+    box = cv2.medianBlur(np.clip(lab, 0, 255).astype(np.uint8), 2 * k + 1).astype(np.float32)
     for top in (True, False):
-        strips = _strips(lab, geom, top)
-        templ = np.empty_like(strips)
-        for parity in (0, 1):
-            templ[parity::2] = np.median(strips[parity::2], axis=0)
-        diff = np.linalg.norm(strips - templ, axis=3)  # (12, H/2, P)
-        core = diff[:, :, POINT_PX // 5 : POINT_PX - POINT_PX // 5]
-        frac = (core > _DIFF).mean(axis=2)  # (12, H/2)
-        frac = cv2.blur(frac.astype(np.float32), (1, 5))
+        score, xbest = best_maps[top]
+        score = _suppress_neighbours(score, xbest, d, step)
+        bare = _bare_colours(lab, geom, top)
         for col in range(12):
-            cover = frac[col] > 0.35
-            run = _run_length(cover, gap=int(0.3 * d), start_tol=int(0.5 * d))
-            count = int(round(run / d)) if run > 0.5 * d else 0
-            colour = None
-            conf = 1.0
-            if count:
-                ys = [int((k + 0.5) * run / count) for k in range(count)]
-                c = POINT_PX // 2
-                samples = [strips[col, max(0, y - 3) : y + 4, c - 3 : c + 4].reshape(-1, 3) for y in ys]
-                colour = tuple(float(v) for v in np.median(np.concatenate(samples), axis=0))
-                conf = float(1.0 - 2 * abs(run / d - round(run / d)))
-            out.append(StackReading(col, top, count, colour, max(0.0, min(1.0, conf))))
+            cy_all = depth if top else height - 1 - depth
+            # a disc whose inside is the bare point's colour must show a full ring (a rimmed checker
+            # of the point's own colour); otherwise the base of an empty triangle could pass for one
+            inside = _disc_colours(box, xbest[col], cy_all)
+            differs = np.linalg.norm(inside - bare[col % 2], axis=1) > _BARE_DELTA
+            usable = np.where(differs, score[col], np.where(score[col] >= _RING_STRONG, score[col], 0.0))
+            idx = _chain(usable, depth, d, 0.5 * height + 0.5 * d)
+            centres = []
+            for i in idx:
+                y = depth[i] if top else height - 1 - depth[i]
+                centres.append((float(xbest[col, i]), float(y)))
+            colour = _stack_colour(lab, centres, best_r) if centres else None
+            conf = float(np.mean([score[col, i] for i in idx])) if idx else 1.0 - float(usable.max())
+            count = len(idx)
+            if colour is not None and _distinct(colour, bare):
+                # a stack unlike its point: its length in its own colour counts touching checkers
+                # whose shared edges are too faint for the ring score
+                run = _colour_run(lab, centres, colour, bare, best_r, top)
+                count = max(count, int(round(run / d)))
+            out.append(StackReading(col, top, count, colour, max(0.0, min(1.0, conf)), tuple(centres)))
     return out
+
+
+def _distinct(colour: tuple[float, float, float], bare: np.ndarray) -> bool:
+    """True when a stack's colour is clearly unlike both bare point colours (float (2, 3))."""
+    return bool(np.linalg.norm(bare - np.array(colour, dtype=np.float32), axis=1).min() > 0.6 * _BARE_DELTA)
+
+
+def _colour_run(lab: np.ndarray, centres: list[tuple[float, float]], colour: tuple[float, float, float],
+                bare: np.ndarray, r: float, top: bool) -> float:
+    """Length (pixels, from the first checker's outer edge) of the stack measured in its own colour
+    along its axis; gaps shorter than a third of a checker are bridged."""
+    height, width = lab.shape[:2]
+    x = int(round(float(np.median([c[0] for c in centres]))))
+    half = max(1, int(0.3 * r))
+    band = lab[:, max(0, x - half) : min(width, x + half + 1)]
+    prof = np.median(band, axis=1)  # (H, 3)
+    dist = np.linalg.norm(prof - np.array(colour, dtype=np.float32), axis=1)
+    d_bare = np.linalg.norm(prof[:, None, :] - bare[None, :, :], axis=2).min(axis=1)
+    match = (dist < _BARE_DELTA) & (dist < 0.5 * d_bare)
+    y0 = centres[0][1]
+    start = y0 - r if top else y0 + r
+    ys = np.arange(int(round(y0)), height) if top else np.arange(int(round(y0)), -1, -1)
+    gap_max = int(0.35 * 2 * r)
+    end = y0
+    gap = 0
+    for y in ys:
+        if match[y]:
+            end = float(y)
+            gap = 0
+        else:
+            gap += 1
+            if gap > gap_max:
+                break
+    return abs(end - start) + 1.0
+
+
+def _suppress_neighbours(score: np.ndarray, xbest: np.ndarray, d: float, step: float) -> np.ndarray:
+    """Zero a column's disc where the next column holds a better disc overlapping it: a checker
+    placed off-centre belongs to one point only. ``score``, ``xbest``: (12, D)."""
+    out = score.copy()
+    k = max(1, int(round(0.3 * d / step)))
+    peak = np.stack([np.roll(score, s, axis=1) for s in range(-k, k + 1)]).max(axis=0)
+    for col in range(12):
+        for nb in (col - 1, col + 1):
+            if not 0 <= nb < 12:
+                continue
+            close = np.abs(xbest[nb] - xbest[col]) < 0.6 * d
+            out[col] = np.where(close & (peak[nb] > score[col]), 0.0, out[col])
+    return out
+
+
+def _bare_colours(lab: np.ndarray, geom: BoardGeometry, top: bool) -> np.ndarray:
+    """The bare triangle colour of each parity of a row, float (2, 3) Lab: the median along the
+    point's axis near the tips (where stacks rarely reach) over the six points of that parity."""
+    height = lab.shape[0]
+    y0, y1 = int(0.22 * height), int(0.36 * height)
+    if not top:
+        y0, y1 = height - y1, height - y0
+    out = np.zeros((2, 3), np.float32)
+    for parity in (0, 1):
+        samples = []
+        for x in geom.columns[parity::2]:
+            xi = int(round(x))
+            samples.append(np.median(lab[y0:y1, max(0, xi - 2) : xi + 3].reshape(-1, 3), axis=0))
+        out[parity] = np.median(np.stack(samples), axis=0)
+    return out
+
+
+def _disc_colours(box: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
+    """Mean Lab colour around each centre, float (N, 3), read from a box-filtered image ``box``."""
+    h, w = box.shape[:2]
+    xi = np.clip(np.rint(cx), 0, w - 1).astype(np.intp)
+    yi = np.clip(np.rint(cy), 0, h - 1).astype(np.intp)
+    return box[yi, xi]
+
+
+def _stack_colour(lab: np.ndarray, centres: list[tuple[float, float]], r: float) -> tuple[float, ...]:
+    k = max(2, int(0.45 * r))
+    samples = []
+    for x, y in centres:
+        xi, yi = int(round(x)), int(round(y))
+        samples.append(lab[max(0, yi - k) : yi + k + 1, max(0, xi - k) : xi + k + 1].reshape(-1, 3))
+    med = np.median(np.concatenate(samples), axis=0)
+    return (float(med[0]), float(med[1]), float(med[2]))
 
 
 def name_colours(stacks: list[StackReading]) -> list[str | None]:
