@@ -25,7 +25,8 @@ noise=3.0, blur=0.0, occluder=None) -> Render``
   when ``camera`` is None).
 * ``lighting`` (0-1: strength of a random brightness gradient and vignette), ``noise`` (sensor noise
   sigma, grey levels), ``blur`` (Gaussian sigma, pixels), ``occluder`` (None or ``"hand"``: a hand and
-  arm over the board; the truth is then ``occluded=True``, status ``occluded``).
+  arm over the board; the truth is then ``occluded=True``, status ``occluded``), ``jpeg_quality``
+  (None, or 1-100: pass the frame through JPEG as a webcam does).
 
 Returns a `Render`: ``image`` (np.uint8, shape (H, W, 3), BGR), ``truth`` (a `BoardReading` whose
 ``image_xy`` are pixel positions in ``image``), ``homography`` (3x3 float64, board units -> image
@@ -323,14 +324,14 @@ def _die_xy(lay: Layout, spec: BoardSpec, d: DieSpec, rng: np.random.Generator,
             y = rng.uniform(fy0 + cd * 1.5, fy1 - cd * 1.5)
         elif d.status == DieStatus.OFF_BOARD:
             y = rng.uniform(lay.board_h * 0.2, lay.board_h * 0.8)
-            x = -cd * 1.8 if rng.random() < 0.5 else BOARD_W + cd * 1.8
+            x = -cd * 1.1 if rng.random() < 0.5 else BOARD_W + cd * 1.1
         else:  # ON_CHECKER
             hx0, hx1 = lay.half_x(right)
             mine = [c for c in checkers if hx0 <= c[0] <= hx1] or checkers
             if not mine:
                 raise RenderError("a die 'on_checker' needs a checker on the board")
             x, y = mine[int(rng.integers(len(mine)))]
-        if all(math.hypot(x - a, y - b) > cd * 0.9 for a, b in taken) or d.status == DieStatus.ON_CHECKER:
+        if all(math.hypot(x - a, y - b) > cd * 1.1 for a, b in taken) or d.status == DieStatus.ON_CHECKER:
             return float(x), float(y)
     return float(x), float(y)
 
@@ -445,7 +446,7 @@ def _draw_board(
         cube_truth = CubeReading(spec.cube_value, spec.cube_position, (cx, cy))
 
     dice_truth: list[DieReading] = []
-    taken: list[tuple[float, float]] = []
+    taken: list[tuple[float, float]] = [] if cube_truth is None else [cube_truth.image_xy]  # type: ignore[list-item]
     side = lay.checker_d * 0.62
     for d in spec.dice:
         x, y = d.xy if d.xy is not None else _die_xy(lay, spec, d, rng, taken, checkers_on_board)
@@ -476,6 +477,7 @@ def render(
     occluder: str | None = None,
     noise_seed: int | None = None,
     hand_seed: int | None = None,
+    jpeg_quality: int | None = None,
 ) -> Render:
     """Render ``spec`` to an image of ``size`` (width, height) pixels with its ground truth.
 
@@ -525,6 +527,9 @@ def render(
     if blur > 0:
         img = cv2.GaussianBlur(img, (0, 0), blur)
     img = _noise(img, np.random.default_rng(seed + 2_000_003 if noise_seed is None else noise_seed), noise)
+    if jpeg_quality is not None:  # webcams hand over JPEG (MJPEG) frames: blocking and ringing included
+        ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
+        img = cv2.imdecode(enc, cv2.IMREAD_COLOR)
 
     def to_img(xy: tuple[float, float] | None) -> tuple[float, float] | None:
         if xy is None:
