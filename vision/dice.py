@@ -199,13 +199,23 @@ def find_die_candidates(
         x0, y0 = max(0, x - pad), max(0, y - pad)
         x1, y1 = min(work.shape[1], x + bw + pad), min(work.shape[0], y + bh + pad)
         sub = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
-        k = int(round(area / (1.15 * one)))
-        if k >= 2:
-            for part in _split(sub, k):
-                cands.append(DieCandidate(x0, y0, part, size))
-        else:
-            cands.append(DieCandidate(x0, y0, sub, size))
+        parts = [sub]
+        if area > 1.6 * one and not _one_die(sub):
+            parts = _split(sub, max(2, int(round(area / (1.2 * one)))))
+        for part in parts:
+            own = float(np.sqrt(max(1, int(np.count_nonzero(part)))))
+            cands.append(DieCandidate(x0, y0, part, float(np.clip(own, 0.6 * size, 2.0 * size))))
     return cands, scale
+
+
+def _one_die(mask: np.ndarray) -> bool:
+    """A blob is one die (of any size) when it is nearly square and convex."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    c = max(contours, key=cv2.contourArea)
+    area = cv2.contourArea(c)
+    (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+    hull = cv2.contourArea(cv2.convexHull(c))
+    return bool(min(rw, rh) > 0 and max(rw, rh) / min(rw, rh) < 1.3 and area >= 0.9 * hull)
 
 
 def _split(mask: np.ndarray, k: int) -> list[np.ndarray]:

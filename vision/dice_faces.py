@@ -8,6 +8,7 @@ found (white on red, black on white, red on black, yellow on green...).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -18,7 +19,15 @@ __all__ = ["FaceRead", "Pip", "find_pips", "read_face"]
 # Pip diameter / die edge on common d6 dice is 0.15-0.22; a pip area in die-edge² units:
 _PIP_AREA = np.pi * (0.09**2)
 # Minimum Lab distance between a pip and the face around it.
-_PIP_DELTA = 28.0
+_PIP_DELTA = 22.0
+# Pips of one face: max ratio of areas and of contrasts, max Lab distance between their colours.
+_AREA_RATIO = 2.5
+_CONTRAST_RATIO = 1.8
+_COLOUR_SPREAD = 45.0
+# Pip centres closer than this (die edges) to the blob outline are rim artefacts.
+_RIM = 0.1
+# Pair a pip with an undetected mirror image when the pipness there is high enough.
+_PROBE = False
 
 
 @dataclass(frozen=True)
@@ -30,6 +39,7 @@ class Pip:
     area: float
     elongation: float
     contrast: float
+    colour: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -74,21 +84,25 @@ def find_pips(lab: np.ndarray, mask: np.ndarray, size: float) -> list[Pip]:
     inside = mask > 0
     if inside.sum() < 9:
         return []
-    dist = _pipness(lab, inside, size)
+    return pips_from_map(_pipness(lab, inside, size), lab, mask, size)
+
+
+def pips_from_map(dist: np.ndarray, lab: np.ndarray, mask: np.ndarray, size: float) -> list[Pip]:
+    """:func:`find_pips` on a pipness map already computed (hxw float32)."""
     sig = max(0.6, 0.04 * size)
     g = cv2.GaussianBlur(dist, (0, 0), sig)
     dt = cv2.distanceTransform(np.pad(mask, 1), cv2.DIST_L2, 3)[1:-1, 1:-1]
     nb = _odd(size * 0.16)
-    peaks = (g >= cv2.dilate(g, np.ones((nb, nb), np.uint8))) & (g > _PIP_DELTA * 0.6) & (dt >= 0.1 * size)
+    peaks = (g >= cv2.dilate(g, np.ones((nb, nb), np.uint8))) & (g > _PIP_DELTA * 0.6) & (dt >= _RIM * size)
     ys, xs = np.nonzero(peaks)
     if len(xs) == 0:
         return []
     order = np.argsort(-g[ys, xs])
     pip_area = _PIP_AREA * size * size
-    rad = max(2, int(round(0.18 * size)))
+    rad = max(3, int(round(0.3 * size)))
     h, w = dist.shape
     pips: list[Pip] = []
-    taken = np.zeros_like(inside)
+    taken = np.zeros(mask.shape, dtype=bool)
     for j in order[:20]:
         y, x = int(ys[j]), int(xs[j])
         if taken[y, x]:
@@ -109,12 +123,11 @@ def find_pips(lab: np.ndarray, mask: np.ndarray, size: float) -> list[Pip]:
             k = np.argmin(((cand - [y - y0, x - x0]) ** 2).sum(axis=1))
             lab_id = labels[cand[k][0], cand[k][1]]
         comp = labels == lab_id
+        if (taken[y0:y1, x0:x1] & comp).any():
+            continue
         by, bx = np.nonzero(comp)
         area = float(len(bx))
-        if area < 0.25 * pip_area or area > 3.0 * pip_area:
-            continue
-        # a blob cut by the search window is a rim or a streak, not a pip
-        if by.min() == 0 or bx.min() == 0 or by.max() == win.shape[0] - 1 or bx.max() == win.shape[1] - 1:
+        if area < max(3.0, 0.15 * pip_area) or area > 4.0 * pip_area:
             continue
         if len(bx) >= 3:
             ev = np.linalg.eigvalsh(np.cov(np.stack([bx, by]).astype(np.float64)))
@@ -124,8 +137,125 @@ def find_pips(lab: np.ndarray, mask: np.ndarray, size: float) -> list[Pip]:
         if elong > 3.0:
             continue
         taken[y0:y1, x0:x1] |= comp
-        pips.append(Pip(float(bx.mean() + x0), float(by.mean() + y0), area, elong, peak))
+        col = lab[y0:y1, x0:x1][comp].mean(axis=0)
+        colour = (float(col[0]), float(col[1]), float(col[2]))
+        pips.append(Pip(float(bx.mean() + x0), float(by.mean() + y0), area, elong, peak, colour))
     return pips
+
+
+def _pattern_ok(pairs: list[tuple[Pip, Pip]], centre_pip: bool, size: float) -> bool:
+    """Do these pip pairs (reflections of each other through the face centre) form a d6 face?
+
+    The face is seen under perspective, locally an affine map of the square, so the test is affine
+    invariant. In grid units the layouts are: 2 = one diagonal pair; 4 = both diagonals (any two pairs
+    with a common midpoint make a parallelogram: only reject very unequal or nearly parallel ones);
+    6 = two diagonals d1, d2 and a middle pair equal to (d1 +- d2) / 2. A centre pip makes 1, 3, 5 of
+    0, 2, 4.
+    """
+    n = 2 * len(pairs) + int(centre_pip)
+    if n == 0 or n > 6 or (n == 6 and centre_pip):
+        return False
+    vec = [np.array([b.x - a.x, b.y - a.y]) for a, b in pairs]
+    lens = [float(np.hypot(*v)) for v in vec]
+    if any(v < 0.25 * size or v > 1.1 * size for v in lens):
+        return False
+    if len(pairs) == 2:
+        l1, l2 = lens
+        cos = abs(float(vec[0] @ vec[1])) / (l1 * l2)
+        return bool(max(l1, l2) <= 1.8 * min(l1, l2) and cos < 0.75)
+    if len(pairs) == 3:
+        tol = 0.12 * size
+        for k in range(3):
+            mid, d1, d2 = vec[k], vec[(k + 1) % 3], vec[(k + 2) % 3]
+            cos = abs(float(d1 @ d2)) / (lens[(k + 1) % 3] * lens[(k + 2) % 3])
+            if cos > 0.75:
+                continue
+            for cand in ((d1 + d2) / 2, (d1 - d2) / 2):
+                if min(np.hypot(*(mid - cand)), np.hypot(*(mid + cand))) <= tol:
+                    return True
+        return False
+    return True
+
+
+def _alike(pips: list[Pip]) -> bool:
+    """Pips of one face are printed alike: similar colour and contrast (glare and marbling are not)."""
+    top = max(pips, key=lambda p: p.contrast)
+    for p in pips:
+        if p.contrast < top.contrast / _CONTRAST_RATIO:
+            return False
+        if float(np.linalg.norm(np.subtract(p.colour, top.colour))) > _COLOUR_SPREAD:
+            return False
+    return True
+
+
+def select_face(
+    pips: list[Pip], size: float, probe: Callable[[float, float], float] | None = None
+) -> tuple[list[Pip], tuple[float, float]] | None:
+    """The pips of the top face: the best centrally symmetric subset that forms a d6 layout.
+
+    Every d6 layout is symmetric about the face centre, so the face centre is either a pip (1, 3, 5)
+    or the midpoint of two pips (2, 4, 6); noise (glare, marbling) and pips of side faces seen in
+    perspective rarely are. Each candidate centre keeps the pips whose mirror image is also a pip
+    (tolerance 0.09 die edges); a hypothesis scores the contrast of the pips it explains minus the
+    contrast of pips it leaves unexplained within the face. ``probe(x, y)`` (optional) gives the pipness
+    near a point: a pip whose mirror was not detected is still paired when the probe finds at least
+    60 % of its contrast there (a faint pip, or one merged into the rim). Returns (pips, centre) or None.
+    """
+    if not pips:
+        return None
+    pips = sorted(pips, key=lambda p: -p.contrast)[:10]
+    tol = 0.09 * size
+    centres: list[tuple[float, float]] = [(p.x, p.y) for p in pips]
+    for i in range(len(pips)):
+        for j in range(i + 1, len(pips)):
+            centres.append(((pips[i].x + pips[j].x) / 2, (pips[i].y + pips[j].y) / 2))
+    best: tuple[float, int, list[Pip], tuple[float, float]] | None = None
+    for cx, cy in centres:
+        centre_pip = None
+        ghosts: list[Pip] = []
+        pairs: list[tuple[Pip, Pip]] = []
+        used: set[int] = set()
+        for i, p in enumerate(pips):
+            if np.hypot(p.x - cx, p.y - cy) <= tol:
+                if centre_pip is None or p.contrast > pips[centre_pip].contrast:
+                    centre_pip = i
+        if centre_pip is not None:
+            used.add(centre_pip)
+        for i, p in enumerate(pips):
+            if i in used:
+                continue
+            mx, my = 2 * cx - p.x, 2 * cy - p.y
+            best_j, best_d = -1, tol
+            for j, q in enumerate(pips):
+                if j in used or j == i:
+                    continue
+                d = float(np.hypot(q.x - mx, q.y - my))
+                if d <= best_d:
+                    best_j, best_d = j, d
+            if best_j >= 0:
+                used.update((i, best_j))
+                pairs.append((p, pips[best_j]))
+            elif probe is not None:
+                v = probe(mx, my)
+                if v >= 0.6 * p.contrast:
+                    used.add(i)
+                    ghost = Pip(mx, my, p.area, 1.0, v, p.colour)
+                    pairs.append((p, ghost))
+                    ghosts.append(ghost)
+        if not _pattern_ok(pairs, centre_pip is not None, size):
+            continue
+        chosen = [pips[i] for i in sorted(used)] + ghosts
+        areas = [p.area for p in chosen]
+        if max(areas) > _AREA_RATIO * min(areas) or not _alike(chosen):
+            continue
+        reach = max([float(np.hypot(p.x - cx, p.y - cy)) for p in chosen] + [0.2 * size]) + tol
+        left = [p for i, p in enumerate(pips) if i not in used and np.hypot(p.x - cx, p.y - cy) < reach]
+        score = sum(p.contrast for p in chosen) - sum(p.contrast for p in left)
+        if best is None or score > best[0] + 1e-6 or (abs(score - best[0]) <= 1e-6 and len(chosen) > best[1]):
+            best = (score, len(chosen), chosen, (cx, cy))
+    if best is None:
+        return None
+    return best[2], best[3]
 
 
 def read_face(lab: np.ndarray, mask: np.ndarray, size: float) -> FaceRead | None:
@@ -134,12 +264,24 @@ def read_face(lab: np.ndarray, mask: np.ndarray, size: float) -> FaceRead | None
     :param lab: hxwx3 uint8 Lab crop around the die; :param mask: hxw uint8 (255 = die);
     :param size: die edge in pixels.
     """
-    pips = find_pips(lab, mask, size)
+    inside = mask > 0
+    if inside.sum() < 9:
+        return None
+    dist = _pipness(lab, inside, size)
+    pips = pips_from_map(dist, lab, mask, size)
     if not pips:
         return None
-    m = cv2.moments(mask, binaryImage=True)
-    if m["m00"] <= 0:
+    r = max(1, int(round(0.06 * size)))
+    h, w = dist.shape
+
+    def probe(x: float, y: float) -> float:
+        xi, yi = int(round(x)), int(round(y))
+        if not (0 <= xi < w and 0 <= yi < h):
+            return 0.0
+        return float(dist[max(0, yi - r) : yi + r + 1, max(0, xi - r) : xi + r + 1].max())
+
+    sel = select_face(pips, size, probe if _PROBE else None)
+    if sel is None:
         return None
-    centre = (m["m10"] / m["m00"], m["m01"] / m["m00"])
-    value = min(6, len(pips))
-    return FaceRead(value, centre, False, 0.5, tuple(pips))
+    face, centre = sel
+    return FaceRead(len(face), centre, False, 0.5, tuple(face))
