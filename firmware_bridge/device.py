@@ -18,6 +18,7 @@ Behaviour (hardware_docs/protocol.md "Device behaviour"):
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -93,6 +94,9 @@ class EmulatedDevice:
     :param led_count: LEDs on its strip.
     :param boot_time: s from power-on/reset to its HELLO.
     :param host_timeout: s without a host frame before it reports HOST_TIMEOUT.
+
+    ``history`` keeps the (seq, frame) of every state applied (the last 10,000), ``log`` the last
+    1,000 messages received: tests check from them that no stale frame overwrote a newer one.
     """
 
     led_count: int = DEFAULT_LAYOUT.led_count
@@ -111,7 +115,8 @@ class EmulatedDevice:
     _last_host: float | None = None
     _timeout_reported: bool = False
     _events: list[_PendingEvent] = field(default_factory=list)
-    log: list[Message | Unknown | Malformed] = field(default_factory=list)
+    log: deque[Message | Unknown | Malformed] = field(default_factory=lambda: deque(maxlen=1000))
+    history: deque[tuple[int, LedFrame]] = field(default_factory=lambda: deque(maxlen=10000))
 
     def hello(self, reply_to: int | None = None) -> Hello:
         """The HELLO this device sends (after boot, or answering the HELLO_REQ ``reply_to``)."""
@@ -173,6 +178,7 @@ class EmulatedDevice:
             elif isinstance(msg, SetState):
                 if self.applied_seq is None or seq_newer(frame.seq, self.applied_seq):
                     self.state, self.applied_seq = msg.frame, frame.seq
+                    self.history.append((frame.seq, msg.frame))
                     out += self._send(Ack(frame.seq))
                 elif frame.seq == self.applied_seq:
                     out += self._send(Ack(frame.seq))

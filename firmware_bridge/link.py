@@ -79,7 +79,10 @@ class _FrameProtocol(serial.threaded.Protocol):
         self.decoder = StreamDecoder()
 
     def data_received(self, data: bytes) -> None:
-        for frame in self.decoder.feed(data):
+        before = self.decoder.stats.dropped
+        frames = self.decoder.feed(data)
+        self.link.stats.rx_dropped += self.decoder.stats.dropped - before
+        for frame in frames:
             self.link._on_frame(self.conn, frame)
 
     def connection_lost(self, exc: BaseException | None) -> None:
@@ -117,7 +120,8 @@ class LedLink:
     :param heartbeat: s between heartbeats when nothing else is sent.
     :param liveness: s without any intact frame from the device before it counts as gone.
     :param max_rate: at most this many LED frames per second go out (newer states coalesce).
-    :param reconnect_interval: s between reconnect attempts while offline.
+    :param reconnect_interval: s between reconnect attempts while offline (twice a second, so the
+        device is back in sync within 1 s of a replug).
 
     Use :meth:`open` (connects and waits for the device) or call :meth:`start` yourself.
     """
@@ -129,13 +133,13 @@ class LedLink:
         layout: Layout | None = None,
         on_event: EventCallback | None = None,
         baudrate: int = 115200,
-        ack_timeout: float = 0.25,
-        retries: int = 4,
+        ack_timeout: float = 0.1,
+        retries: int = 6,
         hello_timeout: float = 3.0,
         heartbeat: float = 0.5,
         liveness: float = 2.0,
         max_rate: float = 50.0,
-        reconnect_interval: float = 1.0,
+        reconnect_interval: float = 0.5,
         serial_factory: SerialFactory = serial.serial_for_url,
     ) -> None:
         self.port = port
