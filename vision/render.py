@@ -262,15 +262,17 @@ def stack_positions(lay: Layout, slot: int, count: int, pile: str = "layer") -> 
 
 
 def bar_positions(lay: Layout, colour: str, count: int, home: str) -> list[tuple[float, float]]:
-    """Centres of checkers on the bar: light's on the half of the bar towards the top (where it must
-    re-enter on the opponent's home board... drawn by convention away from its own home), dark's
-    towards the bottom; on a paper board (no bar) along the centre line between the halves."""
+    """Centres of ``count`` hit checkers of ``colour`` (board units): light's on the upper half of the
+    bar, dark's on the lower (a convention of this renderer; readers must not rely on it), closing up
+    when many; on a paper board (no bar) on the centre line between the two halves."""
     fx0, fy0, fx1, fy1 = lay.field
     mx = (fx0 + fx1) / 2
     my = (fy0 + fy1) / 2
     cd = lay.checker_d
     sign = -1 if colour == LIGHT else 1
-    return [(mx, my + sign * (cd * 0.75 + k * cd * 0.9)) for k in range(count)]
+    # a long row of hit checkers closes up (overlapping) rather than run off the board
+    step = min(cd * 0.9, (my - fy0 - cd * 1.3) / max(1, count - 1)) if count > 1 else cd * 0.9
+    return [(mx, my + sign * (cd * 0.75 + k * step)) for k in range(count)]
 
 
 def off_positions(lay: Layout, colour: str, count: int, home: str) -> list[tuple[float, float, bool]]:

@@ -222,3 +222,17 @@ def test_checker_colours_override_and_top_roller() -> None:
     assert np.abs(r.image[int(y), int(x)].astype(int) - 20).max() < 25
     die_x = apply_h(np.linalg.inv(r.homography), np.array([r.truth.dice[0].image_xy]))[0, 0]
     assert die_x < lay.bar[0]
+
+
+@pytest.mark.parametrize("n", [1, 3, 8, 15])
+def test_bar_checkers_stay_on_the_bar(n: int) -> None:
+    from vision.render import bar_positions
+
+    lay = layout_for("wood")
+    for colour in (LIGHT, DARK):
+        pos = bar_positions(lay, colour, n, "right")
+        assert len(pos) == n
+        for x, y in pos:
+            assert lay.bar[0] <= x <= lay.bar[1] and lay.field[1] < y < lay.field[3]
+        mid = (lay.field[1] + lay.field[3]) / 2
+        assert all((y < mid) == (colour == LIGHT) for _, y in pos)
