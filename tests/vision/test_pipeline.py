@@ -78,3 +78,30 @@ def test_image_folder_of_photos_settles_every_photo(tmp_path: Path) -> None:
     results = list(run_pipeline(str(tmp_path), lambda im: next(seen), GateConfig.for_stills()))
     assert [r.frame.name for r in results] == ["shot0.png", "shot1.png", "shot2.png"]
     assert [r.settled.counts() for r in results] == [t.counts() for t in truths]
+
+
+def test_bad_frames_get_a_status_never_a_crash(tmp_path: Path) -> None:
+    """Issue 4 "Bad input": black, blank, noise and wrong-sized frames, and a truncated file, through
+    the pipeline with the real reader (when it exists): each frame says why it gave no reading."""
+    import pytest
+
+    pytest.importorskip("vision.reader", reason="vision.reader is not written yet")
+    rng = np.random.default_rng(0)
+    frames = {
+        "a_black.png": np.zeros((360, 640, 3), np.uint8),
+        "b_blank.png": np.full((360, 640, 3), 180, np.uint8),
+        "c_noise.png": rng.integers(0, 256, (360, 640, 3), dtype=np.uint8),
+        "d_tiny.png": np.full((20, 30, 3), 120, np.uint8),
+    }
+    for name, img in frames.items():
+        cv2.imwrite(str(tmp_path / name), img)
+    (tmp_path / "e_cut.jpg").write_bytes(cv2.imencode(".jpg", frames["c_noise.png"])[1].tobytes()[:500])
+    results = list(run_pipeline(str(tmp_path), gate=GateConfig.for_stills()))
+    assert [r.frame.name for r in results] == list(frames)
+    assert results[0].status == FrameStatus.TOO_DARK
+    for r in results[1:]:
+        assert r.status in (FrameStatus.NO_BOARD, FrameStatus.TOO_DARK), (r.frame.name, r.status)
+        assert r.settled is None and r.error is None
+    # the same frames as a "video" (motion test on): sizes changing count as movement, never a crash
+    statuses = [r.status for r in run_pipeline([f for f in frames.values()], gate=GateConfig(still_frames=2))]
+    assert statuses[0] == FrameStatus.TOO_DARK and FrameStatus.OK not in statuses
