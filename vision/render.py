@@ -16,6 +16,8 @@ noise=3.0, blur=0.0, occluder=None) -> Render``
   white/grey points, red/green flat checkers -- like boards-webcam), ``"wood"`` (wooden board with a
   bar and off trays, cream/brown checkers) or ``"tournament"`` (black frame and bar, red/black points,
   white/black checkers); ``checker_colours`` overrides the (light, dark) checker colours (BGR);
+  ``variant`` picks another look of the style (0 default; see `vision.render_draw.VARIANTS`: light
+  beech and leather with black/white points, green felt with gold checkers, ...);
   ``home`` ``"right"`` or ``"left"`` (where the light player's home board lies on the bottom edge;
   RULES.md B2 allows the mirror set-up); ``roller`` ``"bottom"``/``"top"`` (who rolled: his right-hand
   half is where flat dice land); ``pile`` ``"layer"``/``"beside"`` (how stacks above five are piled).
@@ -115,6 +117,7 @@ class BoardSpec:
     roller: str = "bottom"
     pile: str = "layer"
     checker_colours: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None
+    variant: int = 0
 
     def validate(self) -> None:
         """:raises RenderError: when the spec describes an impossible board."""
@@ -124,6 +127,9 @@ class BoardSpec:
             raise RenderError(f"home {self.home!r}: use 'right' or 'left'")
         if self.roller not in ("bottom", "top"):
             raise RenderError(f"roller {self.roller!r}: use 'bottom' or 'top'")
+        n_var = len(draw.VARIANTS.get(self.style, []))
+        if not 0 <= self.variant <= n_var:
+            raise RenderError(f"variant {self.variant}: {self.style} boards have variants 0-{n_var}")
         if self.pile not in ("layer", "beside"):
             raise RenderError(f"pile {self.pile!r}: use 'layer' or 'beside'")
         if len(self.points) != 24:
@@ -194,9 +200,11 @@ def starting_spec(style: str = "wood", home: str = "right", **kw: object) -> Boa
 
 def random_spec(
     seed: int, style: str = "wood", home: str = "right", max_stack: int = 15, with_dice: bool = True,
+    variant: int | None = 0,
 ) -> BoardSpec:
     """A random plausible position: 15 checkers a side spread over points, bar and off (no point holds
-    both colours), stacks up to ``max_stack``, two flat dice on the roller's half and the cube."""
+    both colours), stacks up to ``max_stack``, two flat dice on the roller's half and the cube.
+    ``variant`` None picks a random look of the style."""
     rng = np.random.default_rng(seed)
     pts: list[tuple[str | None, int]] = [(None, 0)] * 24
     bar: dict[str, int] = {}
@@ -221,6 +229,7 @@ def random_spec(
         points=tuple(pts), bar=bar, off=off, dice=dice, style=style, home=home,
         cube_value=int(rng.choice([64, 2, 4])), cube_position=str(rng.choice(["centre", "top", "bottom"])),
         pile=str(rng.choice(["layer", "beside"])),
+        variant=int(rng.integers(0, len(draw.VARIANTS.get(style, [])) + 1)) if variant is None else variant,
     )
 
 
@@ -387,7 +396,7 @@ def _draw_board(
 ) -> tuple[list[DieReading], CubeReading | None, list[tuple[float, float]]]:
     """Draw the board, checkers, dice and cube onto ``canvas`` (board units -> canvas by ``s2c``).
     Returns dice truth and cube truth in *board units* (image_xy converted by the caller)."""
-    pal = dict(draw.PALETTES[spec.style])
+    pal = draw.palette(spec.style, spec.variant)
     if spec.checker_colours is not None:  # e.g. black checkers on black points, gold and white
         pal[LIGHT], pal[DARK] = spec.checker_colours
     sc = s2c[0, 0]
@@ -498,7 +507,7 @@ def render(
     w, h = size
     rng = np.random.default_rng(seed)
     lay = layout_for(spec.style)
-    pal = draw.PALETTES[spec.style]
+    pal = draw.palette(spec.style, spec.variant)
 
     if view == "rectified":
         b2i = rectified_homography(lay.board_h, size)

@@ -38,6 +38,43 @@ PALETTES: dict[str, dict[str, BGR]] = {
 }
 
 
+# Further looks of the same layouts (BoardSpec.variant 1, 2, ...): boards differ far more than three
+# palettes -- light beech frames round dark leather with black and white points (boards-real
+# template2), green felt with gold and white checkers (test10), black and white points on paper.
+VARIANTS: dict[str, list[dict[str, BGR]]] = {
+    "paper": [
+        {"point_b": (40, 40, 40), "light": (235, 235, 235), "dark": (40, 40, 40), "outline": (30, 30, 30)},
+    ],
+    "wood": [
+        {"table": (60, 110, 70), "sheet": (120, 172, 214), "frame": (120, 172, 214), "field": (70, 86, 104),
+         "point_a": (28, 28, 30), "point_b": (232, 234, 234), "outline": (60, 60, 60), "bar": (120, 172, 214),
+         "tray": (110, 160, 205), "light": (225, 232, 236), "dark": (40, 40, 170)},
+        {"table": (150, 150, 150), "sheet": (30, 30, 40), "frame": (30, 30, 40), "field": (200, 215, 225),
+         "point_a": (40, 40, 150), "point_b": (30, 30, 30), "bar": (30, 30, 40), "tray": (40, 40, 50),
+         "light": (225, 232, 236), "dark": (30, 30, 30)},
+    ],
+    "tournament": [
+        {"field": (60, 110, 40), "point_a": (190, 215, 225), "point_b": (40, 40, 140),
+         "light": (240, 240, 240), "dark": (60, 170, 210)},
+    ],
+}
+
+
+def palette(style: str, variant: int = 0) -> dict[str, BGR]:
+    """The colours of a board ``style`` in look ``variant`` (0 = the default look).
+
+    :raises ValueError: for an unknown style or variant.
+    """
+    if style not in PALETTES:
+        raise ValueError(f"unknown board style {style!r}")
+    if not 0 <= variant <= len(VARIANTS.get(style, [])):
+        raise ValueError(f"{style} boards have variants 0-{len(VARIANTS.get(style, []))}, not {variant}")
+    pal = dict(PALETTES[style])
+    if variant:
+        pal.update(VARIANTS[style][variant - 1])
+    return pal
+
+
 def _pt(x: float, y: float) -> tuple[int, int]:
     return int(round(x * _ONE)), int(round(y * _ONE))
 

@@ -20,7 +20,7 @@ from vision.render import (
     stack_positions,
     starting_spec,
 )
-from vision.render_draw import PALETTES
+from vision.render_draw import PALETTES, VARIANTS
 from vision.render_geometry import apply_h, layout_for
 
 SMALL = (640, 360)
@@ -236,3 +236,12 @@ def test_bar_checkers_stay_on_the_bar(n: int) -> None:
             assert lay.bar[0] <= x <= lay.bar[1] and lay.field[1] < y < lay.field[3]
         mid = (lay.field[1] + lay.field[3]) / 2
         assert all((y < mid) == (colour == LIGHT) for _, y in pos)
+
+
+@pytest.mark.parametrize("style,variant", [(s, v) for s in VARIANTS for v in range(len(VARIANTS[s]) + 1)])
+def test_every_look_renders_with_consistent_truth(style: str, variant: int) -> None:
+    spec = random_spec(variant + 3, style=style, variant=variant)
+    r = render(spec, size=SMALL, seed=variant)
+    _check_truth(r, spec)
+    with pytest.raises(RenderError, match="variant"):
+        render(BoardSpec(**{**spec.__dict__, "variant": len(VARIANTS[style]) + 1}), size=SMALL)
