@@ -67,8 +67,6 @@ class Layout:
             raise LayoutError(f"led count {self.led_count} is outside 1-65535")
         owner: dict[int, int] = {}
         for zone, leds in enumerate(self.zones):
-            if zone < 24 and not leds:
-                raise LayoutError(f"point (slot) {zone} has no LEDs")
             for led in leds:
                 if not 0 <= led < self.led_count:
                     raise LayoutError(
@@ -79,6 +77,9 @@ class Layout:
                         f"LED {led} is in both zone {zone_name(owner[led])} and zone {zone_name(zone)}"
                     )
                 owner[led] = zone
+        for zone in range(24):
+            if not self.zones[zone]:
+                raise LayoutError(f"point (slot) {zone} has no LEDs")
         if len(self.runs()) > MAX_RUNS:
             raise LayoutError(f"the layout needs {len(self.runs())} runs; the device holds {MAX_RUNS}")
 

@@ -5,7 +5,8 @@ Port specs understood by :func:`resolve`:
 
 - a pyserial URL: ``ledsim://``, ``loop://``, ``socket://host:port``, ``rfc2217://...`` (as is);
 - ``usb:VID:PID[:SERIAL]`` in hex, e.g. ``usb:2e8a:000a`` (a Raspberry Pi Pico) or
-  ``usb:2341:0043:75833353035351F0E1A1``; ``usb::SERIAL`` matches the serial number alone;
+  ``usb:2341:0043:75833353035351F0E1A1``; ``*`` matches anything (``usb:*:*:SERIAL``: the serial
+  number alone);
 - anything else is a port name (``/dev/ttyACM0``, ``/dev/serial/by-id/...``, ``COM3``).
 """
 
@@ -63,7 +64,7 @@ def candidates() -> list[PortInfo]:
 
 def parse_usb_spec(spec: str) -> tuple[int | None, int | None, str | None]:
     """``usb:VID:PID[:SERIAL]`` -> (vid, pid, serial). :raises DeviceNotFoundError: if malformed."""
-    parts = spec.split(":", 3)[1:]
+    parts = [None if p in ("", "*") else p for p in spec.split(":", 3)[1:]]
     try:
         vid = int(parts[0], 16) if parts and parts[0] else None
         pid = int(parts[1], 16) if len(parts) > 1 and parts[1] else None
