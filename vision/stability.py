@@ -10,7 +10,8 @@ Per frame (`StabilityGate.update`), in this order:
 
 * ``too_dark`` -- the thumbnail's mean grey level is below ``too_dark_level`` (or the detector said so);
 * ``moving`` -- the mean absolute difference between this thumbnail and the previous frame's exceeds
-  ``motion_threshold`` grey levels (a hand passing, a die rolling, the camera bumped);
+  ``motion_threshold`` grey levels (a hand passing, a die rolling, the camera bumped); brightness and
+  contrast are matched first, so auto-exposure drifting or a cloud passing is not motion;
 * ``no_board`` -- the detector found no board;
 * ``occluded`` -- the detector saw something over the playing area;
 * ``ok`` -- a usable reading: it joins the current still run.
@@ -42,7 +43,10 @@ class GateConfig:
     mean absolute grey difference between consecutive thumbnails (0-255 levels) above which a frame is
     moving (None: no motion test -- for separate still photos); ``thumb_width``: thumbnail width in
     pixels; ``too_dark_level``: mean grey level (0-255) below which a frame is too dark to read;
-    ``repeat``: emit the vote for every ok frame of a settled run, not only once per run.
+    ``repeat``: emit the vote for every ok frame of a settled run, not only once per run;
+    ``pixel_threshold`` (grey levels) and ``changed_pixels``: a frame is also moving when more than
+    ``changed_pixels`` thumbnail pixels changed by more than ``pixel_threshold`` -- a die landing or a
+    checker slid changes too small a part of the frame to move the mean, but changes it a lot.
 
     The first frame of a source counts as still (nothing to compare it with); the run it starts
     still needs ``still_frames`` readings."""
@@ -52,6 +56,8 @@ class GateConfig:
     thumb_width: int = 160
     too_dark_level: float = 18.0
     repeat: bool = False
+    pixel_threshold: float = 30.0
+    changed_pixels: int = 3
 
     def __post_init__(self) -> None:
         if self.still_frames < 1:
@@ -80,12 +86,14 @@ def thumbnail(image: np.ndarray, width: int = 160) -> np.ndarray:
 @dataclass(frozen=True)
 class Motion:
     """What `StabilityGate.measure` found: ``value`` the mean absolute grey difference to the previous
-    frame (inf for the first frame or a frame of another size), ``brightness`` the mean grey level,
-    ``status`` ``moving``/``too_dark`` when the frame need not be read at all, else None."""
+    frame (inf for the first frame or a frame of another size), ``changed`` the number of thumbnail
+    pixels that changed by more than the config's ``pixel_threshold``, ``brightness`` the mean grey
+    level, ``status`` ``moving``/``too_dark`` when the frame need not be read at all, else None."""
 
     value: float
     brightness: float
     status: FrameStatus | None
+    changed: int = 0
 
 
 @dataclass(frozen=True)
@@ -123,15 +131,19 @@ class StabilityGate:
         brightness = float(thumb.mean())
         prev = self._prev
         same = prev is not None and prev.shape == thumb.shape
-        value = float(cv2.absdiff(prev, thumb).mean()) if same else float("inf")  # type: ignore[arg-type]
+        value, changed = float("inf"), 0
+        if same:
+            value, changed = _change(prev, thumb, self.config.pixel_threshold)  # type: ignore[arg-type]
         self._prev = thumb
         status = None
         threshold = self.config.motion_threshold
         if brightness < self.config.too_dark_level:
             status = FrameStatus.TOO_DARK
-        elif threshold is not None and prev is not None and value > threshold:
+        elif threshold is not None and prev is not None and (
+            value > threshold or changed > self.config.changed_pixels
+        ):
             status = FrameStatus.MOVING  # (a frame of another size counts as moving: value is inf)
-        self._pending = Motion(value, brightness, status)
+        self._pending = Motion(value, brightness, status, changed)
         return self._pending
 
     def update(self, reading: BoardReading | None, image: np.ndarray | None = None) -> GateResult:
@@ -169,6 +181,21 @@ class StabilityGate:
                 settled = voted
                 self._emitted = voted
         return GateResult(FrameStatus.OK, settled, motion.value, self._run_len)
+
+
+def _change(a: np.ndarray, b: np.ndarray, pixel_threshold: float) -> tuple[float, int]:
+    """Mean absolute difference of two thumbnails after matching their brightness and contrast, in
+    grey levels, and how many pixels differ by more than ``pixel_threshold``: a camera's
+    auto-exposure or a cloud changes every pixel alike and is not motion; a hand, a die or a bumped
+    camera changes some pixels and not others."""
+    ma, sa = cv2.meanStdDev(a)
+    mb, sb = cv2.meanStdDev(b)
+    sa_, sb_ = float(sa[0, 0]) or 1.0, float(sb[0, 0]) or 1.0
+    scale = (sa_ + sb_) / 2
+    za = (a - float(ma[0, 0])) * (scale / sa_)
+    zb = (b - float(mb[0, 0])) * (scale / sb_)
+    diff = cv2.absdiff(za, zb)
+    return float(diff.mean()), int(cv2.countNonZero((diff > pixel_threshold).astype(np.uint8)))
 
 
 def _reading_status(reading: BoardReading) -> FrameStatus:

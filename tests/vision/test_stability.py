@@ -118,3 +118,22 @@ def test_config_and_misuse_are_clear() -> None:
         GateConfig(motion_threshold=-1)
     with pytest.raises(ValueError, match="measure"):
         StabilityGate().update(None)
+
+
+def test_exposure_change_is_not_motion() -> None:
+    """Auto-exposure or a cloud scales every pixel alike: not motion; a die moved is."""
+    spec = starting_spec("paper")
+    img = render(spec, size=SIZE, camera=CAM, seed=1, noise=2.0).image
+    gate = StabilityGate()
+    gate.measure(img)
+    darker = cv2.convertScaleAbs(img, alpha=0.8, beta=-5)
+    m = gate.measure(darker)
+    assert m.status is None, m.value
+    from vision.render import DieSpec
+
+    # one die landing on an otherwise unchanged board (under the new exposure) is motion
+    landed = render(dataclasses.replace(spec, dice=(DieSpec(5),)), size=SIZE, camera=CAM, seed=1, noise=2.0)
+    m = gate.measure(cv2.convertScaleAbs(landed.image, alpha=0.8, beta=-5))
+    assert m.status == FrameStatus.MOVING and m.changed > gate.config.changed_pixels, m
+    rolled = render(dataclasses.replace(random_spec(8, style="paper")), size=SIZE, camera=CAM, seed=1)
+    assert gate.measure(rolled.image).status == FrameStatus.MOVING
