@@ -27,7 +27,7 @@ from vision.reading import BoardReading, FrameStatus
 from vision.sources import Frame, FrameSource, open_source
 from vision.stability import GateConfig, StabilityGate
 
-__all__ = ["Detector", "PipelineResult", "default_detector", "run_pipeline"]
+__all__ = ["CalibratedDetector", "Detector", "PipelineResult", "default_detector", "run_pipeline"]
 
 Detector = Callable[[np.ndarray], BoardReading]
 
@@ -56,6 +56,43 @@ def default_detector() -> Detector:
     from vision.reader import read_board
 
     return read_board
+
+
+class CalibratedDetector:
+    """A detector for a fixed camera: the board is found once (`vision.calibration.calibrate`) and the
+    calibration reused for every frame (`vision.reader.read_board` with it), which skips the board
+    search, the slowest stage (see bench/vision.py). Every ``recheck_every`` frames the calibration is
+    checked (`vision.calibration.still_valid`); when the camera was moved, or a frame shows no board
+    where the calibration says, the board is searched again on the next frame.
+
+    ``calibration``: one to start from (e.g. loaded from a file), else found on the first frame.
+    ``calibrations`` counts the searches made (for reports and tests).
+    """
+
+    def __init__(self, calibration: Any = None, recheck_every: int = 30) -> None:
+        self.calibration = calibration
+        self.recheck_every = max(1, recheck_every)
+        self.calibrations = 0
+        self._since_check = 0
+
+    def __call__(self, image: np.ndarray) -> BoardReading:
+        from vision.calibration import calibrate, still_valid
+        from vision.reader import read_board
+
+        if self.calibration is not None:
+            self._since_check += 1
+            if self._since_check >= self.recheck_every:
+                self._since_check = 0
+                if not still_valid(image, self.calibration):
+                    self.calibration = None
+        if self.calibration is None:
+            self.calibrations += 1
+            self.calibration = calibrate(image)
+            self._since_check = 0
+        reading = read_board(image, self.calibration)
+        if not reading.board_found and reading.status == FrameStatus.NO_BOARD:
+            self.calibration = None  # the board is not where we thought: search on the next frame
+        return reading
 
 
 def run_pipeline(

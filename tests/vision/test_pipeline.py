@@ -105,3 +105,26 @@ def test_bad_frames_get_a_status_never_a_crash(tmp_path: Path) -> None:
     # the same frames as a "video" (motion test on): sizes changing count as movement, never a crash
     statuses = [r.status for r in run_pipeline([f for f in frames.values()], gate=GateConfig(still_frames=2))]
     assert statuses[0] == FrameStatus.TOO_DARK and FrameStatus.OK not in statuses
+
+
+def test_calibrated_detector_searches_once_and_again_after_a_bump() -> None:
+    """The board is found once for a still camera and found again after the camera moved."""
+    import pytest
+
+    pytest.importorskip("vision.calibration", reason="vision.calibration is not written yet")
+    from vision.pipeline import CalibratedDetector
+
+    spec = random_spec(1, style="paper")
+    still = [render(spec, size=(640, 360), camera=Camera(tilt_deg=5), seed=1, noise_seed=k).image
+             for k in range(4)]
+    bumped = [render(spec, size=(640, 360), camera=Camera(tilt_deg=5, roll_deg=8, shift=(0.06, 0.03)), seed=1,
+                     noise_seed=k).image for k in range(3)]
+    det = CalibratedDetector(recheck_every=2)
+    for img in still:
+        det(img)
+    assert det.calibrations == 1
+    assert det.calibration is not None, "the reader found no board in a clean paper render"
+    found = det.calibration
+    for img in bumped:
+        det(img)
+    assert det.calibrations == 2 and det.calibration is not found
