@@ -28,7 +28,8 @@ noise=3.0, blur=0.0, occluder=None) -> Render``
 * ``lighting`` (0-1: strength of a random brightness gradient and vignette), ``noise`` (sensor noise
   sigma, grey levels), ``blur`` (Gaussian sigma, pixels), ``occluder`` (None or ``"hand"``: a hand and
   arm over the board; the truth is then ``occluded=True``, status ``occluded``), ``jpeg_quality``
-  (None, or 1-100: pass the frame through JPEG as a webcam does).
+  (None, or 1-100: pass the frame through JPEG as a webcam does), ``clutter`` (perspective view: a
+  clock, a score card and a dice cup on the table beside the board; use a small ``Camera.fill``).
 
 Returns a `Render`: ``image`` (np.uint8, shape (H, W, 3), BGR), ``truth`` (a `BoardReading` whose
 ``image_xy`` are pixel positions in ``image``), ``homography`` (3x3 float64, board units -> image
@@ -391,6 +392,43 @@ def _noise_field(h: int, w: int, sigma: float) -> np.ndarray:
     return field
 
 
+def _draw_clutter(canvas: np.ndarray, s2c: np.ndarray, lay: Layout, rng: np.random.Generator) -> None:
+    """What stands beside a board at a club (boards-real): a chess clock and score cards on one side,
+    a dice cup on the other -- on the table, clear of the board, the off piles and off-board dice."""
+    sc = s2c[0, 0]
+    bh = lay.board_h
+
+    def box(x0: float, y0: float, x1: float, y1: float, colour: tuple[int, int, int]) -> None:
+        pts = apply_h(s2c, np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], dtype=np.float64))
+        draw.poly(canvas, pts + sc * 4, (15, 15, 15))
+        draw.poly(canvas, pts, colour)
+
+    def text(x: float, y: float, s: str, size: float, colour: tuple[int, int, int]) -> None:
+        (px, py), = apply_h(s2c, np.array([(x, y)], dtype=np.float64))
+        cv2.putText(canvas, s, (int(px), int(py)), cv2.FONT_HERSHEY_SIMPLEX, size * sc / 30, colour,
+                    max(1, int(size * sc / 12)), draw.AA)
+
+    left = rng.random() < 0.5
+    sgn, edge = (-1.0, 0.0) if left else (1.0, BOARD_W)
+    x_near = edge + sgn * 175
+    cy = bh * float(rng.uniform(0.25, 0.45))
+    x0, x1 = sorted((x_near, x_near + sgn * 120))
+    box(x0, cy - 40, x1, cy + 40, (40, 50, 70))  # the clock's body
+    for k in (0, 1):
+        dx0 = x0 + 10 + k * 55
+        box(dx0, cy - 22, dx0 + 48, cy + 8, (120, 190, 200))
+        text(dx0 + 4, cy, f"{int(rng.integers(0, 3))}:{int(rng.integers(10, 59))}", 14, (30, 30, 30))
+    ys = bh * float(rng.uniform(0.55, 0.7))
+    xs0, xs1 = sorted((x_near, x_near + sgn * 70))
+    box(xs0, ys, xs1, ys + 95, (235, 235, 235))  # a score card
+    text(xs0 + 12, ys + 70, str(int(rng.integers(0, 14))), 40, (40, 40, 180))
+    (cx, cy2), = apply_h(s2c, np.array([(BOARD_W - edge - sgn * 190, bh * float(rng.uniform(0.3, 0.7)))]))
+    r = 55 * sc
+    draw.disc(canvas, cx + r * 0.12, cy2 + r * 0.12, r, (15, 15, 15))  # a dice cup seen from above
+    draw.disc(canvas, cx, cy2, r, (45, 45, 50))
+    draw.disc(canvas, cx, cy2, r * 0.78, (25, 25, 28))
+
+
 def _draw_board(
     canvas: np.ndarray, s2c: np.ndarray, lay: Layout, spec: BoardSpec, rng: np.random.Generator
 ) -> tuple[list[DieReading], CubeReading | None, list[tuple[float, float]]]:
@@ -489,6 +527,7 @@ def render(
     noise_seed: int | None = None,
     hand_seed: int | None = None,
     jpeg_quality: int | None = None,
+    clutter: bool = False,
 ) -> Render:
     """Render ``spec`` to an image of ``size`` (width, height) pixels with its ground truth.
 
@@ -520,10 +559,12 @@ def render(
         corners = apply_h(b2i, np.array([[0, 0], [BOARD_W, 0], [BOARD_W, lay.board_h], [0, lay.board_h]]))
         edge = max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[3]))
         sc = float(np.clip(edge / BOARD_W * 1.1, 0.3, 3.0))
-        margin = 0.14 * BOARD_W
+        margin = (0.34 if clutter else 0.14) * BOARD_W  # room on the table for what stands beside
         cw, ch = int((BOARD_W + 2 * margin) * sc), int((lay.board_h + 2 * margin) * sc)
         b2c = np.array([[sc, 0, margin * sc], [0, sc, margin * sc], [0, 0, 1]], dtype=np.float64)
         canvas = _filled(ch, cw, pal["table"])
+        if clutter:
+            _draw_clutter(canvas, b2c, lay, np.random.default_rng(seed + 4_000_037))
         dice_truth, cube_truth, _ = _draw_board(canvas, b2c, lay, spec, rng)
         img = _filled(h, w, pal["table"])
         cv2.warpPerspective(canvas, b2i @ np.linalg.inv(b2c), (w, h), dst=img, flags=cv2.INTER_LINEAR,

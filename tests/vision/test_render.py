@@ -245,3 +245,18 @@ def test_every_look_renders_with_consistent_truth(style: str, variant: int) -> N
     _check_truth(r, spec)
     with pytest.raises(RenderError, match="variant"):
         render(BoardSpec(**{**spec.__dict__, "variant": len(VARIANTS[style]) + 1}), size=SMALL)
+
+
+def test_clutter_stands_beside_the_board_not_on_it() -> None:
+    spec = random_spec(2, style="tournament")
+    cam = Camera(tilt_deg=4, fill=0.6)
+    plain = render(spec, size=SMALL, camera=cam, seed=5, noise=0, lighting=0)
+    busy = render(spec, size=SMALL, camera=cam, seed=5, noise=0, lighting=0, clutter=True)
+    assert plain.truth == busy.truth
+    # (the board itself resamples a little differently: a wider canvas is warped)
+    diff = np.abs(plain.image.astype(int) - busy.image.astype(int)).max(axis=2)
+    changed = (diff > 60).astype(np.uint8)
+    board = np.zeros_like(changed)
+    cv2.fillConvexPoly(board, np.round(busy.board_corners).astype(np.int32), 1)
+    assert changed.sum() > 500  # something was added ...
+    assert (changed & board).sum() < 0.01 * changed.sum()  # ... beside the board
