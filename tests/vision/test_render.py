@@ -75,12 +75,14 @@ def test_slot_order_follows_design() -> None:
 
 @pytest.mark.parametrize("count", range(16))
 @pytest.mark.parametrize("style,pile", [("paper", "layer"), ("wood", "beside"), ("tournament", "layer")])
-def test_stack_heights(count: int, style: str, pile: str) -> None:
+@pytest.mark.parametrize("view", ["rectified", "perspective"])
+def test_stack_heights(count: int, style: str, pile: str, view: str) -> None:
     pts = [(None, 0)] * 24
     pts[3] = (DARK, count) if count else (None, 0)
     pts[20] = (LIGHT, count) if count else (None, 0)
     spec = BoardSpec(points=tuple(pts), style=style, pile=pile, cube_position=None)
-    r = render(spec, size=(960, 540), view="rectified", seed=count, lighting=0, noise=0)
+    cam = Camera(tilt_deg=15, roll_deg=-4)
+    r = render(spec, size=(960, 540), view=view, camera=cam, seed=count, lighting=0, noise=0)
     _check_truth(r, spec)
     lay = layout_for(style)
     pal = PALETTES[style]
