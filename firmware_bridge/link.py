@@ -100,6 +100,7 @@ class LinkStats:
     acks: int = 0
     reconnects: int = 0
     device_resets: int = 0
+    heartbeat_resyncs: int = 0  # full state re-sent because a heartbeat named another state
     rx_dropped: int = 0  # frames our decoder dropped (COBS/CRC/length)
 
 
@@ -182,6 +183,11 @@ class LedLink:
         self._device_events_seen: deque[int] = deque(maxlen=32)
         self._first_attempt = threading.Event()
         self._handshaking = False
+        self._inflight: dict[int, tuple[int, LedFrame]] = {}  # seq -> (gen, frame) of SET_STATEs
+        self._answered = False
+        self._inflight_deadline = 0.0
+        self._sent_gen: dict[int, int] = {}  # seq -> gen of the last SET_STATEs sent (64)
+        self._idle = False  # the supervisor is idle: show() may send at once (one thread hand-off less)
 
     # ------------------------------------------------------------------ public API
 
@@ -253,6 +259,14 @@ class LedLink:
             self._gen += 1
             gen = self._gen
             self._desired = frame
+            if (
+                self._idle
+                and not self._inflight
+                and time.monotonic() >= self._last_state_tx + self.min_interval
+                and not self._connection_dead()
+            ):
+                self._idle = False
+                self._send_locked()
             self._cond.notify_all()
             if not wait or not self._online:
                 return self._acked_gen >= gen
@@ -332,6 +346,13 @@ class LedLink:
                 if frame.seq not in self._device_events_seen:  # a re-send whose ACK was lost
                     self._device_events_seen.append(frame.seq)
                     emit.append(msg)
+            elif isinstance(msg, Ack | Nak) and self._take_answer(msg):
+                pass
+            elif isinstance(msg, Heartbeat) and self._shows_something_else(msg):
+                # A reset whose boot HELLO was lost on a noisy line: the device's heartbeat names a
+                # state other than the one it acknowledged to us. Resend the full state.
+                self._acked = None
+                self.stats.heartbeat_resyncs += 1
             elif isinstance(msg, Hello) and msg.reply_to is None and self._online and not self._handshaking:
                 # The device rebooted under us (reset button, watchdog, brown-out): it shows nothing.
                 self.hello = msg
@@ -345,6 +366,12 @@ class LedLink:
                 self._responses.append(frame)
             self._cond.notify_all()
         self._emit(emit)
+
+    def _shows_something_else(self, hb: Heartbeat) -> bool:
+        """Lock held: does a device heartbeat contradict the state we believe it shows?"""
+        if not self._online or self._handshaking or self._inflight or self._acked is None:
+            return False
+        return self._sent_gen.get(hb.applied_seq) != self._acked_gen
 
     def _on_lost(self, conn: int, exc: BaseException | None) -> None:
         with self._cond:
@@ -528,58 +555,73 @@ class LedLink:
             self._cond.notify_all()
         self._emit(emit)
 
+    def _send_locked(self) -> None:
+        """Lock held: send the newest state and mark it in flight."""
+        assert self._desired is not None
+        seq = self._write_locked(SetState(self._desired))
+        now = time.monotonic()
+        self._last_state_tx = now
+        self.stats.states_sent += 1
+        self._inflight[seq] = (self._gen, self._desired)
+        self._sent_gen[seq] = self._gen
+        if len(self._sent_gen) > 64:
+            del self._sent_gen[next(iter(self._sent_gen))]
+        self._answered = False
+        self._inflight_deadline = now + self.ack_timeout
+
     def _send_state(self) -> None:
-        """Send the newest state until ACKed, NAKed or the retries run out (then re-handshake)."""
-        attempts: dict[int, tuple[int, LedFrame]] = {}
+        """Send the newest state and wait for its ACK (one SET_STATE in flight); on timeout re-send
+        the *newest* state with a new seq, at most ``retries`` times, then re-handshake. The ACK is
+        taken by the reader thread (:meth:`_take_answer`), which wakes :meth:`show` directly."""
         for attempt in range(self.retries + 1):
             with self._cond:
                 if self._connection_dead() or self._closed or self._desired is None:
+                    self._inflight.clear()
                     return
-                gen, frame = self._gen, self._desired
-                wait = self._last_state_tx + self.min_interval - time.monotonic()
-                if wait > 0:
-                    self._cond.wait(wait)  # rate limit: newer shows coalesce meanwhile
-                    gen, frame = self._gen, self._desired
-                seq = self._write_locked(SetState(frame))
-                self._last_state_tx = time.monotonic()
-                self.stats.states_sent += 1
-                if attempt:
-                    self.stats.retries += 1
-                attempts[seq] = (gen, frame)
-                end = time.monotonic() + self.ack_timeout
-                while True:
-                    answer = None
-                    for f in list(self._responses):
-                        if isinstance(f.message, Ack | Nak) and f.message.seq in attempts:
-                            self._responses.remove(f)
-                            answer = f.message
-                            break
-                    if isinstance(answer, Ack):
-                        agen, aframe = attempts[answer.seq]
-                        self.stats.acks += 1
-                        if agen > self._acked_gen:
-                            self._acked_gen, self._acked = agen, aframe
-                            self._cond.notify_all()
-                        if agen >= gen:
-                            return
-                        continue
-                    if isinstance(answer, Nak):
-                        self.stats.naks += 1
-                        agen = attempts[answer.seq][0]
-                        if answer.reason is NakReason.STALE:
-                            self._need_sync = True  # our window is behind the device's: re-HELLO
-                            return
-                        self._failed_gen = max(self._failed_gen, agen)
-                        self._cond.notify_all()
+                if self._inflight and self._answered:
+                    self._inflight.clear()  # answered before we got here
+                    return
+                if not (attempt == 0 and self._inflight):  # else show() sent it already
+                    wait = self._last_state_tx + self.min_interval - time.monotonic()
+                    if wait > 0:
+                        self._cond.wait(wait)  # rate limit: newer shows coalesce meanwhile
+                    if self._gen <= self._acked_gen or self._gen <= self._failed_gen:
+                        self._inflight.clear()
                         return
-                    left = end - time.monotonic()
+                    self._send_locked()
+                    if attempt:
+                        self.stats.retries += 1
+                while not self._answered:
+                    left = self._inflight_deadline - time.monotonic()
                     if left <= 0 or self._connection_dead() or self._closed:
                         break
-                    if self._gen != gen:
-                        break  # a newer state arrived: send it now instead of waiting out the timeout
                     self._cond.wait(left)
+                if self._answered:
+                    self._inflight.clear()
+                    return
         with self._cond:
+            self._inflight.clear()
             self._need_sync = True  # no ACK after every retry: check the device is still there
+
+    def _take_answer(self, msg: Ack | Nak) -> bool:
+        """Reader thread, lock held: an ACK/NAK of a SET_STATE in flight (any of its attempts: a
+        late ACK of an earlier attempt still proves the device shows that frame)."""
+        sent = self._inflight.get(msg.seq)
+        if sent is None:
+            return False
+        gen, frame = sent
+        if isinstance(msg, Ack):
+            self.stats.acks += 1
+            if gen > self._acked_gen:
+                self._acked_gen, self._acked = gen, frame
+        else:
+            self.stats.naks += 1
+            if msg.reason is NakReason.STALE:
+                self._need_sync = True  # the device's window is ahead of our counter: re-HELLO
+            else:
+                self._failed_gen = max(self._failed_gen, gen)
+        self._answered = True
+        return True
 
     def _run(self) -> None:
         """Supervisor: connect, keep the device in sync, reconnect every second when it is gone."""
@@ -604,6 +646,10 @@ class LedLink:
                 with self._cond:
                     self._cond.wait_for(lambda: self._closed, self.reconnect_interval)
         self._first_attempt.set()
+
+    def _behind(self) -> bool:
+        """Lock held: the newest state is neither acknowledged nor refused."""
+        return self._desired is not None and self._acked_gen < self._gen and self._failed_gen < self._gen
 
     def _serve(self) -> str:
         """Keep a connected device in sync; returns why the connection ended."""
@@ -635,11 +681,7 @@ class LedLink:
                     self._acked_gen = min(self._acked_gen, self._gen - 1) if self._desired else 0
                 continue
             with self._cond:
-                behind = (
-                    self._desired is not None
-                    and self._acked_gen < self._gen
-                    and self._failed_gen < self._gen
-                )
+                behind = self._behind()
                 if not behind and self._acked is None and self._desired is not None:
                     behind = True  # device rebooted: resend the full state
                     self._acked_gen = self._gen - 1
@@ -651,9 +693,13 @@ class LedLink:
                 if now - self._last_tx >= self.heartbeat:
                     self._write_locked(Heartbeat(int(now * 1000) % 2**32, 0, 0))
                     continue
+                if self._need_sync or self._closed or self._behind():
+                    continue  # something arrived since we looked: no sleeping through it
+                self._idle = True
                 self._cond.wait(
                     max(0.005, min(self._last_tx + self.heartbeat, self._last_rx + self.liveness) - now)
                 )
+                self._idle = False
                 # Heartbeat answers are only proof of life: drop them so the deque holds answers.
                 for f in list(self._responses):
                     if isinstance(f.message, Heartbeat):

@@ -170,7 +170,7 @@ class SimBoard:
         if reply:
             self.to_host.send(reply, now)
         self._rx += self.to_host.receive(now)
-        times = [t for t in (self.to_device.next_arrival(), self.to_host.next_arrival()) if t is not None]
+        times = [t for t in (self.to_device.next_wakeup(), self.to_host.next_wakeup()) if t is not None]
         deadline = self.device.next_deadline()
         if deadline is not None:
             times.append(deadline)

@@ -66,6 +66,15 @@ class Wire:
         """Time of the next byte's arrival, or None when the wire is empty."""
         return self._queue[0][0] if self._queue else None
 
+    def next_wakeup(self) -> float | None:
+        """When a receiver needs waking: the arrival of the next 0x00 (a frame is complete; nobody
+        can act on less), or of the last byte queued when none is a delimiter. Bytes still arrive
+        at their paced times; this only spares the driver a wake-up per byte."""
+        for t, b in self._queue:
+            if b == 0:
+                return t
+        return self._queue[-1][0] if self._queue else None
+
     def clear(self) -> None:
         """Drop everything in flight (the cable was pulled)."""
         self._queue.clear()

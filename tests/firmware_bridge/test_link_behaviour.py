@@ -180,3 +180,15 @@ def test_open_without_require_keeps_trying_until_the_device_appears() -> None:
         assert [type(e) for e in events] == [LinkOffline, LinkOnline]
     finally:
         link.close()
+
+
+def test_a_reset_whose_hello_was_lost_is_caught_by_the_heartbeat() -> None:
+    port, board = fresh()
+    with LedLink.open(port, heartbeat=0.1) as link:
+        frame = LedFrame.lit({11})
+        assert link.show(frame)
+        with board.cond:  # a brown-out reset whose boot HELLO the noise ate: the device just forgot
+            board.device.state = None
+            board.device.applied_seq = None
+        assert wait_for(lambda: board.device.state == frame, 1.0)
+        assert link.stats.heartbeat_resyncs == 1

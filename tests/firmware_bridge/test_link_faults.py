@@ -57,7 +57,7 @@ def check(report: FaultReport, history: list[int] | None = None) -> None:
     assert acked == sorted(acked), "an older frame was acknowledged after a newer one"
     if history is not None:  # the device's own record of every state it applied
         assert history == sorted(history), "the device applied a stale frame over a newer one"
-        assert len(history) > 5
+        assert len(history) >= 2
 
 
 @pytest.fixture
