@@ -179,6 +179,12 @@ class Render:
 
 # --- specs ---------------------------------------------------------------------------------------
 
+# (body, pips) BGR of common dice: white/black, ivory/black, red/white, black/white, green/white.
+DICE_COLOURS = (
+    ((236, 238, 240), (25, 25, 25)), ((200, 228, 240), (30, 30, 30)), ((40, 30, 170), (235, 235, 235)),
+    ((30, 30, 30), (235, 235, 235)), ((60, 120, 40), (235, 235, 235)),
+)
+
 # Standard start, light's points: 2 on 24, 5 on 13, 3 on 8, 5 on 6 (RULES.md B3).
 _START = {24: 2, 13: 5, 8: 3, 6: 5}
 
@@ -204,7 +210,8 @@ def random_spec(
     variant: int | None = 0,
 ) -> BoardSpec:
     """A random plausible position: 15 checkers a side spread over points, bar and off (no point holds
-    both colours), stacks up to ``max_stack``, two flat dice on the roller's half and the cube.
+    both colours), stacks up to ``max_stack``, two flat dice (of a colour from ``DICE_COLOURS``) on the
+    roller's half and the cube.
     ``variant`` None picks a random look of the style."""
     rng = np.random.default_rng(seed)
     pts: list[tuple[str | None, int]] = [(None, 0)] * 24
@@ -225,7 +232,8 @@ def random_spec(
             n = int(min(left, rng.integers(1, 6), max_stack - pts[s][1]))
             pts[s] = (colour, pts[s][1] + n)
             left -= n
-    dice = (DieSpec(int(rng.integers(1, 7))), DieSpec(int(rng.integers(1, 7)))) if with_dice else ()
+    body, pip = DICE_COLOURS[int(rng.integers(len(DICE_COLOURS)))]
+    dice = tuple(DieSpec(int(rng.integers(1, 7)), body=body, pip=pip) for _ in range(2)) if with_dice else ()
     return BoardSpec(
         points=tuple(pts), bar=bar, off=off, dice=dice, style=style, home=home,
         cube_value=int(rng.choice([64, 2, 4])), cube_position=str(rng.choice(["centre", "top", "bottom"])),
