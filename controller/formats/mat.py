@@ -53,7 +53,8 @@ _HEADER_RE: Final = re.compile(r'^\s*;\s*\[\s*([^"\]]*?)\s+"(.*)"\s*\]\s*$')
 _LENGTH_RE: Final = re.compile(r"^\s*(\d+)\s*point\s+match\s*$", re.IGNORECASE)
 _UNLIMITED_RE: Final = re.compile(r"^\s*(unlimited|money)\s+(match|game|session)\s*$", re.IGNORECASE)
 _GAME_RE: Final = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
-_SCORE_RE: Final = re.compile(r"^(\s*)(\S(?:.*?\S)?)\s*:\s*(\d+)(\s+)(\S(?:.*?\S)?)\s*:\s*(\d+)\s*$")
+_NAME: Final = r"([^\s:](?:[^:]*?[^\s:])?)"
+_SCORE_RE: Final = re.compile(rf"^(\s*){_NAME}\s*:\s*(\d+)(\s+){_NAME}\s*:\s*(\d+)\s*$")
 _NUMBERED_RE: Final = re.compile(r"^\s*(\d+)\)(.*)$")
 
 _TOKEN_RE: Final = re.compile(
@@ -109,8 +110,8 @@ def _parse_steps(text: str, repeat: int, source: str, lineno: int) -> list[Step]
             raise RecordError(source, lineno, f"'{text}': 'off' can only end a move")
         if first and not 1 <= value <= BAR:
             raise RecordError(source, lineno, f"'{text}': a move starts on a point 1-24 or the bar (25)")
-        if not first and not 0 <= value <= 24:
-            raise RecordError(source, lineno, f"'{text}': a move ends on a point 1-24 or off (0)")
+        if not first and not (0 if last else 1) <= value <= 24:
+            raise RecordError(source, lineno, f"'{text}': a move passes points 1-24 and ends on one or off")
         points.append(value)
     chain = [Step(points[i], points[i + 1], hops[i + 1][1]) for i in range(len(points) - 1)]
     if repeat < 1:
@@ -234,7 +235,7 @@ class _GameBuilder:
             points=self.points,
             match_won=self.match_won,
             resigned=any(isinstance(a, Resign) for a in actions),
-            loser_noted=self.loser_noted,
+            loser_noted=self.loser_noted and self.winner is not None,  # a truncated file may stop between
             crawford=None,
             line=self.line,
         )

@@ -358,9 +358,8 @@ def write_sgf(record: MatchRecord) -> str:
         rules: list[str] = []
         if record.length > 0 and crawford:
             rules.append("Crawford")
-            is_crawford = game.crawford if game.crawford is not None else flags[index]
-            if is_crawford:
-                rules.append("CrawfordGame")
+        if record.length > 0 and (game.crawford if game.crawford is not None else flags[index]):
+            rules.append("CrawfordGame")
         if (record.header("Jacoby") or "").lower() == "on":
             rules.append("Jacoby")
         if rules:

@@ -1,0 +1,56 @@
+"""Property tests of the .mat reader and writer: round trip, and hand-edited files never crash."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from controller.formats.mat import parse_mat, write_mat
+from controller.formats.record import MatchRecord, RecordError
+from controller.formats.replay import replay_match
+from tests.controller.formats.test_record_strategies import mat_records, mutated_texts
+
+_DEFAULT = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_SLOW = settings(max_examples=100_000, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def _check_round_trip(record: MatchRecord) -> None:
+    assert parse_mat(write_mat(record)) == record
+
+
+def _check_edited(case: tuple[str, str]) -> None:
+    name, text = case
+    try:
+        record = parse_mat(text, name)
+    except RecordError as exc:
+        assert str(exc).startswith(f"{name}:")
+        assert exc.line >= 0
+        return
+    replay_match(record)  # a record that reads must also replay without raising
+    assert parse_mat(write_mat(record), name) == record
+
+
+@_DEFAULT
+@given(mat_records())
+def test_round_trip(record: MatchRecord) -> None:
+    _check_round_trip(record)
+
+
+@_DEFAULT
+@given(mutated_texts((".mat", ".txt")))
+def test_edited_or_truncated_files_give_a_clear_error(case: tuple[str, str]) -> None:
+    _check_edited(case)
+
+
+@pytest.mark.slow
+@_SLOW
+@given(mat_records())
+def test_round_trip_slow(record: MatchRecord) -> None:
+    _check_round_trip(record)
+
+
+@pytest.mark.slow
+@_SLOW
+@given(mutated_texts((".mat", ".txt")))
+def test_edited_or_truncated_files_slow(case: tuple[str, str]) -> None:
+    _check_edited(case)
