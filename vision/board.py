@@ -99,7 +99,28 @@ class BoardGeometry:
 
 
 def _quad_from_hull(hull: np.ndarray) -> np.ndarray | None:
-    """Four corners (float32 (4, 2)) approximating a convex hull, or None when it is not quad-like."""
+    """Four corners (float32 (4, 2)) approximating a convex hull, or None when it is not quad-like.
+
+    The hull of a field often has cut corners (a dark triangle in the corner merges with the
+    frame); so the hull is simplified to a few sides and the four longest, extended, give the quad.
+    """
+    area = cv2.contourArea(hull)
+    peri = cv2.arcLength(hull, True)
+    poly = cv2.approxPolyDP(hull, 0.012 * peri, True).reshape(-1, 2).astype(np.float64)
+    if len(poly) > 4:
+        k = len(poly)
+        lens = [float(np.hypot(*(poly[(i + 1) % k] - poly[i]))) for i in range(k)]
+        keep = sorted(sorted(range(k), key=lambda i: -lens[i])[:4])
+        if sum(lens[i] for i in keep) >= 0.8 * peri:
+            sides = [(poly[i], poly[(i + 1) % k]) for i in keep]
+            quad = np.array([_intersect(*sides[j - 1], *sides[j]) for j in range(4)], dtype=np.float32)
+            qa = cv2.contourArea(quad)
+            if cv2.isContourConvex(quad.reshape(-1, 1, 2)) and area * 0.95 <= qa <= area * 1.25:
+                return quad
+    return _quad_simple(hull)
+
+
+def _quad_simple(hull: np.ndarray) -> np.ndarray | None:
     peri = cv2.arcLength(hull, True)
     for eps in (0.01, 0.02, 0.03, 0.045, 0.06, 0.08):
         approx = cv2.approxPolyDP(hull, eps * peri, True)
@@ -444,6 +465,41 @@ def _canonical_turn(corners_img: np.ndarray) -> int:
     return 0 if axis[1] < 0 else 2
 
 
+def _gap_ratio(left: np.ndarray, right: np.ndarray) -> float:
+    """The bar's width over a half's width, measured along the top and bottom edges."""
+    top = _edge_len(left[1], right[0])
+    bot = _edge_len(left[2], right[3])
+    wid = 0.25 * (_edge_len(left[0], left[1]) + _edge_len(left[3], left[2])
+                  + _edge_len(right[0], right[1]) + _edge_len(right[3], right[2]))
+    return max(0.0, 0.5 * (top + bot) / max(wid, 1e-6))
+
+
+def _partner(lab: np.ndarray, hyp: _Hyp) -> tuple[float, np.ndarray, float] | None:
+    """The other half of a board with a bar, searched beside a found half-field ``hyp``.
+
+    The found half's homography is extended sideways: for each bar width (0.05-0.8 half widths) and
+    side, the quad there is scored as a 6-point half. Returns (pair score, 8 corners L then R, bar
+    ratio) or None.
+    """
+    q = hyp.corners.astype(np.float32)
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    hmg = cv2.getPerspectiveTransform(unit, q)
+    best: tuple[float, np.ndarray, float] | None = None
+    for side in (1, -1):
+        for gap in np.arange(0.05, 0.81, 0.025):
+            x0 = 1 + gap if side > 0 else -1 - gap
+            src = np.float32([[x0, 0], [x0 + 1, 0], [x0 + 1, 1], [x0, 1]]).reshape(-1, 1, 2)
+            other = cv2.perspectiveTransform(src, hmg).reshape(4, 2)
+            s = _pattern_score(lab, other, 6)
+            if s <= 0.05:
+                continue
+            pair = 0.5 * min(s, hyp.score) + 0.25 * (s + hyp.score)
+            if best is None or pair > best[0]:
+                corners = np.concatenate([q, other]) if side > 0 else np.concatenate([other, q])
+                best = (pair, corners, float(gap))
+    return best
+
+
 def find_board(image: np.ndarray) -> BoardGeometry | None:
     """Find the board's field and 24 points in a BGR uint8 image (H, W, 3); None when none is seen.
 
@@ -461,9 +517,14 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
     for hyp in hyps:
         if hyp.n == 12 and (best is None or hyp.score > best[0]):
             best = (hyp.score, hyp.corners, None)
-    for score, corners8, bar in _pair_halves([x for x in hyps if x.n == 6]):
+    halves = [x for x in hyps if x.n == 6]
+    for score, corners8, bar in _pair_halves(halves):
         if best is None or score > best[0]:
             best = (score, corners8, bar)
+    for hyp in sorted(halves, key=lambda x: -x.score)[:4]:
+        found = _partner(lab, hyp)
+        if found is not None and (best is None or found[0] > best[0]):
+            best = found
     if best is None or best[0] < _MIN_SCORE:
         return None
     score, corners, bar_ratio = best
@@ -472,6 +533,8 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
     corners = np.concatenate(
         [_refine_bases(lab, refine_quad(mag, corners[i : i + 4]), n) for i in range(0, len(corners), 4)]
     )
+    if bar_ratio is not None:
+        bar_ratio = _gap_ratio(corners[:4], corners[4:])
     corners = corners / scale
     return _geometry(corners, bar_ratio, (w, h), score)
 

@@ -62,6 +62,7 @@ class StackReading:
     colour_lab: tuple[float, float, float] | None
     confidence: float
     centres: tuple[tuple[float, float], ...] = ()
+    radius: float = 0.0
 
 
 def _gradients(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -133,6 +134,7 @@ def count_stacks(rectified: np.ndarray, geom: BoardGeometry) -> list[StackReadin
     height = lab.shape[0]
     step = 2.0
     depth = np.arange(0.0, 0.5 * height + 0.5 * POINT_PX, step)  # distance of a centre from the base
+    base = _bases(lab, geom)
     shifts = np.arange(-8.0, 8.5, 2.0)
     cols = np.array(geom.columns, dtype=np.float64)
     best_r, best_total, best_maps = _RADII[0] * POINT_PX, -1.0, None
@@ -141,7 +143,7 @@ def count_stacks(rectified: np.ndarray, geom: BoardGeometry) -> list[StackReadin
         maps = {}
         total = 0.0
         for top in (True, False):
-            cy = depth if top else height - 1 - depth
+            cy = base[top] + depth if top else base[top] - depth
             cxg = cols[:, None, None] + shifts[None, None, :]  # (12, 1, S)
             cyg = np.broadcast_to(cy[None, :, None], (12, depth.size, shifts.size))
             cxg = np.broadcast_to(cxg, cyg.shape)
@@ -161,17 +163,24 @@ def count_stacks(rectified: np.ndarray, geom: BoardGeometry) -> list[StackReadin
         score, xbest = best_maps[top]
         score = _suppress_neighbours(score, xbest, d, step)
         bare = _bare_colours(lab, geom, top)
+        cy_row = base[top] + depth if top else base[top] - depth
+        bare_depth = np.stack(
+            [np.median(_disc_colours(box, np.array(geom.columns[p::2])[:, None], cy_row[None, :]), axis=0)
+             for p in (0, 1)]
+        )  # (2, D, 3): each parity's median colour at every depth
         for col in range(12):
-            cy_all = depth if top else height - 1 - depth
+            cy_all = base[top] + depth if top else base[top] - depth
             # a disc whose inside is the bare point's colour must show a full ring (a rimmed checker
             # of the point's own colour); otherwise the base of an empty triangle could pass for one
             inside = _disc_colours(box, xbest[col], cy_all)
-            differs = np.linalg.norm(inside - bare[col % 2], axis=1) > _BARE_DELTA
+            differs = (np.linalg.norm(inside - bare[col % 2], axis=1) > _BARE_DELTA) & (
+                np.linalg.norm(inside - bare_depth[col % 2], axis=-1) > _BARE_DELTA
+            )
             usable = np.where(differs, score[col], np.where(score[col] >= _RING_STRONG, score[col], 0.0))
             idx = _chain(usable, depth, d, 0.5 * height + 0.5 * d)
             centres = []
             for i in idx:
-                y = depth[i] if top else height - 1 - depth[i]
+                y = cy_all[i]
                 centres.append((float(xbest[col, i]), float(y)))
             colour = _stack_colour(lab, centres, best_r) if centres else None
             conf = float(np.mean([score[col, i] for i in idx])) if idx else 1.0 - float(usable.max())
@@ -181,7 +190,9 @@ def count_stacks(rectified: np.ndarray, geom: BoardGeometry) -> list[StackReadin
                 # whose shared edges are too faint for the ring score
                 run = _colour_run(lab, centres, colour, bare, best_r, top)
                 count = max(count, int(round(run / d)))
-            out.append(StackReading(col, top, count, colour, max(0.0, min(1.0, conf)), tuple(centres)))
+            out.append(
+                StackReading(col, top, count, colour, max(0.0, min(1.0, conf)), tuple(centres), best_r)
+            )
     return out
 
 
@@ -217,6 +228,34 @@ def _colour_run(lab: np.ndarray, centres: list[tuple[float, float]], colour: tup
             if gap > gap_max:
                 break
     return abs(end - start) + 1.0
+
+
+def _bases(lab: np.ndarray, geom: BoardGeometry) -> dict[bool, float]:
+    """The rows (rectified pixels) where the top and bottom rows of triangles begin.
+
+    The field finder places them to a few pixels; here, at full resolution, the base is the first
+    row from the edge where adjacent points' colours differ (a frame is uniform, triangles alternate).
+    Within 0.4 point widths of the field's edge; {True: top row's base y, False: bottom row's}.
+    """
+    height = lab.shape[0]
+    xs = np.clip(np.rint(geom.columns).astype(np.intp), 0, lab.shape[1] - 1)
+    v = lab[:, xs]
+    alt = np.median(np.linalg.norm(v[:, 1:] - v[:, :-1], axis=2), axis=1)
+    reach = int(0.4 * POINT_PX)
+    out = {True: 0.0, False: float(height - 1)}
+    inner_t = float(np.median(alt[reach : reach + POINT_PX]))
+    inner_b = float(np.median(alt[height - reach - POINT_PX : height - reach]))
+    if inner_t > 10:
+        y = reach
+        while y > 0 and alt[y - 1] >= 0.5 * inner_t:
+            y -= 1
+        out[True] = float(y)
+    if inner_b > 10:
+        y = height - 1 - reach
+        while y < height - 1 and alt[y + 1] >= 0.5 * inner_b:
+            y += 1
+        out[False] = float(y)
+    return out
 
 
 def _suppress_neighbours(score: np.ndarray, xbest: np.ndarray, d: float, step: float) -> np.ndarray:

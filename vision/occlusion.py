@@ -1,13 +1,11 @@
 """Is something (a hand, an arm, a cup) over the playing area? Say so rather than guess.
 
-Two kinds of evidence, both measured in point widths of the rectified field:
-
-* **skin**: pixels in the skin-tone range of the YCrCb chroma plane (Chai & Ngan, "Face segmentation
-  using skin-color map in videophone applications", IEEE TCSVT 1999: Cr 133-173, Cb 77-127), in a
-  blob larger than a few checkers, whose chroma is not that of a flat checker (checkers are uniform
-  discs; a hand is a large irregular region);
-* **not a stack**: a connected region differing from the bare board that is far wider than a point
-  (stacks are one point wide).
+The board explains itself: points of the same row and parity carry identical triangles, so the
+per-pixel median of those six strips is the bare board there (most of each strip is bare). Whatever
+differs from that model and is not one of the checkers the stack counter found (or a die, much
+smaller than a checker) is something else over the board. A region of that kind larger than
+``_FOREIGN_CHECKERS`` checker areas -- a hand is several checkers large -- makes the frame occluded.
+No skin colour is assumed: a sleeve, a cup or a shadow of a hand counts as well.
 """
 
 from __future__ import annotations
@@ -16,37 +14,72 @@ import cv2
 import numpy as np
 
 from vision.board import POINT_PX, BoardGeometry
+from vision.checkers import StackReading
 
-__all__ = ["find_occlusion"]
+__all__ = ["find_occlusion", "foreign_mask"]
 
-# A skin blob covering more than this many checker areas over the field is a hand.
-_SKIN_CHECKERS = 2.0
-
-
-def skin_mask(bgr: np.ndarray) -> np.ndarray:
-    """uint8 mask (H, W), 255 where the chroma is in the skin-tone box (see module docstring)."""
-    ycc = cv2.cvtColor(bgr, cv2.COLOR_BGR2YCrCb)
-    y, cr, cb = ycc[:, :, 0], ycc[:, :, 1], ycc[:, :, 2]
-    mask = (cr >= 133) & (cr <= 173) & (cb >= 77) & (cb <= 127) & (y > 60)
-    return mask.astype(np.uint8) * 255
+# Lab distance from the bare-board model above which a pixel is not bare board.
+_DIFF = 30.0
+# A foreign region this many checker areas large (or more) is an occlusion.
+_FOREIGN_CHECKERS = 1.6
 
 
-def find_occlusion(image: np.ndarray, rectified: np.ndarray, geom: BoardGeometry) -> bool:
-    """True when a hand or arm covers part of the rectified field (BGR uint8, ``geom.size``)."""
-    mask = skin_mask(rectified)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
-    checker_area = np.pi * (0.47 * POINT_PX) ** 2
-    for i in range(1, n):
-        area = stats[i, cv2.CC_STAT_AREA]
-        if area < _SKIN_CHECKERS * checker_area:
-            continue
-        # a stack of red checkers can be skin-toned: it is one point wide and its discs are flat
-        bw = stats[i, cv2.CC_STAT_WIDTH]
-        if bw <= 1.3 * POINT_PX:
-            continue
-        blob = rectified[labels == i]
-        if float(blob.std(axis=0).mean()) < 6.0:
-            continue
-        return True
-    return False
+def _bare_model(lab: np.ndarray, geom: BoardGeometry) -> tuple[np.ndarray, np.ndarray]:
+    """Per-pixel bare-board model of the points' strips, and a mask of where it is defined."""
+    h, w = lab.shape[:2]
+    model = np.zeros_like(lab)
+    defined = np.zeros((h, w), np.uint8)
+    half_h = h // 2
+    for top in (True, False):
+        ys = slice(0, half_h) if top else slice(h - half_h, h)
+        for parity in (0, 1):
+            strips = []
+            xs = []
+            for x in geom.columns[parity::2]:
+                x0 = int(round(x - POINT_PX / 2))
+                if x0 < 0 or x0 + POINT_PX > w:
+                    continue
+                strips.append(lab[ys, x0 : x0 + POINT_PX])
+                xs.append(x0)
+            if len(strips) < 3:
+                continue
+            med = np.median(np.stack(strips), axis=0)
+            for x0 in xs:
+                model[ys, x0 : x0 + POINT_PX] = med
+                defined[ys, x0 : x0 + POINT_PX] = 255
+    return model, defined
+
+
+def foreign_mask(rectified: np.ndarray, geom: BoardGeometry, stacks: list[StackReading],
+                 radius: float) -> np.ndarray:
+    """uint8 mask (rectified H, W): 255 where the field shows neither bare board nor a found checker."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(rectified, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    model, defined = _bare_model(lab, geom)
+    diff = np.linalg.norm(lab - model, axis=2) > _DIFF
+    mask = (diff & (defined > 0)).astype(np.uint8) * 255
+    for s in stacks:
+        for x, y in s.centres:
+            cv2.circle(mask, (int(round(x)), int(round(y))), int(round(radius * 1.25)), 0, -1)
+        if s.count > len(s.centres) and s.centres:
+            # checkers counted by their colour run: clear the run along the stack's axis
+            x0, y0 = s.centres[0]
+            d = 2 * radius
+            y1 = y0 + (s.count - 1) * d if s.top else y0 - (s.count - 1) * d
+            cv2.rectangle(mask, (int(x0 - 1.25 * radius), int(min(y0, y1) - 1.25 * radius)),
+                          (int(x0 + 1.25 * radius), int(max(y0, y1) + 1.25 * radius)), 0, -1)
+    # thin lines of a printed board and a checker's anti-aliased rim are not a hand
+    k = max(3, int(0.2 * POINT_PX) | 1)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+
+
+def find_occlusion(rectified: np.ndarray, geom: BoardGeometry, stacks: list[StackReading],
+                   radius: float) -> bool:
+    """True when something other than checkers and dice covers part of the rectified field.
+
+    :param rectified: BGR uint8 field of ``geom.size``; ``stacks``: the counter's stacks;
+        ``radius``: checker radius in rectified pixels.
+    """
+    mask = foreign_mask(rectified, geom, stacks, radius)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    checker_area = np.pi * radius * radius
+    return any(stats[i, cv2.CC_STAT_AREA] >= _FOREIGN_CHECKERS * checker_area for i in range(1, n))

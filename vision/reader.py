@@ -70,7 +70,7 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
     rect = geom.rectify(img)
     stacks = count_stacks(rect, geom)
     names = name_colours(stacks)
-    occluded = find_occlusion(img, rect, geom)
+    occluded = find_occlusion(rect, geom, stacks, stacks[0].radius if stacks else 0.45 * POINT_PX)
     points = _points(geom, stacks, names)
     return BoardReading(
         board_found=True,
