@@ -306,7 +306,12 @@ def main(argv: list[str] | None = None) -> int:
     bridge = PtyBridge(board, args.link)
     print(bridge.start(), flush=True)
     signal.signal(signal.SIGUSR1, lambda *_: bridge.reset())
-    signal.signal(signal.SIGUSR2, lambda *_: (bridge.unplug(), threading.Timer(2.0, bridge.replug).start()))
+
+    def unplug_for_2s(*_: object) -> None:
+        bridge.unplug()
+        threading.Timer(2.0, bridge.replug).start()
+
+    signal.signal(signal.SIGUSR2, unplug_for_2s)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         for line in sys.stdin:

@@ -283,7 +283,11 @@ class LedLink:
         """Block until the device acknowledged the newest frame (True) or ``timeout`` s passed."""
         end = time.monotonic() + timeout
         with self._cond:
-            while self._acked_gen < self._gen or not self._online:
+            while (
+                self._acked_gen < self._gen
+                or not self._online
+                or (self._desired is not None and self._acked is None)
+            ):
                 left = end - time.monotonic()
                 if left <= 0 or self._closed:
                     return False
