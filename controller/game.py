@@ -377,8 +377,13 @@ def _board(state: State, ev: BoardSeen, out: list[Effect]) -> tuple[State, list[
         why = "a hand covers the board" if ev.occluded else f"no usable reading ({ev.status})"
         out.append(Prompt(f"waiting: {why}"))
         return state, out
-    if state.seating is None or state.phase in ("setup", "free"):
+    if state.seating is None or state.phase in ("setup", "game_over"):
         state = replace(state, seating=infer_seating(ev, state.settings))
+    elif state.phase == "free":
+        # keep the numbering found on the first board, unless a start position shows another
+        other = infer_seating(ev, state.settings)
+        if other != state.seating and _is_start(sides_from_seen(ev, other), _variant(state)):
+            state = replace(state, seating=other)
     assert state.seating is not None
     seen = sides_from_seen(ev, state.seating)
     dice = _roll_of(ev)
@@ -441,10 +446,62 @@ def _setup(
     if not position_ok:
         view = replace(view, legal=None, movable=(), movable_slots=())
         frame = LedFrame.dark()
+    if state.phase == "free" and position_ok:
+        state = _free_inference(state, seen, out)
     out.append(view)
     if not any(isinstance(e, Leds) for e in out):
         out.append(Leds(frame, "movable points" if view.movable else "nothing to play"))
-    return replace(state, phase="free", sides=seen), out
+    prev = (seen, mover, roll) if position_ok and mover is not None and roll is not None else None
+    if prev is None and state.pending and state.pending[0] == "free" and state.pending[1][0] == seen:
+        prev = state.pending[1]  # same board, dice gone: keep the roll for the next change
+    return replace(state, phase="free", sides=seen, pending=("free", prev) if prev else ()), out
+
+
+def _free_inference(state: State, seen: Sides, out: list[Effect]) -> State:
+    """Free play (a game joined in progress): when the board changes after a roll was seen, name the
+    play that explains the change, or raise a dispute when none does (RULES.md B17, N11)."""
+    if not state.pending or state.pending[0] != "free":
+        return state
+    before_sides, mover, roll = state.pending[1]
+    if seen == before_sides:
+        return state
+    before = _position(state, before_sides, mover)
+    plays = _plays(state, before_sides, mover, roll)
+    verdict = arbiter.infer(before, plays, _position(state, seen, mover), (arbiter.BAR,), _variant(state))
+    rule = "N11" if _variant(state) == "nardy" else "B17"
+    if isinstance(verdict, arbiter.Made):
+        text = _describe_plays(state, (verdict.play,)) if verdict.play.moves else "no move (none possible)"
+        out.append(Prompt(f"{NAMES[mover]} played {roll[0]}-{roll[1]}: {text} (legal)"))
+        return state
+    if isinstance(verdict, arbiter.Ambiguous):
+        text = _describe_plays(state, verdict.candidates)
+        return _announce(
+            state,
+            Ruling(
+                rule,
+                "unclear",
+                f"{NAMES[mover]}'s {roll[0]}-{roll[1]}: the camera cannot "
+                f"tell which play was made ({text}); confirm it",
+                mover,
+            ),
+            out,
+        )
+    if isinstance(verdict, arbiter.Illegal):
+        text = _describe_plays(state, verdict.closest)
+        return _announce(
+            state,
+            Ruling(
+                rule,
+                "dispute",
+                f"the board changed in a way no legal play of "
+                f"{NAMES[mover]}'s {roll[0]}-{roll[1]} explains ({verdict.distance} checkers "
+                f"differ from the closest: {text}): check the board or the reading",
+                mover,
+            ),
+            out,
+        )
+    out.append(Prompt(f"cannot judge the change: {verdict.reason}"))
+    return state
 
 
 def _opening(

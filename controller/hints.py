@@ -131,6 +131,30 @@ def gnubg_available() -> bool:
     return True
 
 
+_EXECUTOR: Any = None
+
+
+def _gnubg_process() -> Any:
+    """The helper process every gnubg call runs in. gnubg 1.1.0a16 keeps per-thread engine state: once
+    one thread has used it, a call from another thread fails or crashes the whole process (seen:
+    SIGSEGV in findbestmoves from the station thread). A one-worker spawned process, used only from its
+    own main thread, keeps every caller safe -- and keeps an alpha engine's crash out of the station."""
+    global _EXECUTOR
+    if _EXECUTOR is None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        _EXECUTOR = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    return _EXECUTOR
+
+
+def _rank(board: list[list[int]], dice: tuple[int, int], plies: int, noise: float) -> Any:
+    """gnubg's ranked plays (runs in the helper process)."""
+    import gnubg
+
+    return gnubg.findbestmoves(board, gnubg.cubeinfo(), gnubg.evalcontext(0, plies, 1, 0, noise), dice)
+
+
 def best_play(
     position: Any, d1: int, d2: int, plays: Sequence[Any], plies: int = 0, noise: float = 0.0
 ) -> Any | None:
@@ -148,16 +172,12 @@ def best_play(
     """
     if not plays:
         return None
-    try:
-        import gnubg
-    except Exception:
+    if not gnubg_available():
         return None
+    board = [list(position.opp), list(position.me)]
     try:
-        board = [list(position.opp), list(position.me)]
-        ranked = gnubg.findbestmoves(
-            board, gnubg.cubeinfo(), gnubg.evalcontext(0, plies, 1, 0, noise), (d1, d2)
-        )
-    except Exception:
+        ranked = _gnubg_process().submit(_rank, board, (d1, d2), plies, noise).result(timeout=60)
+    except Exception:  # a dead or missing engine means no best-play hint, never a stopped station
         return None
     keyed = [(sorted((m.src, m.dst) for m in play.moves), play) for play in plays]
     for entry in ranked or ():
