@@ -27,6 +27,7 @@ Example::
 from __future__ import annotations
 
 import collections
+import contextlib
 import re
 import threading
 import time
@@ -317,7 +318,8 @@ class VideoFileSource(FrameSource):
         if not self.path.is_file():
             raise SourceError(f"{self.path}: no such video file")
         factory = capture_factory or (lambda p: cv2.VideoCapture(p))
-        self._cap: Capture | None = factory(str(self.path))
+        with _quiet_opencv():
+            self._cap: Capture | None = factory(str(self.path))
         if not self._cap.isOpened():
             self._cap.release()
             self._cap = None
@@ -395,7 +397,8 @@ class CameraSource(FrameSource):
 
     def _open(self) -> Capture | None:
         try:
-            cap = self._factory(self.device)
+            with _quiet_opencv():
+                cap = self._factory(self.device)
         except Exception:  # noqa: BLE001 -- a backend refusing a device is "not there", retried later
             return None
         if not cap.isOpened():
@@ -528,6 +531,22 @@ class PiCameraCapture:
         if prop == cv2.CAP_PROP_FRAME_HEIGHT:
             return float(self._size[1])
         return 0.0
+
+
+@contextlib.contextmanager
+def _quiet_opencv() -> Iterator[None]:
+    """Silence OpenCV's own warnings while probing a device or file: a missing camera is reported once,
+    by us, in one line (OpenCV would add backend chatter on stderr)."""
+    logging = getattr(getattr(cv2, "utils", None), "logging", None)
+    if logging is None:
+        yield
+        return
+    old = logging.getLogLevel()
+    logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+    try:
+        yield
+    finally:
+        logging.setLogLevel(old)
 
 
 def _picamera2() -> Any:
