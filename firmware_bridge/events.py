@@ -22,7 +22,7 @@ class LinkOnline:
 @dataclass(frozen=True)
 class LinkOffline:
     """The device is gone (unplugged, silent, or refused the handshake); reported once per outage.
-    The link retries every second and resends the full state when the device is back."""
+    The link retries twice a second and resends the full state when the device is back."""
 
     port: str
     reason: str

@@ -4,7 +4,7 @@ Two small threads (STYLE.md principle 11): pyserial's ``ReaderThread`` turns byt
 the pure :class:`~firmware_bridge.protocol.StreamDecoder`; one supervisor thread owns the port's
 life: it connects, waits for HELLO, sends the layout, sends the newest LED state and waits for its
 ACK (bounded retries), sends heartbeats, notices an unplugged or silent device, reports it offline
-once, retries every second and resends the full state on reconnect.
+once, retries twice a second and resends the full state on reconnect.
 
 Usage (the controller's side)::
 
@@ -179,7 +179,6 @@ class LedLink:
         self._last_tx = 0.0
         self._last_state_tx = 0.0
         self._responses: deque[Frame] = deque(maxlen=64)
-        self._pending_events: list[LinkEvent] = []
         self._device_events_seen: deque[int] = deque(maxlen=32)
         self._first_attempt = threading.Event()
         self._handshaking = False
@@ -204,7 +203,7 @@ class LedLink:
         """Create the link, start it and wait for the device's HELLO.
 
         :param require: raise when the first connection fails (else return a link that keeps
-            retrying every second and reports :class:`LinkOffline` once).
+            retrying every ``reconnect_interval`` s and reports :class:`LinkOffline` once).
         :raises DeviceNotFoundError: the port does not exist or no USB port matches.
         :raises HandshakeError: the port opened but no HELLO came within ``hello_timeout``, or the
             device speaks another protocol version.
@@ -302,6 +301,8 @@ class LedLink:
         """
         with self._cond:
             self._check_open()
+            for f in [f for f in self._responses if isinstance(f.message, StateReport)]:
+                self._responses.remove(f)  # a late answer to an earlier request
         frame = self._transact(StateRequest(), lambda f: isinstance(f.message, StateReport), timeout)
         if frame is None or not isinstance(frame.message, StateReport):
             raise HandshakeError(f"the LED device on {self.port} did not report its state")
@@ -628,7 +629,7 @@ class LedLink:
         return True
 
     def _run(self) -> None:
-        """Supervisor: connect, keep the device in sync, reconnect every second when it is gone."""
+        """Supervisor: connect, keep the device in sync, reconnect twice a second when it is gone."""
         while not self._closed:
             try:
                 hello = self._connect()
