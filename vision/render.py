@@ -42,6 +42,10 @@ pile them: the sixth to tenth checkers form a second layer over the gaps of the 
 eleventh to fifteenth a third (``pile="layer"``), or the extra checkers lean beside the column
 (``pile="beside"``). A 1280x720 render takes a few milliseconds (see bench/vision.py).
 
+Helpers: `vision.render_sequence.game_frames` (a still camera over a game: still frames, a hand
+between positions -- the stability gate's and the demo's input), `vision.render_dataset` (labelled
+folders for ../shared/tools/eval_boards.py), `vision.render_dice` (dice without a board).
+
 :raises RenderError: (a ``ValueError``) for an impossible spec -- more than 15 checkers of a colour,
     a count without a colour, a die on the bar of a board without one, an unknown style or view.
 """
