@@ -152,7 +152,10 @@ class FrameSource:
         """Frames until the source ends or is closed (a live camera never ends by itself)."""
         self._check_open()
         while not self._closed:
-            frame = self.read(timeout=0.5)
+            try:
+                frame = self.read(timeout=0.5)
+            except SourceClosed:  # closed by another thread between two frames: just stop
+                return
             if frame is not None:
                 yield frame
             elif self.ended:
@@ -169,7 +172,10 @@ class FrameSource:
         with self._events_lock:
             self._events.append(event)
         if self._on_event is not None:
-            self._on_event(event)
+            try:
+                self._on_event(event)
+            except Exception:  # noqa: BLE001 -- a faulty callback must not kill the grabber thread
+                pass  # the event is still kept for poll_events()
 
     def poll_events(self) -> list[SourceEvent]:
         """The events since the last call (oldest first), then forgets them."""
