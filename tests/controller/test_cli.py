@@ -1,0 +1,120 @@
+"""`tavla run`, `tavla replay`, `tavla resume` as a user runs them (subprocesses of the real console
+script), plus the match export and the config file."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller import config
+from controller.demo import scripted_events
+from controller.export import export_match, match_record
+from controller.formats.record import read_record
+from controller.formats.replay import replay_match
+from controller.journal import Journal
+from controller.rulings import Settings
+from controller.station import replay
+from tests.conftest import shared_data
+
+TAVLA = str(Path(sys.executable).parent / "tavla")
+
+
+def tavla(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, COLUMNS="200")  # rich wraps at the terminal width: keep lines whole
+    return subprocess.run([TAVLA, *args], capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def test_run_demo_prints_boards_dice_legal_counts_and_acknowledged_leds(tmp_path):
+    r = tavla("run", "--turns", "1", "--journal", str(tmp_path / "j.jsonl"))
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "light's home board: bottom-right" in out  # the board diagram
+    assert "dice: " in out and "legal plays: " in out and "movable points" in out
+    assert "-> acknowledged" in out and "NOT acknowledged" not in out
+    assert "0 not acknowledged" in out
+
+
+def test_run_over_a_webcam_session_processes_every_frame(tmp_path):
+    folder = shared_data("boards-webcam") / "frames" / "2024-03-17_12_26_46"
+    r = tavla("run", "--source", str(folder), "--journal", str(tmp_path / "j.jsonl"))
+    assert r.returncode == 0, r.stderr
+    frames = sorted(p.name for p in folder.iterdir())
+    for name in frames:
+        assert f"frame: {name}" in r.stdout
+    assert f"{len(frames)} settled frames" in r.stdout
+
+
+def test_run_bad_arguments_exit_2_with_one_line(tmp_path):
+    r = tavla("run", "--source", str(tmp_path / "nothing-here"))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "tavla:" in r.stderr
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[rules]\npremature_roll = 'sometimes'\n")
+    r = tavla("run", "--config", str(bad))
+    assert r.returncode == 2 and "premature_roll" in r.stderr
+
+
+def _journal(tmp_path: Path, settings: Settings | None = None) -> Path:
+    path = tmp_path / "j.jsonl"
+    with Journal(path) as j:
+        for ev in scripted_events(3, settings=settings):
+            j.append(ev)
+    return path
+
+
+def test_replay_prints_the_rulings_and_exports(tmp_path):
+    path = _journal(tmp_path, Settings(match_length=3))
+    r = tavla("replay", str(path), "--export", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    assert "RULING [B15] re-throw both dice: a die is cocked" in r.stdout
+    assert "RULING [B9]" in r.stdout and "game 1 over" in r.stdout
+    assert (tmp_path / "out" / "j.sgf").exists() and (tmp_path / "out" / "j.mat").exists()
+
+
+def test_replay_refuses_an_edited_journal(tmp_path):
+    path = _journal(tmp_path)
+    lines = path.read_text().splitlines()
+    lines[5] = lines[5].replace('"t":5.0', '"t":5.5')
+    path.write_text("\n".join(lines) + "\n")
+    r = tavla("replay", str(path))
+    assert r.returncode == 2 and "edited" in r.stderr and "j.jsonl:6" in r.stderr
+
+
+def test_resume_reports_where_the_game_stands(tmp_path):
+    path = _journal(tmp_path)
+    r = tavla("resume", str(path))
+    assert r.returncode == 0, r.stderr
+    assert "phase game_over" in r.stdout
+
+
+def test_export_round_trips_and_replays_legally(tmp_path):
+    state, _ = replay(scripted_events(5, settings=Settings(match_length=5)))
+    paths = export_match(state, tmp_path)
+    assert [p.suffix for p in paths] == [".sgf", ".mat"]
+    for p in paths:
+        record = read_record(p)
+        assert record.games[0].winner == state.records[0].winner
+        check = replay_match(record)
+        assert not check.illegal_plays and check.final_score == state.score
+    assert match_record(state).length == 5
+
+
+def test_config_file(tmp_path):
+    f = tmp_path / "station.toml"
+    f.write_text(
+        'preset = "usbgf"\nserial = "loop://"\n[rules]\nmatch_length = 7\nlight_home = "bottom-left"\n'
+        "[buttons]\nclock_light = 17\n"
+    )
+    cfg = config.load(f)
+    assert cfg.settings.premature_roll == "stands" and cfg.settings.match_length == 7
+    assert cfg.settings.light_home == "bottom-left" and cfg.buttons == {"clock_light": 17}
+    f.write_text("[buttons]\nhorn = 3\n")
+    with pytest.raises(config.ConfigError, match="buttons"):
+        config.load(f)
+    with pytest.raises(config.ConfigError, match="does not exist"):
+        config.load(tmp_path / "none.toml")
+    assert json.loads(json.dumps(cfg.settings.to_json())) == cfg.settings.to_json()
