@@ -25,7 +25,7 @@ Nothing here raises on a bad record: findings are returned as :class:`Problem` v
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from controller.formats.record import (
     BAR,
@@ -42,9 +42,20 @@ from controller.formats.record import (
     Take,
     crawford_flags,
 )
-from controller.rules import Position, legal_plays
+from controller.rules import Backgammon, IllegalActionError, Position, legal_plays
+from controller.rules.cube import (
+    Cube,
+    CubeSettings,
+    Player,
+    beaver,
+    drop,
+    game_points,
+    game_result,
+    offer_double,
+    take,
+)
 
-_HOME = range(18, 25)  # the loser's own points 19-24 and his bar: the winner's home board (B9)
+_BACKGAMMON = Backgammon()
 
 
 class ProblemKind(enum.Enum):
@@ -224,18 +235,34 @@ def match_play(position: Position, roll: Roll) -> tuple[Position | None, str]:
     return None, f"not one of the {len(plays)} legal plays"
 
 
-def _gammon_multiplier(loser: tuple[int, ...]) -> int:
-    """1, 2 or 3 for the loser's side (own numbering) at the end of a borne-off game (RULES.md B9)."""
-    if sum(loser) < 15:
-        return 1
-    if any(loser[i] for i in _HOME):
-        return 3
-    return 2
-
-
 def _is_terminal(actions: tuple[Action, ...], index: int) -> bool:
     """True when only ``Resigns`` follows ``actions[index]``."""
     return all(isinstance(a, Resign) for a in actions[index + 1 :])
+
+
+def _player(p: int) -> Player:
+    return 0 if p == 0 else 1
+
+
+def _cube_message(exc: IllegalActionError) -> str:
+    rules = {"crawford_game": "B14", "beavers_not_allowed": "B11", "beaver_on_beaver": "B11"}
+    rule = rules.get(exc.reason, "B10")
+    return f"{exc} ({exc.reason}, RULES.md {rule})"
+
+
+def settings_for(record: MatchRecord) -> CubeSettings:
+    """The cube and scoring settings a record implies (RULES.md B9-B14 defaults, its headers).
+
+    Match length and the Crawford rule from the record; Jacobi and beavers (money play only) from
+    ``Jacoby``/``Beaver`` headers, defaulting as RULES.md B11-B12 do.
+    """
+
+    def flag(key: str, default: bool) -> bool:
+        value = record.header(key)
+        return default if value is None else value.strip().lower() in ("on", "true", "yes", "1")
+
+    return CubeSettings(match_length=record.length, crawford=record.crawford_rule,
+                        jacobi=flag("Jacoby", True), beavers=flag("Beaver", False))
 
 
 def replay_game(record: MatchRecord, index: int, crawford: bool) -> GameReplay:
@@ -243,12 +270,13 @@ def replay_game(record: MatchRecord, index: int, crawford: bool) -> GameReplay:
     game: Game = record.games[index]
     problems: list[Problem] = []
     sides = [Position.initial().me, Position.initial().opp]
-    cube, owner = 1, -1
-    pending: tuple[int, int] | None = None  # (doubler, value offered)
+    settings = settings_for(record)
+    cube = Cube()
     turn = -1
     followed = True
     plays = 0
     dropped_by: int | None = None
+    drop_value = 0
     resigned_by: int | None = None
     ends_with_unplayed: int | None = None
 
@@ -259,10 +287,10 @@ def replay_game(record: MatchRecord, index: int, crawford: bool) -> GameReplay:
     for i, action in enumerate(game.actions):
         p = action.player
         if isinstance(action, Roll):
-            if pending is not None:
+            if cube.offered_by is not None:
                 report(ProblemKind.OUT_OF_TURN, action, "a roll while a double waits for an answer")
-                pending = None
-            if turn != -1 and p != turn and followed:
+                cube = replace(cube, offered_by=None, beaver=False)
+            elif turn != -1 and p != turn and followed:
                 report(ProblemKind.OUT_OF_TURN, action, "a roll by the player who is not on turn")
             turn = 1 - p
             if not followed:
@@ -298,34 +326,41 @@ def replay_game(record: MatchRecord, index: int, crawford: bool) -> GameReplay:
             if turn != -1 and p != turn:
                 report(ProblemKind.OUT_OF_TURN, action, "a double by the player who is not on turn")
             turn = p
-            if pending is not None:
-                report(ProblemKind.ILLEGAL_CUBE, action, "a double while another waits for an answer")
-            if crawford:
-                report(ProblemKind.ILLEGAL_CUBE, action, "no doubling in the Crawford game (RULES.md B14)")
-            if owner not in (-1, p):
-                report(ProblemKind.ILLEGAL_CUBE, action, "only the cube's owner may redouble (RULES.md B10)")
-            if action.value != 2 * cube:
-                report(ProblemKind.ILLEGAL_CUBE, action, f"the cube is {cube}: a double offers {2 * cube}")
-            pending = (p, 2 * cube)
+            offered = 2 * cube.value(settings.stakes)
+            try:
+                cube = offer_double(cube, _player(p), crawford_game=crawford)
+            except IllegalActionError as exc:
+                report(ProblemKind.ILLEGAL_CUBE, action, _cube_message(exc))
+                cube = replace(cube, offered_by=_player(p), beaver=False)  # it happened: follow the record
+            if action.value != offered:
+                report(ProblemKind.ILLEGAL_CUBE, action, f"the cube is at {offered // 2}: a double offers "
+                                                         f"{offered}")
         elif isinstance(action, Beaver):
-            if pending is None or pending[0] == p:
-                report(ProblemKind.ILLEGAL_CUBE, action, "a beaver needs a double to answer (RULES.md B11)")
-            else:
-                cube, owner = 2 * pending[1], p
-                if action.value != cube:
-                    report(ProblemKind.ILLEGAL_CUBE, action, f"a beaver of a {pending[1]} cube makes {cube}")
-            pending = None
+            try:
+                cube = beaver(cube, _player(p), settings)
+            except IllegalActionError as exc:
+                report(ProblemKind.ILLEGAL_CUBE, action, _cube_message(exc))
+                if cube.offered_by is not None:
+                    cube = replace(cube, level=cube.level + 1, owner=_player(p), offered_by=_player(p),
+                                   beaver=True)
+            if action.value != 2 * cube.value(settings.stakes):
+                report(ProblemKind.ILLEGAL_CUBE, action, f"a beaver offers {2 * cube.value(settings.stakes)}")
         elif isinstance(action, Take):
-            if pending is None or pending[0] == p:
-                report(ProblemKind.ILLEGAL_CUBE, action, "a take without a double to answer (RULES.md B10)")
-            else:
-                cube, owner = pending[1], p
-            pending = None
+            try:
+                cube = take(cube, _player(p))
+            except IllegalActionError as exc:
+                report(ProblemKind.ILLEGAL_CUBE, action, _cube_message(exc))
+                if cube.offered_by is not None:
+                    cube = replace(cube, level=cube.level + 1, owner=_player(p), offered_by=None,
+                                   beaver=False)
         elif isinstance(action, Drop):
-            if pending is None or pending[0] == p:
-                report(ProblemKind.ILLEGAL_CUBE, action, "a drop without a double to answer (RULES.md B10)")
             dropped_by = p
-            pending = None
+            drop_value = cube.value(settings.stakes)
+            try:
+                drop_value = drop(cube, _player(p), settings.stakes).points
+            except IllegalActionError as exc:
+                report(ProblemKind.ILLEGAL_CUBE, action, _cube_message(exc))
+            cube = replace(cube, offered_by=None, beaver=False)
         elif isinstance(action, Resign):
             resigned_by = p
 
@@ -336,15 +371,17 @@ def replay_game(record: MatchRecord, index: int, crawford: bool) -> GameReplay:
     finished_side = next((s for s in (0, 1) if sum(sides[s]) == 0), None) if followed else None
     if finished_side is not None:
         end, winner = GameEnd.BORNE_OFF, finished_side
-        value = cube * _gammon_multiplier(sides[1 - finished_side])
+        multiple = _BACKGAMMON.result_multiple(Position(sides[finished_side], sides[1 - finished_side]))
+        value = game_result(_player(finished_side), multiple, cube, settings).points
     elif dropped_by is not None:
-        end, winner, value = GameEnd.DROPPED, 1 - dropped_by, cube
+        end, winner, value = GameEnd.DROPPED, 1 - dropped_by, drop_value
     elif game.winner is not None:
         end = GameEnd.RESIGNED
         if resigned_by is not None:
             winner = 1 - resigned_by
         elif ends_with_unplayed is not None:
             winner = 1 - ends_with_unplayed
+    stake = cube.value(settings.stakes)
     game_problems: list[Problem] = []
 
     def game_problem(kind: ProblemKind, message: str) -> None:
@@ -361,16 +398,17 @@ def replay_game(record: MatchRecord, index: int, crawford: bool) -> GameReplay:
         if value is not None:
             if game.points != value and not (capped_ok and value >= game.points):
                 game_problem(ProblemKind.RESULT, f"the record gives {game.points} points; the rules give "
-                                                 f"{value} ({end.value}, cube {cube})")
+                                                 f"{value} ({end.value}, cube {stake})")
                 points_ok = False
         elif end is GameEnd.RESIGNED and followed:
-            allowed = {cube, 2 * cube, 3 * cube}
-            if game.points not in allowed and not (capped_ok and game.points <= 3 * cube):
-                if game.points > 3 * cube:
+            allowed = sorted({game_points(m, cube, settings) for m in (1, 2, 3)})
+            if game.points not in allowed and not (capped_ok and game.points <= allowed[-1]):
+                if game.points > allowed[-1]:
                     end = GameEnd.FORFEIT
                 else:
-                    game_problem(ProblemKind.RESULT, f"a resignation is worth {cube}, {2 * cube} or "
-                                                     f"{3 * cube} points, not {game.points}")
+                    worth = " or ".join(map(str, allowed))
+                    game_problem(ProblemKind.RESULT, f"a resignation is worth {worth} points here, not "
+                                                     f"{game.points}")
                     points_ok = False
     elif end is GameEnd.BORNE_OFF or end is GameEnd.DROPPED:
         game_problem(ProblemKind.RESULT, f"the game ended ({end.value}) but the record names no winner")
@@ -395,7 +433,7 @@ def replay_game(record: MatchRecord, index: int, crawford: bool) -> GameReplay:
     elif index + 1 < len(record.games):
         game_problem(ProblemKind.SCORE, "the game has no result but another game follows")
         score_ok = False
-    return GameReplay(game.number, plays, end, cube, value, followed, score_ok,
+    return GameReplay(game.number, plays, end, stake, value, followed, score_ok,
                       tuple(problems + game_problems), ends_with_unplayed is not None)
 
 

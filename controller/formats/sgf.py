@@ -46,6 +46,9 @@ _DATE_MAT: Final = re.compile(r"^\d{4}\.\d{2}\.\d{2}$")
 # SGF root property <-> .mat header, in the order the reader produces headers.
 _HEADER_PROPS: Final = (("PC", "Site"), ("EV", "Event"), ("RO", "Round"), ("DT", "EventDate"))
 
+# gnubg writes no variations; a bound keeps a hand-made file from exhausting the stack.
+_MAX_DEPTH: Final = 200
+
 _Prop = tuple[str, list[str], int]  # identifier, values, 1-based line
 _Node = list[_Prop]
 
@@ -83,10 +86,12 @@ class _Scanner:
             if self.text[self.pos] != "(":
                 got = self.text[self.pos : self.pos + 20]
                 raise self.error(f"expected '(' to start a game tree, got {got!r}")
-            trees.append(self._tree())
+            trees.append(self._tree(0))
         return trees
 
-    def _tree(self) -> list[_Node]:
+    def _tree(self, depth: int) -> list[_Node]:
+        if depth > _MAX_DEPTH:
+            raise self.error(f"variations nested deeper than {_MAX_DEPTH}")
         self._advance(1)  # "("
         nodes: list[_Node] = []
         first_child: list[_Node] | None = None
@@ -101,7 +106,7 @@ class _Scanner:
                 self._advance(1)
                 nodes.append(self._node())
             elif ch == "(":
-                child = self._tree()
+                child = self._tree(depth + 1)
                 if first_child is None:
                     first_child = child
             elif ch == ")":
