@@ -35,7 +35,8 @@ Returns a `Render`: ``image`` (np.uint8, shape (H, W, 3), BGR), ``truth`` (a `Bo
 ``image_xy`` are pixel positions in ``image``), ``homography`` (3x3 float64, board units -> image
 pixels; board units: the outer board edge spans (0, 0)-(1000, board_h), see `vision.render_geometry`),
 ``point_quads`` (24, 4, 2) each point's region in the image, ``board_corners`` (4, 2) outer corners
-TL, TR, BR, BL of the rectified board in the image, ``hand_mask`` (H, W) uint8 or None.
+TL, TR, BR, BL of the rectified board in the image, ``hand_mask`` (H, W) uint8 or None, ``regions``
+(the field, bar and trays as (4, 2) image quads).
 
 The same arguments and seed give the same image, bit for bit. Stacks above five are piled as players
 pile them: the sixth to tenth checkers form a second layer over the gaps of the first five, the
@@ -179,6 +180,7 @@ class Render:
     board_corners: np.ndarray
     hand_mask: np.ndarray | None
     spec: BoardSpec
+    regions: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 # --- specs ---------------------------------------------------------------------------------------
@@ -622,7 +624,22 @@ def render(
     )
     quads = np.stack([apply_h(b2i, lay.point_quad(s)) for s in range(24)])
     board_corners = apply_h(b2i, np.array([[0, 0], [BOARD_W, 0], [BOARD_W, lay.board_h], [0, lay.board_h]]))
-    return Render(img, truth, b2i, quads, board_corners, hand_mask, spec)
+    return Render(img, truth, b2i, quads, board_corners, hand_mask, spec, _regions(lay, b2i))
+
+
+def _regions(lay: Layout, b2i: np.ndarray) -> dict[str, np.ndarray]:
+    """The board's areas as (4, 2) image quads, TL TR BR BL: ``field`` (inside the frame), ``bar``,
+    ``tray_left``/``tray_right`` (those the style has)."""
+
+    def quad(r: tuple[float, float, float, float]) -> np.ndarray:
+        return apply_h(b2i, np.array([(r[0], r[1]), (r[2], r[1]), (r[2], r[3]), (r[0], r[3])]))
+
+    out = {"field": quad(lay.field)}
+    if lay.bar is not None:
+        out["bar"] = quad((lay.bar[0], lay.field[1], lay.bar[1], lay.field[3]))
+    for rect, side in lay.trays:
+        out[f"tray_{side}"] = quad(rect)
+    return out
 
 
 def _add_hand(img: np.ndarray, b2i: np.ndarray, lay: Layout, rng: np.random.Generator) -> np.ndarray:

@@ -262,3 +262,15 @@ def test_clutter_stands_beside_the_board_not_on_it() -> None:
     cv2.fillConvexPoly(board, np.round(busy.board_corners).astype(np.int32), 1)
     assert changed.sum() > 500  # something was added ...
     assert (changed & board).sum() < 0.01 * changed.sum()  # ... beside the board
+
+
+@pytest.mark.parametrize("style", ["paper", "wood"])
+def test_regions_hold_what_lies_there(style: str) -> None:
+    spec = BoardSpec(points=starting_spec(style).points, style=style,
+                     dice=(DieSpec(2, DieStatus.ON_BAR),) if style == "wood" else (DieSpec(2),))
+    r = render(spec, size=SMALL, seed=1)
+    assert set(r.regions) == ({"field", "bar", "tray_left", "tray_right"} if style == "wood" else {"field"})
+    for p in r.truth.points:
+        assert _inside(r.regions["field"], p.image_xy)
+    if style == "wood":
+        assert _inside(r.regions["bar"], r.truth.dice[0].image_xy)
