@@ -128,3 +128,34 @@ def test_calibrated_detector_searches_once_and_again_after_a_bump() -> None:
     for img in bumped:
         det(img)
     assert det.calibrations == 2 and det.calibration is not found
+
+
+def test_gate_thresholds_hold_through_a_compressed_video(tmp_path: Path) -> None:
+    """A rendered game written as an MJPEG video (compression noise on every frame) and read back:
+    still frames stay still, hand frames are never ok, each position settles once."""
+    from vision.sources import VideoFileSource
+    from vision.stability import thumbnail
+
+    specs = [random_spec(s, style="wood", variant=1) for s in (4, 5)]
+    frames = list(game_frames(specs, still=6, hand=3, size=(480, 270), camera=Camera(tilt_deg=8), seed=9,
+                              noise=3.0))
+    path = tmp_path / "game.avi"
+    vw = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (480, 270))
+    for f in frames:
+        vw.write(f.image)
+    vw.release()
+    thumbs = [thumbnail(f.image) for f in frames]
+
+    def nearest_truth(image: np.ndarray) -> BoardReading:
+        t = thumbnail(image)
+        return frames[int(np.argmin([np.abs(t - u).mean() for u in thumbs]))].truth
+
+    results = list(run_pipeline(VideoFileSource(path), nearest_truth, GateConfig(still_frames=3)))
+    assert len(results) == len(frames)
+    for i, (r, f) in enumerate(zip(results, frames, strict=True)):
+        if f.phase == "still" and (i == 0 or frames[i - 1].phase == "still"):
+            assert r.status == FrameStatus.OK, (r.frame.index, r.status, r.motion)
+        else:  # a hand, or the first frame after it (it differs from the frame with the hand)
+            assert r.status != FrameStatus.OK, (r.frame.index, r.status)
+    settled = [r.settled.counts() for r in results if r.settled is not None]
+    assert settled == [s.points for s in specs]
