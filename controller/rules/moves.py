@@ -28,12 +28,25 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from controller.rules.errors import DiceError
+from controller.rules.movegen import generate
 from controller.rules.position import BAR, Position
+from controller.rules.steps import BAR_POINT, OFF_POINT, Move, Play
 
-#: Source number of the bar in a :class:`Move`.
-BAR_POINT = 25
-#: Destination number of "off" in a :class:`Move`.
-OFF_POINT = 0
+__all__ = [
+    "ALL_ROLLS",
+    "BAR_POINT",
+    "OFF_POINT",
+    "Dice",
+    "Move",
+    "Play",
+    "apply_move",
+    "apply_play",
+    "check_dice",
+    "find_play",
+    "legal_plays",
+    "legal_results",
+    "undo_move",
+]
 
 
 class Dice(NamedTuple):
@@ -67,31 +80,6 @@ def check_dice(d1: object, d2: object) -> Dice:
             raise DiceError(f"die {d!r} is not a number from 1 to 6 (dice {d1!r} {d2!r})")
     assert isinstance(d1, int) and isinstance(d2, int)
     return Dice(d1, d2)
-
-
-class Move(NamedTuple):
-    """One checker moved by one die (or, in parsed notation, through several points).
-
-    :param src: the mover's point 1-24, or 25 for the bar.
-    :param dst: the mover's point 1-24, or 0 for off.
-    :param hit: True when it lands on (hits) an opposing blot (RULES.md B6).
-    """
-
-    src: int
-    dst: int
-    hit: bool = False
-
-
-class Play(NamedTuple):
-    """A whole play for one roll: its steps in the order played, and the resulting position.
-
-    ``result`` is seen from the mover still (``result.me`` is the player who just moved); call
-    ``result.swapped()`` to hand the turn over. An empty ``moves`` means the roll could not be
-    played (RULES.md B5, B7).
-    """
-
-    moves: tuple[Move, ...]
-    result: Position
 
 
 def apply_move(position: Position, move: Move) -> Position:
@@ -144,112 +132,6 @@ def apply_play(position: Position, moves: tuple[Move, ...] | list[Move]) -> Posi
     return position
 
 
-_Key = tuple[tuple[int, ...], tuple[int, ...]]
-# A step while searching: (source index, destination index or -1 for off, hit) in gnubg's 0-23 indices.
-_Step = tuple[int, int, bool]
-
-
-class _Search:
-    """Depth-first walk over single-die steps on two mutable lists (gnubg's ``GenerateMovesSub``).
-
-    Kept as a small class so the recursion shares its state without arguments; lists are mutated
-    and restored in place to avoid building a board per step.
-    """
-
-    __slots__ = ("me", "opp", "dice", "double", "found", "best_n", "best_pips", "steps")
-
-    def __init__(self, me: list[int], opp: list[int]) -> None:
-        self.me = me
-        self.opp = opp
-        self.dice: tuple[int, ...] = ()
-        self.double = False
-        self.found: dict[_Key, tuple[_Step, ...]] = {}
-        self.best_n = 0
-        self.best_pips = 0
-        self.steps: list[_Step] = []
-
-    def save(self, pips: int) -> None:
-        n = len(self.steps)
-        if n < self.best_n or pips < self.best_pips:
-            return
-        if n > self.best_n or pips > self.best_pips:
-            self.found.clear()
-            self.best_n = n
-            self.best_pips = pips
-        key = (tuple(self.me), tuple(self.opp))
-        if key not in self.found:
-            self.found[key] = tuple(self.steps)
-
-    def walk(self, depth: int, start: int, pips: int) -> bool:
-        """Try every step of die ``dice[depth]``; True when none was possible (save the play so far)."""
-        me = self.me
-        opp = self.opp
-        die = self.dice[depth]
-        last = depth + 1 == len(self.dice)
-        steps = self.steps
-        if me[BAR]:
-            # RULES.md B7: enter first; the entry point is the opponent's point `die`.
-            if opp[die - 1] >= 2:
-                return True
-            d = BAR - die
-            hit = opp[die - 1] == 1
-            me[BAR] -= 1
-            me[d] += 1
-            if hit:
-                opp[die - 1] = 0
-                opp[BAR] += 1
-            steps.append((BAR, d, hit))
-            if last or self.walk(depth + 1, 23, pips + die):
-                self.save(pips + die)
-            steps.pop()
-            if hit:
-                opp[BAR] -= 1
-                opp[die - 1] = 1
-            me[d] -= 1
-            me[BAR] += 1
-            return False
-        used = False
-        home: bool | None = None
-        for s in range(start, -1, -1):
-            if not me[s]:
-                continue
-            d = s - die
-            if d >= 0:
-                o = opp[23 - d]
-                if o >= 2:
-                    continue
-                hit = o == 1
-            else:
-                # RULES.md B8: all home, and exact or from the highest occupied point.
-                if home is None:
-                    home = not any(me[6:BAR])
-                if not home or (d != -1 and any(me[s + 1 : 6])):
-                    continue
-                hit = False
-            me[s] -= 1
-            if d >= 0:
-                me[d] += 1
-                if hit:
-                    opp[23 - d] = 0
-                    opp[BAR] += 1
-            steps.append((s, d, hit))
-            if last or self.walk(depth + 1, s, pips + die):
-                self.save(pips + die)
-            steps.pop()
-            if d >= 0:
-                if hit:
-                    opp[BAR] -= 1
-                    opp[23 - d] = 1
-                me[d] -= 1
-            me[s] += 1
-            used = True
-        return not used
-
-
-def _steps_to_moves(steps: tuple[_Step, ...]) -> tuple[Move, ...]:
-    return tuple(Move(s + 1, d + 1 if d >= 0 else 0, h) for s, d, h in steps)
-
-
 def legal_plays(position: Position, d1: int, d2: int) -> list[Play]:
     """Every legal play of roll ``d1``-``d2``, one per distinct resulting position (gnubg's count).
 
@@ -262,21 +144,7 @@ def legal_plays(position: Position, d1: int, d2: int) -> list[Play]:
     :raises DiceError: when a die is not an int from 1 to 6.
     """
     check_dice(d1, d2)
-    search = _Search(list(position.me), list(position.opp))
-    if d1 == d2:
-        search.dice = (d1, d1, d1, d1)
-        search.double = True
-        search.walk(0, 23, 0)
-    else:
-        search.dice = (d1, d2)
-        search.walk(0, 23, 0)
-        search.dice = (d2, d1)
-        search.walk(0, 23, 0)
-    return [
-        Play(_steps_to_moves(steps), Position(me, opp))
-        for (me, opp), steps in search.found.items()
-        if steps
-    ]
+    return generate(position.me, position.opp, d1, d2)
 
 
 def legal_results(position: Position, d1: int, d2: int) -> set[Position]:

@@ -62,12 +62,14 @@ def test_steps_notation_and_position_id_match_gnubg_on_300_positions() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(7200)
 def test_legal_plays_match_gnubg_on_100000_random_positions() -> None:
     compared, problems = mismatches(100_000, seed=100_000, check_steps=False)
     assert problems == []
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 def test_steps_and_notation_match_gnubg_on_10000_positions() -> None:
     compared, problems = mismatches(10_000, seed=12, check_steps=True)
     assert problems == []

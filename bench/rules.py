@@ -1,0 +1,126 @@
+"""Legal-play generation speed: this rules core against gnubg's C generator and gym-backgammon.
+
+Every engine gets the same random reachable positions x the same rolls, in the same run; the
+figure is (position, roll) pairs per second, and the table gives the ratios. gym-backgammon (a
+pure-Python peer on PyPI, the ``bench`` extra) is skipped with a note when it is not installed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from controller.rules import Position, legal_plays
+from controller.rules.randomgame import random_positions
+
+POSITIONS = 1500
+SEED = 2718
+
+
+def _cases() -> list[tuple[Position, int, int]]:
+    rng = random.Random(SEED)  # dice as thrown: a double one time in six
+    return [(p, rng.randint(1, 6), rng.randint(1, 6)) for p in random_positions(POSITIONS, SEED)]
+
+
+def _time(run: Callable[[], int], repeat: int = 3) -> tuple[float, int]:
+    """Best of ``repeat`` wall-clock runs (seconds) and the plays counted."""
+    best = float("inf")
+    plays = 0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        plays = run()
+        best = min(best, time.perf_counter() - start)
+    return best, plays
+
+
+def _ours(cases: list[tuple[Position, int, int]]) -> Callable[[], int]:
+    def run() -> int:
+        return sum(len(legal_plays(p, d1, d2)) for p, d1, d2 in cases)
+
+    return run
+
+
+def _gnubg(cases: list[tuple[Position, int, int]]) -> Callable[[], int] | str:
+    try:
+        import gnubg_nn
+    except ImportError:
+        return "gnubg-nn is not installed (pip install -e '.\\[hints]')"
+    boards = [((p.opp, p.me), d1, d2) for p, d1, d2 in cases]
+    moves = gnubg_nn.moves
+
+    def run() -> int:
+        return sum(len(moves(b, d1, d2, 1)) for b, d1, d2 in boards)
+
+    return run
+
+
+def _gym(cases: list[tuple[Position, int, int]]) -> Callable[[], int] | str:
+    # Load gym_backgammon/envs/backgammon.py alone: the package's __init__ pulls in gym and pyglet
+    # for rendering, which the move generator does not need.
+    spec = importlib.util.find_spec("gym_backgammon")
+    if spec is None or not spec.submodule_search_locations:
+        return "gym-backgammon is not installed (pip install -e '.\\[bench]')"
+    path = Path(next(iter(spec.submodule_search_locations))) / "envs" / "backgammon.py"
+    try:
+        module_spec = importlib.util.spec_from_file_location("_gym_backgammon_core", path)
+        assert module_spec is not None and module_spec.loader is not None
+        gym = importlib.util.module_from_spec(module_spec)
+        module_spec.loader.exec_module(gym)
+    except Exception as exc:  # a third-party file: report, never crash the bench
+        return f"gym-backgammon unusable: {type(exc).__name__}: {exc}"
+    Backgammon, WHITE, BLACK = gym.Backgammon, gym.WHITE, gym.BLACK
+    games: list[tuple[Any, tuple[int, int]]] = []
+    for p, d1, d2 in cases:
+        g = Backgammon()
+        board: list[tuple[int, int | None]] = []
+        for i in range(24):
+            if p.me[i]:
+                board.append((p.me[i], WHITE))
+            elif p.opp[23 - i]:
+                board.append((p.opp[23 - i], BLACK))
+            else:
+                board.append((0, None))
+        g.board = board
+        g.bar = [p.me[24], p.opp[24]]
+        g.off = [p.off_me, p.off_opp]
+        g.players_positions = g.get_players_positions()
+        games.append((g, (d1, d2)))
+
+    def run() -> int:
+        return sum(len(g.get_valid_plays(WHITE, roll)) for g, roll in games)
+
+    return run
+
+
+def main() -> None:
+    """Print the table: pairs per second and the ratio of each engine to this core."""
+    cases = _cases()
+    ours_s, ours_plays = _time(_ours(cases))
+    table = Table(title=f"Legal plays: {len(cases)} random (position, roll) pairs, same run")
+    for column in ("engine", "pairs/s", "plays listed", "this core / engine"):
+        table.add_column(column, justify="right" if column != "engine" else "left")
+    ours_rate = len(cases) / ours_s
+    table.add_row("tavla rules core (pure Python)", f"{ours_rate:,.0f}", f"{ours_plays:,}", "1.00")
+    for name, make in (("gnubg_nn.moves (C)", _gnubg), ("gym-backgammon (pure Python)", _gym)):
+        run = make(cases)
+        if isinstance(run, str):
+            table.add_row(name, "-", "-", run)
+            continue
+        seconds, plays = _time(run)
+        rate = len(cases) / seconds
+        note = f"{ours_rate / rate:.2f}"
+        if name.startswith("gym"):
+            note += " (gym counts dice orders, not distinct positions)"
+        table.add_row(name, f"{rate:,.0f}", f"{plays:,}", note)
+    Console().print(table)
+
+
+if __name__ == "__main__":
+    main()
