@@ -317,19 +317,22 @@ def off_positions(lay: Layout, colour: str, count: int, home: str) -> list[tuple
     return [(x, y0 + (-1 if bottom else 1) * k * cd * 0.45, False) for k in range(count)]
 
 
-def cube_xy(lay: Layout, position: str) -> tuple[float, float]:
+def cube_xy(lay: Layout, position: str, home: str = "right") -> tuple[float, float]:
     """Centre of the cube: on the bar (or beside a paper board) when centred; otherwise at the owner's
-    edge (bottom or top) of the tray away from the home side, or beside a paper board."""
+    edge (bottom or top) of the tray away from the home side (the home side's tray holds the borne-off
+    checkers), or beside a paper board on that side."""
     fx0, fy0, fx1, fy1 = lay.field
     cd = lay.checker_d
+    away = "left" if home == "right" else "right"
+    beside = -cd * 0.9 if away == "left" else BOARD_W + cd * 0.9
     if position == "centre":
         if lay.bar is not None:
             return (lay.bar[0] + lay.bar[1]) / 2, (fy0 + fy1) / 2
-        return -cd * 0.9, lay.board_h / 2
+        return beside, lay.board_h / 2
     if lay.trays:
-        (tx0, ty0, tx1, ty1), _ = lay.trays[0]
+        (tx0, ty0, tx1, ty1), _ = next(t for t in lay.trays if t[1] == away)
         return (tx0 + tx1) / 2, (ty1 - cd if position == "bottom" else ty0 + cd)
-    return -cd * 0.9, (lay.board_h * (0.8 if position == "bottom" else 0.2))
+    return beside, (lay.board_h * (0.8 if position == "bottom" else 0.2))
 
 
 def _die_xy(lay: Layout, spec: BoardSpec, d: DieSpec, rng: np.random.Generator,
@@ -492,8 +495,11 @@ def _draw_board(
         for cx, cy in bar_positions(lay, colour, count, spec.home):
             (px, py), = c([(cx, cy)])
             draw.checker(canvas, px, py, r, pal[colour], spec.style)
+    off_flat: list[tuple[float, float]] = []
     for colour, count in spec.off.items():
         for cx, cy, on_edge in off_positions(lay, colour, count, spec.home):
+            if not on_edge:
+                off_flat.append((cx, cy))
             (px, py), = c([(cx, cy)])
             if on_edge:
                 cd = lay.checker_d * sc
@@ -503,13 +509,14 @@ def _draw_board(
 
     cube_truth = None
     if spec.cube_position is not None:
-        cx, cy = cube_xy(lay, spec.cube_position)
+        cx, cy = cube_xy(lay, spec.cube_position, spec.home)
         (px, py), = c([(cx, cy)])
         draw.cube(canvas, px, py, lay.checker_d * 0.7 * sc, spec.cube_value, float(rng.uniform(-8, 8)))
         cube_truth = CubeReading(spec.cube_value, spec.cube_position, (cx, cy))
 
     dice_truth: list[DieReading] = []
-    taken: list[tuple[float, float]] = [] if cube_truth is None else [cube_truth.image_xy]  # type: ignore[list-item]
+    # dice land clear of the cube and of borne-off checkers lying beside a paper board
+    taken: list[tuple[float, float]] = off_flat + ([] if cube_truth is None else [cube_truth.image_xy])  # type: ignore[list-item]
     side = lay.checker_d * 0.62
     for d in spec.dice:
         x, y = d.xy if d.xy is not None else _die_xy(lay, spec, d, rng, taken, checkers_on_board)

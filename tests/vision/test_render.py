@@ -274,3 +274,16 @@ def test_regions_hold_what_lies_there(style: str) -> None:
         assert _inside(r.regions["field"], p.image_xy)
     if style == "wood":
         assert _inside(r.regions["bar"], r.truth.dice[0].image_xy)
+
+
+@pytest.mark.parametrize("style", ["paper", "wood"])
+@pytest.mark.parametrize("home", ["right", "left"])
+def test_cube_lies_away_from_the_borne_off_checkers(style: str, home: str) -> None:
+    from vision.render import cube_xy, off_positions
+
+    lay = layout_for(style)
+    for position in ("bottom", "top", "centre"):
+        cx, cy = cube_xy(lay, position, home)
+        for colour in (LIGHT, DARK):
+            for x, y, _ in off_positions(lay, colour, 15, home):
+                assert np.hypot(cx - x, cy - y) > lay.checker_d, (position, colour)
