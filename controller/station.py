@@ -173,6 +173,11 @@ class Station:
         self._error: BaseException | None = None
         self._closed = False
 
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`stop` was called."""
+        return self._closed
+
     # --- the one thread --------------------------------------------------------------------------
 
     def handle(self, event: Event) -> list[Effect]:

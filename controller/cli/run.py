@@ -140,15 +140,15 @@ class _Gate:
         return False
 
 
-def open_link(url: str) -> Any:
-    """The LED link to ``url`` (waits for the device's HELLO).
+def open_link(url: str, on_event: Any = None) -> Any:
+    """The LED link to ``url`` (waits for the device's HELLO); ``on_event`` gets its link events.
 
     :raises typer.Exit: (2) with one line when no device answers.
     """
     from firmware_bridge.link import LedLink
 
     try:
-        return LedLink.open(url)
+        return LedLink.open(url, on_event=on_event)
     except Exception as exc:
         raise _fail(
             f"no LED device answers on {url} ({exc}); check the cable, or use --serial ledsim://"
@@ -163,12 +163,30 @@ def run_session(
     console: Any,
     state: Any = None,
     export_dir: Path | None = None,
+    buttons: dict[str, int] | None = None,
 ) -> Any:
     """Feed events through a station (journal, step, effects) and print a summary; returns the station."""
+    from controller.events import DeviceChanged
     from controller.journal import Journal
     from controller.station import ConsolePrinter, Station
 
-    link = open_link(serial_url) if serial_url else None
+    t0 = time.monotonic()
+    holder: dict[str, Any] = {}
+
+    def link_event(ev: Any) -> None:
+        """The LED device going away or coming back pauses / resumes the clock (issue 6 item 6)."""
+        from firmware_bridge.events import LinkOffline, LinkOnline
+
+        station_ = holder.get("station")
+        if station_ is None or station_.closed:
+            return
+        now = round(time.monotonic() - t0, 3)
+        if isinstance(ev, LinkOffline):
+            station_.submit(DeviceChanged(t=now, device="leds", online=False))
+        elif isinstance(ev, LinkOnline) and ev.reconnect:
+            station_.submit(DeviceChanged(t=now, device="leds", online=True))
+
+    link = open_link(serial_url, link_event) if serial_url else None
     journal = Journal(journal_path) if journal_path else None
     printer = ConsolePrinter(console)
     from controller.export import export_match
@@ -187,6 +205,17 @@ def run_session(
             console.print(f"[yellow]could not write the match file in {folder}: {exc}[/yellow]")
 
     station = Station(settings, link=link, journal=journal, printer=printer, on_game_end=on_end, state=state)
+    holder["station"] = station
+    panel = None
+    if buttons:
+        from controller.buttons import ButtonPanel
+
+        try:
+            panel = ButtonPanel(buttons, station.submit)
+        except Exception as exc:  # no GPIO on this machine: the station runs without buttons
+            console.print(
+                f"[yellow]buttons unavailable ({type(exc).__name__}: {exc}); running without them[/yellow]"
+            )
     frames = 0
     try:
         station.start()
@@ -196,6 +225,8 @@ def run_session(
             station.submit(ev)
         station.stop(timeout=120)
     finally:
+        if panel is not None:
+            panel.close()
         if journal is not None:
             journal.close()
         if link is not None:
@@ -280,4 +311,12 @@ def register(app: typer.Typer) -> None:
                 raise _fail(f"{exc}") from exc
             stream = with_match_start(source_events(spec, console, calibration), cfg.settings)
         export_dir = Path(cfg.export_dir) if cfg.export_dir else None
-        run_session(stream, cfg.settings, serial_url, journal_path, console, export_dir=export_dir)
+        run_session(
+            stream,
+            cfg.settings,
+            serial_url,
+            journal_path,
+            console,
+            export_dir=export_dir,
+            buttons=cfg.buttons,
+        )
