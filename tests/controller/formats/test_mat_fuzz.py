@@ -11,6 +11,7 @@ from controller.formats.replay import replay_match
 from tests.controller.formats.test_record_strategies import mat_records, mutated_texts
 
 _DEFAULT = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_ROUND_TRIP = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 _SLOW = settings(max_examples=100_000, deadline=None, suppress_health_check=list(HealthCheck))
 
 
@@ -30,7 +31,7 @@ def _check_edited(case: tuple[str, str]) -> None:
     assert parse_mat(write_mat(record), name) == record
 
 
-@_DEFAULT
+@_ROUND_TRIP
 @given(mat_records())
 def test_round_trip(record: MatchRecord) -> None:
     _check_round_trip(record)

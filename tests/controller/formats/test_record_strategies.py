@@ -10,7 +10,7 @@ import functools
 import string
 from pathlib import Path
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.formats.record import (
@@ -201,12 +201,14 @@ def mutated_texts(draw: st.DrawFn, suffixes: tuple[str, ...]) -> tuple[str, str]
     return path.name, text
 
 
+@settings(max_examples=50, deadline=None)
 @given(mat_records())
 def test_mat_records_have_resigned_iff_a_resign_action(record: MatchRecord) -> None:
     for game in record.games:
         assert game.resigned == any(isinstance(a, Resign) for a in game.actions)
 
 
+@settings(max_examples=50, deadline=None)
 @given(sgf_records())
 def test_sgf_records_double_the_cube_each_time(record: MatchRecord) -> None:
     for game in record.games:

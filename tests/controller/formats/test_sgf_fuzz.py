@@ -11,6 +11,7 @@ from controller.formats.sgf import parse_sgf, write_sgf
 from tests.controller.formats.test_record_strategies import mutated_texts, sgf_records
 
 _DEFAULT = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_ROUND_TRIP = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 _SLOW = settings(max_examples=100_000, deadline=None, suppress_health_check=list(HealthCheck))
 
 
@@ -30,7 +31,7 @@ def _check_edited(case: tuple[str, str]) -> None:
     assert parse_sgf(write_sgf(record), name) == record
 
 
-@_DEFAULT
+@_ROUND_TRIP
 @given(sgf_records())
 def test_round_trip(record: MatchRecord) -> None:
     _check_round_trip(record)
