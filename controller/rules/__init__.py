@@ -8,10 +8,32 @@ Standard library only (import-linter contract; STYLE.md principle 1). The public
 * :func:`legal_plays`, :func:`legal_results`, :func:`find_play`, :func:`apply_move`,
   :func:`undo_move`, :func:`apply_play`
 * :class:`Variant`, :class:`Backgammon`, :data:`VARIANTS`, :func:`register_variant`
+* cube (RULES.md B9-B13): :class:`Cube`, :class:`CubeSettings`, :class:`Stakes`,
+  :class:`GameResult`, :class:`ResultKind`, :func:`offer_double`, :func:`take`, :func:`drop`,
+  :func:`beaver`, :func:`automatic_double`, :func:`game_points`, :func:`game_result`,
+  :func:`resign`, :func:`cube_value`
+* match (RULES.md B14): :class:`MatchState`, :func:`record_game`
 * errors: :class:`RulesError`, :class:`DiceError`, :class:`IllegalActionError`
 """
 
+from controller.rules.cube import (
+    Cube,
+    CubeSettings,
+    GameResult,
+    ResultKind,
+    Stakes,
+    automatic_double,
+    beaver,
+    cube_value,
+    drop,
+    game_points,
+    game_result,
+    offer_double,
+    resign,
+    take,
+)
 from controller.rules.errors import DiceError, IllegalActionError, RulesError
+from controller.rules.match import MatchState, record_game
 from controller.rules.moves import (
     ALL_ROLLS,
     BAR_POINT,
@@ -32,6 +54,22 @@ from controller.rules.variant import VARIANTS, Backgammon, Variant
 from controller.rules.variant import register as register_variant
 
 __all__ = [
+    "Cube",
+    "CubeSettings",
+    "GameResult",
+    "MatchState",
+    "ResultKind",
+    "Stakes",
+    "automatic_double",
+    "beaver",
+    "cube_value",
+    "drop",
+    "game_points",
+    "game_result",
+    "offer_double",
+    "record_game",
+    "resign",
+    "take",
     "ALL_ROLLS",
     "BAR_POINT",
     "CHECKERS",

@@ -136,12 +136,14 @@ def legal_plays(position: Position, d1: int, d2: int) -> list[Play]:
     """Every legal play of roll ``d1``-``d2``, one per distinct resulting position (gnubg's count).
 
     Implements RULES.md B4-B8 (see the module docstring). When the roll cannot be played at all
-    (RULES.md B5, B7: the turn is lost) the list is empty. Order: the order gnubg finds them (depth
-    first, first die first); sort by result if you need a canonical order.
+    (RULES.md B5, B7: the turn is lost) the list is empty. Each play's steps are the ones gnubg
+    lists for that result. Order: close to gnubg's (depth first, first die first) but not
+    guaranteed; sort by ``play.result`` (or its Position ID) for a canonical order.
 
-    :param position: a position with 25 entries a side (``position.status()`` should be VALID; other
-        impossible positions give unspecified but non-crashing results).
+    :param position: 25 counts a side. ``position.status()`` should be VALID; other impossible
+        positions (16 checkers, both colours on a point) give unspecified plays but no crash.
     :raises DiceError: when a die is not an int from 1 to 6.
+    :raises ValueError: when a side has not 25 entries or a count is negative (not a board).
     """
     check_dice(d1, d2)
     return generate(position.me, position.opp, d1, d2)
