@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -81,92 +81,24 @@ from vision.render_geometry import (
     layout_for,
     rectified_homography,
 )
+from vision.render_place import bar_positions, cube_xy, die_xy, off_positions, stack_positions
+from vision.render_spec import (
+    COLOURS,
+    DICE_COLOURS,
+    STYLES,
+    BoardSpec,
+    DieSpec,
+    RenderError,
+    light_point_to_slot,
+    random_spec,
+    starting_spec,
+)
 
 __all__ = [
-    "BoardSpec", "Camera", "DieSpec", "Render", "RenderError", "random_spec", "render", "starting_spec",
+    "BoardSpec", "COLOURS", "Camera", "DICE_COLOURS", "DieSpec", "Render", "RenderError", "STYLES",
+    "bar_positions", "cube_xy", "light_point_to_slot", "off_positions", "random_spec", "render",
+    "stack_positions", "starting_spec",
 ]
-
-STYLES = ("paper", "wood", "tournament")
-COLOURS = (LIGHT, DARK)
-
-
-class RenderError(ValueError):
-    """An impossible board description (the message names the bad field and value)."""
-
-
-@dataclass(frozen=True)
-class DieSpec:
-    """One die to draw. ``xy`` is its centre in board units (None: chosen from ``status`` and the
-    seed -- e.g. ``wrong_half`` lands on the roller's left half, ``off_board`` on the table);
-    ``angle`` its turn in degrees (None: random); ``body``/``pip`` its colours (BGR)."""
-
-    value: int
-    status: DieStatus = DieStatus.FLAT
-    xy: tuple[float, float] | None = None
-    angle: float | None = None
-    body: tuple[int, int, int] = (236, 238, 240)
-    pip: tuple[int, int, int] = (25, 25, 25)
-
-
-@dataclass(frozen=True)
-class BoardSpec:
-    """What lies on the board (see the module docstring for every field's meaning)."""
-
-    points: tuple[tuple[str | None, int], ...]
-    bar: Mapping[str, int] = field(default_factory=dict)
-    off: Mapping[str, int] = field(default_factory=dict)
-    dice: tuple[DieSpec, ...] = ()
-    cube_value: int = 64
-    cube_position: str | None = "centre"
-    style: str = "wood"
-    home: str = "right"
-    roller: str = "bottom"
-    pile: str = "layer"
-    checker_colours: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None
-    variant: int = 0
-
-    def validate(self) -> None:
-        """:raises RenderError: when the spec describes an impossible board."""
-        if self.style not in STYLES:
-            raise RenderError(f"style {self.style!r}: use one of {', '.join(STYLES)}")
-        if self.home not in ("right", "left"):
-            raise RenderError(f"home {self.home!r}: use 'right' or 'left'")
-        if self.roller not in ("bottom", "top"):
-            raise RenderError(f"roller {self.roller!r}: use 'bottom' or 'top'")
-        n_var = len(draw.VARIANTS.get(self.style, []))
-        if not 0 <= self.variant <= n_var:
-            raise RenderError(f"variant {self.variant}: {self.style} boards have variants 0-{n_var}")
-        if self.pile not in ("layer", "beside"):
-            raise RenderError(f"pile {self.pile!r}: use 'layer' or 'beside'")
-        if len(self.points) != 24:
-            raise RenderError(f"points has {len(self.points)} entries; a board has 24 (slots 0-23)")
-        totals = {LIGHT: 0, DARK: 0}
-        for slot, (colour, count) in enumerate(self.points):
-            if not 0 <= count <= 15:
-                raise RenderError(f"slot {slot}: count {count} is outside 0-15")
-            if (colour is None) != (count == 0):
-                raise RenderError(f"slot {slot}: colour {colour!r} with count {count}")
-            if colour is not None:
-                if colour not in COLOURS:
-                    raise RenderError(f"slot {slot}: colour {colour!r}; use 'light' or 'dark'")
-                totals[colour] += count
-        for name, table in (("bar", self.bar), ("off", self.off)):
-            for colour, count in table.items():
-                if colour not in COLOURS or count < 0:
-                    raise RenderError(f"{name}: {colour!r}={count}")
-                totals[colour] += count
-        for colour, n in totals.items():
-            if n > 15:
-                raise RenderError(f"{n} {colour} checkers; a side has at most 15")
-        if self.style == "paper" and any(d.status == DieStatus.ON_BAR for d in self.dice):
-            raise RenderError("a die 'on_bar' on a paper board: paper boards have no bar")
-        for d in self.dice:
-            if not 1 <= d.value <= 6:
-                raise RenderError(f"die value {d.value} is outside 1-6")
-        if self.cube_position not in (None, "centre", "top", "bottom"):
-            raise RenderError(f"cube_position {self.cube_position!r}: use 'centre', 'top', 'bottom' or None")
-        if self.cube_value not in (1, 2, 4, 8, 16, 32, 64):
-            raise RenderError(f"cube_value {self.cube_value}: use 2-64 (64 when centred means 1)")
 
 
 @dataclass(frozen=True)
@@ -181,188 +113,6 @@ class Render:
     hand_mask: np.ndarray | None
     spec: BoardSpec
     regions: dict[str, np.ndarray] = field(default_factory=dict)
-
-
-# --- specs ---------------------------------------------------------------------------------------
-
-# (body, pips) BGR of common dice: white/black, ivory/black, red/white, black/white, green/white.
-DICE_COLOURS = (
-    ((236, 238, 240), (25, 25, 25)), ((200, 228, 240), (30, 30, 30)), ((40, 30, 170), (235, 235, 235)),
-    ((30, 30, 30), (235, 235, 235)), ((60, 120, 40), (235, 235, 235)),
-)
-
-# Standard start, light's points: 2 on 24, 5 on 13, 3 on 8, 5 on 6 (RULES.md B3).
-_START = {24: 2, 13: 5, 8: 3, 6: 5}
-
-
-def light_point_to_slot(point: int, home: str = "right") -> int:
-    """Slot of the light player's point 1-24 when his home board is bottom-``home`` (DESIGN.md)."""
-    if home == "right":
-        return point - 1
-    return 12 - point if point <= 12 else 36 - point
-
-
-def starting_spec(style: str = "wood", home: str = "right", **kw: object) -> BoardSpec:
-    """The opening position (RULES.md B3) for either set-up; light plays from the bottom edge."""
-    pts: list[tuple[str | None, int]] = [(None, 0)] * 24
-    for p, n in _START.items():
-        pts[light_point_to_slot(p, home)] = (LIGHT, n)
-        pts[light_point_to_slot(25 - p, home)] = (DARK, n)
-    return BoardSpec(points=tuple(pts), style=style, home=home, **kw)  # type: ignore[arg-type]
-
-
-def random_spec(
-    seed: int, style: str = "wood", home: str = "right", max_stack: int = 15, with_dice: bool = True,
-    variant: int | None = 0,
-) -> BoardSpec:
-    """A random plausible position: 15 checkers a side spread over points, bar and off (no point holds
-    both colours), stacks up to ``max_stack``, two flat dice (of a colour from ``DICE_COLOURS``) on the
-    roller's half and the cube.
-    ``variant`` None picks a random look of the style."""
-    rng = np.random.default_rng(seed)
-    pts: list[tuple[str | None, int]] = [(None, 0)] * 24
-    bar: dict[str, int] = {}
-    off: dict[str, int] = {}
-    has_bar = style != "paper"
-    for colour in COLOURS:
-        left = 15
-        if has_bar and rng.random() < 0.25:
-            bar[colour] = int(rng.integers(1, 3))
-            left -= bar[colour]
-        if rng.random() < 0.25:
-            off[colour] = int(rng.integers(1, 6))
-            left -= off[colour]
-        while left > 0:
-            free = [s for s in range(24) if pts[s][0] in (None, colour) and pts[s][1] < max_stack]
-            s = int(rng.choice(free))
-            n = int(min(left, rng.integers(1, 6), max_stack - pts[s][1]))
-            pts[s] = (colour, pts[s][1] + n)
-            left -= n
-    body, pip = DICE_COLOURS[int(rng.integers(len(DICE_COLOURS)))]
-    dice = tuple(DieSpec(int(rng.integers(1, 7)), body=body, pip=pip) for _ in range(2)) if with_dice else ()
-    return BoardSpec(
-        points=tuple(pts), bar=bar, off=off, dice=dice, style=style, home=home,
-        cube_value=int(rng.choice([64, 2, 4])), cube_position=str(rng.choice(["centre", "top", "bottom"])),
-        pile=str(rng.choice(["layer", "beside"])),
-        variant=int(rng.integers(0, len(draw.VARIANTS.get(style, [])) + 1)) if variant is None else variant,
-    )
-
-
-# --- placing things on the board (board units) ---------------------------------------------------
-
-
-def stack_positions(lay: Layout, slot: int, count: int, pile: str = "layer") -> list[tuple[float, float]]:
-    """Centres of ``count`` checkers on ``slot`` in drawing order (board units).
-
-    The first five stand in a column from the point's base. With ``pile="layer"`` the rest are piled
-    as a pyramid, the way players stack a tall point: four over the gaps of the first five, three over
-    those, then two and one (5+4+3+2+1 = 15), each layer nudged sideways a little as hands leave it;
-    with ``pile="beside"`` the sixth to tenth form a second column leaning beside the first (half over
-    the neighbouring point, towards the middle of its half) and the eleventh to fifteenth over the
-    seam between those two columns."""
-    x, yb, d = lay.slot_column(slot)
-    cd = lay.checker_d
-    step = min(cd, lay.point_h * 1.2 / 5)
-    out = []
-    if pile == "layer":
-        sizes, nudge = (5, 4, 3, 2, 1), (0.0, 0.06, 0.2, -0.2, 0.1)
-        k = 0
-        for layer, n in enumerate(sizes):
-            for i in range(n):
-                if k == count:
-                    return out
-                along = (i + 0.5 + 0.5 * layer) * step
-                out.append((x + nudge[layer] * cd, yb + d * (along + cd * 0.04)))
-                k += 1
-        return out
-    # lean towards the middle of the half the point lies in, never over the frame or the bar
-    half = lay.half_x("right" if x > (lay.field[0] + lay.field[2]) / 2 else "left")
-    toward = 1.0 if x < (half[0] + half[1]) / 2 else -1.0
-    for k in range(count):
-        col, i = divmod(k, 5)
-        dx, da = ((0.0, 0.0), (0.55, 0.5), (0.27, 0.75))[col]
-        out.append((x + toward * dx * cd, yb + d * ((i + 0.5 + da * (col > 0)) * step + cd * 0.04)))
-    return out
-
-
-def bar_positions(lay: Layout, colour: str, count: int, home: str) -> list[tuple[float, float]]:
-    """Centres of ``count`` hit checkers of ``colour`` (board units): light's on the upper half of the
-    bar, dark's on the lower (a convention of this renderer; readers must not rely on it), closing up
-    when many; on a paper board (no bar) on the centre line between the two halves."""
-    fx0, fy0, fx1, fy1 = lay.field
-    mx = (fx0 + fx1) / 2
-    my = (fy0 + fy1) / 2
-    cd = lay.checker_d
-    sign = -1 if colour == LIGHT else 1
-    # a long row of hit checkers closes up (overlapping) rather than run off the board
-    step = min(cd * 0.9, (my - fy0 - cd * 1.3) / max(1, count - 1)) if count > 1 else cd * 0.9
-    return [(mx, my + sign * (cd * 0.75 + k * step)) for k in range(count)]
-
-
-def off_positions(lay: Layout, colour: str, count: int, home: str) -> list[tuple[float, float, bool]]:
-    """Where borne-off checkers lie: ``(x, y, on_edge)``. On boards with trays they stand on edge in
-    the home side's tray (light bottom half, dark top half); on paper they lie flat in a row on the
-    table beside the home board."""
-    cd = lay.checker_d
-    bottom = colour == LIGHT
-    if lay.trays:
-        (tx0, ty0, tx1, ty1), _ = next(t for t in lay.trays if t[1] == home)
-        slab = cd * 0.22
-        tx = (tx0 + tx1) / 2
-        if bottom:
-            return [(tx, ty1 - cd * 0.3 - k * slab * 1.05, True) for k in range(count)]
-        return [(tx, ty0 + cd * 0.3 + k * slab * 1.05, True) for k in range(count)]
-    x = BOARD_W + cd * 0.65 if home == "right" else -cd * 0.65
-    y0 = lay.board_h - cd * 0.6 if bottom else cd * 0.6
-    return [(x, y0 + (-1 if bottom else 1) * k * cd * 0.45, False) for k in range(count)]
-
-
-def cube_xy(lay: Layout, position: str, home: str = "right") -> tuple[float, float]:
-    """Centre of the cube: on the bar (or beside a paper board) when centred; otherwise at the owner's
-    edge (bottom or top) of the tray away from the home side (the home side's tray holds the borne-off
-    checkers), or beside a paper board on that side."""
-    fx0, fy0, fx1, fy1 = lay.field
-    cd = lay.checker_d
-    away = "left" if home == "right" else "right"
-    beside = -cd * 0.9 if away == "left" else BOARD_W + cd * 0.9
-    if position == "centre":
-        if lay.bar is not None:
-            return (lay.bar[0] + lay.bar[1]) / 2, (fy0 + fy1) / 2
-        return beside, lay.board_h / 2
-    if lay.trays:
-        (tx0, ty0, tx1, ty1), _ = next(t for t in lay.trays if t[1] == away)
-        return (tx0 + tx1) / 2, (ty1 - cd if position == "bottom" else ty0 + cd)
-    return beside, (lay.board_h * (0.8 if position == "bottom" else 0.2))
-
-
-def _die_xy(lay: Layout, spec: BoardSpec, d: DieSpec, rng: np.random.Generator,
-            taken: list[tuple[float, float]], checkers: list[tuple[float, float]]) -> tuple[float, float]:
-    fx0, fy0, fx1, fy1 = lay.field
-    cd = lay.checker_d
-    right = "right" if spec.roller == "bottom" else "left"
-    wrong = "left" if right == "right" else "right"
-    my = (fy0 + fy1) / 2
-    for _ in range(200):
-        if d.status in (DieStatus.FLAT, DieStatus.WRONG_HALF, DieStatus.COCKED):
-            hx0, hx1 = lay.half_x(right if d.status != DieStatus.WRONG_HALF else wrong)
-            x = rng.uniform(hx0 + cd, hx1 - cd)
-            y = my + rng.uniform(-0.9, 0.9) * (my - fy0 - lay.point_h) * 0.8
-        elif d.status == DieStatus.ON_BAR:
-            assert lay.bar is not None
-            x = (lay.bar[0] + lay.bar[1]) / 2
-            y = rng.uniform(fy0 + cd * 1.5, fy1 - cd * 1.5)
-        elif d.status == DieStatus.OFF_BOARD:
-            y = rng.uniform(lay.board_h * 0.2, lay.board_h * 0.8)
-            x = -cd * 1.1 if rng.random() < 0.5 else BOARD_W + cd * 1.1
-        else:  # ON_CHECKER
-            hx0, hx1 = lay.half_x(right)
-            mine = [c for c in checkers if hx0 <= c[0] <= hx1] or checkers
-            if not mine:
-                raise RenderError("a die 'on_checker' needs a checker on the board")
-            x, y = mine[int(rng.integers(len(mine)))]
-        if all(math.hypot(x - a, y - b) > cd * 1.1 for a, b in taken) or d.status == DieStatus.ON_CHECKER:
-            return float(x), float(y)
-    return float(x), float(y)
 
 
 # --- rendering -----------------------------------------------------------------------------------
@@ -519,7 +269,7 @@ def _draw_board(
     taken: list[tuple[float, float]] = off_flat + ([] if cube_truth is None else [cube_truth.image_xy])  # type: ignore[list-item]
     side = lay.checker_d * 0.62
     for d in spec.dice:
-        x, y = d.xy if d.xy is not None else _die_xy(lay, spec, d, rng, taken, checkers_on_board)
+        x, y = d.xy if d.xy is not None else die_xy(lay, spec, d, rng, taken, checkers_on_board)
         taken.append((x, y))
         angle = d.angle if d.angle is not None else float(rng.uniform(0, 90))
         tilt = 0.0
