@@ -40,7 +40,7 @@ class DieSpec:
 
 @dataclass(frozen=True)
 class BoardSpec:
-    """What lies on the board (see the module docstring for every field's meaning)."""
+    """What lies on the board (`vision.render`'s module docstring gives every field's meaning)."""
 
     points: tuple[tuple[str | None, int], ...]
     bar: Mapping[str, int] = field(default_factory=dict)
