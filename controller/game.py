@@ -656,15 +656,28 @@ def _moving(
     if theirs and mine and len(theirs) >= 2 and not nardy:
         return _premature(state, ev, seen, theirs, out)
     if not mine and not theirs:
+        if not state.dice_present:
+            # correcting a move after a ruling (the dice already off the board): the turn ends as soon
+            # as the board shows a legal play, or on the clock button
+            return _correcting(state, ev, seen, out)
         if state.settings.end_on_pickup:
             return _turn_end(replace(state, seen=seen), ev, out, "dice picked up")
         return replace(state, seen=seen, dice_present=False), out
+    if mine and not state.dice_present:
+        state = replace(state, dice_present=True)
     if not mine and len(theirs) >= 2 and not nardy:
         # the mover's dice went and the opponent rolled in the same settled frame: turn end, then the roll
         state, out = _turn_end(replace(state, seen=seen), ev, out, "dice picked up")
         if state.phase == "to_roll":
             return _to_roll(state, ev, seen, theirs, out)
         return state, out
+    if seen != state.seen and state.sides is not None:
+        lifted = _lifted_from(state.sides[mover], seen[mover])
+        if lifted is not None and state.settings.hints == "assistant":
+            plays = _plays(state, state.sides, mover, state.dice)
+            dests = hints.destinations(plays, lifted)
+            if dests:
+                out.append(Leds(hints.destination_frame(state.seating, mover, lifted, dests), "destinations"))
     if seen != state.seen:
         state = replace(state, seen=seen)
         view, _, _, _ = _show(
@@ -679,6 +692,34 @@ def _moving(
             replace(view, title=f"{NAMES[mover]} moving {state.dice[0]}-{state.dice[1]} (board changed)")
         )
     return state, out
+
+
+def _lifted_from(before: tuple[int, ...], now: tuple[int, ...]) -> int | None:
+    """The point a checker was just lifted from (in the mover's hand): exactly one checker fewer on one
+    point and nothing else changed; else None."""
+    diff = [(i + 1, now[i] - before[i]) for i in range(min(len(before), len(now))) if now[i] != before[i]]
+    if len(diff) == 1 and diff[0][1] == -1:
+        return diff[0][0]
+    return None
+
+
+def _correcting(state: State, ev: BoardSeen, seen: Sides, out: list[Effect]) -> tuple[State, list[Effect]]:
+    """RULES.md B17 / N11 after "demand the legal move": wait for a legal play on the board."""
+    assert state.on_roll is not None and state.dice is not None and state.sides is not None
+    if seen == state.seen:
+        return state, out
+    mover = state.on_roll
+    plays = _plays(state, state.sides, mover, state.dice)
+    verdict = arbiter.infer(
+        _position(state, state.sides, mover),
+        plays,
+        _position(state, seen, mover),
+        _unsure(state, ev, mover),
+        _variant(state),
+    )
+    if isinstance(verdict, arbiter.Made) and (verdict.play.moves or not plays):
+        return _commit(replace(state, seen=seen), verdict.play, out, "corrected")
+    return replace(state, seen=seen), out
 
 
 def _premature(
@@ -981,6 +1022,8 @@ class _AsPlayed:
 
 def _button(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, list[Effect]]:
     s = state.settings
+    if ev.button == "clock" and ev.gesture == "long":
+        return _hint_request(state, out)
     if ev.button == "clock":
         if state.phase == "moving" and s.end_on_clock and (ev.player is None or ev.player == state.on_roll):
             return _turn_end(state, None, out, "clock pressed")
@@ -1024,6 +1067,42 @@ def _button(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, 
             return _commit(state, state.pending[1][0], out, "confirmed by the players")
         return state, out
     return _cube(state, ev, out)
+
+
+def _hint_request(state: State, out: list[Effect]) -> tuple[State, list[Effect]]:
+    """A long press on the clock button asks for a hint (issue 6 item 5: "home play, on request"):
+    gnubg's best play when available, else the movable points. The referee setting gives none."""
+    if state.settings.hints == "referee":
+        out.append(Prompt("hints are off at a referee station"))
+        return state, out
+    if state.phase != "moving" or state.on_roll is None or state.dice is None or state.sides is None:
+        out.append(Prompt("a hint needs a roll on the board"))
+        return state, out
+    assert state.seating is not None
+    mover = state.on_roll
+    position = _position(state, state.sides, mover)
+    plays = _plays(state, state.sides, mover, state.dice)
+    best = None
+    if _variant(state) == "backgammon":
+        best = hints.best_play(
+            position,
+            state.dice[0],
+            state.dice[1],
+            plays,
+            state.settings.hint_plies,
+            state.settings.hint_noise,
+        )
+    if best is not None:
+        out.append(Prompt(f"hint for {NAMES[mover]}: {_describe_plays(state, (best,))}"))
+        out.append(Leds(hints.best_play_frame(state.seating, mover, best), "best play"))
+    else:
+        out.append(
+            Leds(
+                hints.movable_frame(state.seating, mover, hints.movable_points(position, plays)),
+                "movable points",
+            )
+        )
+    return state, out
 
 
 def _cube(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, list[Effect]]:

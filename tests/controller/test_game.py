@@ -393,3 +393,39 @@ def test_n9_nardy_mars_and_no_cube():
     [end] = s.ended()
     assert end.kind == "mars" and end.points == 2
     assert ("N9", "game_over") in s.codes()
+
+
+def test_b17_correction_is_seen_by_the_camera_after_the_demand():
+    s = Script()
+    s.opening(3, 1)
+    s.move("13/7", legal=False)
+    s.pickup()
+    s.press("dispute", gesture="long")
+    s.sides = (game.start_side("backgammon"), game.start_side("backgammon"))
+    s.look()  # checkers back: still no legal play on the board, no new ruling
+    assert s.state.phase == "moving" and s.codes()[-1] == ("B17", "correct")
+    s.move("8/5 6/5")
+    assert s.state.phase == "to_roll" and s.state.on_roll == 1
+
+
+def test_lifted_checker_lights_its_destinations():
+    s = Script()
+    s.opening(3, 1)
+    light = list(s.sides[0])
+    light[23] -= 1  # a back checker is in light's hand
+    s.sides = (tuple(light), s.sides[1])
+    s.look()
+    frame = [e for e in s.leds() if e.why == "destinations"][-1].frame
+    assert frame.lit_zones() == {23, 22, 20, 19}  # from 24: to 23, 21, 20
+
+
+def test_hint_on_request_in_home_play_and_none_at_a_referee_station():
+    s = Script(hints="home")
+    s.opening(3, 1)
+    assert not s.leds()  # home play: no LEDs unasked
+    out = s.press("clock", player=0, gesture="long")
+    assert any(getattr(e, "why", "") in ("best play", "movable points") for e in out)
+    r = Script(hints="referee")
+    r.opening(3, 1)
+    out = r.press("clock", player=0, gesture="long")
+    assert "referee" in out[0].text and not r.leds()
