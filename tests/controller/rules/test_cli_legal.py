@@ -1,0 +1,74 @@
+"""`tavla legal POSITION D1 D2`: the contract of DESIGN.md and the rules-core issue."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from controller.cli import app
+from controller.formats import position_from_id, position_id
+from controller.rules import Position
+
+runner = CliRunner()
+
+
+def legal(*args: str) -> tuple[int, list[str]]:
+    result = runner.invoke(app, ["legal", *args])
+    return result.exit_code, result.stdout.splitlines()
+
+
+def test_opening_3_1_sixteen_lines_sorted_by_position_id() -> None:
+    code, lines = legal("4HPwATDgc/ABMA", "3", "1")
+    assert code == 0 and len(lines) == 16
+    ids = [line.split("\t")[1] for line in lines]
+    assert ids == sorted(ids) and len(set(ids)) == 16
+    texts = {line.split("\t")[0] for line in lines}
+    assert {"8/5 6/5", "24/23 24/21", "13/9", "24/20"} <= texts
+
+
+def test_result_ids_are_in_the_same_frame_as_the_input() -> None:
+    _, lines = legal("4HPwATDgc/ABMA", "6", "5")
+    results = {line.split("\t")[1] for line in lines}
+    # 24/13 with 6-5: the mover (still board[1]) has 3 on his 13, none on 24.
+    for rid in results:
+        p = position_from_id(rid)
+        assert p.opp == Position.initial().opp and p.me != Position.initial().me
+    assert any(position_from_id(r).me[12] == 6 and position_from_id(r).me[23] == 1 for r in results)
+
+
+def test_no_play_prints_nothing() -> None:
+    closed = Position((0,) * 24 + (1,), (2,) * 6 + (0,) * 18 + (3,))  # on the bar against a closed board
+    code, lines = legal(position_id(closed), "6", "6")
+    assert code == 0 and lines == []
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("4HPwATDgc/ABM", "3", "1"), "position ID"),
+        (("4HPwATDgc/ABMA", "0", "1"), "1 to 6"),
+        (("4HPwATDgc/ABMA", "3", "7"), "1 to 6"),
+        (("4HPwATDgc/ABMA", "x", "1"), "1 to 6"),
+        (("4HPwATDgc/ABMA", "3", "1", "--variant", "chess"), "variant"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args: tuple[str, ...], needle: str) -> None:
+    result = runner.invoke(app, ["legal", *args])
+    assert result.exit_code == 2
+    assert needle in result.output and "Traceback" not in result.output
+
+
+def test_agrees_with_gnubg_on_random_positions() -> None:
+    gnubg = pytest.importorskip("gnubg")
+    gnubg_nn = pytest.importorskip("gnubg_nn")
+    from controller.rules.randomgame import random_positions
+
+    for p in random_positions(20, seed=77):
+        pid = position_id(p)
+        _, lines = legal(pid, "4", "2")
+        board = gnubg.positionfromid(pid)
+        theirs = sorted(
+            gnubg.movetupletostring(sum(steps, ()), board) + "\t" + gnubg.positionid(gnubg_nn.boardfromkey(k))
+            for k, steps in gnubg_nn.moves(board, 4, 2, 1)
+        )
+        assert sorted(lines) == theirs
