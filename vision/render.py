@@ -224,22 +224,21 @@ def _draw_board(
     if lay.bar is not None:
         draw.poly(canvas, rect((lay.bar[0], lay.field[1], lay.bar[1], lay.field[3])), pal["bar"])
     for slot in range(24):
-        x, yb, d = lay.slot_column(slot)
+        x, yb, grow = lay.slot_column(slot)
         hw = lay.point_w / 2 * 0.97
-        tri = c([(x - hw, yb), (x + hw, yb), (x, yb + d * lay.point_h)])
-        colour = pal["point_a"] if slot % 2 == 0 else pal["point_b"]
-        draw.poly(canvas, tri, colour)
+        tri = c([(x - hw, yb), (x + hw, yb), (x, yb + grow * lay.point_h)])
+        draw.poly(canvas, tri, pal["point_a"] if slot % 2 == 0 else pal["point_b"])
         if spec.style == "paper":
             draw.outline(canvas, tri, pal["outline"])
 
     r = lay.checker_d / 2 * sc
     checkers_on_board: list[tuple[float, float]] = []
-    for slot, (colour, count) in enumerate(spec.points):
-        if not count:
+    for slot, (owner, count) in enumerate(spec.points):
+        if not count or owner is None:
             continue
         for cx, cy in stack_positions(lay, slot, count, spec.pile):
             (px, py), = c([(cx, cy)])
-            draw.checker(canvas, px, py, r, pal[colour], spec.style)  # type: ignore[index]
+            draw.checker(canvas, px, py, r, pal[owner], spec.style)
             checkers_on_board.append((cx, cy))
     for colour, count in spec.bar.items():
         for cx, cy in bar_positions(lay, colour, count, spec.home):
@@ -266,21 +265,25 @@ def _draw_board(
 
     dice_truth: list[DieReading] = []
     # dice land clear of the cube and of borne-off checkers lying beside a paper board
-    taken: list[tuple[float, float]] = off_flat + ([] if cube_truth is None else [cube_truth.image_xy])  # type: ignore[list-item]
+    taken: list[tuple[float, float]] = list(off_flat)
+    if cube_truth is not None and cube_truth.image_xy is not None:
+        taken.append(cube_truth.image_xy)
     side = lay.checker_d * 0.62
-    for d in spec.dice:
-        x, y = d.xy if d.xy is not None else die_xy(lay, spec, d, rng, taken, checkers_on_board)
+    for die in spec.dice:
+        x, y = die.xy if die.xy is not None else die_xy(lay, spec, die, rng, taken, checkers_on_board)
         taken.append((x, y))
-        angle = d.angle if d.angle is not None else float(rng.uniform(0, 90))
+        angle = die.angle if die.angle is not None else float(rng.uniform(0, 90))
         tilt = 0.0
-        if d.status == DieStatus.COCKED:
+        if die.status == DieStatus.COCKED:
             tilt = float(rng.uniform(0.5, 0.9))
-        elif d.status == DieStatus.ON_CHECKER:
+        elif die.status == DieStatus.ON_CHECKER:
             tilt = float(rng.uniform(0.3, 0.6))
-        side_value = (d.value % 6) + 1 if d.value + (d.value % 6) + 1 != 7 else ((d.value + 1) % 6) + 1
+        # the side face seen on a tilted die: a neighbour of the top face (never its opposite, 7 - top)
+        v = die.value
+        side_value = (v % 6) + 1 if v + (v % 6) + 1 != 7 else ((v + 1) % 6) + 1
         (px, py), = c([(x, y)])
-        draw.die(canvas, px, py, side * sc, d.value, angle, d.body, d.pip, tilt, side_value)
-        dice_truth.append(DieReading(d.value, (x, y), d.status, 1.0))
+        draw.die(canvas, px, py, side * sc, v, angle, die.body, die.pip, tilt, side_value)
+        dice_truth.append(DieReading(v, (x, y), die.status, 1.0))
     return dice_truth, cube_truth, checkers_on_board
 
 
