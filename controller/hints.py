@@ -12,6 +12,8 @@ plays by the position each leads to (:func:`best_play`).
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -144,8 +146,26 @@ def _gnubg_process() -> Any:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        _EXECUTOR = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        _EXECUTOR = ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_watch_parent,
+            initargs=(os.getpid(),),
+        )
     return _EXECUTOR
+
+
+def _watch_parent(parent: int) -> None:
+    """In the helper: exit when the station process is gone (killed, even by SIGKILL), so no orphan
+    engine outlives it."""
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _rank(board: list[list[int]], dice: tuple[int, int], plies: int, noise: float) -> Any:

@@ -16,7 +16,11 @@ import pytest
 
 from controller.demo import scripted_events
 from controller.journal import read
+from controller.rulings import Settings
 from controller.station import replay
+
+# A referee station (rulings only, no gnubg hints): the runs measure the journal, not the engine.
+SETTINGS = Settings(hints="referee")
 
 TAVLA = str(Path(sys.executable).parent / "tavla")
 
@@ -47,7 +51,7 @@ def _check(journal: Path, events) -> None:
 
 
 def _kill_and_resume(tmp_path: Path, kills: int, seed: int, cmd_first, cmd_resume, delays) -> int:
-    events = scripted_events(seed)
+    events = scripted_events(seed, settings=SETTINGS)
     src = tmp_path / "events.jsonl"
     journal = tmp_path / "journal.jsonl"
     _write(events, src)
