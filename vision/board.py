@@ -270,7 +270,103 @@ def refine_quad(mag: np.ndarray, q: np.ndarray) -> np.ndarray:
     return res
 
 
-def _refine_bases(lab: np.ndarray, q: np.ndarray, n: int) -> np.ndarray:
+def _point_edges(gap: float) -> np.ndarray:
+    """The 12 points' base intervals along a row in unit coordinates, float (12, 2).
+
+    ``gap`` is the bar's share of the field's width (0 for a board without a bar); the two halves
+    of six points each share the rest equally.
+    """
+    half = 0.5 * (1.0 - gap)
+    i = np.arange(6, dtype=np.float64)
+    left = np.stack([half * i / 6, half * (i + 1) / 6], axis=1)
+    return np.concatenate([left, left + (1.0 - half)])
+
+
+def point_centres_u(gap: float) -> np.ndarray:
+    """The 12 point centres along a row in unit coordinates, float (12,)."""
+    return _point_edges(gap).mean(axis=1)
+
+
+def _triangle_samples(gap: float, tip: float, per_edge: int = 9) -> np.ndarray:
+    """Points (unit-square coordinates, float (M, 2)) along the slanted edges of both rows' triangles.
+
+    A triangle's base spans its point's interval on the row's edge (v=0 top, v=1 bottom) and its tip
+    lies at depth ``tip`` on the point's centre line. Samples skip the ends, where neighbours meet.
+    """
+    t = np.linspace(0.12, 0.92, per_edge)
+    pts = []
+    for b0, b1 in _point_edges(gap):
+        tip_u = 0.5 * (b0 + b1)
+        for base_u in (b0, b1):
+            u = base_u + t * (tip_u - base_u)
+            v = t * tip
+            pts.append(np.stack([u, v], axis=1))
+            pts.append(np.stack([u, 1.0 - v], axis=1))
+    return np.concatenate(pts)
+
+
+def _edge_energy(mag: np.ndarray, quad: np.ndarray, samples: np.ndarray) -> float:
+    """Mean gradient magnitude at the unit-square ``samples`` mapped into the image by ``quad``."""
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    hmg = cv2.getPerspectiveTransform(unit, quad.astype(np.float32))
+    pts = cv2.perspectiveTransform(samples.reshape(-1, 1, 2).astype(np.float32), hmg).reshape(-1, 2)
+    h, w = mag.shape
+    x = np.clip(pts[:, 0], 0, w - 1.001)
+    y = np.clip(pts[:, 1], 0, h - 1.001)
+    x0 = x.astype(np.intp)
+    y0 = y.astype(np.intp)
+    fx, fy = x - x0, y - y0
+    v = (mag[y0, x0] * (1 - fx) * (1 - fy) + mag[y0, x0 + 1] * fx * (1 - fy)
+         + mag[y0 + 1, x0] * (1 - fx) * fy + mag[y0 + 1, x0 + 1] * fx * fy)
+    # a robust mean: checkers hide some edges, so the weakest third does not count
+    v = np.sort(v)[len(v) // 3 :]
+    return float(v.mean())
+
+
+_TIPS = (0.34, 0.38, 0.42, 0.46)
+
+
+def fit_triangles(mag: np.ndarray, quad: np.ndarray, gap: float, with_bar: bool) -> tuple[np.ndarray, float]:
+    """Adjust the field ``quad`` (TL, TR, BR, BL; points along TL-TR) and the bar's share ``gap`` so
+    the model triangles' edges lie on the image's strongest edges (coordinate ascent).
+
+    ``mag``: float32 colour-gradient magnitude (H, W), lightly blurred. The model: 12 isosceles
+    triangles per row, one point wide, in two halves separated by the bar (``gap`` = 0 and fixed
+    when ``with_bar`` is False). Returns (quad float32 (4, 2), gap).
+    """
+    q = quad.astype(np.float64).copy()
+    size = min(_edge_len(q[0], q[1]), _edge_len(q[0], q[3]))
+
+    def energy(qq: np.ndarray, gg: float, tip: float) -> float:
+        return _edge_energy(mag, qq, _triangle_samples(gg, tip))
+
+    tip = max(_TIPS, key=lambda t: energy(q, gap, t))
+    best = energy(q, gap, tip)
+    step = 0.02 * size
+    gstep = 0.01
+    while step >= 0.25:
+        improved = True
+        rounds = 0
+        while improved and rounds < 6:
+            improved = False
+            rounds += 1
+            for k in range(9 if with_bar else 8):
+                for sgn in (1.0, -1.0):
+                    trial, tg = q.copy(), gap
+                    if k < 8:
+                        trial.reshape(-1)[k] += sgn * step
+                    else:
+                        tg = min(0.4, max(0.0, gap + sgn * gstep))
+                    e = energy(trial, tg, tip)
+                    if e > best * 1.0005:
+                        q, gap, best, improved = trial, tg, e, True
+                        break
+        step *= 0.5
+        gstep *= 0.5
+    return q.astype(np.float32), gap
+
+
+def _refine_bases(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
     """Move the two point-carrying sides of ``q`` (TL-TR and BL-BR) onto the triangles' bases.
 
     In the rectified quad, extended by 10 % above and below, the base is the first row (from outside)
@@ -278,8 +374,7 @@ def _refine_bases(lab: np.ndarray, q: np.ndarray, n: int) -> np.ndarray:
     triangles alternates. Returns the corrected quad (float32 (4, 2)).
     """
     ext = 0.10
-    pw = _SCORE_PX
-    width = n * pw
+    width = 12 * _SCORE_PX
     height = int(round(width * _aspect(q)))
     if height < 8:
         return q
@@ -288,7 +383,7 @@ def _refine_bases(lab: np.ndarray, q: np.ndarray, n: int) -> np.ndarray:
     hmg = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
     rect = cv2.warpPerspective(lab, hmg, (width, height + 2 * pad), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-    centres = ((np.arange(n) + 0.5) * pw).astype(int)
+    centres = np.clip((point_centres_u(gap) * width).astype(int), 0, width - 1)
     v = rect[:, centres]  # (rows, n, 3)
     alt = np.median(np.linalg.norm(v[:, 1:] - v[:, :-1], axis=2), axis=1)  # (rows,)
     alt = np.convolve(alt, np.ones(3) / 3, mode="same")
@@ -528,47 +623,43 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
     if best is None or best[0] < _MIN_SCORE:
         return None
     score, corners, bar_ratio = best
-    mag = colour_gradient(work)
-    n = 12 if bar_ratio is None else 6
-    corners = np.concatenate(
-        [_refine_bases(lab, refine_quad(mag, corners[i : i + 4]), n) for i in range(0, len(corners), 4)]
-    )
-    if bar_ratio is not None:
-        bar_ratio = _gap_ratio(corners[:4], corners[4:])
-    corners = corners / scale
-    return _geometry(corners, bar_ratio, (w, h), score)
-
-
-def _geometry(corners: np.ndarray, bar_ratio: float | None, image_size: tuple[int, int],
-              score: float) -> BoardGeometry:
     if bar_ratio is None:
-        quad = corners
-        turn = _canonical_turn(quad)
-        quad = np.roll(quad, -turn, axis=0)
-        width = 12 * POINT_PX
-        height = int(round(width * _aspect(quad)))
-        dst = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
-        hmg = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-        cols = tuple((i + 0.5) * POINT_PX for i in range(12))
-        return BoardGeometry(hmg, (width, height), cols, None, image_size, score,
-                             tuple((float(x), float(y)) for x, y in quad))
-    left, right = corners[:4], corners[4:]
-    turn = _canonical_turn(np.float32([left[0], right[1], right[2], left[3]]))
-    if turn == 2:
-        left, right = np.roll(right, -2, axis=0), np.roll(left, -2, axis=0)
-    bar_px = bar_ratio * 6 * POINT_PX
-    half = 6 * POINT_PX
-    width = int(round(2 * half + bar_px))
-    height = int(round(half * 0.5 * (_aspect(left) + _aspect(right))))
-    x_r = width - half
-    dst = np.float32([[0, 0], [half, 0], [half, height], [0, height],
-                      [x_r, 0], [width, 0], [width, height], [x_r, height]])
-    src = np.concatenate([left, right]).astype(np.float32)
-    hmg, _ = cv2.findHomography(src, dst, 0)
-    cols = tuple([(i + 0.5) * POINT_PX for i in range(6)] + [x_r + (i + 0.5) * POINT_PX for i in range(6)])
-    full = np.float32([left[0], right[1], right[2], left[3]])
-    return BoardGeometry(hmg, (width, height), cols, (float(half), float(x_r)), image_size, score,
-                         tuple((float(x), float(y)) for x, y in full))
+        quad, gap = corners, 0.0
+    else:
+        left, right = corners[:4], corners[4:]
+        quad = np.float32([left[0], right[1], right[2], left[3]])
+        gap = float(bar_ratio / (2.0 + bar_ratio))
+    mag = colour_gradient(work)
+    smooth = cv2.GaussianBlur(mag, (5, 5), 1.2)
+    if bar_ratio is None:
+        # a bar-less field is one clean quadrilateral: its sides snap onto the frame's edges
+        quad = refine_quad(mag, quad)
+    else:
+        # two half-fields' hulls often miss corners (dark points merge with a dark frame): fit the
+        # whole board's triangle model instead
+        quad, gap = fit_triangles(smooth, quad, gap, True)
+    quad = _refine_bases(lab, quad, gap)
+    return _geometry(quad / scale, gap if bar_ratio is not None else None, (w, h), score)
+
+
+def _geometry(quad: np.ndarray, gap: float | None, image_size: tuple[int, int],
+              score: float) -> BoardGeometry:
+    """The geometry of a field ``quad`` (image pixels, points along TL-TR) with the bar's share ``gap``."""
+    turn = _canonical_turn(quad)
+    quad = np.roll(quad, -turn, axis=0).astype(np.float32)
+    g = 0.0 if gap is None else gap
+    width = 12 * POINT_PX / (1.0 - g)
+    height = int(round(width * _aspect(quad)))
+    w_px = int(round(width))
+    dst = np.float32([[0, 0], [w_px, 0], [w_px, height], [0, height]])
+    hmg = cv2.getPerspectiveTransform(quad, dst)
+    cols = tuple(float(c) for c in point_centres_u(g) * w_px)
+    bar = None
+    if gap is not None:
+        half = 0.5 * (1.0 - g) * w_px
+        bar = (float(half), float(w_px - half))
+    return BoardGeometry(hmg, (w_px, height), cols, bar, image_size, score,
+                         tuple((float(x), float(y)) for x, y in quad))
 
 
 def pattern_score_at(image: np.ndarray, geom: BoardGeometry) -> float:
