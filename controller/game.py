@@ -109,6 +109,7 @@ class State:
     offline: frozenset[str] = frozenset()
     rulings: int = 0
     clock: Clock | None = None
+    starter: int | None = None  # who made the first move of the current (or last) game
 
 
 def new_state(settings: Settings | None = None) -> State:
@@ -411,6 +412,8 @@ def _setup(
         out.append(Prompt("the match is over: start a new one (tavla run --config ...)"))
         return state, out
     if _is_start(seen, variant):
+        if variant == "nardy" and state.phase == "game_over" and state.starter is not None:
+            return _nardy_next_game(state, ev, seen, dice, out)
         if not dice:
             view, _, _, _ = _show(state, ev, "start position: roll one die each", None, None, seen)
             out.append(view)
@@ -558,6 +561,7 @@ def _opening(
     )
     state = replace(
         state,
+        starter=first,
         sides=seen,
         on_roll=first,
         game_number=game_number,
@@ -584,6 +588,43 @@ def _opening(
     roll = (max(a, b), min(a, b))
     out.append(Prompt(f"{NAMES[first]} won the opening roll and plays {roll[0]}-{roll[1]} (RULES.md B3)"))
     return _begin_move(state, ev, first, roll, out)
+
+
+def _nardy_next_game(
+    state: State, ev: BoardSeen, seen: Sides, dice: tuple[DieSeen, ...], out: list[Effect]
+) -> tuple[State, list[Effect]]:
+    """RULES.md N3: in a series, no opening roll after the first game: colours alternate and the player
+    who had black starts (default), or the winner starts (setting ``nardy_next_game = "winner"``)."""
+    assert state.starter is not None
+    s = state.settings
+    first = (
+        state.last_winner
+        if s.nardy_next_game == "winner" and state.last_winner is not None
+        else 1 - state.starter
+    )
+    state = replace(
+        state,
+        phase="to_roll",
+        starter=first,
+        on_roll=first,
+        sides=seen,
+        game_number=state.game_number + 1,
+        turns=(),
+        pending=(),
+        premature=None,
+        dice=None,
+    )
+    why = (
+        "the winner starts"
+        if s.nardy_next_game == "winner"
+        else "colours alternate: black of the last game starts"
+    )
+    out.append(
+        Prompt(f"game {state.game_number}: {NAMES[first]} plays white and rolls first ({why}; RULES.md N3)")
+    )
+    if dice:
+        return _to_roll(state, ev, seen, dice, out)
+    return state, out
 
 
 def _begin_move(

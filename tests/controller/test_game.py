@@ -429,3 +429,52 @@ def test_hint_on_request_in_home_play_and_none_at_a_referee_station():
     r.opening(3, 1)
     out = r.press("clock", player=0, gesture="long")
     assert "referee" in out[0].text and not r.leds()
+
+
+def _nardy_game_over(starter=1, **settings):
+    light = (2,) + (0,) * 24
+    dark = tuple([0] * 12 + [15] + [0] * 12)
+    s = Script(sides=(light, dark), variant="nardy", light_home="bottom-right", match_length=5, **settings)
+    s.state = game.State(
+        settings=s.settings,
+        phase="to_roll",
+        seating=s.seating,
+        sides=s.sides,
+        on_roll=0,
+        game_number=1,
+        starter=starter,
+    )
+    s.roll(2, 1)
+    s.move("1/off 1/off")
+    s.pickup()
+    assert s.state.phase == "game_over" and s.state.last_winner == 0
+    s.sides = (game.start_side("nardy"), game.start_side("nardy"))
+    s.look()
+    return s
+
+
+def test_n3_next_nardy_game_black_starts_without_an_opening_roll():
+    s = _nardy_game_over()
+    assert (
+        s.state.phase == "to_roll" and s.state.on_roll == 0 and s.state.game_number == 2
+    )  # dark started game 1
+
+
+def test_n3_next_nardy_game_winner_starts_setting():
+    s = _nardy_game_over(starter=0, nardy_next_game="winner")
+    assert s.state.on_roll == 0 and s.state.starter == 0  # light started and won: he starts again
+    a = _nardy_game_over(starter=0)
+    assert a.state.on_roll == 1  # alternate: dark had black
+
+
+def test_b14_crawford_then_post_crawford_doubling_allowed():
+    s = Script(match_length=3)
+    s.state = game.State(
+        settings=s.settings, score=(2, 0), crawford_done=True
+    )  # Crawford game already played
+    s.opening(3, 1)
+    assert not s.state.crawford_game
+    s.move("8/5 6/5")
+    s.pickup()
+    s.press("double", player=1)
+    assert s.state.phase == "cube"
