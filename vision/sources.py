@@ -563,8 +563,10 @@ def _picamera2() -> Any:
     try:
         from picamera2 import Picamera2  # type: ignore[import-not-found]
     except ImportError as exc:
-        raise SourceError("picamera2 is not installed: on a Raspberry Pi run "
-                          "`sudo apt install python3-picamera2`, or use a USB camera index") from exc
+        raise SourceError(
+            "picamera2 is not installed: on a Raspberry Pi run `sudo apt install python3-picamera2` "
+            "(or pip install 'tavla[picamera]'), or use a USB camera index"
+        ) from exc
     return Picamera2
 
 
