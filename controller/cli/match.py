@@ -5,8 +5,8 @@
   reproduced and every finding (illegal plays with game and move number, cube errors, score
   mismatches), then the totals. ``--json`` prints one JSON object instead. Exit 0 when every file
   was read and nothing was found, 1 when findings were reported, 2 when a file could not be read.
-* ``tavla match convert IN OUT`` reads ``IN`` and writes ``OUT`` as ``.sgf`` (gnubg) or ``.mat``
-  by ``OUT``'s extension.
+* ``tavla match convert IN OUT [--as-written]`` reads ``IN`` and writes ``OUT`` as ``.sgf`` (gnubg)
+  or ``.mat`` by ``OUT``'s extension, legal plays rewritten one step per die as gnubg writes them.
 """
 
 from __future__ import annotations
@@ -183,9 +183,17 @@ def register(app: typer.Typer) -> None:
     def convert(
         source: Path = typer.Argument(..., help="match file to read (.mat, .txt, .sgf)"),
         target: Path = typer.Argument(..., help="file to write: .sgf (gnubg SGF), .mat or .txt (Jellyfish)"),
+        as_written: bool = typer.Option(
+            False, "--as-written", help="keep plays as the file wrote them (merged hops, any order)"
+        ),
     ) -> None:
-        """Convert a match record between Jellyfish .mat text and gnubg .sgf."""
+        """Convert a match record between Jellyfish .mat text and gnubg .sgf.
+
+        Legal plays are rewritten one step per die with hits marked, as gnubg writes them, unless
+        ``--as-written``.
+        """
         from controller.formats.record import RecordError, read_record, write_record
+        from controller.formats.replay import canonical_record
 
         if target.suffix.lower() not in _SUFFIXES:
             raise _fail(f"{target}: give an output name ending in .sgf, .mat or .txt")
@@ -193,6 +201,8 @@ def register(app: typer.Typer) -> None:
             record = read_record(source)
         except RecordError as exc:
             raise _fail(f"{exc}; fix the file or give another") from None
+        if not as_written:
+            record = canonical_record(record)
         try:
             write_record(record, target)
         except ValueError as exc:

@@ -362,12 +362,17 @@ def _points(n: int) -> str:
 
 
 def _action_text(action: Action) -> str:
+    """Jellyfish's own notation, as gnubg exports it: ``25`` for the bar and ``0`` for off."""
+    if isinstance(action, Roll) and action.note is PlayNote.MOVES:
+        moves = " ".join(f"{s.src}/{s.dst}{'*' if s.hit else ''}" for s in action.steps)
+        return f"{action.dice[0]}{action.dice[1]}: {moves}".rstrip()
     return str(action)
 
 
 def write_mat(record: MatchRecord) -> str:
     """The record as Jellyfish ``.mat`` text, in the layout of gnubg's own export.
 
+    Moves are written as gnubg writes them (``25/20``, ``6/0``, ``13/7*``), one step per die.
     Headers are written as ``; [Key "value"]`` lines. ``parse_mat(write_mat(r)) == r`` for every
     record :func:`parse_mat` returns. Player names must not contain ``:`` or line breaks.
 

@@ -42,7 +42,7 @@ from controller.formats.record import (
     Take,
     crawford_flags,
 )
-from controller.rules import Backgammon, IllegalActionError, Position, legal_plays
+from controller.rules import Backgammon, IllegalActionError, Play, Position, legal_plays
 from controller.rules.cube import (
     Cube,
     CubeSettings,
@@ -124,6 +124,8 @@ class GameReplay:
         game's score plus the recorded points (for the last game: the match result follows).
     :param problems: this game's findings.
     :param roll_then_resign: the record ends with a roll nothing was played with, then ``Wins``.
+    :param canonical: the game's actions with every legal play written as the rules core (and gnubg)
+        writes it: one step per die, hits marked; other actions as recorded.
     """
 
     number: int
@@ -135,6 +137,7 @@ class GameReplay:
     score_ok: bool
     problems: tuple[Problem, ...]
     roll_then_resign: bool = False
+    canonical: tuple[Action, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,28 +209,28 @@ def apply_recorded(position: Position, steps: tuple[Step, ...]) -> Position | No
     return Position(tuple(me), tuple(opp))
 
 
-def match_play(position: Position, roll: Roll) -> tuple[Position | None, str]:
-    """The legal result the recorded roll's play stands for, or ``(None, why not)``.
+def match_play(position: Position, roll: Roll) -> tuple[Play | None, str]:
+    """The legal play the recorded roll's play stands for, or ``(None, why not)``.
 
     A play matches a legal play when the positions are equal; when a merged hop hit a blot on the
     way (which the notation cannot show), a legal play with the same own checkers counts when it is
-    the only one.
+    the only one. A roll with nothing played matches ``Play((), position)`` when no play is legal.
     """
     d1, d2 = roll.dice
     plays = legal_plays(position, d1, d2)
     if not roll.steps:
         if not plays:
-            return position, ""
+            return Play((), position), ""
         return None, f"nothing played, but {len(plays)} legal plays exist"
     if not plays:
         return None, "no play is possible with this roll, but moves were written"
     after = apply_recorded(position, roll.steps)
     if after is None:
         return None, "a move starts from a point with none of the mover's checkers"
-    results = [p.result for p in plays]
-    if after in results:
-        return after, ""
-    same_side = [r for r in results if r.me == after.me]
+    for play in plays:
+        if play.result == after:
+            return play, ""
+    same_side = [p for p in plays if p.result.me == after.me]
     if len(same_side) == 1:
         return same_side[0], ""
     if same_side:
@@ -279,6 +282,7 @@ def replay_game(record: MatchRecord, index: int, crawford: bool) -> GameReplay:
     drop_value = 0
     resigned_by: int | None = None
     ends_with_unplayed: int | None = None
+    canonical = list(game.actions)
 
     def report(kind: ProblemKind, action: Action, message: str) -> None:
         problems.append(Problem(kind, game.number, action.number, action.player, str(action), message,
@@ -311,16 +315,20 @@ def replay_game(record: MatchRecord, index: int, crawford: bool) -> GameReplay:
                         report(ProblemKind.ILLEGAL_PLAY, action, "the roll was never played ('????')")
                     continue
             plays += 1
-            result, why = match_play(position, action)
-            if result is None:
+            found, why = match_play(position, action)
+            if found is None:
                 report(ProblemKind.ILLEGAL_PLAY, action, why)
-                after = apply_recorded(position, action.steps)
-                if after is None:
+                result = apply_recorded(position, action.steps)
+                if result is None:
                     followed = False
                     report(ProblemKind.LOST_POSITION, action, "the position cannot be followed after this "
                                                               "play")
                     continue
-                result = after
+            else:
+                result = found.result
+                if found.moves:  # the play as gnubg writes it: one step per die, hits marked
+                    steps = tuple(Step(m.src, m.dst, m.hit) for m in found.moves)
+                    canonical[i] = replace(action, steps=steps, note=PlayNote.MOVES)
             sides[p], sides[1 - p] = result.me, result.opp
         elif isinstance(action, Double):
             if turn != -1 and p != turn:
@@ -434,7 +442,7 @@ def replay_game(record: MatchRecord, index: int, crawford: bool) -> GameReplay:
         game_problem(ProblemKind.SCORE, "the game has no result but another game follows")
         score_ok = False
     return GameReplay(game.number, plays, end, stake, value, followed, score_ok,
-                      tuple(problems + game_problems), ends_with_unplayed is not None)
+                      tuple(problems + game_problems), ends_with_unplayed is not None, tuple(canonical))
 
 
 def replay_match(record: MatchRecord) -> MatchReplay:
@@ -456,3 +464,14 @@ def replay_match(record: MatchRecord) -> MatchReplay:
             if final[side] >= record.length:
                 winner = side
     return MatchReplay(record, tuple(games), (final[0], final[1]), winner)
+
+
+def canonical_record(record: MatchRecord) -> MatchRecord:
+    """``record`` with every legal play rewritten one step per die with hits marked, as gnubg writes
+    it (``13/5`` for 6-2 becomes ``13/7 7/5``; ``6/5(2)`` stays two steps); illegal and unfollowed
+    plays stay as recorded. Used before writing a file another program will import.
+    """
+    replay = replay_match(record)
+    pairs = zip(record.games, replay.games, strict=True)
+    games = tuple(replace(game, actions=g.canonical) for game, g in pairs)
+    return replace(record, games=games)

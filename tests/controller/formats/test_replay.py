@@ -22,6 +22,7 @@ from controller.formats.replay import (
     GameEnd,
     ProblemKind,
     apply_recorded,
+    canonical_record,
     match_play,
     replay_match,
 )
@@ -93,8 +94,9 @@ def test_apply_recorded_in_any_written_order_and_hits_rules_b6() -> None:
 def test_merged_hop_that_hit_on_the_way_matches_the_only_legal_play_rules_b4() -> None:
     # my checker on 13; his blot on my 11, his point on my 7: 6-2 must go 13/11*/5.
     position = Position(_side({13: 1, 6: 14}), _side({14: 1, 18: 2, 6: 12}))
-    result, why = match_play(position, Roll(0, (6, 2), (Step(13, 5),)))
-    assert why == "" and result is not None and result.opp[24] == 1
+    play, why = match_play(position, Roll(0, (6, 2), (Step(13, 5),)))
+    assert why == "" and play is not None and play.result.opp[24] == 1
+    assert play.moves[0][:2] == (13, 11) and play.moves[0].hit
 
 
 def test_nothing_played_with_legal_plays_is_illegal_unless_the_game_ends_there() -> None:
@@ -187,3 +189,16 @@ def test_match_end_may_record_only_the_points_needed() -> None:
     capped = MatchRecord(7, ("A", "B"), (Game(1, (6, 6), actions, winner, 1, True),))
     replay = replay_match(capped)
     assert replay.problems == () and replay.winner == winner
+
+
+def test_canonical_record_writes_one_step_per_die_with_hits() -> None:
+    record = read_record(FIXTURES / "studio_style.txt")
+    canonical = canonical_record(record)
+    rolls = [a for a in canonical.games[0].actions if isinstance(a, Roll)]
+    assert rolls[1].steps == (Step(24, 20, True), Step(20, 14, True))
+    assert sorted(map(str, rolls[3].steps)) == ["13/8", "13/8", "8/3", "8/3"]  # 13/3(2) with 5-5
+    assert rolls[2].note is PlayNote.CANNOT_MOVE and rolls[-1].note is PlayNote.UNPLAYED
+    assert replay_match(canonical).problems == ()
+    illegal = read_record(FIXTURES / "gammonview_style.mat")
+    kept = canonical_record(illegal).games[0].actions[4]
+    assert str(kept) == "12: 13/9" and kept == illegal.games[0].actions[4]  # illegal: kept as written
