@@ -29,15 +29,18 @@ def _cases() -> list[tuple[Position, int, int]]:
     return [(p, rng.randint(1, 6), rng.randint(1, 6)) for p in random_positions(POSITIONS, SEED)]
 
 
-def _time(run: Callable[[], int], repeat: int = 3) -> tuple[float, int]:
-    """Best of ``repeat`` wall-clock runs (seconds) and the plays counted."""
-    best = float("inf")
-    plays = 0
+def _time_all(runs: dict[str, Callable[[], int]], repeat: int = 5) -> dict[str, tuple[float, int]]:
+    """Best of ``repeat`` runs of each engine, taken in turn (so a burst of load on the shared
+    machine hits them alike), as (CPU seconds of this process, plays counted)."""
+    best = {name: (float("inf"), 0) for name in runs}
     for _ in range(repeat):
-        start = time.perf_counter()
-        plays = run()
-        best = min(best, time.perf_counter() - start)
-    return best, plays
+        for name, run in runs.items():
+            start = time.process_time()
+            plays = run()
+            seconds = time.process_time() - start
+            if seconds < best[name][0]:
+                best[name] = (seconds, plays)
+    return best
 
 
 def _ours(cases: list[tuple[Position, int, int]]) -> Callable[[], int]:
@@ -102,23 +105,28 @@ def _gym(cases: list[tuple[Position, int, int]]) -> Callable[[], int] | str:
 def main() -> None:
     """Print the table: pairs per second and the ratio of each engine to this core."""
     cases = _cases()
-    ours_s, ours_plays = _time(_ours(cases))
-    table = Table(title=f"Legal plays: {len(cases)} random (position, roll) pairs, same run")
-    for column in ("engine", "pairs/s", "plays listed", "this core / engine"):
-        table.add_column(column, justify="right" if column != "engine" else "left")
-    ours_rate = len(cases) / ours_s
-    table.add_row("tavla rules core (pure Python)", f"{ours_rate:,.0f}", f"{ours_plays:,}", "1.00")
+    ours = "tavla rules core (pure Python)"
+    runs: dict[str, Callable[[], int]] = {ours: _ours(cases)}
+    missing: dict[str, str] = {}
     for name, make in (("gnubg_nn.moves (C)", _gnubg), ("gym-backgammon (pure Python)", _gym)):
         run = make(cases)
         if isinstance(run, str):
-            table.add_row(name, "-", "-", run)
-            continue
-        seconds, plays = _time(run)
+            missing[name] = run
+        else:
+            runs[name] = run
+    timings = _time_all(runs)
+    table = Table(title=f"Legal plays: {len(cases)} random (position, dice) pairs, same run, CPU time")
+    for column in ("engine", "pairs/s", "plays listed", "this core / engine"):
+        table.add_column(column, justify="right" if column != "engine" else "left")
+    ours_rate = len(cases) / timings[ours][0]
+    for name, (seconds, plays) in timings.items():
         rate = len(cases) / seconds
         note = f"{ours_rate / rate:.2f}"
         if name.startswith("gym"):
-            note += " (gym counts dice orders, not distinct positions)"
+            note += " (gym lists dice orders, not distinct positions)"
         table.add_row(name, f"{rate:,.0f}", f"{plays:,}", note)
+    for name, why in missing.items():
+        table.add_row(name, "-", "-", why)
     Console().print(table)
 
 
