@@ -287,3 +287,16 @@ def test_cube_lies_away_from_the_borne_off_checkers(style: str, home: str) -> No
         for colour in (LIGHT, DARK):
             for x, y, _ in off_positions(lay, colour, 15, home):
                 assert np.hypot(cx - x, cy - y) > lay.checker_d, (position, colour)
+
+
+@pytest.mark.parametrize("style", ["paper", "wood", "tournament"])
+def test_random_specs_hold_fifteen_a_side(style: str) -> None:
+    for seed in range(40):
+        spec = random_spec(seed, style=style, variant=None, max_stack=int(5 + seed % 11))
+        spec.validate()
+        for colour in (LIGHT, DARK):
+            on_points = sum(n for c, n in spec.points if c == colour)
+            assert on_points + spec.bar.get(colour, 0) + spec.off.get(colour, 0) == 15
+        assert max(n for _, n in spec.points) <= 5 + seed % 11
+        if style == "paper":
+            assert not spec.bar  # no bar to put them on
