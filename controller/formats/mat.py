@@ -362,11 +362,14 @@ def _points(n: int) -> str:
 
 
 def _action_text(action: Action) -> str:
-    """Jellyfish's own notation, as gnubg exports it: ``25`` for the bar and ``0`` for off."""
-    if isinstance(action, Roll) and action.note is PlayNote.MOVES:
-        moves = " ".join(f"{s.src}/{s.dst}{'*' if s.hit else ''}" for s in action.steps)
-        return f"{action.dice[0]}{action.dice[1]}: {moves}".rstrip()
-    return str(action)
+    """Jellyfish's own notation, as gnubg exports it: ``25`` for the bar, ``0`` for off, and a space
+    before cube actions (`` 22)  Doubles => 4        Drops``)."""
+    if isinstance(action, Roll):
+        if action.note is PlayNote.MOVES:
+            moves = " ".join(f"{s.src}/{s.dst}{'*' if s.hit else ''}" for s in action.steps)
+            return f"{action.dice[0]}{action.dice[1]}: {moves}".rstrip()
+        return str(action)
+    return f" {action}"
 
 
 def write_mat(record: MatchRecord) -> str:
@@ -392,29 +395,31 @@ def write_mat(record: MatchRecord) -> str:
     for game in record.games:
         out.append(f" Game {game.number}")
         left = f" {left_name} : {game.score[0]}"
-        out.append(f"{left:<37} {right_name} : {game.score[1]}")
+        out.append(f"{left:<33} {right_name} : {game.score[1]}")
         lines: dict[int, list[str]] = {}
         for action, (number, player) in zip(game.actions, layout_numbers(game.actions), strict=True):
             cells = lines.setdefault(number, ["", ""])
             cells[player] = _action_text(action)
+        wins = ""
+        if game.winner is not None:
+            wins = f"Wins {_points(game.points)}" + (" and the match" if game.match_won else "")
+            last = lines[max(lines)] if lines else None
+            if game.winner == 1 and last is not None and not last[1]:
+                last[1], wins = f" {wins}", ""  # as FIBS and gnubg: "Drops   Wins 2 points" on one line
         for number in sorted(lines):
             left_cell, right_cell = lines[number]
             head = f"{number:3d}) "
             if right_cell:
-                if left_cell:
-                    pad = max(_LEFT_WIDTH, len(left_cell) + 2)
-                    out.append(f"{head}{left_cell:<{pad}}{right_cell}")
-                else:
-                    out.append(f"{head}{'':<{_LEFT_WIDTH}}{right_cell}")
+                pad = max(_LEFT_WIDTH, len(left_cell) + 2)
+                out.append(f"{head}{left_cell:<{pad}}{right_cell}")
             else:
                 out.append(f"{head}{left_cell}".rstrip())
         if game.winner is not None:
-            loser = 1 - game.winner
             if game.loser_noted:
                 text = f"Losses {_points(game.points)}"
-                out.append(f"      {text}" if loser == 0 else f"{'':38}{text}")
-            text = f"Wins {_points(game.points)}" + (" and the match" if game.match_won else "")
-            out.append(f"      {text}" if game.winner == 0 else f"{'':38}{text}")
+                out.append(f"      {text}" if game.winner == 1 else f"{'':34}{text}")
+            if wins:
+                out.append(f"      {wins}" if game.winner == 0 else f"{'':34}{wins}")
         elif game.loser_noted:
             raise ValueError(f"game {game.number}: a 'Losses' note without a winner cannot be written")
         out.append("")
