@@ -132,7 +132,9 @@ def random_spec(
     """A random plausible position: 15 checkers a side spread over points, bar and off (no point holds
     both colours), stacks up to ``max_stack``, two flat dice (of a colour from ``DICE_COLOURS``) on the
     roller's half and the cube.
-    ``variant`` None picks a random look of the style."""
+    ``variant`` None picks a random look of the style.
+
+    :raises RenderError: when ``max_stack`` is too small to place 30 checkers on 24 points."""
     rng = np.random.default_rng(seed)
     pts: list[tuple[str | None, int]] = [(None, 0)] * 24
     bar: dict[str, int] = {}
@@ -148,6 +150,8 @@ def random_spec(
             left -= off[colour]
         while left > 0:
             free = [s for s in range(24) if pts[s][0] in (None, colour) and pts[s][1] < max_stack]
+            if not free:
+                raise RenderError(f"max_stack={max_stack} leaves no room for 15 checkers a side")
             s = int(rng.choice(free))
             n = int(min(left, rng.integers(1, 6), max_stack - pts[s][1]))
             pts[s] = (colour, pts[s][1] + n)
