@@ -76,32 +76,58 @@ def demo_events(console: Any, turns: int | None = 6, use_reader: bool = True) ->
 
 
 def source_events(spec: str, console: Any, calibration: Any = None) -> Iterator[Event]:
-    """BoardSeen events from a camera, video or image folder (vision.sources). Photos in a folder are
-    each a settled frame; video and camera frames pass a stability gate (vision.pipeline when present,
-    else: the same board and dice read in 3 frames in a row)."""
-    from vision.reader import read_board
+    """BoardSeen events from a camera, video or image folder through ``vision.pipeline`` (source ->
+    reader -> stability gate). A folder holds separate photos: each is settled on its own
+    (``GateConfig.for_stills``) and every photo gets an answer -- a frame the gate does not settle (no
+    board, a hand over it) is passed on with its status, so the station says why it waits. Video and
+    camera frames are passed on only once settled (the gate's still run); a camera uses a fixed-camera
+    detector (``CalibratedDetector``: the board found once, re-found when the camera moves)."""
+    from vision.pipeline import CalibratedDetector, run_pipeline
+    from vision.reading import BoardReading, FrameStatus
     from vision.sources import open_source
+    from vision.stability import GateConfig
 
-    src = open_source(spec)
     folder = Path(spec).is_dir()
-    gate = None if folder else _Gate(3)
+    gate = GateConfig.for_stills() if folder or Path(spec).is_file() and _is_image(spec) else None
+    detector = CalibratedDetector(calibration) if not folder else _still_reader(calibration)
     t0 = time.monotonic()
+    src = open_source(spec)
+    last: Any = None
     with src:
-        for frame in src:
+        for result in run_pipeline(src, detector, gate):
+            frame = result.frame
             name = frame.name or f"frame {frame.index}"
-            try:
-                reading = read_board(frame.image, calibration)
-            except Exception as exc:  # one bad frame must not end the session
-                console.print(
-                    f"[yellow]{name}: unreadable frame ({type(exc).__name__}: {exc}); skipped[/yellow]"
+            t = round(time.monotonic() - t0, 3)
+            if result.error:
+                console.print(f"[yellow]{name}: unreadable frame ({result.error}); skipped[/yellow]")
+            if result.settled is not None:
+                last = None
+                yield board_seen(result.settled, t=t, source=name)
+            elif folder or gate is not None or (result.status != last and result.status != FrameStatus.OK):
+                # every photo gets an answer; a video or camera says when (and why) it starts waiting
+                last = result.status
+                status = result.status if result.status != FrameStatus.OK else FrameStatus.MOVING
+                occluded = status == FrameStatus.OCCLUDED
+                yield board_seen(
+                    BoardReading(board_found=False, occluded=occluded, status=status), t=t, source=name
                 )
-                continue
-            if gate is not None and not gate.settled(reading):
-                continue
-            yield board_seen(reading, t=round(time.monotonic() - t0, 3), source=name)
         for ev in src.poll_events():
             if ev.kind in ("skipped", "lost"):
                 console.print(f"[yellow]{ev.message}[/yellow]")
+
+
+def _is_image(spec: str) -> bool:
+    from vision.sources import IMAGE_SUFFIXES
+
+    return Path(spec).suffix.lower() in IMAGE_SUFFIXES
+
+
+def _still_reader(calibration: Any) -> Any:
+    """Separate photos may each frame the board differently: read each from scratch (or with the
+    given calibration)."""
+    from vision.reader import read_board
+
+    return lambda image: read_board(image, calibration)
 
 
 def paced(events: Iterator[Event], pace: float) -> Iterator[Event]:
@@ -118,26 +144,6 @@ def with_match_start(events: Iterator[Event], settings: Any) -> Iterator[Event]:
 
     yield MatchStarted(t=0.0, settings=settings.to_json())
     yield from events
-
-
-class _Gate:
-    """Accept a reading once ``n`` frames in a row agree on every point and die (used only when the
-    vision pipeline's gate is not installed); each settled board is passed on once."""
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-        self.last: Any = None
-        self.run = 0
-        self.passed: Any = None
-
-    def settled(self, reading: Any) -> bool:
-        key = (reading.counts(), tuple(sorted(d.value or 0 for d in reading.dice)), reading.occluded)
-        self.run = self.run + 1 if key == self.last else 1
-        self.last = key
-        if self.run >= self.n and key != self.passed:
-            self.passed = key
-            return True
-        return False
 
 
 def open_link(url: str, on_event: Any = None) -> Any:
@@ -216,12 +222,13 @@ def run_session(
             console.print(
                 f"[yellow]buttons unavailable ({type(exc).__name__}: {exc}); running without them[/yellow]"
             )
-    frames = 0
+    frames = settled = 0
     try:
         station.start()
         for ev in events:
             if isinstance(ev, BoardSeen):
                 frames += 1
+                settled += ev.usable
             station.submit(ev)
         station.stop(timeout=120)
     finally:
@@ -237,8 +244,9 @@ def run_session(
     rulings = sum(isinstance(e, Announce) for e in station.effects)
     console.rule("summary")
     console.print(
-        f"{frames} settled frames, {shows} boards shown, {rulings} rulings, {station.acks} LED frames "
-        f"acknowledged, {station.led_failures} not acknowledged; phase {station.state.phase}, "
+        f"{frames} frames ({settled} settled boards), {shows} boards shown, {rulings} rulings, "
+        f"{station.acks} LED frames acknowledged, {station.led_failures} not acknowledged; "
+        f"phase {station.state.phase}, "
         f"score light {station.state.score[0]} - dark {station.state.score[1]}"
     )
     if journal_path:

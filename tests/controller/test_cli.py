@@ -46,7 +46,7 @@ def test_run_over_a_webcam_session_processes_every_frame(tmp_path):
     frames = sorted(p.name for p in folder.iterdir())
     for name in frames:
         assert f"frame: {name}" in r.stdout
-    assert f"{len(frames)} settled frames" in r.stdout
+    assert f"{len(frames)} frames (" in r.stdout
 
 
 def test_run_bad_arguments_exit_2_with_one_line(tmp_path):
