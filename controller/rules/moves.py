@@ -5,8 +5,8 @@ source), ``0`` = off (as a destination) -- exactly the pairs ``gnubg_nn.moves`` 
 
 The generator (:func:`legal_plays`) walks single-die steps depth first and keeps one play per
 distinct resulting position, as gnubg counts plays. It visits steps in gnubg's own order (first
-die first, sources from the highest point down; for doubles each later step starts no higher than
-the one before) and keeps the first play found for each result, so the steps it returns for a
+die first, then the dice swapped; sources from the highest point down; each later step starts no
+higher than the one before) and keeps the first play found for each result, so the steps it returns for a
 result are the ones gnubg lists, and :func:`controller.formats.notation.format_play` writes the same
 text as gnubg. The rules:
 
