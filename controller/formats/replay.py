@@ -170,14 +170,23 @@ class MatchReplay:
         return sum(g.plays for g in self.games)
 
     @property
+    def resumed_at(self) -> tuple[int, int] | None:
+        """The score the record starts at when it does not start at 0-0 (a resumed match), else None."""
+        if self.record.games and self.record.games[0].score != (0, 0):
+            return self.record.games[0].score
+        return None
+
+    @property
     def result_text(self) -> str:
-        """``"PlayerA wins 7-4"``, ``"unfinished at 1-0"`` or ``"money session, 3-1"``."""
+        """``"PlayerA wins 7-4 (of 7)"``, ``"unfinished at 1-0 (of 5)"`` or ``"money session, 3-1"``,
+        with ``", resumed at 0-2"`` when the record starts mid-match."""
         a, b = self.final_score
+        resumed = f", resumed at {self.resumed_at[0]}-{self.resumed_at[1]}" if self.resumed_at else ""
         if self.record.length == 0:
-            return f"money session, {a}-{b}"
+            return f"money session, {a}-{b}{resumed}"
         if self.winner is None:
-            return f"unfinished at {a}-{b} (of {self.record.length})"
-        return f"{self.record.players[self.winner]} wins {a}-{b} (of {self.record.length})"
+            return f"unfinished at {a}-{b} (of {self.record.length}){resumed}"
+        return f"{self.record.players[self.winner]} wins {a}-{b} (of {self.record.length}){resumed}"
 
 
 def apply_recorded(position: Position, steps: tuple[Step, ...]) -> Position | None:

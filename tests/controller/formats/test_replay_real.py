@@ -77,7 +77,8 @@ def test_rolls_then_resignations() -> None:
 
 def test_match_results_and_partial_records() -> None:
     replays = _replays()
-    assert replays["bglib-16.txt"].record.games[0].score == (0, 2)  # resumed at 0-2
+    assert replays["bglib-16.txt"].resumed_at == (0, 2)  # README: one FIBS match resumed at 0-2
+    assert [n for n, r in replays.items() if r.resumed_at] == ["bglib-16.txt"]
     assert replays["bglib-05.txt"].games[-1].end.value == "forfeit"  # "Wins 100 points"
     unfinished = sorted(n for n, r in replays.items() if r.record.length > 0 and r.winner is None)
     assert unfinished == ["bglab-08.txt", "bglab-10.txt", "bglab-14.txt", "bglab-18.txt"]  # Galaxy
