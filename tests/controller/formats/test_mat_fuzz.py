@@ -44,6 +44,7 @@ def test_edited_or_truncated_files_give_a_clear_error(case: tuple[str, str]) -> 
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # 100,000 examples take minutes, past the default 600 s
 @_SLOW
 @given(mat_records())
 def test_round_trip_slow(record: MatchRecord) -> None:
@@ -51,6 +52,7 @@ def test_round_trip_slow(record: MatchRecord) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # 100,000 examples take minutes, past the default 600 s
 @_SLOW
 @given(mutated_texts((".mat", ".txt")))
 def test_edited_or_truncated_files_slow(case: tuple[str, str]) -> None:
