@@ -29,7 +29,8 @@ noise=3.0, blur=0.0, occluder=None) -> Render``
   sigma, grey levels), ``blur`` (Gaussian sigma, pixels), ``occluder`` (None or ``"hand"``: a hand and
   arm over the board; the truth is then ``occluded=True``, status ``occluded``), ``jpeg_quality``
   (None, or 1-100: pass the frame through JPEG as a webcam does), ``clutter`` (perspective view: a
-  clock, a score card and a dice cup on the table beside the board; use a small ``Camera.fill``).
+  clock, a score card and a dice cup on the table beside the board; use a small ``Camera.fill``),
+  ``glare`` (0-1: a lamp's bright spot on a glossy board).
 
 Returns a `Render`: ``image`` (np.uint8, shape (H, W, 3), BGR), ``truth`` (a `BoardReading` whose
 ``image_xy`` are pixel positions in ``image``), ``homography`` (3x3 float64, board units -> image
@@ -138,6 +139,21 @@ def _lighting(img: np.ndarray, rng: np.random.Generator, strength: float) -> Non
     gain = np.clip((base + grad - vig) * 128, 0, 255).astype(np.uint8)
     gain = cv2.resize(np.repeat(gain[:, :, None], 3, axis=2), (w, h), interpolation=cv2.INTER_LINEAR)
     cv2.multiply(img, gain, dst=img, scale=1 / 128)
+
+
+def _glare(img: np.ndarray, rng: np.random.Generator, strength: float) -> None:
+    """Add the soft bright spot a lamp leaves on a glossy board (``strength`` 0-1: up to ~120 grey
+    levels at its centre), in place."""
+    if strength <= 0:
+        return
+    h, w = img.shape[:2]
+    small = np.zeros((36, 64), np.float32)
+    cx, cy = rng.uniform(8, 56), rng.uniform(6, 30)
+    sx, sy = rng.uniform(3, 9), rng.uniform(2, 6)
+    gy, gx = np.mgrid[0:36, 0:64].astype(np.float32)
+    small[:] = np.exp(-(((gx - cx) / sx) ** 2 + ((gy - cy) / sy) ** 2) / 2) * 120 * strength
+    spot = cv2.resize(small.astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+    cv2.add(img, cv2.merge([spot, spot, spot]), dst=img)
 
 
 def _noise(img: np.ndarray, rng: np.random.Generator, sigma: float) -> np.ndarray:
@@ -302,6 +318,7 @@ def render(
     hand_seed: int | None = None,
     jpeg_quality: int | None = None,
     clutter: bool = False,
+    glare: float = 0.0,
 ) -> Render:
     """Render ``spec`` to an image of ``size`` (width, height) pixels with its ground truth.
 
@@ -350,6 +367,7 @@ def render(
         hand_mask = _add_hand(img, b2i, lay, hand_rng)
 
     _lighting(img, np.random.default_rng(seed + 3_000_017), lighting)
+    _glare(img, np.random.default_rng(seed + 5_000_011), glare)
     if blur > 0:
         img = cv2.GaussianBlur(img, (0, 0), blur)
     img = _noise(img, np.random.default_rng(seed + 2_000_003 if noise_seed is None else noise_seed), noise)

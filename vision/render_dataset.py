@@ -84,6 +84,7 @@ def write_dataset(
             lighting=float(rng.uniform(0.1, 0.6)), noise=float(rng.uniform(1, 5)),
             blur=float(rng.choice([0.0, 0.0, 0.7, 1.2])), occluder="hand" if hand else None,
             jpeg_quality=int(rng.integers(60, 95)), clutter=bool(rng.random() < 0.3),
+            glare=float(rng.choice([0.0, 0.0, 0.4, 0.8])),
         )
         name = f"render{i:04d}.jpg"
         cv2.imwrite(str(out / name), r.image, [cv2.IMWRITE_JPEG_QUALITY, 95])

@@ -205,7 +205,8 @@ def test_bar_off_and_cube_truth() -> None:
 def test_noise_lighting_and_blur_change_pixels_not_truth() -> None:
     spec = starting_spec("paper")
     clean = render(spec, size=SMALL, view="rectified", seed=4, lighting=0, noise=0)
-    rough = render(spec, size=SMALL, view="rectified", seed=4, lighting=0.8, noise=8, blur=1.5)
+    rough = render(spec, size=SMALL, view="rectified", seed=4, lighting=0.8, noise=8, blur=1.5, glare=0.7,
+                   jpeg_quality=50)
     assert clean.truth == rough.truth
     diff = np.abs(clean.image.astype(int) - rough.image.astype(int))
     assert diff.mean() > 3
