@@ -313,6 +313,9 @@ def replay_game(record: MatchRecord, index: int, crawford: bool) -> GameReplay:
                 report(ProblemKind.LOST_POSITION, action, "the file logged an unreadable play; the rest "
                                                           "of the game's plays are not checked")
                 continue
+            if not all(isinstance(d, int) and 1 <= d <= 6 for d in action.dice):
+                report(ProblemKind.ILLEGAL_PLAY, action, "dice must be two numbers from 1 to 6 (RULES.md B1)")
+                continue
             position = Position(sides[p], sides[1 - p])
             terminal = _is_terminal(game.actions, i) and game.winner is not None
             if action.note is PlayNote.UNPLAYED or (not action.steps and terminal):

@@ -202,3 +202,9 @@ def test_canonical_record_writes_one_step_per_die_with_hits() -> None:
     illegal = read_record(FIXTURES / "gammonview_style.mat")
     kept = canonical_record(illegal).games[0].actions[4]
     assert str(kept) == "12: 13/9" and kept == illegal.games[0].actions[4]  # illegal: kept as written
+
+
+def test_impossible_dice_are_reported_not_raised() -> None:
+    game = Game(1, (0, 0), (Roll(0, (0, 7), (Step(8, 5),)),), None)
+    problems = replay_match(MatchRecord(5, ("A", "B"), (game,))).problems
+    assert [(p.kind, p.text) for p in problems] == [(ProblemKind.ILLEGAL_PLAY, "07: 8/5")]
