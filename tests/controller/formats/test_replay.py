@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
 
 from controller.formats.mat import parse_mat, write_mat
 from controller.formats.record import (
@@ -27,7 +28,7 @@ from controller.formats.replay import (
     replay_match,
 )
 from controller.rules import Position, legal_plays
-from tests.controller.formats.test_record_strategies import FIXTURES
+from tests.controller.formats.test_record_strategies import FIXTURES, mat_records, sgf_records
 
 _EMPTY = (0,) * 25
 
@@ -208,3 +209,11 @@ def test_impossible_dice_are_reported_not_raised() -> None:
     game = Game(1, (0, 0), (Roll(0, (0, 7), (Step(8, 5),)),), None)
     problems = replay_match(MatchRecord(5, ("A", "B"), (game,))).problems
     assert [(p.kind, p.text) for p in problems] == [(ProblemKind.ILLEGAL_PLAY, "07: 8/5")]
+
+
+@settings(max_examples=150, deadline=None)
+@given(mat_records() | sgf_records())
+def test_replay_never_raises_on_any_record(record: MatchRecord) -> None:
+    replay = replay_match(record)
+    assert len(replay.games) == len(record.games)
+    canonical_record(record)
