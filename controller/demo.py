@@ -180,6 +180,7 @@ def seen(
     t: float = 0.0,
     seating: Seating = SEATING,
     source: str = "",
+    has_bar: bool = True,
 ) -> Any:
     """The BoardSeen a perfect camera would report (no rendering): ``sides`` per player (25-tuples, own
     numbering), ``dice`` ``(value, status)`` lying on the ``roller``'s right-hand half (RULES.md B15), or
@@ -194,7 +195,7 @@ def seen(
         for s, n in enumerate(seating.side_to_slots(player, sides[player])):
             if n:
                 slots[s] = (colour, n, 1.0)
-        if sides[player][24]:
+        if sides[player][24] and has_bar:
             bar[colour] = sides[player][24]
         off[colour] = 15 - sum(sides[player])
     right_slot, left_slot = 2, 14  # a slot of the right half and one of the left half
@@ -209,10 +210,14 @@ def seen(
         if status == "wrong_half":
             slot = half_slot(1 - owner)
         out.append(DieSeen(value, status, slot))
-    return BoardSeen(t=t, slots=tuple(slots), bar=bar, off=off, dice=tuple(out), has_bar=True, source=source)
+    return BoardSeen(
+        t=t, slots=tuple(slots), bar=bar, off=off, dice=tuple(out), has_bar=has_bar, source=source
+    )
 
 
-def scripted_events(seed: int = 7, turns: int | None = None, settings: Any = None) -> list[Any]:
+def scripted_events(
+    seed: int = 7, turns: int | None = None, settings: Any = None, has_bar: bool = True
+) -> list[Any]:
     """The demo game as station events, as a perfect camera would report it (no rendering): a
     MatchStarted with ``settings`` (controller.rulings.Settings; default money play) and one
     BoardSeen per scene. ``turns`` None plays the game to its end."""
@@ -221,5 +226,7 @@ def scripted_events(seed: int = 7, turns: int | None = None, settings: Any = Non
 
     out: list[Any] = [MatchStarted(t=0.0, settings=(settings or Settings()).to_json())]
     for i, scene in enumerate(scenes(seed, turns)):
-        out.append(seen(scene.sides, scene.dice, scene.roller, t=float(i + 1), source=scene.caption))
+        out.append(
+            seen(scene.sides, scene.dice, scene.roller, t=float(i + 1), source=scene.caption, has_bar=has_bar)
+        )
     return out

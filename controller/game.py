@@ -653,7 +653,7 @@ def _to_roll(
     assert state.seating is not None and state.on_roll is not None and state.sides is not None
     mover = state.on_roll
     if not dice:
-        if seen != state.sides:
+        if not _same_board(seen, state.sides, ev):
             out.append(Prompt(f"the board changed before {NAMES[mover]} rolled: put the checkers back"))
         return state, out
     if len(dice) < 2:
@@ -733,6 +733,13 @@ def _moving(
             replace(view, title=f"{NAMES[mover]} moving {state.dice[0]}-{state.dice[1]} (board changed)")
         )
     return state, out
+
+
+def _same_board(a: Sides, b: Sides, ev: BoardSeen) -> bool:
+    """Both sides equal; the bar left out on a board without one (its hit checkers lie beside it)."""
+    if ev.has_bar is False:
+        return a[0][:24] == b[0][:24] and a[1][:24] == b[1][:24]
+    return a == b
 
 
 def _lifted_from(before: tuple[int, ...], now: tuple[int, ...]) -> int | None:

@@ -478,3 +478,17 @@ def test_b14_crawford_then_post_crawford_doubling_allowed():
     s.pickup()
     s.press("double", player=1)
     assert s.state.phase == "cube"
+
+
+def test_b6_hits_on_a_board_without_a_bar_are_followed():
+    """A paper board has no bar: hit checkers lie beside it, unseen; the referee keeps them on the bar
+    and the game runs to its end without a dispute."""
+    from controller.demo import scripted_events
+    from controller.station import replay
+
+    state, effects = replay(scripted_events(3, has_bar=False, settings=Settings(hints="referee")))
+    from controller.effects import Announce
+
+    assert state.phase == "game_over"
+    assert [e.ruling.code for e in effects if isinstance(e, Announce)] == ["rethrow", "game_over"]
+    assert any(m[0] == 25 for rec in state.records for t in rec.turns for m in t.moves)  # bar entries made
