@@ -101,6 +101,7 @@ def test_fuzz_parser(text: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # minutes on a loaded 2-core machine
 @settings(max_examples=100_000, deadline=None)
 @given(fuzz_texts)
 def test_fuzz_parser_100000(text: str) -> None:

@@ -96,6 +96,7 @@ def test_real_equals_naive_on_1000_random_reachable_positions() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # minutes on a loaded 2-core machine
 def test_real_equals_naive_on_100000_random_reachable_positions() -> None:
     bad = _run_reachable(100_000, 2026)
     assert not bad, f"{len(bad)} disagreements, first: {bad[0]}"

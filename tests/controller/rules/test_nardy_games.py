@@ -40,6 +40,7 @@ def test_random_games_keep_every_invariant_to_the_end(seed: int, game_settings: 
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # minutes on a loaded 2-core machine
 def test_self_play_10000_games_breaks_no_invariant() -> None:
     rng = random.Random(2026)
     kinds: Counter[str] = Counter()
