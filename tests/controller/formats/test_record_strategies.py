@@ -1,4 +1,4 @@
-"""Hypothesis strategies for match records (used by the .mat and .sgf tests), and their self-checks.
+"""Hypothesis strategies for match records, used by the .mat, .sgf and replay tests (no tests here).
 
 ``mat_records()`` draws records in the domain of the ``.mat`` reader, ``sgf_records()`` in the
 domain of the ``.sgf`` reader; ``mutated_texts()`` draws hand-edited or truncated match files.
@@ -10,7 +10,6 @@ import functools
 import string
 from pathlib import Path
 
-from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.formats.record import (
@@ -199,18 +198,3 @@ def mutated_texts(draw: st.DrawFn, suffixes: tuple[str, ...]) -> tuple[str, str]
                 lines.insert(j, lines[i])
             text = "\n".join(lines)
     return path.name, text
-
-
-@settings(max_examples=50, deadline=None)
-@given(mat_records())
-def test_mat_records_have_resigned_iff_a_resign_action(record: MatchRecord) -> None:
-    for game in record.games:
-        assert game.resigned == any(isinstance(a, Resign) for a in game.actions)
-
-
-@settings(max_examples=50, deadline=None)
-@given(sgf_records())
-def test_sgf_records_double_the_cube_each_time(record: MatchRecord) -> None:
-    for game in record.games:
-        values = [a.value for a in game.actions if isinstance(a, Double)]
-        assert values == [2 ** (i + 1) for i in range(len(values))]

@@ -211,7 +211,7 @@ def test_impossible_dice_are_reported_not_raised() -> None:
     assert [(p.kind, p.text) for p in problems] == [(ProblemKind.ILLEGAL_PLAY, "07: 8/5")]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(mat_records() | sgf_records())
 def test_replay_never_raises_on_any_record(record: MatchRecord) -> None:
     replay = replay_match(record)
