@@ -301,3 +301,19 @@ def test_random_specs_hold_fifteen_a_side(style: str) -> None:
         assert max(n for _, n in spec.points) <= 5 + seed % 11
         if style == "paper":
             assert not spec.bar  # no bar to put them on
+
+
+def test_straight_camera_sees_a_centred_rectangle_and_a_turned_one_turns_the_slots() -> None:
+    from vision.render_geometry import camera_homography
+
+    lay = layout_for("wood")
+    h = camera_homography(Camera(fill=0.8), lay.board_h, (1280, 720))
+    c = apply_h(h, np.array([[0, 0], [1000, 0], [1000, lay.board_h], [0, lay.board_h]]))
+    assert np.allclose(c[0, 1], c[1, 1]) and np.allclose(c[0, 0], c[3, 0])  # axis-aligned
+    assert np.allclose(c.mean(axis=0), (640, 360))
+    assert np.isclose(c[:, 1].max() - c[:, 1].min(), 0.8 * 720)  # height-limited
+    r = render(starting_spec("wood"), size=SMALL, camera=Camera(roll_deg=180), seed=0)
+    _check_truth(r, r.spec)
+    # turned half round: slot 0 (bottom-right in the rectified view) is now top-left in the image
+    x0, y0 = r.truth.points[0].image_xy
+    assert x0 < SMALL[0] / 2 and y0 < SMALL[1] / 2
