@@ -279,7 +279,10 @@ class ImageFolderSource(FrameSource):
             key=_natural_key,
         )
         if not self.paths:
-            raise SourceError(f"{self.folder} holds no image ({', '.join(IMAGE_SUFFIXES)})")
+            subs = sorted(p.name for p in self.folder.iterdir() if p.is_dir())
+            named = ", ".join(subs[:3]) + (", ..." if len(subs) > 3 else "")
+            hint = f"; it has {len(subs)} subfolders ({named}): pass one of them" if subs else ""
+            raise SourceError(f"{self.folder} holds no image ({', '.join(IMAGE_SUFFIXES)}){hint}")
         self._pos = 0
         self._index = 0
         self.skipped: list[tuple[Path, str]] = []

@@ -59,6 +59,9 @@ def test_folder_in_name_order_skips_unreadable(tmp_path: Path) -> None:
 def test_folder_errors(tmp_path: Path) -> None:
     with pytest.raises(SourceError, match="no image"):
         ImageFolderSource(tmp_path)
+    (tmp_path / "session1").mkdir()
+    with pytest.raises(SourceError, match="subfolders .session1.: pass one of them"):
+        ImageFolderSource(tmp_path)
     with pytest.raises(SourceError, match="not a folder"):
         ImageFolderSource(tmp_path / "missing")
 
