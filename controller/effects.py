@@ -5,6 +5,7 @@ event that caused them was journaled)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from controller.rulings import Ruling
 from firmware_bridge.frames import LedFrame
@@ -30,7 +31,24 @@ class Show:
     position_id: str | None = None
     light_home: str | None = None
     notes: tuple[str, ...] = ()
-    best: str | None = None
+    hint: Hint | None = None
+
+
+@dataclass(frozen=True)
+class Hint:
+    """Ask the engine (gnubg, when installed) for the best of ``plays`` -- the legal plays of ``dice``
+    from ``position`` for ``player`` -- and print it; with ``leds`` also light it (sources green,
+    destinations blue), or the movable points when there is no engine. Run by the station, not by
+    ``game.step``: the engine is a separate process, and the step stays pure (issue 6 item 5)."""
+
+    position: Any
+    dice: tuple[int, int]
+    plays: tuple[Any, ...]
+    player: int
+    seating: Any
+    plies: int = 0
+    noise: float = 0.0
+    leds: bool = False
 
 
 @dataclass(frozen=True)
@@ -68,4 +86,4 @@ class GameEnded:
     game_number: int
 
 
-Effect = Show | Leds | Announce | Prompt | GameEnded
+Effect = Show | Leds | Announce | Prompt | GameEnded | Hint

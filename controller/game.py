@@ -33,7 +33,7 @@ from typing import Any
 from controller import arbiter, hints
 from controller import clock as clocks
 from controller.clock import Clock
-from controller.effects import Announce, Effect, GameEnded, Leds, Prompt, Show
+from controller.effects import Announce, Effect, GameEnded, Hint, Leds, Prompt, Show
 from controller.events import BoardSeen, ButtonPressed, DeviceChanged, DieSeen, Event, MatchStarted, Tick
 from controller.geometry import Seating, all_seatings, right_half
 from controller.rulings import Ruling, Settings, rethrow
@@ -217,7 +217,7 @@ def _show(
     plays: list[Any] = []
     position = None
     frame = LedFrame.dark()
-    best_text = None
+    hint = None
     seating = state.seating
     if sides is not None and seating is not None:
         pips = (
@@ -240,13 +240,15 @@ def _show(
             movable_slots = tuple(sorted(hints.zones_for(seating, mover, movable)))
             frame = hints.movable_frame(seating, mover, movable)
             if state.settings.hints == "assistant" and _variant(state) == "backgammon" and plays:
-                best = hints.best_play(
-                    position, dice[0], dice[1], plays, state.settings.hint_plies, state.settings.hint_noise
+                hint = Hint(
+                    position,
+                    dice,
+                    tuple(plays),
+                    mover,
+                    seating,
+                    state.settings.hint_plies,
+                    state.settings.hint_noise,
                 )
-                if best is not None:
-                    from controller.formats.notation import format_play
-
-                    best_text = format_play(best)
     view = Show(
         title=title,
         slots=tuple((c, n) for c, n, _ in ev.slots),
@@ -261,7 +263,7 @@ def _show(
         position_id=pos_id,
         light_home=seating.light_home() if seating else None,
         notes=notes,
-        best=best_text,
+        hint=hint,
     )
     return view, frame, plays, position
 
@@ -1130,19 +1132,19 @@ def _hint_request(state: State, out: list[Effect]) -> tuple[State, list[Effect]]
     mover = state.on_roll
     position = _position(state, state.sides, mover)
     plays = _plays(state, state.sides, mover, state.dice)
-    best = None
-    if _variant(state) == "backgammon":
-        best = hints.best_play(
-            position,
-            state.dice[0],
-            state.dice[1],
-            plays,
-            state.settings.hint_plies,
-            state.settings.hint_noise,
+    if _variant(state) == "backgammon" and plays:
+        out.append(
+            Hint(
+                position,
+                state.dice,
+                tuple(plays),
+                mover,
+                state.seating,
+                state.settings.hint_plies,
+                state.settings.hint_noise,
+                leds=True,
+            )
         )
-    if best is not None:
-        out.append(Prompt(f"hint for {NAMES[mover]}: {_describe_plays(state, (best,))}"))
-        out.append(Leds(hints.best_play_frame(state.seating, mover, best), "best play"))
     else:
         out.append(
             Leds(

@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.text import Text
 
 from controller import game
-from controller.effects import Announce, Effect, GameEnded, Leds, Prompt, Show
+from controller.effects import Announce, Effect, GameEnded, Hint, Leds, Prompt, Show
 from controller.events import Event
 from controller.journal import Journal
 from controller.journal import read as read_journal
@@ -111,8 +111,6 @@ class ConsolePrinter:
         c.print(line)
         if view.position_id:
             c.print(f"position ID: {view.position_id}")
-        if view.best:
-            c.print(f"gnubg's best play: {view.best}")
         for note in view.notes:
             c.print(Text(f"note: {note}", style="yellow"))
 
@@ -205,11 +203,32 @@ class Station:
                 self.printer.ruling(e)
             elif isinstance(e, Prompt):
                 self.printer.prompt(e)
+            if isinstance(e, Show) and e.hint is not None:
+                self._hint(e.hint)
+            elif isinstance(e, Hint):
+                self._hint(e)
             if isinstance(e, GameEnded):
                 if self.printer is not None:
                     self.printer.game_ended(e)
                 if self.on_game_end is not None:
                     self.on_game_end(self.state)
+
+    def _hint(self, hint: Hint) -> None:
+        """gnubg's best play, printed (and lit when asked); the movable points when there is no engine."""
+        from controller import hints
+        from controller.formats.notation import format_play
+
+        best = hints.best_play(hint.position, hint.dice[0], hint.dice[1], hint.plays, hint.plies, hint.noise)
+        if best is not None and self.printer is not None:
+            self.printer.console.print(f"gnubg's best play: {format_play(best)}")
+        if hint.leds:
+            if best is not None:
+                lit = Leds(hints.best_play_frame(hint.seating, hint.player, best), "best play")
+            else:
+                movable = hints.movable_points(hint.position, hint.plays)
+                lit = Leds(hints.movable_frame(hint.seating, hint.player, movable), "movable points")
+            self.effects.append(lit)
+            self._leds(lit)
 
     def _leds(self, effect: Leds) -> None:
         if self.link is None:

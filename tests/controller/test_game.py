@@ -4,6 +4,7 @@ rule on", each named after its rule, both variants."""
 from __future__ import annotations
 
 from controller import game
+from controller.effects import Hint
 from controller.events import DeviceChanged, MatchStarted
 from controller.rulings import Settings
 
@@ -424,7 +425,8 @@ def test_hint_on_request_in_home_play_and_none_at_a_referee_station():
     s.opening(3, 1)
     assert not s.leds()  # home play: no LEDs unasked
     out = s.press("clock", player=0, gesture="long")
-    assert any(getattr(e, "why", "") in ("best play", "movable points") for e in out)
+    [hint] = [e for e in out if isinstance(e, Hint)]
+    assert hint.leds and hint.dice == (3, 1) and len(hint.plays) == 16
     r = Script(hints="referee")
     r.opening(3, 1)
     out = r.press("clock", player=0, gesture="long")

@@ -128,6 +128,21 @@ def test_full_demo_game_with_buttons_on_mock_pins(tmp_path):
     assert replay(read(tmp_path / "j.jsonl"))[0] == state
 
 
+def test_station_runs_hints_through_the_engine(link, tmp_path):
+    """A hint request (long press on the clock) lights gnubg's best play, run by the station."""
+    from controller import hints
+    from controller.demo import scripted_events
+    from controller.events import ButtonPressed
+
+    station = Station(Settings(hints="home"), link=link)
+    for ev in scripted_events(3, turns=2, settings=Settings(hints="home"))[:3]:
+        station.handle(ev)
+    station.handle(ButtonPressed(t=9.0, button="clock", player=station.state.on_roll, gesture="long"))
+    leds = [e for e in station.effects if isinstance(e, Leds)][-1]
+    assert leds.why == ("best play" if hints.gnubg_available() else "movable points")
+    assert link.state == leds.frame
+
+
 def test_station_reports_its_thread_failure(tmp_path):
     journal = Journal(tmp_path / "j.jsonl")
     journal.close()  # appending fails: the station must stop and say so, not act unjournaled
