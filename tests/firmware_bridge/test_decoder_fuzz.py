@@ -109,6 +109,7 @@ def test_an_oversized_frame_is_dropped_and_the_next_one_read(c_device) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # 100,000 examples outlast the suite's 600 s default
 @SLOW
 @given(stream=inputs)
 def test_slow_python_decoder_100k(stream: bytes) -> None:
@@ -116,6 +117,7 @@ def test_slow_python_decoder_100k(stream: bytes) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # 100,000 examples outlast the suite's 600 s default
 @SLOW
 @given(stream=inputs)
 def test_slow_c_core_100k_under_sanitizers(stream: bytes, c_device_asan) -> None:
