@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.dice_faces import FaceRead, read_face
+from vision.dice_faces import FaceRead, blob_strength, read_face
 from vision.reading import DieReading, DieStatus
 
 __all__ = ["find_dice", "DieCandidate", "find_die_candidates", "DiceInputError"]
@@ -54,6 +54,15 @@ class DieCandidate:
 _FOREGROUND_DELTA = 24.0
 # Working resolution: larger images are shrunk so their long side is at most this (pixels).
 _MAX_SIDE = 1280
+# A blob is split into several dice only when it is larger than _SPLIT_AREA typical dice and is not
+# one die seen whole (aspect below _ONE_ASPECT, solidity above _ONE_SOLIDITY).
+_SPLIT_AREA = 1.6
+# Blob strength (Lab units) of a pip found outside the surface model's dice.
+_PIP_FIRST_MIN = 120.0
+# Pips closer than this (die edges) belong to one die.
+_PIP_LINK = 0.75
+_ONE_ASPECT = 1.3
+_ONE_SOLIDITY = 0.9
 
 
 def _check_image(image: np.ndarray) -> np.ndarray:
@@ -200,7 +209,7 @@ def find_die_candidates(
         x1, y1 = min(work.shape[1], x + bw + pad), min(work.shape[0], y + bh + pad)
         sub = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
         parts = [sub]
-        if area > 1.6 * one and not _one_die(sub):
+        if area > _SPLIT_AREA * one and not _one_die(sub):
             parts = _split(sub, max(2, int(round(area / (1.2 * one)))))
         for part in parts:
             own = float(np.sqrt(max(1, int(np.count_nonzero(part)))))
@@ -215,7 +224,7 @@ def _one_die(mask: np.ndarray) -> bool:
     area = cv2.contourArea(c)
     (_, _), (rw, rh), _ = cv2.minAreaRect(c)
     hull = cv2.contourArea(cv2.convexHull(c))
-    return bool(min(rw, rh) > 0 and max(rw, rh) / min(rw, rh) < 1.3 and area >= 0.9 * hull)
+    return bool(min(rw, rh) > 0 and max(rw, rh) / min(rw, rh) < _ONE_ASPECT and area >= _ONE_SOLIDITY * hull)
 
 
 def _split(mask: np.ndarray, k: int) -> list[np.ndarray]:
@@ -231,6 +240,63 @@ def _split(mask: np.ndarray, k: int) -> list[np.ndarray]:
         sel = lab.ravel() == j
         m[ys[sel], xs[sel]] = 255
         out.append(m)
+    return out
+
+
+def _pip_first_candidates(
+    lab: np.ndarray, cands: list[DieCandidate], region: np.ndarray | None
+) -> list[DieCandidate]:
+    """Dice the surface model missed (a white die on a white tray): clusters of strong pips outside
+    every candidate found so far, each taken as a die centred on its pips.
+
+    Pips are peaks of :func:`vision.dice_faces.blob_strength` at the typical pip scale; pips closer than
+    0.6 die edges join one cluster (single linkage); a cluster becomes a round mask of radius 0.6 die
+    edges around its mean.
+    """
+    size = float(np.median([c.size for c in cands]))
+    h, w = lab.shape[:2]
+    covered = np.zeros((h, w), np.uint8)
+    for c in cands:
+        ch, cw = c.mask.shape
+        covered[c.y0 : c.y0 + ch, c.x0 : c.x0 + cw] |= c.mask
+    covered = cv2.dilate(covered, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_odd(0.5 * size),) * 2))
+    resp, _ = blob_strength(lab, np.ones((h, w), bool), max(0.7, 0.06 * size))
+    nb = _odd(size * 0.14)
+    peaks = (resp >= cv2.dilate(resp, np.ones((nb, nb), np.uint8))) & (resp > _PIP_FIRST_MIN) & (covered == 0)
+    if region is not None:
+        peaks &= region
+    ys, xs = np.nonzero(peaks)
+    if len(xs) == 0 or len(xs) > 400:
+        return []
+    pts = np.stack([xs, ys], axis=1).astype(np.float64)
+    # single-linkage clustering by union-find (few points: quadratic is fine)
+    parent = list(range(len(pts)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    d2 = ((pts[:, None, :] - pts[None, :, :]) ** 2).sum(axis=2)
+    for i, j in np.argwhere(d2 < (_PIP_LINK * size) ** 2):
+        if i < j:
+            parent[root(int(i))] = root(int(j))
+    groups: dict[int, list[int]] = {}
+    for i in range(len(pts)):
+        groups.setdefault(root(i), []).append(i)
+    out = []
+    rad = int(round(0.6 * size))
+    for members in groups.values():
+        if len(members) > 6:
+            continue
+        cx, cy = pts[members].mean(axis=0)
+        x0, y0 = int(cx) - rad - 1, int(cy) - rad - 1
+        if x0 < 0 or y0 < 0 or x0 + 2 * rad + 3 > w or y0 + 2 * rad + 3 > h:
+            continue
+        m = np.zeros((2 * rad + 3, 2 * rad + 3), np.uint8)
+        cv2.circle(m, (int(round(cx)) - x0, int(round(cy)) - y0), rad, 255, -1)
+        out.append(DieCandidate(x0, y0, m, size))
     return out
 
 
@@ -253,6 +319,11 @@ def find_dice(image: np.ndarray, region_mask: np.ndarray | None = None) -> list[
         return []
     work, _ = _working(img)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
+    rm = None
+    if region_mask is not None:
+        rm = cv2.resize((np.asarray(region_mask) > 0).astype(np.uint8), (work.shape[1], work.shape[0]),
+                        interpolation=cv2.INTER_NEAREST) > 0
+    cands = cands + _pip_first_candidates(lab, cands, rm)
     out: list[DieReading] = []
     for c in cands:
         h, w = c.mask.shape
