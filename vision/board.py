@@ -40,6 +40,16 @@ _SCORE_PX = 10
 POINT_PX = 32
 # Depths (fractions of the field height from each long edge) where the triangle pattern is sampled.
 _DEPTHS = (0.08, 0.13, 0.18, 0.23, 0.28)
+# The bar's share of a whole field's width tried for fields found in one piece (0: no bar).
+_GAPS = (0.0, 0.03, 0.045, 0.06, 0.075, 0.09, 0.11, 0.13, 0.16)
+_DEBUG = False
+# A bar is at least this share of the field's width (about half a point).
+_MIN_GAP = 0.035
+_GAP_MARGIN = 0.08
+# ... and, after refinement, a fitted bar must beat a bar-less field by this much.
+_BAR_MARGIN = 0.15
+# How many of the best-scoring candidates are refined and compared by their fit.
+_FINALISTS = 4
 # Minimum pattern score for a board to be accepted.
 _MIN_SCORE = 0.25
 
@@ -98,12 +108,17 @@ class BoardGeometry:
 # candidates
 
 
-def _quad_from_hull(hull: np.ndarray) -> np.ndarray | None:
-    """Four corners (float32 (4, 2)) approximating a convex hull, or None when it is not quad-like.
+def _quads_from_hull(hull: np.ndarray) -> list[np.ndarray]:
+    """Quadrilaterals (float32 (4, 2)) approximating a convex hull; empty when it is not quad-like.
 
-    The hull of a field often has cut corners (a dark triangle in the corner merges with the
-    frame); so the hull is simplified to a few sides and the four longest, extended, give the quad.
+    Two readings of the hull: the plain four-vertex simplification, and -- because the hull of a
+    field often has a cut corner (a dark point merging with a dark frame) -- the four longest sides
+    of a finer simplification, extended to meet. The pattern score chooses between them.
     """
+    out = []
+    simple = _quad_simple(hull)
+    if simple is not None:
+        out.append(simple)
     area = cv2.contourArea(hull)
     peri = cv2.arcLength(hull, True)
     poly = cv2.approxPolyDP(hull, 0.012 * peri, True).reshape(-1, 2).astype(np.float64)
@@ -116,8 +131,8 @@ def _quad_from_hull(hull: np.ndarray) -> np.ndarray | None:
             quad = np.array([_intersect(*sides[j - 1], *sides[j]) for j in range(4)], dtype=np.float32)
             qa = cv2.contourArea(quad)
             if cv2.isContourConvex(quad.reshape(-1, 1, 2)) and area * 0.95 <= qa <= area * 1.25:
-                return quad
-    return _quad_simple(hull)
+                out.append(quad)
+    return out
 
 
 def _quad_simple(hull: np.ndarray) -> np.ndarray | None:
@@ -165,9 +180,7 @@ def _candidates(work: np.ndarray) -> list[np.ndarray]:
             hull = cv2.convexHull(c)
             if cv2.contourArea(hull) < min_area:
                 continue
-            quad = _quad_from_hull(hull)
-            if quad is not None:
-                quads.append(quad)
+            quads.extend(_quads_from_hull(hull))
     return _dedupe(quads, 0.01 * max(h, w))
 
 
@@ -305,7 +318,35 @@ def _triangle_samples(gap: float, tip: float, per_edge: int = 9) -> np.ndarray:
     return np.concatenate(pts)
 
 
-def _edge_energy(mag: np.ndarray, quad: np.ndarray, samples: np.ndarray) -> float:
+def _flat_samples(gap: float, tip: float) -> np.ndarray:
+    """Points (unit coordinates, float (M, 2)) where a bare board is flat: along each triangle's
+    centre line and along the field between neighbouring tips."""
+    pts = []
+    edges = _point_edges(gap)
+    t = np.linspace(0.3, 0.75, 5)
+    for b0, b1 in edges:
+        u = np.full_like(t, 0.5 * (b0 + b1))
+        pts.append(np.stack([u, t * tip], axis=1))
+        pts.append(np.stack([u, 1.0 - t * tip], axis=1))
+        ub = np.full_like(t, b1 if b1 < edges[-1, 1] else b0)
+        v = tip * (0.55 + 0.4 * t)
+        pts.append(np.stack([ub, v], axis=1))
+        pts.append(np.stack([ub, 1.0 - v], axis=1))
+    return np.concatenate(pts)
+
+
+def fit_quality(mag: np.ndarray, quad: np.ndarray, gap: float) -> float:
+    """How well the triangle model sits on the image: edge strength on the model's edges over the
+    strength where the bare board is flat (about 1 for a random quad, several for a true fit)."""
+    best = 0.0
+    for tip in _TIPS:
+        on = _edge_energy(mag, quad, _triangle_samples(gap, tip))
+        off = _edge_energy(mag, quad, _flat_samples(gap, tip), robust=False)
+        best = max(best, on / (off + 5.0))
+    return best
+
+
+def _edge_energy(mag: np.ndarray, quad: np.ndarray, samples: np.ndarray, robust: bool = True) -> float:
     """Mean gradient magnitude at the unit-square ``samples`` mapped into the image by ``quad``."""
     unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
     hmg = cv2.getPerspectiveTransform(unit, quad.astype(np.float32))
@@ -318,8 +359,12 @@ def _edge_energy(mag: np.ndarray, quad: np.ndarray, samples: np.ndarray) -> floa
     fx, fy = x - x0, y - y0
     v = (mag[y0, x0] * (1 - fx) * (1 - fy) + mag[y0, x0 + 1] * fx * (1 - fy)
          + mag[y0 + 1, x0] * (1 - fx) * fy + mag[y0 + 1, x0 + 1] * fx * fy)
-    # a robust mean: checkers hide some edges, so the weakest third does not count
-    v = np.sort(v)[len(v) // 3 :]
+    if robust:
+        # checkers hide some edges, so the weakest third does not count
+        v = np.sort(v)[len(v) // 3 :]
+    else:
+        # checkers add edges where the board is flat: the median ignores them
+        return float(np.median(v))
     return float(v.mean())
 
 
@@ -424,48 +469,54 @@ def _aspect(q: np.ndarray) -> float:
     return hgt / max(wdt, 1e-6)
 
 
-def _pattern_score(lab: np.ndarray, q: np.ndarray, n: int) -> float:
-    """Alternation score of ``n`` points along the top and bottom edges of quad ``q`` (TL,TR,BR,BL)."""
+def _pattern_score(lab: np.ndarray, q: np.ndarray, n: int, gap: float = 0.0) -> float:
+    """Alternation score of ``n`` points along the top and bottom edges of quad ``q`` (TL,TR,BR,BL).
+
+    ``n`` is 12 (a whole field, with a bar taking the share ``gap`` of its width) or 6 (a half).
+    """
     asp = _aspect(q)
-    width = n * _SCORE_PX
+    width = int(round(n * _SCORE_PX / (1.0 - gap)))
     height = int(round(width * asp))
     if height < 4 * _SCORE_PX or height > 6 * width:
         return -1.0
     dst = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
     hmg = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
     rect = cv2.warpPerspective(lab, hmg, (width, height), flags=cv2.INTER_AREA).astype(np.float32)
-    return _score_rectified(rect, n)
+    if n == 12:
+        centres = point_centres_u(gap) * width
+    else:
+        centres = (np.arange(n) + 0.5) * width / n
+    return _score_rectified(rect, centres)
 
 
-def _score_rectified(rect: np.ndarray, n: int) -> float:
+def _score_rectified(rect: np.ndarray, centres_x: np.ndarray) -> float:
+    """Triangle-pattern score of a rectified field (float32 Lab (H, W, 3)) whose points' centre
+    lines are at ``centres_x`` (pixels, float (n,)).
+
+    Checkers cover some samples, so each parity's colour is a median and the score counts how many
+    samples sit clearly nearer their own parity's colour than the other's, times the contrast
+    between the parities (saturating at 25 Lab units); the weaker of the two rows counts.
+    """
     height, width = rect.shape[:2]
-    pw = width / n
-    centres = ((np.arange(n) + 0.5) * pw).astype(int)
+    n = len(centres_x)
+    pw = float(np.median(np.diff(centres_x)))
+    centres = np.clip(np.asarray(centres_x).astype(int), 0, width - 1)
     half = max(1, int(pw * 0.15))
-    # Checkers cover some samples, so each parity's colour is a median and the score counts how
-    # many samples sit clearly nearer their own parity's colour than the other's.
+    box = cv2.blur(rect, (2 * half + 1, 3))
+    even = (np.arange(n) % 2 == 0)[None, :, None]
     scores = []
     for edge in (0, 1):
-        good = 0
-        total = 0
-        contrast = []
-        for d in _DEPTHS:
-            y = int(d * height) if edge == 0 else int((1 - d) * height) - 1
-            y0, y1 = max(0, y - 1), min(height, y + 2)
-            row = rect[y0:y1].mean(axis=0)  # (width, 3)
-            v = np.stack([row[max(0, c - half) : c + half + 1].mean(axis=0) for c in centres])
-            m_even = np.median(v[0::2], axis=0)
-            m_odd = np.median(v[1::2], axis=0)
-            c = float(np.linalg.norm(m_even - m_odd))
-            contrast.append(c)
-            own = np.where((np.arange(n) % 2 == 0)[:, None], m_even, m_odd)
-            other = np.where((np.arange(n) % 2 == 0)[:, None], m_odd, m_even)
-            d_own = np.linalg.norm(v - own, axis=1)
-            d_other = np.linalg.norm(v - other, axis=1)
-            good += int(np.sum((d_own < 0.3 * c) & (d_other > 0.7 * c)))
-            total += n
-        c_med = float(np.median(contrast))
-        scores.append(good / total * min(1.0, c_med / 25.0))
+        ys = [int(d * height) if edge == 0 else int((1 - d) * height) - 1 for d in _DEPTHS]
+        v = box[np.clip(ys, 0, height - 1)][:, centres]  # (D, n, 3)
+        m_even = np.median(v[:, 0::2], axis=1)  # (D, 3)
+        m_odd = np.median(v[:, 1::2], axis=1)
+        c = np.linalg.norm(m_even - m_odd, axis=1)  # (D,)
+        own = np.where(even, m_even[:, None, :], m_odd[:, None, :])
+        other = np.where(even, m_odd[:, None, :], m_even[:, None, :])
+        d_own = np.linalg.norm(v - own, axis=2)
+        d_other = np.linalg.norm(v - other, axis=2)
+        good = np.sum((d_own < 0.3 * c[:, None]) & (d_other > 0.7 * c[:, None]))
+        scores.append(good / (len(ys) * n) * min(1.0, float(np.median(c)) / 25.0))
     return float(min(scores))
 
 
@@ -478,6 +529,7 @@ class _Hyp:
     corners: np.ndarray  # TL, TR, BR, BL in work pixels; points along TL-TR and BL-BR
     n: int
     score: float
+    gap: float = 0.0
 
 
 def _hypotheses(lab: np.ndarray, quads: list[np.ndarray]) -> list[_Hyp]:
@@ -493,9 +545,12 @@ def _hypotheses(lab: np.ndarray, quads: list[np.ndarray]) -> list[_Hyp]:
                     continue
                 if n == 6 and not 0.9 < asp < 3.2:
                     continue
-                s = _pattern_score(lab, c, n)
-                if s > 0.05:
-                    out.append(_Hyp(c, n, s))
+                for gap in _GAPS if n == 12 else (0.0,):
+                    # a bar must be earned: a bar-less field scored with a small gap scores
+                    # almost as well, so a gap pays a margin
+                    s = _pattern_score(lab, c, n, gap) - (_GAP_MARGIN if gap else 0.0)
+                    if s > 0.05:
+                        out.append(_Hyp(c, n, s, gap))
     return out
 
 
@@ -608,38 +663,56 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
     quads = _candidates(work)
     hyps = _hypotheses(lab, quads)
-    best: tuple[float, np.ndarray, float | None] | None = None
+    # candidates: (coarse score, field quad TL TR BR BL, bar share of the width, has a bar)
+    cands: list[tuple[float, np.ndarray, float, bool]] = []
     for hyp in hyps:
-        if hyp.n == 12 and (best is None or hyp.score > best[0]):
-            best = (hyp.score, hyp.corners, None)
+        if hyp.n == 12:
+            cands.append((hyp.score, hyp.corners, hyp.gap, hyp.gap > 0))
+    best12 = max((c[0] for c in cands), default=0.0)
     halves = [x for x in hyps if x.n == 6]
-    for score, corners8, bar in _pair_halves(halves):
-        if best is None or score > best[0]:
-            best = (score, corners8, bar)
-    for hyp in sorted(halves, key=lambda x: -x.score)[:4]:
+    pairs = list(_pair_halves(halves))
+    # a board without a bar already explained by one field needs no search for a second half
+    searched = halves if best12 < 0.45 else []
+    for hyp in sorted(searched, key=lambda x: -x.score)[:4]:
         found = _partner(lab, hyp)
-        if found is not None and (best is None or found[0] > best[0]):
-            best = found
-    if best is None or best[0] < _MIN_SCORE:
-        return None
-    score, corners, bar_ratio = best
-    if bar_ratio is None:
-        quad, gap = corners, 0.0
-    else:
-        left, right = corners[:4], corners[4:]
+        if found is not None:
+            pairs.append(found)
+    for score, corners8, ratio in pairs:
+        left, right = corners8[:4], corners8[4:]
         quad = np.float32([left[0], right[1], right[2], left[3]])
-        gap = float(bar_ratio / (2.0 + bar_ratio))
+        cands.append((score, quad, float(ratio / (2.0 + ratio)), True))
+    cands = [c for c in cands if c[0] >= _MIN_SCORE]
+    if not cands:
+        return None
+    cands.sort(key=lambda c: -c[0])
     mag = colour_gradient(work)
     smooth = cv2.GaussianBlur(mag, (5, 5), 1.2)
-    if bar_ratio is None:
-        # a bar-less field is one clean quadrilateral: its sides snap onto the frame's edges
-        quad = refine_quad(mag, quad)
-    else:
-        # two half-fields' hulls often miss corners (dark points merge with a dark frame): fit the
-        # whole board's triangle model instead
-        quad, gap = fit_triangles(smooth, quad, gap, True)
-    quad = _refine_bases(lab, quad, gap)
-    return _geometry(quad / scale, gap if bar_ratio is not None else None, (w, h), score)
+    top = cands[0][0]
+    fitted = []
+    for score, quad, gap, with_bar in cands[:_FINALISTS]:
+        if score < top - 0.2:
+            break
+        if not with_bar:
+            # a bar-less field is one clean quadrilateral: its sides snap onto the frame's edges
+            quad = refine_quad(mag, quad)
+        else:
+            # two half-fields' hulls often miss corners (dark points merge with a dark frame): fit
+            # the whole board's triangle model instead
+            quad, gap = fit_triangles(smooth, quad, gap, True)
+            if gap < _MIN_GAP:
+                continue  # no room for a bar: a bar-less field, found as such by another candidate
+        quad = _refine_bases(lab, quad, gap)
+        # judged by the colour pattern where the refined geometry puts the points (the fit itself
+        # maximised the edge energy, so that would favour whichever candidate was fitted)
+        final = _pattern_score(lab, quad, 12, gap) - (_BAR_MARGIN if with_bar else 0.0)
+        fitted.append((final, score, quad, gap, with_bar))
+    if _DEBUG:
+        for f in fitted:
+            print("fit", round(f[0], 2), round(f[1], 2), f[2].astype(int).tolist(), round(f[3], 3), f[4])
+    if not fitted:
+        return None
+    _, score, quad, gap, with_bar = max(fitted, key=lambda f: f[0])
+    return _geometry(quad / scale, gap if with_bar else None, (w, h), score)
 
 
 def _geometry(quad: np.ndarray, gap: float | None, image_size: tuple[int, int],
@@ -670,8 +743,4 @@ def pattern_score_at(image: np.ndarray, geom: BoardGeometry) -> float:
     width, height = int(round(geom.size[0] * small)), int(round(geom.size[1] * small))
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
     rect = cv2.warpPerspective(lab, hmg, (width, height), flags=cv2.INTER_AREA).astype(np.float32)
-    if geom.bar is None:
-        return _score_rectified(rect, 12)
-    left = rect[:, : int(round(geom.bar[0] * small))]
-    right = rect[:, int(round(geom.bar[1] * small)) :]
-    return min(_score_rectified(left, 6), _score_rectified(right, 6))
+    return _score_rectified(rect, np.asarray(geom.columns) * small)
