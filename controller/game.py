@@ -732,7 +732,11 @@ def _moving(
             state.sides,
         )
         out.append(
-            replace(view, title=f"{NAMES[mover]} moving {state.dice[0]}-{state.dice[1]} (board changed)")
+            replace(
+                view,
+                title=f"{NAMES[mover]} moving {state.dice[0]}-{state.dice[1]} (board changed)",
+                hint=None,
+            )
         )
     return state, out
 
