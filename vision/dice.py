@@ -57,6 +57,8 @@ _MAX_SIDE = 1280
 # A blob is split into several dice only when it is larger than _SPLIT_AREA typical dice and is not
 # one die seen whole (aspect below _ONE_ASPECT, solidity above _ONE_SOLIDITY).
 _SPLIT_AREA = 1.6
+# Lightness std (OpenCV Lab L units) inside a blob below which it is no die (no pips).
+_TEXTURE_MIN = 12.0
 # Blob strength (Lab units) of a pip found outside the surface model's dice.
 _PIP_FIRST_MIN = 120.0
 # Pips closer than this (die edges) belong to one die.
@@ -122,11 +124,12 @@ def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
     return out
 
 
-def _compact_sides(mask: np.ndarray) -> np.ndarray:
+def _compact_sides(mask: np.ndarray, light: np.ndarray | None = None) -> np.ndarray:
     """Edge lengths (sqrt of area, px) of the blobs of ``mask`` that look like one die.
 
-    A blob counts when its minimum-area rectangle is nearly square (aspect < 1.5) and it fills most of
-    it (> 70 %).
+    A blob counts when its minimum-area rectangle is nearly square (aspect < 1.5), it fills most of it
+    (> 70 %) and, when the lightness channel ``light`` is given, its inside is not uniform (a die shows
+    pips; a lone pip of a white die, a hole or a stain does not).
     """
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     sides = []
@@ -137,8 +140,20 @@ def _compact_sides(mask: np.ndarray) -> np.ndarray:
         (_, _), (rw, rh), _ = cv2.minAreaRect(c)
         if min(rw, rh) <= 0 or max(rw, rh) / min(rw, rh) > 1.5 or area / (rw * rh) < 0.7:
             continue
+        if light is not None and not _textured(c, light, np.sqrt(area)):
+            continue
         sides.append(np.sqrt(area))
     return np.array(sides, dtype=np.float64)
+
+
+def _textured(contour: np.ndarray, light: np.ndarray, side: float) -> bool:
+    x, y, w, h = cv2.boundingRect(contour)
+    blob = np.zeros((h, w), np.uint8)
+    cv2.drawContours(blob, [contour], -1, 255, thickness=cv2.FILLED, offset=(-x, -y))
+    r = max(1, int(round(0.15 * side)))
+    core = cv2.erode(blob, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))) > 0
+    vals = light[y : y + h, x : x + w][core]
+    return bool(vals.size >= 4 and float(vals.std()) >= _TEXTURE_MIN)
 
 
 def _open(mask: np.ndarray, size: float) -> np.ndarray:
@@ -147,7 +162,7 @@ def _open(mask: np.ndarray, size: float) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, se)
 
 
-def estimate_die_size(mask: np.ndarray) -> float | None:
+def estimate_die_size(mask: np.ndarray, light: np.ndarray | None = None) -> float | None:
     """The die edge (pixels) that best explains a foreground mask, or None when nothing looks like a die.
 
     Scale selection: for each trial edge ``s`` (a geometric series from 1/90 to 1/8 of the image's short
@@ -158,7 +173,7 @@ def estimate_die_size(mask: np.ndarray) -> float | None:
     short = min(mask.shape[:2])
     best: tuple[int, float] | None = None
     for s in np.geomspace(max(8.0, short / 90.0), max(9.0, short / 8.0), 10):
-        sides = _compact_sides(_open(mask, s))
+        sides = _compact_sides(_open(mask, s), light)
         ok = sides[(sides >= 0.75 * s) & (sides <= 1.5 * s)]
         if len(ok) and (best is None or len(ok) >= best[0]):
             best = (len(ok), float(np.median(ok)))
@@ -193,7 +208,7 @@ def find_die_candidates(
         mask &= cv2.resize(rm, (work.shape[1], work.shape[0]), interpolation=cv2.INTER_NEAREST)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     mask = _fill_holes(mask, (min(mask.shape) / 12.0) ** 2)
-    size = estimate_die_size(mask)
+    size = estimate_die_size(mask, lab[:, :, 0])
     if size is None:
         return [], scale
     opened = _open(mask, size)

@@ -28,6 +28,9 @@ _COLOUR_SPREAD = 45.0
 _RIM = 0.1
 # Blob detector: determinant of Hessian at sigma = _DOH_SIGMA die edges, peaks above _DOH_MIN.
 _USE_DOH = True
+# Chroma (a, b) differences count this many times a lightness difference: texture of marbled and
+# translucent dice is mostly in lightness, coloured pips differ in chroma too.
+_CHROMA_WEIGHT = 2.5
 _DOH_SIGMA = 0.06
 _DOH_MIN = 20.0
 _DOH_REL = 0.55
@@ -285,7 +288,8 @@ def blob_strength(lab: np.ndarray, inside: np.ndarray, sigma: float) -> tuple[np
         dxx = cv2.Sobel(ch, cv2.CV_32F, 2, 0, ksize=3)
         dyy = cv2.Sobel(ch, cv2.CV_32F, 0, 2, ksize=3)
         dxy = cv2.Sobel(ch, cv2.CV_32F, 1, 1, ksize=3)
-        total += np.maximum(dxx * dyy - dxy * dxy, 0)
+        wt = 1.0 if c == 0 else _CHROMA_WEIGHT**2
+        total += wt * np.maximum(dxx * dyy - dxy * dxy, 0)
     return (sigma * sigma) * np.sqrt(total), g
 
 
