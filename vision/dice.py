@@ -29,7 +29,7 @@ import numpy as np
 from vision.dice_faces import FaceRead, blob_strength, read_face
 from vision.reading import DieReading, DieStatus
 
-__all__ = ["find_dice", "DieCandidate", "find_die_candidates", "DiceInputError"]
+__all__ = ["find_dice", "read_dice", "DiceFrame", "DieCandidate", "find_die_candidates", "DiceInputError"]
 
 
 class DiceInputError(ValueError):
@@ -41,13 +41,15 @@ class DieCandidate:
     """One foreground blob taken for a die: its mask in a crop of the working image.
 
     ``x0, y0``: top-left of the crop in working-image pixels; ``mask``: uint8 HxW (255 = die);
-    ``size``: the estimated die edge in pixels.
+    ``size``: the estimated die edge in pixels; ``outline``: the mask is the die's own outline (from the
+    surface model), not a disc drawn around a cluster of pips.
     """
 
     x0: int
     y0: int
     mask: np.ndarray
     size: float
+    outline: bool = True
 
 
 # Colour distance (CIE-Lab, OpenCV's 8-bit scaling) above which a pixel is not the surface.
@@ -311,8 +313,16 @@ def _pip_first_candidates(
             continue
         m = np.zeros((2 * rad + 3, 2 * rad + 3), np.uint8)
         cv2.circle(m, (int(round(cx)) - x0, int(round(cy)) - y0), rad, 255, -1)
-        out.append(DieCandidate(x0, y0, m, size))
+        out.append(DieCandidate(x0, y0, m, size, outline=False))
     return out
+
+
+@dataclass(frozen=True)
+class DiceFrame:
+    """All dice of one image and the typical die edge (input pixels; 0.0 when no die was seen)."""
+
+    dice: tuple[DieReading, ...]
+    die_size: float
 
 
 def find_dice(image: np.ndarray, region_mask: np.ndarray | None = None) -> list[DieReading]:
@@ -323,15 +333,24 @@ def find_dice(image: np.ndarray, region_mask: np.ndarray | None = None) -> list[
         reduced size and the result is mapped back.
     :param region_mask: optional HxW array, non-zero where dice may be looked for (e.g. the board
         and its surround); None = the whole image.
-    :returns: one :class:`~vision.reading.DieReading` per die found, ``image_xy`` in input pixels,
-        ``status`` :attr:`DieStatus.FLAT` or :attr:`DieStatus.COCKED`, sorted left to right. Blobs with
-        no readable face are dropped (a die must show at least one pip).
-    :raises DiceInputError: (a ``ValueError``) for an array that is not an image.
+    :returns: one :class:`~vision.reading.DieReading` per die found, ``image_xy`` in input pixels (the
+        centre of the top face), ``status`` :attr:`DieStatus.FLAT` or :attr:`DieStatus.COCKED`,
+        ``confidence`` 0-1, sorted left to right. Blobs with no readable d6 face are dropped.
+    :raises DiceInputError: (a ``ValueError``) for an array that is not an image, or a region_mask of
+        another size.
+
+    The board statuses (``on_bar`` ...) need the board: :func:`vision.dice_status.apply_board_status`.
     """
+    return list(read_dice(image, region_mask).dice)
+
+
+def read_dice(image: np.ndarray, region_mask: np.ndarray | None = None) -> DiceFrame:
+    """:func:`find_dice` plus the typical die edge in input pixels (for
+    :func:`vision.dice_status.board_status`). Same parameters and errors."""
     img = _check_image(image)
     cands, scale = find_die_candidates(img, region_mask)
     if not cands:
-        return []
+        return DiceFrame((), 0.0)
     work, _ = _working(img)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
     rm = None
@@ -342,7 +361,7 @@ def find_dice(image: np.ndarray, region_mask: np.ndarray | None = None) -> list[
     out: list[DieReading] = []
     for c in cands:
         h, w = c.mask.shape
-        face: FaceRead | None = read_face(lab[c.y0 : c.y0 + h, c.x0 : c.x0 + w], c.mask, c.size)
+        face: FaceRead | None = read_face(lab[c.y0 : c.y0 + h, c.x0 : c.x0 + w], c.mask, c.size, c.outline)
         if face is None:
             continue
         cx, cy = face.centre
@@ -350,4 +369,4 @@ def find_dice(image: np.ndarray, region_mask: np.ndarray | None = None) -> list[
         status = DieStatus.COCKED if face.cocked else DieStatus.FLAT
         out.append(DieReading(face.value, xy, status, face.confidence))
     out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
-    return out
+    return DiceFrame(tuple(out), float(np.median([c.size for c in cands])) / scale)

@@ -1,41 +1,39 @@
-"""Read one die: find its pips, keep those of the top face, count them.
+"""Read one die: find its pips, keep those of the top face, count them, tell whether it is cocked.
 
 Input is a small crop around one die (CIE-Lab, OpenCV 8-bit scaling), the die's mask and the die edge
-in pixels. Pips are small round blobs whose colour differs from the face around them; the face colour
-at each pixel is a median over a window about two pips wide, so pips of any colour on any body are
-found (white on red, black on white, red on black, yellow on green...).
+in pixels. Pips are blobs at the pip scale found by the determinant of the Hessian summed over the
+three Lab channels (:func:`blob_strength`), so pips of any colour on any body are found (white on red,
+black on white, red on black, yellow on green) while edges and the die outline are not. The top face
+is the best centrally symmetric d6 pip layout among them (:func:`select_face`): pips of side faces
+seen in perspective, glare and marbling rarely fit one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-__all__ = ["FaceRead", "Pip", "find_pips", "read_face"]
+__all__ = ["FaceRead", "Pip", "blob_strength", "find_pips", "read_face", "select_face"]
 
-# Pip diameter / die edge on common d6 dice is 0.15-0.22; a pip area in die-edge² units:
-_PIP_AREA = np.pi * (0.09**2)
-# Minimum Lab distance between a pip and the face around it.
-_PIP_DELTA = 22.0
 # Pips of one face: max ratio of areas and of contrasts, max Lab distance between their colours.
 _AREA_RATIO = 2.5
 _CONTRAST_RATIO = 1.8
 _COLOUR_SPREAD = 45.0
-# Pip centres closer than this (die edges) to the blob outline are rim artefacts.
+# Pip centres closer than this (die edges) to the die's outline are rim artefacts (corners).
 _RIM = 0.1
-# Blob detector: determinant of Hessian at sigma = _DOH_SIGMA die edges, peaks above _DOH_MIN.
-_USE_DOH = True
 # Chroma (a, b) differences count this many times a lightness difference: texture of marbled and
 # translucent dice is mostly in lightness, coloured pips differ in chroma too.
 _CHROMA_WEIGHT = 2.5
+# Blob detector scale (pip radius ~0.09 die edges -> sigma ~ radius / 1.5), in die edges; peaks must
+# reach _DOH_MIN and _DOH_REL of the die's strongest blob.
 _DOH_SIGMA = 0.06
 _DOH_MIN = 20.0
 _DOH_REL = 0.55
-# Pair a pip with an undetected mirror image when the pipness there is high enough.
-_PROBE = False
+# Cocked: outline centroid this far (die edges) from the face centre, or outline aspect above this.
+_COCK_OFFSET = 0.45
+_COCK_ASPECT = 1.75
 
 
 @dataclass(frozen=True)
@@ -64,91 +62,6 @@ class FaceRead:
 def _odd(v: float, lo: int = 3) -> int:
     k = max(lo, int(round(v)))
     return k if k % 2 else k + 1
-
-
-def _pipness(lab: np.ndarray, inside: np.ndarray, size: float) -> np.ndarray:
-    """Lab distance of each pixel from the face colour around it (median over ~0.45 die edges)."""
-    body = np.median(lab[inside], axis=0).astype(np.uint8)
-    filled = lab.copy()
-    filled[~inside] = body
-    local = cv2.medianBlur(filled, min(_odd(size * 0.45), 255))
-    d = filled.astype(np.float32) - local.astype(np.float32)
-    dist = np.sqrt((d * d).sum(axis=2))
-    dist[~inside] = 0
-    return dist
-
-
-def find_pips(lab: np.ndarray, mask: np.ndarray, size: float) -> list[Pip]:
-    """Pip-like blobs inside a die mask.
-
-    Peaks of the smoothed pipness map (colour distance to the local face colour) are pip centres; each
-    pip's extent is the pixels around its peak above half the peak's height (so touching pips and the
-    die's rim stay apart and faint pips are measured as well as strong ones).
-
-    :param lab: hxwx3 uint8 Lab crop; :param mask: hxw uint8 (255 = die); :param size: die edge, px.
-    :returns: pips whose centres lie at least 0.1 die edges inside the mask, area 0.25-3x a nominal
-        pip's, elongation below 3.
-    """
-    inside = mask > 0
-    if inside.sum() < 9:
-        return []
-    return pips_from_map(_pipness(lab, inside, size), lab, mask, size)
-
-
-def pips_from_map(dist: np.ndarray, lab: np.ndarray, mask: np.ndarray, size: float) -> list[Pip]:
-    """:func:`find_pips` on a pipness map already computed (hxw float32)."""
-    sig = max(0.6, 0.04 * size)
-    g = cv2.GaussianBlur(dist, (0, 0), sig)
-    dt = cv2.distanceTransform(np.pad(mask, 1), cv2.DIST_L2, 3)[1:-1, 1:-1]
-    nb = _odd(size * 0.16)
-    peaks = (g >= cv2.dilate(g, np.ones((nb, nb), np.uint8))) & (g > _PIP_DELTA * 0.6) & (dt >= _RIM * size)
-    ys, xs = np.nonzero(peaks)
-    if len(xs) == 0:
-        return []
-    order = np.argsort(-g[ys, xs])
-    pip_area = _PIP_AREA * size * size
-    rad = max(3, int(round(0.3 * size)))
-    h, w = dist.shape
-    pips: list[Pip] = []
-    taken = np.zeros(mask.shape, dtype=bool)
-    for j in order[:20]:
-        y, x = int(ys[j]), int(xs[j])
-        if taken[y, x]:
-            continue
-        y0, y1, x0, x1 = max(0, y - rad), min(h, y + rad + 1), max(0, x - rad), min(w, x + rad + 1)
-        win = dist[y0:y1, x0:x1]
-        peak = float(win.max())
-        if peak < _PIP_DELTA:
-            continue
-        blob = (win > 0.5 * peak).astype(np.uint8)
-        n, labels = cv2.connectedComponents(blob, connectivity=8)
-        lab_id = labels[y - y0, x - x0]
-        if lab_id == 0:
-            # the smoothed peak can sit between pixels of the blob: take the nearest strong pixel
-            cand = np.argwhere(labels > 0)
-            if len(cand) == 0:
-                continue
-            k = np.argmin(((cand - [y - y0, x - x0]) ** 2).sum(axis=1))
-            lab_id = labels[cand[k][0], cand[k][1]]
-        comp = labels == lab_id
-        if (taken[y0:y1, x0:x1] & comp).any():
-            continue
-        by, bx = np.nonzero(comp)
-        area = float(len(bx))
-        if area < max(3.0, 0.15 * pip_area) or area > 4.0 * pip_area:
-            continue
-        if len(bx) >= 3:
-            ev = np.linalg.eigvalsh(np.cov(np.stack([bx, by]).astype(np.float64)))
-            elong = float(np.sqrt(max(ev[1], 1e-6) / max(ev[0], 1e-6)))
-        else:
-            elong = 1.0
-        if elong > 3.0:
-            continue
-        taken[y0:y1, x0:x1] |= comp
-        col = lab[y0:y1, x0:x1][comp].mean(axis=0)
-        colour = (float(col[0]), float(col[1]), float(col[2]))
-        pips.append(Pip(float(bx.mean() + x0), float(by.mean() + y0), area, elong, peak, colour))
-    return pips
 
 
 def _pattern_ok(pairs: list[tuple[Pip, Pip]], centre_pip: bool, size: float) -> bool:
@@ -196,18 +109,15 @@ def _alike(pips: list[Pip]) -> bool:
     return True
 
 
-def select_face(
-    pips: list[Pip], size: float, probe: Callable[[float, float], float] | None = None
-) -> tuple[list[Pip], tuple[float, float]] | None:
+def select_face(pips: list[Pip], size: float) -> tuple[list[Pip], tuple[float, float], float] | None:
     """The pips of the top face: the best centrally symmetric subset that forms a d6 layout.
 
     Every d6 layout is symmetric about the face centre, so the face centre is either a pip (1, 3, 5)
     or the midpoint of two pips (2, 4, 6); noise (glare, marbling) and pips of side faces seen in
     perspective rarely are. Each candidate centre keeps the pips whose mirror image is also a pip
     (tolerance 0.09 die edges); a hypothesis scores the contrast of the pips it explains minus the
-    contrast of pips it leaves unexplained within the face. ``probe(x, y)`` (optional) gives the pipness
-    near a point: a pip whose mirror was not detected is still paired when the probe finds at least
-    60 % of its contrast there (a faint pip, or one merged into the rim). Returns (pips, centre) or None.
+    contrast of pips it leaves unexplained within the face. Returns (pips, centre, confidence) or None;
+    confidence (0-1) is the best score's margin over the best score of any other pip count.
     """
     if not pips:
         return None
@@ -218,9 +128,9 @@ def select_face(
         for j in range(i + 1, len(pips)):
             centres.append(((pips[i].x + pips[j].x) / 2, (pips[i].y + pips[j].y) / 2))
     best: tuple[float, int, list[Pip], tuple[float, float]] | None = None
+    by_value: dict[int, float] = {}
     for cx, cy in centres:
         centre_pip = None
-        ghosts: list[Pip] = []
         pairs: list[tuple[Pip, Pip]] = []
         used: set[int] = set()
         for i, p in enumerate(pips):
@@ -243,27 +153,24 @@ def select_face(
             if best_j >= 0:
                 used.update((i, best_j))
                 pairs.append((p, pips[best_j]))
-            elif probe is not None:
-                v = probe(mx, my)
-                if v >= 0.6 * p.contrast:
-                    used.add(i)
-                    ghost = Pip(mx, my, p.area, 1.0, v, p.colour)
-                    pairs.append((p, ghost))
-                    ghosts.append(ghost)
         if not _pattern_ok(pairs, centre_pip is not None, size):
             continue
-        chosen = [pips[i] for i in sorted(used)] + ghosts
+        chosen = [pips[i] for i in sorted(used)]
         areas = [p.area for p in chosen]
         if max(areas) > _AREA_RATIO * min(areas) or not _alike(chosen):
             continue
         reach = max([float(np.hypot(p.x - cx, p.y - cy)) for p in chosen] + [0.2 * size]) + tol
         left = [p for i, p in enumerate(pips) if i not in used and np.hypot(p.x - cx, p.y - cy) < reach]
         score = sum(p.contrast for p in chosen) - sum(p.contrast for p in left)
-        if best is None or score > best[0] + 1e-6 or (abs(score - best[0]) <= 1e-6 and len(chosen) > best[1]):
-            best = (score, len(chosen), chosen, (cx, cy))
+        n = len(chosen)
+        by_value[n] = max(by_value.get(n, -np.inf), score)
+        if best is None or score > best[0] + 1e-6 or (abs(score - best[0]) <= 1e-6 and n > best[1]):
+            best = (score, n, chosen, (cx, cy))
     if best is None:
         return None
-    return best[2], best[3]
+    rival = max((v for k, v in by_value.items() if k != best[1]), default=0.0)
+    conf = 1.0 if best[0] <= 0 else float(np.clip((best[0] - max(rival, 0.0)) / best[0], 0.0, 1.0))
+    return best[2], best[3], 0.5 + 0.5 * conf
 
 
 def blob_strength(lab: np.ndarray, inside: np.ndarray, sigma: float) -> tuple[np.ndarray, np.ndarray]:
@@ -293,7 +200,7 @@ def blob_strength(lab: np.ndarray, inside: np.ndarray, sigma: float) -> tuple[np
     return (sigma * sigma) * np.sqrt(total), g
 
 
-def find_pips_doh(lab: np.ndarray, mask: np.ndarray, size: float) -> list[Pip]:
+def find_pips(lab: np.ndarray, mask: np.ndarray, size: float) -> list[Pip]:
     """Pips as peaks of :func:`blob_strength` at the pip scale (pip radius ~0.09 die edges).
 
     :param lab: hxwx3 uint8 Lab crop; :param mask: hxw uint8 (255 = die); :param size: die edge, px.
@@ -323,30 +230,34 @@ def find_pips_doh(lab: np.ndarray, mask: np.ndarray, size: float) -> list[Pip]:
     return out
 
 
-def read_face(lab: np.ndarray, mask: np.ndarray, size: float) -> FaceRead | None:
-    """Read the top face of one die, or None when no pip is found.
+def read_face(lab: np.ndarray, mask: np.ndarray, size: float, outline: bool = True) -> FaceRead | None:
+    """Read the top face of one die, or None when no d6 face is found.
 
     :param lab: hxwx3 uint8 Lab crop around the die; :param mask: hxw uint8 (255 = die);
-    :param size: die edge in pixels.
+    :param size: die edge in pixels; :param outline: the mask is the die's own outline (not just a disc
+        around its pips), so it can tell a cocked die.
+    :returns: the face: value, centre (crop pixels, the centre of its pips), cocked, confidence.
+
+    Cocked (tilted: side faces in view): the die's outline reaches much further on one side of its top
+    face than on the other (outline centroid more than ``_COCK_OFFSET`` die edges from the face centre),
+    or the outline is far from square (aspect above ``_COCK_ASPECT``).
     """
-    inside = mask > 0
-    if inside.sum() < 9:
-        return None
-    dist = _pipness(lab, inside, size)
-    pips = find_pips_doh(lab, mask, size) if _USE_DOH else pips_from_map(dist, lab, mask, size)
+    pips = find_pips(lab, mask, size)
     if not pips:
         return None
-    r = max(1, int(round(0.06 * size)))
-    h, w = dist.shape
-
-    def probe(x: float, y: float) -> float:
-        xi, yi = int(round(x)), int(round(y))
-        if not (0 <= xi < w and 0 <= yi < h):
-            return 0.0
-        return float(dist[max(0, yi - r) : yi + r + 1, max(0, xi - r) : xi + r + 1].max())
-
-    sel = select_face(pips, size, probe if _PROBE else None)
+    sel = select_face(pips, size)
     if sel is None:
         return None
-    face, centre = sel
-    return FaceRead(len(face), centre, False, 0.5, tuple(face))
+    face, centre, confidence = sel
+    cocked = False
+    if outline:
+        m = cv2.moments(mask, binaryImage=True)
+        if m["m00"] > 0:
+            off = np.hypot(m["m10"] / m["m00"] - centre[0], m["m01"] / m["m00"] - centre[1]) / size
+            contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            (_, _), (rw, rh), _ = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+            aspect = max(rw, rh) / max(1e-6, min(rw, rh))
+            cocked = bool(off > _COCK_OFFSET or aspect > _COCK_ASPECT)
+    if cocked:
+        confidence *= 0.8
+    return FaceRead(len(face), centre, cocked, confidence, tuple(face))
