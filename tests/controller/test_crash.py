@@ -171,6 +171,7 @@ def test_self_kills_at_every_moment_of_an_event(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 def test_a_thousand_kills(tmp_path):
     """1,000 SIGKILLs at random events and moments of scripted games, each game resumed to its end."""
     total = games = 0
