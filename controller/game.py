@@ -971,7 +971,7 @@ def result_kind(state: State, winner: int) -> tuple[str, int]:
     if s.variant == "nardy":
         if borne_off > 0:
             return "oin", 1
-        if s.koks and any(loser[i] for i in range(12, 24)):
+        if s.koks and not any(loser[i] for i in range(6)):  # not one checker brought home (N9 koks)
             return "koks", 3
         return "mars", 2
     kind, mult = "single", 1

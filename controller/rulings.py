@@ -233,4 +233,11 @@ def catalogue() -> list[tuple[str, str, str, str]]:
         ),
         ("N5 N6", "head rule / block rule broken (nardy)", "illegal move: as B17", "illegal_move"),
         ("N9", "nardy result: oin 1, mars 2", "koks off", "koks"),
+        ("N3", "next nardy game of a series", "black of the last game starts", "nardy_next_game=winner"),
+        (
+            "clock",
+            "a player's reserve runs out",
+            "he loses the match (money: the game at the cube)",
+            "clock=usbgf|uk|simple, clock_reserve, clock_delay",
+        ),
     ]

@@ -494,3 +494,16 @@ def test_b6_hits_on_a_board_without_a_bar_are_followed():
     assert state.phase == "game_over"
     assert [e.ruling.code for e in effects if isinstance(e, Announce)] == ["rethrow", "game_over"]
     assert any(m[0] == 25 for rec in state.records for t in rec.turns for m in t.moves)  # bar entries made
+
+
+def test_n9_koks_setting_when_no_checker_came_home():
+    light = (2,) + (0,) * 24
+    dark = tuple([0] * 12 + [15] + [0] * 12)  # all on dark's 13-point: none home
+    s = Script(sides=(light, dark), variant="nardy", light_home="bottom-right", match_length=5, koks=True)
+    s.state = game.State(
+        settings=s.settings, phase="to_roll", seating=s.seating, sides=s.sides, on_roll=0, game_number=1
+    )
+    s.roll(2, 1)
+    s.move("1/off 1/off")
+    s.pickup()
+    assert s.ended()[0].kind == "koks" and s.ended()[0].points == 3
