@@ -1213,7 +1213,7 @@ def _cube(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, li
                 out,
             )
             return state, out
-        value = value * 2
+        value = value * 2 if s.cube_progression == "geometric" else value + 1  # B10 progression
         state = _announce(
             state,
             Ruling("B11", "beaver", f"{NAMES[taker]} beavers: the cube is {value}, owned by {NAMES[taker]}"),
