@@ -26,6 +26,7 @@ photos.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -300,6 +301,7 @@ def point_centres_u(gap: float) -> np.ndarray:
     return _point_edges(gap).mean(axis=1)
 
 
+@functools.lru_cache(maxsize=512)
 def _triangle_samples(gap: float, tip: float, per_edge: int = 9) -> np.ndarray:
     """Points (unit-square coordinates, float (M, 2)) along the slanted edges of both rows' triangles.
 
@@ -318,6 +320,7 @@ def _triangle_samples(gap: float, tip: float, per_edge: int = 9) -> np.ndarray:
     return np.concatenate(pts)
 
 
+@functools.lru_cache(maxsize=64)
 def _flat_samples(gap: float, tip: float) -> np.ndarray:
     """Points (unit coordinates, float (M, 2)) where a bare board is flat: along each triangle's
     centre line and along the field between neighbouring tips."""
@@ -474,19 +477,27 @@ def _pattern_score(lab: np.ndarray, q: np.ndarray, n: int, gap: float = 0.0) -> 
 
     ``n`` is 12 (a whole field, with a bar taking the share ``gap`` of its width) or 6 (a half).
     """
+    return _pattern_scores(lab, q, n, (gap,))[0]
+
+
+def _pattern_scores(lab: np.ndarray, q: np.ndarray, n: int, gaps: tuple[float, ...]) -> list[float]:
+    """:func:`_pattern_score` for several bar shares at once (one warp)."""
     asp = _aspect(q)
-    width = int(round(n * _SCORE_PX / (1.0 - gap)))
+    width = int(round(n * _SCORE_PX / (1.0 - max(gaps))))
     height = int(round(width * asp))
     if height < 4 * _SCORE_PX or height > 6 * width:
-        return -1.0
+        return [-1.0] * len(gaps)
     dst = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
     hmg = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
     rect = cv2.warpPerspective(lab, hmg, (width, height), flags=cv2.INTER_AREA).astype(np.float32)
-    if n == 12:
-        centres = point_centres_u(gap) * width
-    else:
-        centres = (np.arange(n) + 0.5) * width / n
-    return _score_rectified(rect, centres)
+    out = []
+    for gap in gaps:
+        if n == 12:
+            centres = point_centres_u(gap) * width
+        else:
+            centres = (np.arange(n) + 0.5) * width / n
+        out.append(_score_rectified(rect, centres))
+    return out
 
 
 def _score_rectified(rect: np.ndarray, centres_x: np.ndarray) -> float:
@@ -545,10 +556,11 @@ def _hypotheses(lab: np.ndarray, quads: list[np.ndarray]) -> list[_Hyp]:
                     continue
                 if n == 6 and not 0.9 < asp < 3.2:
                     continue
-                for gap in _GAPS if n == 12 else (0.0,):
+                gaps = _GAPS if n == 12 else (0.0,)
+                for gap, raw in zip(gaps, _pattern_scores(lab, c, n, gaps), strict=True):
                     # a bar must be earned: a bar-less field scored with a small gap scores
                     # almost as well, so a gap pays a margin
-                    s = _pattern_score(lab, c, n, gap) - (_GAP_MARGIN if gap else 0.0)
+                    s = raw - (_GAP_MARGIN if gap else 0.0)
                     if s > 0.05:
                         out.append(_Hyp(c, n, s, gap))
     return out
@@ -744,3 +756,26 @@ def pattern_score_at(image: np.ndarray, geom: BoardGeometry) -> float:
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
     rect = cv2.warpPerspective(lab, hmg, (width, height), flags=cv2.INTER_AREA).astype(np.float32)
     return _score_rectified(rect, np.asarray(geom.columns) * small)
+
+
+def border_energy(image: np.ndarray, geom: BoardGeometry) -> float:
+    """Median colour-gradient strength along the field's four sides where ``geom`` puts them.
+
+    The triangle pattern repeats every two points, so a camera moved by a point or two can still
+    score well on it; the field's outline does not repeat. Units: Di Zenzo magnitude (Lab, Sobel).
+    """
+    corners = np.asarray(geom.corners, dtype=np.float64)
+    if corners.shape != (4, 2):
+        return 0.0
+    mag = colour_gradient(image)
+    mag = cv2.GaussianBlur(mag, (5, 5), 1.0)
+    h, w = mag.shape
+    t = np.linspace(0.1, 0.9, 40)
+    vals = []
+    for i in range(4):
+        a, b = corners[i], corners[(i + 1) % 4]
+        pts = a[None, :] + t[:, None] * (b - a)[None, :]
+        xs = np.clip(np.rint(pts[:, 0]).astype(np.intp), 0, w - 1)
+        ys = np.clip(np.rint(pts[:, 1]).astype(np.intp), 0, h - 1)
+        vals.append(mag[ys, xs])
+    return float(np.median(np.concatenate(vals)))

@@ -15,13 +15,14 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.board import POINT_PX, BoardGeometry, find_board, pattern_score_at
+from vision.board import POINT_PX, BoardGeometry, border_energy, find_board, pattern_score_at
 
 __all__ = ["Calibration", "CalibrationError", "calibrate", "still_valid", "load", "save"]
 
 FORMAT = "tavla-calibration/1"
 # A calibration is still valid while the pattern where it puts the points scores at least this.
 _VALID_SCORE = 0.2
+_VALID_RATIO = 0.6
 
 
 class CalibrationError(ValueError):
@@ -35,6 +36,7 @@ class Calibration:
 
     geometry: BoardGeometry
     home: str | None = None
+    border: float = 0.0  # the field outline's edge strength when calibrated (see still_valid)
 
     def to_json(self) -> dict[str, object]:
         g = self.geometry
@@ -49,6 +51,7 @@ class Calibration:
             "corners": [list(c) for c in g.corners],
             "score": float(g.score),
             "home": self.home,
+            "border": float(self.border),
         }
 
     @classmethod
@@ -81,13 +84,17 @@ class Calibration:
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"malformed calibration: {exc}") from exc
         home = data.get("home")
-        return cls(geom, home if isinstance(home, str) else None)
+        try:
+            border = float(data.get("border", 0.0))  # type: ignore[arg-type]
+        except (TypeError, ValueError) as exc:
+            raise CalibrationError(f"malformed calibration: border {exc}") from exc
+        return cls(geom, home if isinstance(home, str) else None, border)
 
 
 def calibrate(image: np.ndarray) -> Calibration | None:
     """Find the board in a BGR uint8 frame (H, W, 3); None when no board is seen."""
     geom = find_board(image)
-    return None if geom is None else Calibration(geom)
+    return None if geom is None else Calibration(geom, border=border_energy(image, geom))
 
 
 def still_valid(image: np.ndarray, calib: Calibration) -> bool:
@@ -98,7 +105,13 @@ def still_valid(image: np.ndarray, calib: Calibration) -> bool:
     h, w = image.shape[:2]
     if (w, h) != tuple(calib.geometry.image_size):
         return False
-    return pattern_score_at(image, calib.geometry) >= _VALID_SCORE
+    score = pattern_score_at(image, calib.geometry)
+    # relative to the score at calibration: checkers moved since then lower it a little, a camera
+    # moved by a fraction of a point lowers it a lot
+    if score < max(_VALID_SCORE, _VALID_RATIO * calib.geometry.score):
+        return False
+    # the pattern repeats every two points; the field's outline does not
+    return border_energy(image, calib.geometry) >= _VALID_RATIO * calib.border
 
 
 def save(calib: Calibration, path: str | Path) -> None:

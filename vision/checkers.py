@@ -35,7 +35,7 @@ __all__ = ["StackReading", "count_stacks", "name_colours", "ring_scores"]
 # Checker radius candidates, as fractions of the point width (boards make checkers 0.85-1.0 wide).
 _RADII = (0.38, 0.42, 0.46)
 # Ring samples per candidate centre.
-_RING_N = 32
+_RING_N = 24
 # A ring sample is an edge when its radial gradient exceeds this (Sobel units on 8-bit Lab, summed).
 _EDGE = 45.0
 # A disc is present when at least this fraction of its ring is a radial edge.
@@ -135,7 +135,7 @@ def count_stacks(rectified: np.ndarray, geom: BoardGeometry) -> list[StackReadin
     step = 2.0
     depth = np.arange(0.0, 0.5 * height + 0.5 * POINT_PX, step)  # distance of a centre from the base
     base = _bases(lab, geom)
-    shifts = np.arange(-8.0, 8.5, 2.0)
+    shifts = np.arange(-8.0, 8.5, 4.0)
     cols = np.array(geom.columns, dtype=np.float64)
     best_r, best_total, best_maps = _RADII[0] * POINT_PX, -1.0, None
     for frac in _RADII:
@@ -164,10 +164,10 @@ def count_stacks(rectified: np.ndarray, geom: BoardGeometry) -> list[StackReadin
         score = _suppress_neighbours(score, xbest, d, step)
         bare = _bare_colours(lab, geom, top)
         cy_row = base[top] + depth if top else base[top] - depth
-        bare_depth = np.stack(
-            [np.median(_disc_colours(box, np.array(geom.columns[p::2])[:, None], cy_row[None, :]), axis=0)
-             for p in (0, 1)]
-        )  # (2, D, 3): each parity's median colour at every depth
+        per_col = [
+            _disc_colours(box, np.array(geom.columns[p::2])[:, None], cy_row[None, :]) for p in (0, 1)
+        ]
+        bare_depth = np.stack([_consensus(c.swapaxes(0, 1)) for c in per_col])  # (2, D, 3): each parity's bare colour at every depth
         for col in range(12):
             cy_all = base[top] + depth if top else base[top] - depth
             # a disc whose inside is the bare point's colour must show a full ring (a rimmed checker
@@ -177,7 +177,8 @@ def count_stacks(rectified: np.ndarray, geom: BoardGeometry) -> list[StackReadin
                 np.linalg.norm(inside - bare_depth[col % 2], axis=-1) > _BARE_DELTA
             )
             usable = np.where(differs, score[col], np.where(score[col] >= _RING_STRONG, score[col], 0.0))
-            idx = _chain(usable, depth, d, 0.5 * height + 0.5 * d)
+            # a stack's discs stay in its own half: beyond the middle they are the other row's
+            idx = _chain(usable, depth, d, abs(0.5 * height - base[top]) - 0.3 * d)
             centres = []
             for i in idx:
                 y = cy_all[i]
@@ -198,7 +199,7 @@ def count_stacks(rectified: np.ndarray, geom: BoardGeometry) -> list[StackReadin
 
 def _distinct(colour: tuple[float, float, float], bare: np.ndarray) -> bool:
     """True when a stack's colour is clearly unlike both bare point colours (float (2, 3))."""
-    return bool(np.linalg.norm(bare - np.array(colour, dtype=np.float32), axis=1).min() > 0.6 * _BARE_DELTA)
+    return bool(np.linalg.norm(bare - np.array(colour, dtype=np.float32), axis=1).min() > _BARE_DELTA)
 
 
 def _colour_run(lab: np.ndarray, centres: list[tuple[float, float]], colour: tuple[float, float, float],
@@ -215,7 +216,8 @@ def _colour_run(lab: np.ndarray, centres: list[tuple[float, float]], colour: tup
     match = (dist < _BARE_DELTA) & (dist < 0.5 * d_bare)
     y0 = centres[0][1]
     start = y0 - r if top else y0 + r
-    ys = np.arange(int(round(y0)), height) if top else np.arange(int(round(y0)), -1, -1)
+    mid = height // 2
+    ys = np.arange(int(round(y0)), mid) if top else np.arange(int(round(y0)), mid, -1)
     gap_max = int(0.35 * 2 * r)
     end = y0
     gap = 0
@@ -286,8 +288,24 @@ def _bare_colours(lab: np.ndarray, geom: BoardGeometry, top: bool) -> np.ndarray
         for x in geom.columns[parity::2]:
             xi = int(round(x))
             samples.append(np.median(lab[y0:y1, max(0, xi - 2) : xi + 3].reshape(-1, 3), axis=0))
-        out[parity] = np.median(np.stack(samples), axis=0)
+        out[parity] = _consensus(np.stack(samples)[None])[0]
     return out
+
+
+def _consensus(samples: np.ndarray) -> np.ndarray:
+    """The colour most of the samples agree on: float (..., 3) from (..., K, 3).
+
+    Unlike a per-channel median, a group of two or three identical bare points beats a mix of
+    red and green stacks: the sample whose nearest half of the others is closest is taken, and the
+    samples near it are averaged.
+    """
+    k = samples.shape[-2]
+    dist = np.linalg.norm(samples[..., :, None, :] - samples[..., None, :, :], axis=-1)  # (..., K, K)
+    near = np.sort(dist, axis=-1)[..., max(1, k // 2 - 1)]  # (..., K)
+    best = np.take_along_axis(samples, near.argmin(axis=-1)[..., None, None], axis=-2)  # (..., 1, 3)
+    close = np.linalg.norm(samples - best, axis=-1) < 0.5 * _BARE_DELTA  # (..., K)
+    w = close[..., None].astype(np.float32)
+    return (samples * w).sum(axis=-2) / np.maximum(w.sum(axis=-2), 1.0)
 
 
 def _disc_colours(box: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:

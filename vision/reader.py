@@ -8,13 +8,14 @@ coordinate system"; ``image_xy`` is in the input image's pixels.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.board import POINT_PX, BoardGeometry, find_board
 from vision.calibration import Calibration
-from vision.checkers import count_stacks, name_colours
+from vision.checkers import StackReading, count_stacks, name_colours
 from vision.occlusion import find_occlusion
-from vision.reading import BoardReading, FrameStatus, PointReading
+from vision.reading import BoardReading, DieReading, DieStatus, FrameStatus, PointReading
 
 __all__ = ["read_board", "ReaderInputError", "MIN_SIDE"]
 
@@ -72,13 +73,14 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
     names = name_colours(stacks)
     occluded = find_occlusion(rect, geom, stacks, stacks[0].radius if stacks else 0.45 * POINT_PX)
     points = _points(geom, stacks, names)
+    dice = _dice(img, geom, stacks)
     return BoardReading(
         board_found=True,
         occluded=occluded,
         points=points,
         bar={},
         off={},
-        dice=(),
+        dice=dice,
         cube=None,
         status=FrameStatus.OCCLUDED if occluded else FrameStatus.OK,
         has_bar=geom.has_bar,
@@ -86,7 +88,9 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
     )
 
 
-def _points(geom: BoardGeometry, stacks: list, names: list[str | None]) -> tuple[PointReading, ...]:
+def _points(
+    geom: BoardGeometry, stacks: list[StackReading], names: list[str | None]
+) -> tuple[PointReading, ...]:
     height = geom.size[1]
     by_key = {(s.column, s.top): (s, n) for s, n in zip(stacks, names, strict=True)}
     out = []
@@ -106,4 +110,48 @@ def _points(geom: BoardGeometry, stacks: list, names: list[str | None]) -> tuple
                 confidence=s.confidence,
             )
         )
+    return tuple(out)
+
+
+def _dice(image: np.ndarray, geom: BoardGeometry, stacks: list[StackReading]) -> tuple[DieReading, ...]:
+    """The dice on and around the board, with the board-relative status (RULES.md B15).
+
+    :func:`vision.dice.find_dice` reads the pips and tells flat from cocked; here a die whose centre
+    lies outside the field is ``off_board``, on the bar ``on_bar``, on a checker's disc
+    ``on_checker``. Whether a die is on the roller's wrong half needs to know who rolled: the
+    controller decides that from the positions given.
+    """
+    try:
+        from vision.dice import find_dice
+    except ImportError:  # the dice reader is optional for the board reader
+        return ()
+    corners = np.array(geom.corners, dtype=np.float64)
+    centre = corners.mean(axis=0)
+    region = np.zeros(image.shape[:2], np.uint8)
+    grown = centre + 1.12 * (corners - centre)
+    cv2.fillConvexPoly(region, np.round(grown).astype(np.int32), 255)
+    try:
+        found = find_dice(image, region)
+    except Exception:  # noqa: BLE001 -- a failing dice reader must not cost the board reading
+        return ()
+    if not found:
+        return ()
+    width, height = geom.size
+    discs = [(x, y, s.radius) for s in stacks for x, y in s.centres]
+    out = []
+    for die in found:
+        if die.image_xy is None:
+            out.append(die)
+            continue
+        x, y = geom.to_rectified(np.array([die.image_xy]))[0]
+        if any((x - cx) ** 2 + (y - cy) ** 2 < (0.6 * r) ** 2 for cx, cy, r in discs):
+            continue  # a checker's face taken for a die: the stack counter explains it
+        status = DieStatus(die.status)
+        if not (0 <= x <= width and 0 <= y <= height):
+            status = DieStatus.OFF_BOARD
+        elif geom.bar is not None and geom.bar[0] <= x <= geom.bar[1]:
+            status = DieStatus.ON_BAR
+        elif any((x - cx) ** 2 + (y - cy) ** 2 < r * r for cx, cy, r in discs):
+            status = DieStatus.ON_CHECKER
+        out.append(DieReading(die.value, die.image_xy, status, die.confidence))
     return tuple(out)

@@ -1,0 +1,95 @@
+"""`vision.reader.read_board` and `tavla read` on bad input: a clear status or exit code, no traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from controller.cli import app
+from vision.reader import ReaderInputError, read_board
+from vision.reading import FrameStatus
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    "name,image,status",
+    [
+        ("black", np.zeros((360, 480, 3), np.uint8), FrameStatus.TOO_DARK),
+        ("blank", np.full((360, 480, 3), 255, np.uint8), FrameStatus.NO_BOARD),
+        ("noise", np.random.default_rng(0).integers(0, 256, (360, 480, 3), np.uint8), FrameStatus.NO_BOARD),
+        ("tiny", np.full((8, 8, 3), 128, np.uint8), FrameStatus.NO_BOARD),
+        ("grey 2-D", np.full((360, 480), 128, np.uint8), FrameStatus.NO_BOARD),
+    ],
+)
+def test_no_board_gives_a_status_not_an_error(name: str, image: np.ndarray, status: FrameStatus) -> None:
+    reading = read_board(image)
+    assert not reading.board_found, name
+    assert reading.status == status
+    out = json.loads(json.dumps(reading.to_json()))
+    assert out["board_found"] is False and out["points"] == []
+
+
+@pytest.mark.parametrize(
+    "bad", [np.zeros((100, 100, 3), np.float32), np.zeros((100, 100, 5), np.uint8), "not an array"]
+)
+def test_non_images_raise_a_value_error(bad: object) -> None:
+    with pytest.raises(ReaderInputError):
+        read_board(bad)  # type: ignore[arg-type]
+    assert issubclass(ReaderInputError, ValueError)
+
+
+def _write(tmp_path: Path, name: str, image: np.ndarray) -> Path:
+    path = tmp_path / name
+    assert cv2.imwrite(str(path), image)
+    return path
+
+
+def test_cli_missing_file_exits_2(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["read", str(tmp_path / "nothing.jpg")])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+
+
+def test_cli_not_an_image_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "notes.jpg"
+    path.write_text("these are not pixels\n")
+    result = runner.invoke(app, ["read", str(path)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def test_cli_truncated_jpeg_exits_2(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    full = _write(tmp_path, "full.jpg", rng.integers(0, 256, (200, 300, 3), dtype=np.uint8))
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(full.read_bytes()[: full.stat().st_size // 2])
+    result = runner.invoke(app, ["read", str(cut)])
+    assert result.exit_code == 2 and "truncated" in result.output
+
+
+def test_cli_truncated_png_exits_2(tmp_path: Path) -> None:
+    full = _write(tmp_path, "full.png", np.full((100, 100, 3), 90, np.uint8))
+    cut = tmp_path / "cut.png"
+    cut.write_bytes(full.read_bytes()[:-20])
+    result = runner.invoke(app, ["read", str(cut)])
+    assert result.exit_code == 2
+
+
+def test_cli_no_board_exits_3_with_json(tmp_path: Path) -> None:
+    path = _write(tmp_path, "blank.png", np.full((240, 320, 3), 200, np.uint8))
+    result = runner.invoke(app, ["read", str(path)])
+    assert result.exit_code == 3
+    assert json.loads(result.stdout)["board_found"] is False
+
+
+def test_cli_bad_calibration_file_exits_2(tmp_path: Path) -> None:
+    path = _write(tmp_path, "blank.png", np.full((240, 320, 3), 200, np.uint8))
+    calib = tmp_path / "calib.json"
+    calib.write_text("{not json")
+    result = runner.invoke(app, ["read", str(path), "--calibration", str(calib)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
