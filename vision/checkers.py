@@ -167,7 +167,8 @@ def count_stacks(rectified: np.ndarray, geom: BoardGeometry) -> list[StackReadin
         per_col = [
             _disc_colours(box, np.array(geom.columns[p::2])[:, None], cy_row[None, :]) for p in (0, 1)
         ]
-        bare_depth = np.stack([_consensus(c.swapaxes(0, 1)) for c in per_col])  # (2, D, 3): each parity's bare colour at every depth
+        # (2, D, 3): each parity's bare colour at every depth
+        bare_depth = np.stack([_consensus(c.swapaxes(0, 1)) for c in per_col])
         for col in range(12):
             cy_all = base[top] + depth if top else base[top] - depth
             # a disc whose inside is the bare point's colour must show a full ring (a rimmed checker
