@@ -7,6 +7,9 @@
  *                            feed it the bytes at t=0 and write <u32 LE n><the n bytes it sent>
  *                            <u8 has_state><u8 has_applied><u16 BE applied_seq><u8 brightness>
  *                            <27 x r,g,b,effect><u8 n_runs><n_runs x zone,start BE16,count><u32 BE errors>
+ *   tavla_host --render      read records <u32 LE length><bytes><u32 LE t_ms>; for each, power up a fresh
+ *                            device at t=0, feed it the bytes and write the colours of its LEDs at
+ *                            t_ms (led_count x r,g,b): effects and brightness as the strip shows them
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -115,18 +118,46 @@ static int fuzz(uint16_t leds) {
     return 0;
 }
 
+static int render(uint16_t leds) {
+    static tv_device dev;
+    capture cap = {NULL, 0, 0};
+    uint8_t *rgb = malloc(3u * leds + 1u);
+    if (!rgb) return 3;
+    for (;;) {
+        uint8_t hdr[4];
+        if (!read_exact(hdr, 4)) break;
+        uint32_t n = (uint32_t)hdr[0] | (uint32_t)hdr[1] << 8 | (uint32_t)hdr[2] << 16 | (uint32_t)hdr[3] << 24;
+        if (n > (1u << 24)) return 2;
+        uint8_t *in = malloc(n ? n : 1);
+        if (!in || !read_exact(in, n) || !read_exact(hdr, 4)) { free(in); return 2; }
+        uint32_t t = (uint32_t)hdr[0] | (uint32_t)hdr[1] << 8 | (uint32_t)hdr[2] << 16 | (uint32_t)hdr[3] << 24;
+        memset(&dev, 0, sizeof dev);
+        tv_device_init(&dev, leds, to_capture, &cap, 0);
+        tv_device_rx(&dev, in, n, 0);
+        free(in);
+        tv_device_render(&dev, t, rgb);
+        write_all(1, rgb, 3u * leds);
+        cap.len = 0;
+    }
+    free(rgb);
+    free(cap.data);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     uint16_t leds = 28;
-    int fuzz_mode = 0;
+    int fuzz_mode = 0, render_mode = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--fuzz") == 0) fuzz_mode = 1;
+        else if (strcmp(argv[i], "--render") == 0) render_mode = 1;
         else if (strcmp(argv[i], "--leds") == 0 && i + 1 < argc) leds = (uint16_t)atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: %s [--leds N] [--fuzz]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--leds N] [--fuzz | --render]\n", argv[0]);
             return 2;
         }
     }
     if (fuzz_mode) return fuzz(leds);
+    if (render_mode) return render(leds);
 
     static tv_device dev;
     uint32_t t0 = now_ms();
