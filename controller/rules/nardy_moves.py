@@ -251,11 +251,15 @@ def legal_plays(
         ``False`` switches the exception off; ``True`` cannot switch it on for a position with a
         checker off the head (CS 3.1: no exception when other checkers can play). The exception's
         other condition -- the opponent's head blocks -- is read from ``position.opp``.
-    :raises ValueError: when a die is not an int from 1 to 6, or a side does not have 24 entries.
+    :raises ValueError: when a die is not an int from 1 to 6, a side does not have 24 entries, or a
+        count is not an int from 0 up (``NardyStatus.BAD_LENGTH`` / ``BAD_COUNT``). Any other
+        impossible position (16 checkers, a shared point) is played, never raised on.
     """
     check_dice(d1, d2)
     if len(position.me) != 24 or len(position.opp) != 24:
         raise ValueError(f"a nardy position has 24 points a side, not {len(position.me)}/{len(position.opp)}")
+    if not all(type(n) is int and n >= 0 for n in (*position.me, *position.opp)):
+        raise ValueError(f"checker counts must be ints from 0 up in {position!r}")
     dice = (d1,) * 4 if d1 == d2 else (d1, d2)
     search = _Search(position, settings)
     search.walk(dice, 1)

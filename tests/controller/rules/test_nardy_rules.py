@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.rules.nardy import (
     BlockRule,
@@ -247,6 +249,29 @@ def test_status_flags_never_raise() -> None:
     assert NardyPosition(("x",) * 24, side()).status() & NardyStatus.BAD_COUNT  # type: ignore[arg-type]
     for d1 in range(1, 7):
         legal_plays(shared, d1, 7 - d1)  # impossible, but no crash
+
+
+counts = st.lists(st.integers(0, 20), min_size=24, max_size=24).map(tuple)
+
+
+@settings(max_examples=200, deadline=None)
+@given(counts, counts, st.integers(1, 6), st.integers(1, 6), st.sampled_from([STRICT, TRANSIENT, AFTER_HOME]))
+def test_impossible_positions_are_played_never_crash(
+    me: tuple[int, ...], opp: tuple[int, ...], d1: int, d2: int, rule: NardySettings
+) -> None:
+    position = NardyPosition(me, opp)
+    position.status()
+    for play in legal_plays(position, d1, d2, rule):
+        assert len(play.moves) <= 4 and play.result.opp == opp
+
+
+def test_misshapen_positions_raise_value_error() -> None:
+    with pytest.raises(ValueError):
+        legal_plays(NardyPosition((1,) * 23, side()), 1, 2)
+    with pytest.raises(ValueError):
+        legal_plays(NardyPosition(side(p3=-1), side()), 1, 2)
+    with pytest.raises(ValueError):
+        legal_plays(NardyPosition.initial(), 0, 2)
 
 
 def test_long_nardy_is_registered_as_a_variant() -> None:
