@@ -51,3 +51,13 @@ def test_n5_other_first_rolls_take_one_checker_from_the_head_sv_1_2() -> None:
     assert notations(START, 6, 5) == ["24/13"]
     assert notations(START, 1, 1) == ["24/20"]
     assert notations(START, 2, 2) == ["24/16"]
+
+
+def test_n5_black_gets_the_exception_too_when_whites_head_blocks_sv_3_1() -> None:
+    # After White's 6-6 (his 18 = Black's 6) and 4-4 (his 16 = Black's 4) nothing of White's is in
+    # the way of Black's single checker before White's head (Black's 12): the exception applies.
+    (white66,) = legal_plays(START, 6, 6)
+    assert notations(white66.result.swapped(), 6, 6) == ["24/18(2)"]
+    assert notations(white66.result.swapped(), 3, 3) == ["24/15 24/21"]
+    (white44,) = legal_plays(START, 4, 4)
+    assert notations(white44.result.swapped(), 4, 4) == ["24/16(2)"]
