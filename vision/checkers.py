@@ -44,6 +44,8 @@ _RING_MIN = 0.5
 _BARE_DELTA = 25.0
 # ... or its ring is this complete (a checker with a rim on a point of its own colour).
 _RING_STRONG = 0.85
+# A checker on the bar must show at least this much of its ring.
+_BAR_RING = 0.75
 # Two stack colours closer than this (Lab) are one colour.
 _SAME_COLOUR = 30.0
 
@@ -348,3 +350,53 @@ def name_colours(stacks: list[StackReading]) -> list[str | None]:
         dist = np.linalg.norm(centres - np.array(s.colour_lab, dtype=np.float32), axis=1)
         names[i] = LIGHT if int(np.argmin(dist)) == light else DARK
     return names
+
+
+def find_bar_checkers(rectified: np.ndarray, geom: BoardGeometry, radius: float,
+                      stacks: list[StackReading] | None = None) -> list[StackReading]:
+    """Checkers on the bar of a board that has one (RULES.md: a hit checker waits on the bar).
+
+    Discs of the board's checker ``radius`` are searched along the bar's centre line over the whole
+    height (ring score, as for the points); a disc counts when its ring is complete or its inside
+    differs from the bar's own colour -- and, when ``stacks`` (the points' stacks) are given, its
+    colour is one of the checker colours seen on the points (hinges and logos are not). Each checker
+    is one :class:`StackReading` with ``column``
+    -1, ``count`` 1 and ``top`` telling which half of the bar it lies in. [] without a bar.
+    """
+    if geom.bar is None or radius <= 0:
+        return []
+    lab = cv2.cvtColor(cv2.GaussianBlur(rectified, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    gx, gy = _gradients(lab)
+    height, width = lab.shape[:2]
+    x_mid = 0.5 * (geom.bar[0] + geom.bar[1])
+    ys = np.arange(radius, height - radius, 2.0)
+    xs = x_mid + np.arange(-0.5, 0.51, 0.25) * radius
+    cyg, cxg = np.meshgrid(ys, xs, indexing="ij")
+    score = ring_scores(gx, gy, cxg, cyg, radius)  # (Y, X)
+    best_x = np.take_along_axis(cxg, score.argmax(axis=1)[:, None], axis=1)[:, 0]
+    score = score.max(axis=1)
+    k = max(1, int(round(0.5 * radius)))
+    box = cv2.medianBlur(np.clip(lab, 0, 255).astype(np.uint8), 2 * k + 1).astype(np.float32)
+    xb = int(round(np.clip(x_mid, 0, width - 1)))
+    bar_colour = np.median(lab[:, max(0, xb - 1) : xb + 2].reshape(-1, 3), axis=0)
+    inside = _disc_colours(box, best_x, ys)
+    differs = np.linalg.norm(inside - bar_colour, axis=1) > _BARE_DELTA
+    # the bar carries hinges, logos and its own edges: only clear, complete discs count
+    usable = np.where(differs, score, 0.0)
+    known = np.array([st.colour_lab for st in stacks or [] if st.colour_lab is not None], np.float32)
+    out: list[StackReading] = []
+    order = np.argsort(-usable)
+    taken: list[float] = []
+    for i in order:
+        if usable[i] < _BAR_RING:
+            break
+        if any(abs(ys[i] - t) < 1.6 * radius for t in taken):
+            continue
+        centre = (float(best_x[i]), float(ys[i]))
+        colour = _stack_colour(lab, [centre], radius)
+        if known.size and np.linalg.norm(known - np.array(colour, np.float32), axis=1).min() > _BARE_DELTA:
+            continue
+        taken.append(float(ys[i]))
+        top = bool(ys[i] < 0.5 * height)
+        out.append(StackReading(-1, top, 1, colour, float(usable[i]), (centre,), radius))
+    return out

@@ -13,7 +13,7 @@ import numpy as np
 
 from vision.board import POINT_PX, BoardGeometry, find_board
 from vision.calibration import Calibration
-from vision.checkers import StackReading, count_stacks, name_colours
+from vision.checkers import StackReading, count_stacks, find_bar_checkers, name_colours
 from vision.occlusion import find_occlusion
 from vision.reading import BoardReading, DieReading, DieStatus, FrameStatus, PointReading
 
@@ -70,15 +70,22 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
         return BoardReading(False, status=FrameStatus.NO_BOARD, image_size=size)
     rect = geom.rectify(img)
     stacks = count_stacks(rect, geom)
-    names = name_colours(stacks)
-    occluded = find_occlusion(rect, geom, stacks, stacks[0].radius if stacks else 0.45 * POINT_PX)
+    radius = stacks[0].radius if stacks else 0.45 * POINT_PX
+    on_bar = find_bar_checkers(rect, geom, radius, stacks)
+    all_names = name_colours(stacks + on_bar)
+    names = all_names[: len(stacks)]
+    bar: dict[str, int] = {}
+    for name in all_names[len(stacks) :]:
+        if name is not None:
+            bar[name] = bar.get(name, 0) + 1
+    occluded = find_occlusion(rect, geom, stacks + on_bar, radius)
     points = _points(geom, stacks, names)
     dice = _dice(img, geom, stacks)
     return BoardReading(
         board_found=True,
         occluded=occluded,
         points=points,
-        bar={},
+        bar=bar,
         off={},
         dice=dice,
         cube=None,
