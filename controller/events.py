@@ -29,23 +29,24 @@ class EventError(ValueError):
 
 @dataclass(frozen=True)
 class DieSeen:
-    """One die as the referee needs it: ``value`` 1-6 or None, ``status`` (a DieStatus value) and the
-    slot (0-23) nearest to where it lies, or None when unknown."""
+    """One die as the referee needs it: ``value`` 1-6 or None, ``status`` (a DieStatus value), the
+    slot (0-23) nearest to where it lies (None when unknown) and the reader's ``confidence`` 0.0-1.0."""
 
     value: int | None
     status: str = DieStatus.FLAT.value
     slot: int | None = None
+    confidence: float = 1.0
 
     @property
     def flat(self) -> bool:
         return self.status == DieStatus.FLAT.value
 
     def to_json(self) -> list[Any]:
-        return [self.value, self.status, self.slot]
+        return [self.value, self.status, self.slot, self.confidence]
 
     @classmethod
     def from_json(cls, raw: list[Any]) -> DieSeen:
-        return cls(raw[0], raw[1], raw[2])
+        return cls(raw[0], raw[1], raw[2], float(raw[3]) if len(raw) > 3 else 1.0)
 
 
 @dataclass(frozen=True)
@@ -177,7 +178,14 @@ def board_seen(reading: BoardReading, t: float = 0.0, source: str = "") -> Board
     slots = tuple((p.colour if p.count else None, int(p.count), float(p.confidence)) for p in reading.points)
     dice = []
     for d in reading.dice:
-        dice.append(DieSeen(d.value, DieStatus(d.status).value, _nearest_slot(reading, d.image_xy)))
+        dice.append(
+            DieSeen(
+                d.value,
+                DieStatus(d.status).value,
+                _nearest_slot(reading, d.image_xy),
+                round(float(d.confidence), 3),
+            )
+        )
     return BoardSeen(
         t=t,
         slots=slots,

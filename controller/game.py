@@ -178,8 +178,15 @@ def _is_start(sides: Sides, variant: str) -> bool:
     return sides[0] == start and sides[1] == start
 
 
+MIN_DIE_CONFIDENCE = 0.5  # dice read less surely are left out (a pip pattern on a checker, a shadow)
+MAX_DICE = 4  # two pairs: the mover's and an opponent's premature roll (RULES.md B16)
+
+
 def _roll_of(ev: BoardSeen) -> tuple[DieSeen, ...]:
-    return tuple(ev.dice)
+    """The dice the referee believes: those read with some confidence. More than two pairs cannot be
+    on a backgammon board: such a reading is left out whole (a note says so) rather than ruled on."""
+    dice = tuple(d for d in ev.dice if d.confidence >= MIN_DIE_CONFIDENCE)
+    return dice if len(dice) <= MAX_DICE else ()
 
 
 def _half_of(dice: tuple[DieSeen, ...]) -> bool | None:
@@ -426,9 +433,11 @@ def _setup(
         return state, out
     # free play: analyse this board alone (hint assistant over any position)
     notes = list(_partial_notes(seen))
+    if not dice and ev.dice:
+        notes.append(f"{len(ev.dice)} dice-like marks read, none trusted: no roll taken from this frame")
     mover = None
     roll = None
-    if len(dice) >= 2:
+    if len(dice) == 2:
         ruling = rethrow(dice[:2], state.settings)
         if ruling is not None:
             state = _announce(state, ruling, out)
@@ -439,6 +448,8 @@ def _setup(
             roll = (dice[0].value, dice[1].value)  # type: ignore[assignment]
     elif len(dice) == 1:
         notes.append("only one die seen")
+    elif len(dice) > 2:
+        notes.append(f"{len(dice)} dice on the board: waiting for one roll")
     position_ok = True
     pos = arbiter.make_position(variant, seen[0], seen[1])
     flags = pos.status() if hasattr(pos, "status") else 0

@@ -507,3 +507,21 @@ def test_n9_koks_setting_when_no_checker_came_home():
     s.move("1/off 1/off")
     s.pickup()
     assert s.ended()[0].kind == "koks" and s.ended()[0].points == 3
+
+
+def test_b15_no_ruling_on_an_implausible_dice_reading():
+    """Eleven "dice" cannot lie on a board: the reading is not trusted, no re-throw is ruled."""
+    from dataclasses import replace
+
+    from controller.demo import seen
+    from controller.events import DieSeen
+
+    s = Script()
+    ev = seen(s.sides, t=1.0)
+    junk = tuple(DieSeen(2, "off_board", 3, 0.9) for _ in range(11))
+    s.feed(ev)
+    out = s.feed(replace(ev, t=2.0, dice=junk))
+    assert s.codes(out) == [] and s.state.phase in ("setup", "free")
+    weak = (DieSeen(3, "cocked", 2, 0.2), DieSeen(1, "flat", 14, 0.3))
+    out = s.feed(replace(ev, t=3.0, dice=weak))
+    assert s.codes(out) == []
