@@ -59,6 +59,8 @@ _MAX_SIDE = 1280
 # A blob is split into several dice only when it is larger than _SPLIT_AREA typical dice and is not
 # one die seen whole (aspect below _ONE_ASPECT, solidity above _ONE_SOLIDITY).
 _SPLIT_AREA = 1.6
+# Short side (px) of the copy the scale vote works on.
+_VOTE_SIDE = 1000.0
 # Lightness std (OpenCV Lab L units) inside a blob below which it is no die (no pips).
 _TEXTURE_MIN = 12.0
 # Blob strength (Lab units) of a pip found outside the surface model's dice.
@@ -92,16 +94,18 @@ def _odd(v: float, lo: int = 3) -> int:
     return k if k % 2 else k + 1
 
 
-def foreground_distance(lab: np.ndarray) -> np.ndarray:
+def foreground_distance(lab: np.ndarray, window: float | None = None) -> np.ndarray:
     """Per-pixel CIE-Lab distance from the slowly varying surface under the dice.
 
     :param lab: HxWx3 uint8 Lab image (OpenCV scaling).
+    :param window: the surface median's window in pixels (default: 1/8 of the short side); it must be
+        well above the die size or a die's middle counts as surface.
     :returns: HxW float32 distance (0 = surface colour).
     """
     h, w = lab.shape[:2]
     f = 4
     small = cv2.resize(lab, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
-    k = _odd(min(h, w) / f / 8, 5)
+    k = _odd((window or min(h, w) / 8.0) / f, 5)
     bg = cv2.medianBlur(small, min(k, 255))
     bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
     d = lab.astype(np.float32) - bg.astype(np.float32)
@@ -152,34 +156,56 @@ def _textured(contour: np.ndarray, light: np.ndarray, side: float) -> bool:
     x, y, w, h = cv2.boundingRect(contour)
     blob = np.zeros((h, w), np.uint8)
     cv2.drawContours(blob, [contour], -1, 255, thickness=cv2.FILLED, offset=(-x, -y))
-    r = max(1, int(round(0.15 * side)))
-    core = cv2.erode(blob, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))) > 0
+    core = cv2.distanceTransform(blob, cv2.DIST_L2, 3) > max(1.0, 0.15 * side)
     vals = light[y : y + h, x : x + w][core]
     return bool(vals.size >= 4 and float(vals.std()) >= _TEXTURE_MIN)
 
 
-def _open(mask: np.ndarray, size: float) -> np.ndarray:
-    r = max(1, int(round(size * 0.3)))
-    se = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, se)
+def _open(mask: np.ndarray, size: float, dist: np.ndarray | None = None) -> np.ndarray:
+    """Opening of ``mask`` by a disc of radius 0.3 ``size``, through two distance transforms (linear
+    time whatever the radius, unlike a large structuring element). ``dist``: the mask's own distance
+    transform when already computed."""
+    r = max(1.0, size * 0.3)
+    if dist is None:
+        dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    eroded = (dist > r).astype(np.uint8)
+    back = cv2.distanceTransform(1 - eroded, cv2.DIST_L2, 5)
+    return (back <= r).astype(np.uint8) * 255
 
 
 def estimate_die_size(mask: np.ndarray, light: np.ndarray | None = None) -> float | None:
     """The die edge (pixels) that best explains a foreground mask, or None when nothing looks like a die.
 
-    Scale selection: for each trial edge ``s`` (a geometric series from 1/90 to 1/8 of the image's short
+    Scale selection: for each trial edge ``s`` (a geometric series from 1/90 to 1/3 of the image's short
     side) the mask is opened with a disc of radius 0.3 s, which removes anything thinner than a die (tray
     walls, lines, printing, and bridges between touching dice); the trial that leaves the most compact
     square blobs of edge 0.75-1.5 s wins, and the median edge of those blobs is the estimate.
     """
+    found = _scale_vote(mask, light)
+    return None if found is None else found[0]
+
+
+def _scale_vote(mask: np.ndarray, light: np.ndarray | None) -> tuple[float, float] | None:
+    """(die edge, support) for :func:`estimate_die_size`; support = the area of the die-like blobs.
+
+    Voted on a copy shrunk to about _VOTE_SIDE px on the short side (the openings are the costly part).
+    """
+    f = max(1.0, min(mask.shape[:2]) / _VOTE_SIDE)
+    if f > 1.0:
+        h, w = mask.shape[:2]
+        size = (max(1, round(w / f)), max(1, round(h / f)))
+        mask = (cv2.resize(mask, size, interpolation=cv2.INTER_AREA) > 127).astype(np.uint8) * 255
+        if light is not None:
+            light = cv2.resize(light, size, interpolation=cv2.INTER_AREA)
     short = min(mask.shape[:2])
-    best: tuple[int, float] | None = None
-    for s in np.geomspace(max(8.0, short / 90.0), max(9.0, short / 8.0), 10):
-        sides = _compact_sides(_open(mask, s), light)
+    best: tuple[int, float, float] | None = None
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    for s in np.geomspace(max(8.0 / f, short / 90.0), max(9.0 / f, short / 3.0), 12):
+        sides = _compact_sides(_open(mask, s, dist), light)
         ok = sides[(sides >= 0.75 * s) & (sides <= 1.5 * s)]
         if len(ok) and (best is None or len(ok) >= best[0]):
-            best = (len(ok), float(np.median(ok)))
-    return None if best is None else best[1]
+            best = (len(ok), float(np.median(ok)) * f, float((ok**2).sum()) * f * f)
+    return None if best is None else (best[1], best[2])
 
 
 def _working(image: np.ndarray) -> tuple[np.ndarray, float]:
@@ -189,6 +215,18 @@ def _working(image: np.ndarray) -> tuple[np.ndarray, float]:
     if scale == 1.0:
         return image, 1.0
     return cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA), scale
+
+
+def _surface_mask(
+    lab: np.ndarray, region: np.ndarray | None, window: float
+) -> tuple[np.ndarray, tuple[float, float] | None]:
+    """Foreground mask (uint8 0/255, small holes filled) and (die size, support) it shows, or None."""
+    mask = (foreground_distance(lab, window) > _FOREGROUND_DELTA).astype(np.uint8) * 255
+    if region is not None:
+        mask &= region
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    mask = _fill_holes(mask, (min(mask.shape) / 12.0) ** 2)
+    return mask, _scale_vote(mask, lab[:, :, 0])
 
 
 def find_die_candidates(
@@ -201,16 +239,25 @@ def find_die_candidates(
     """
     work, scale = _working(image)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
-    dist = foreground_distance(lab)
-    mask = (dist > _FOREGROUND_DELTA).astype(np.uint8) * 255
+    rm = None
     if region_mask is not None:
         rm = (np.asarray(region_mask) > 0).astype(np.uint8) * 255
         if rm.shape[:2] != image.shape[:2]:
             raise DiceInputError(f"region_mask shape {rm.shape} does not match the image {image.shape[:2]}")
-        mask &= cv2.resize(rm, (work.shape[1], work.shape[0]), interpolation=cv2.INTER_NEAREST)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    mask = _fill_holes(mask, (min(mask.shape) / 12.0) ** 2)
-    size = estimate_die_size(mask, lab[:, :, 0])
+        rm = cv2.resize(rm, (work.shape[1], work.shape[0]), interpolation=cv2.INTER_NEAREST)
+    short = min(work.shape[:2])
+    # A surface window of 1/8 of the frame follows the lighting and the tray's walls, but a die larger
+    # than half that window passes for surface in its middle: when a window of 1/3 of the frame
+    # explains more die area, the dice are large and the window is made two dice wide.
+    mask, vote = _surface_mask(lab, rm, short / 8.0)
+    wide_mask, wide = _surface_mask(lab, rm, short / 3.0)
+    if wide is not None and (vote is None or wide[1] > 1.5 * vote[1]):
+        if 2.0 * wide[0] > short / 3.0:
+            mask, vote = wide_mask, wide
+        else:
+            mask, vote = _surface_mask(lab, rm, max(short / 8.0, 2.0 * wide[0]))
+            vote = vote or wide
+    size = None if vote is None else vote[0]
     if size is None:
         return [], scale
     opened = _open(mask, size)
