@@ -118,3 +118,43 @@ def test_config_file(tmp_path):
     with pytest.raises(config.ConfigError, match="does not exist"):
         config.load(tmp_path / "none.toml")
     assert json.loads(json.dumps(cfg.settings.to_json())) == cfg.settings.to_json()
+
+
+def test_unplugged_led_device_pauses_the_clock_and_the_game_goes_on(tmp_path):
+    """The LED device vanishes mid-session: the station journals it (DeviceChanged), the clock pauses,
+    LED frames are reported unacknowledged, nothing stops; when it is back the clock runs again."""
+    import time as _time
+
+    from rich.console import Console
+
+    from controller.cli.run import run_session
+    from controller.events import DeviceChanged
+    from firmware_bridge import sim
+
+    board = sim.board("tavla-test-unplug")
+    events = scripted_events(3, turns=3, settings=Settings(clock="simple", hints="referee"))
+
+    def stream():
+        for i, ev in enumerate(events):
+            if i == 4:
+                board.unplug()
+                _time.sleep(1.5)  # the link notices the silence
+            if i == 8:
+                board.replug()
+                _time.sleep(2.5)
+            yield ev
+
+    console = Console(file=open(tmp_path / "out.txt", "w"), width=120)  # noqa: SIM115
+    station = run_session(stream(), Settings(), "ledsim://tavla-test-unplug", tmp_path / "j.jsonl", console)
+    sim.forget("tavla-test-unplug")
+    changes = [ev for ev in station_events(tmp_path / "j.jsonl") if isinstance(ev, DeviceChanged)]
+    assert [c.online for c in changes] == [False, True]
+    assert station.led_failures >= 1  # frames shown while unplugged were not acknowledged
+    assert station.state.clock is not None and not station.state.clock.paused
+    assert station.state.phase in ("moving", "to_roll")
+
+
+def station_events(path):
+    from controller.journal import read
+
+    return read(path)
