@@ -75,13 +75,16 @@ def demo_events(console: Any, turns: int | None = 6, use_reader: bool = True) ->
         yield board_seen(reading, t=float(i), source=f"demo {i}: {caption}")
 
 
-def source_events(spec: str, console: Any, calibration: Any = None) -> Iterator[Event]:
+def source_events(spec: str, console: Any, calibration: Any = None, notify: Any = None) -> Iterator[Event]:
     """BoardSeen events from a camera, video or image folder through ``vision.pipeline`` (source ->
     reader -> stability gate). A folder holds separate photos: each is settled on its own
     (``GateConfig.for_stills``) and every photo gets an answer -- a frame the gate does not settle (no
     board, a hand over it) is passed on with its status, so the station says why it waits. Video and
     camera frames are passed on only once settled (the gate's still run); a camera uses a fixed-camera
-    detector (``CalibratedDetector``: the board found once, re-found when the camera moves)."""
+    detector (``CalibratedDetector``: the board found once, re-found when the camera moves).
+
+    ``notify`` (any thread) gets a DeviceChanged when the camera is lost or comes back: frames stop
+    then, so the station hears it from the source's own grabber thread (the clock pauses meanwhile)."""
     from vision.pipeline import CalibratedDetector, run_pipeline
     from vision.reading import BoardReading, FrameStatus
     from vision.sources import open_source
@@ -91,7 +94,18 @@ def source_events(spec: str, console: Any, calibration: Any = None) -> Iterator[
     gate = GateConfig.for_stills() if folder or Path(spec).is_file() and _is_image(spec) else None
     detector = CalibratedDetector(calibration) if not folder else _still_reader(calibration)
     t0 = time.monotonic()
-    src = open_source(spec)
+
+    def camera_event(ev: Any) -> None:
+        from controller.events import DeviceChanged
+
+        if notify is not None and ev.kind in ("lost", "reconnected"):
+            notify(
+                DeviceChanged(
+                    t=round(time.monotonic() - t0, 3), device="camera", online=ev.kind == "reconnected"
+                )
+            )
+
+    src = open_source(spec, on_event=camera_event)
     last: Any = None
     with src:
         for result in run_pipeline(src, detector, gate):
@@ -128,6 +142,23 @@ def _still_reader(calibration: Any) -> Any:
     from vision.reader import read_board
 
     return lambda image: read_board(image, calibration)
+
+
+class Forward:
+    """Hands events to a target set later (the station's queue, once it exists); drops them before
+    that or after the station stopped. Called from any thread."""
+
+    def __init__(self) -> None:
+        self.target: Any = None
+
+    def __call__(self, event: Event) -> None:
+        target = self.target
+        if target is None:
+            return
+        try:
+            target(event)
+        except Exception:  # the station has stopped: nothing left to tell
+            pass
 
 
 def paced(events: Iterator[Event], pace: float) -> Iterator[Event]:
@@ -170,6 +201,7 @@ def run_session(
     state: Any = None,
     export_dir: Path | None = None,
     buttons: dict[str, int] | None = None,
+    forward: Forward | None = None,
 ) -> Any:
     """Feed events through a station (journal, step, effects) and print a summary; returns the station."""
     from controller.events import DeviceChanged
@@ -212,6 +244,8 @@ def run_session(
 
     station = Station(settings, link=link, journal=journal, printer=printer, on_game_end=on_end, state=state)
     holder["station"] = station
+    if forward is not None:
+        forward.target = station.submit
     panel = None
     if buttons:
         from controller.buttons import ButtonPanel
@@ -297,6 +331,7 @@ def register(app: typer.Typer) -> None:
                 raise _fail(
                     f"calibration {cfg.calibration} cannot be read ({exc}); recalibrate or remove it"
                 ) from exc
+        sink = Forward()
         if events is not None:
             from controller.journal import read_events_file
 
@@ -317,7 +352,7 @@ def register(app: typer.Typer) -> None:
                 open_source(spec).close()
             except (OSError, ValueError) as exc:
                 raise _fail(f"{exc}") from exc
-            stream = with_match_start(source_events(spec, console, calibration), cfg.settings)
+            stream = with_match_start(source_events(spec, console, calibration, sink), cfg.settings)
         export_dir = Path(cfg.export_dir) if cfg.export_dir else None
         run_session(
             stream,
@@ -327,4 +362,5 @@ def register(app: typer.Typer) -> None:
             console,
             export_dir=export_dir,
             buttons=cfg.buttons,
+            forward=sink,
         )
