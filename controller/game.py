@@ -1177,6 +1177,9 @@ def _cube(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, li
     if s.variant == "nardy":
         out.append(Prompt("long nardy is played without the cube"))
         return state, out
+    if ev.button == "double" and p is None and state.on_roll is None:
+        out.append(Prompt("no game under way: nothing to double"))
+        return state, out
     if ev.button == "double" and p is None and state.on_roll is not None:
         # a shared cube button: the player who may double now (after a finished turn, the opponent)
         p = 1 - state.on_roll if state.phase == "deciding" else state.on_roll

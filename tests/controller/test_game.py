@@ -525,3 +525,10 @@ def test_b15_no_ruling_on_an_implausible_dice_reading():
     weak = (DieSeen(3, "cocked", 2, 0.2), DieSeen(1, "flat", 14, 0.3))
     out = s.feed(replace(ev, t=3.0, dice=weak))
     assert s.codes(out) == []
+
+
+def test_buttons_outside_a_game_do_nothing_harmful():
+    s = Script()
+    for button in ("double", "take", "drop", "dispute", "clock"):
+        s.press(button)
+    assert s.rulings() == [] and s.state.phase == "setup"
