@@ -42,7 +42,8 @@ class DieCandidate:
 
     ``x0, y0``: top-left of the crop in working-image pixels; ``mask``: uint8 HxW (255 = die);
     ``size``: the estimated die edge in pixels; ``outline``: the mask is the die's own outline (from the
-    surface model), not a disc drawn around a cluster of pips.
+    surface model), not a disc drawn around a cluster of pips; ``whole``: for one part of a blob split
+    into several dice, the whole blob's mask (same crop), else None.
     """
 
     x0: int
@@ -50,6 +51,7 @@ class DieCandidate:
     mask: np.ndarray
     size: float
     outline: bool = True
+    whole: np.ndarray | None = None
 
 
 # Colour distance (CIE-Lab, OpenCV's 8-bit scaling) above which a pixel is not the surface.
@@ -133,7 +135,8 @@ def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
 def _compact_sides(mask: np.ndarray, light: np.ndarray | None = None) -> np.ndarray:
     """Edge lengths (sqrt of area, px) of the blobs of ``mask`` that look like one die.
 
-    A blob counts when its minimum-area rectangle is nearly square (aspect < 1.5), it fills most of it
+    A blob counts when its minimum-area rectangle is nearly square (aspect < 1.5; edge = sqrt(area)) or
+    a row of up to three dice (aspect < 3.3; edge = the rectangle's short side), it fills most of it
     (> 70 %) and, when the lightness channel ``light`` is given, its inside is not uniform (a die shows
     pips; a lone pip of a white die, a hole or a stain does not).
     """
@@ -144,11 +147,14 @@ def _compact_sides(mask: np.ndarray, light: np.ndarray | None = None) -> np.ndar
         if area < 30:
             continue
         (_, _), (rw, rh), _ = cv2.minAreaRect(c)
-        if min(rw, rh) <= 0 or max(rw, rh) / min(rw, rh) > 1.5 or area / (rw * rh) < 0.7:
+        if min(rw, rh) <= 0 or area / (rw * rh) < 0.7:
             continue
-        if light is not None and not _textured(c, light, np.sqrt(area)):
+        aspect = max(rw, rh) / min(rw, rh)
+        # one die, or a row of two or three touching dice (counted by their common edge)
+        side = np.sqrt(area) if aspect <= 1.5 else min(rw, rh) if aspect <= 3.3 else 0.0
+        if side <= 0 or (light is not None and not _textured(c, light, side)):
             continue
-        sides.append(np.sqrt(area))
+        sides.append(side)
     return np.array(sides, dtype=np.float64)
 
 
@@ -277,7 +283,8 @@ def find_die_candidates(
             parts = _split(sub, max(2, int(round(area / (1.2 * one)))))
         for part in parts:
             own = float(np.sqrt(max(1, int(np.count_nonzero(part)))))
-            cands.append(DieCandidate(x0, y0, part, float(np.clip(own, 0.6 * size, 2.0 * size))))
+            whole = sub if len(parts) > 1 else None
+            cands.append(DieCandidate(x0, y0, part, float(np.clip(own, 0.6 * size, 2.0 * size)), True, whole))
     return cands, scale
 
 
@@ -372,6 +379,31 @@ class DiceFrame:
     die_size: float
 
 
+def _rejoin(
+    faces: list[tuple[DieCandidate, FaceRead | None]], lab: np.ndarray
+) -> list[tuple[DieCandidate, FaceRead | None]]:
+    """A blob split into several dice where only one part shows pips was one die with its side faces
+    in view (a cocked die, or one seen obliquely): read the whole blob as that die instead."""
+    groups: dict[int, list[int]] = {}
+    for i, (c, _) in enumerate(faces):
+        if c.whole is not None:
+            groups.setdefault(id(c.whole), []).append(i)
+    out = list(faces)
+    for members in groups.values():
+        read = [i for i in members if faces[i][1] is not None]
+        if len(read) != 1:
+            continue
+        c = faces[read[0]][0]
+        assert c.whole is not None
+        h, w = c.whole.shape
+        whole = DieCandidate(c.x0, c.y0, c.whole, c.size, True, None)
+        face = read_face(lab[c.y0 : c.y0 + h, c.x0 : c.x0 + w], c.whole, c.size, True)
+        first = faces[read[0]][1]
+        if face is not None and first is not None and face.value == first.value:
+            out[read[0]] = (whole, face)
+    return out
+
+
 def find_dice(image: np.ndarray, region_mask: np.ndarray | None = None) -> list[DieReading]:
     """Every die in a photo: top-face pips, pixel centre, ``flat``/``cocked`` status, confidence.
 
@@ -405,10 +437,12 @@ def read_dice(image: np.ndarray, region_mask: np.ndarray | None = None) -> DiceF
         rm = cv2.resize((np.asarray(region_mask) > 0).astype(np.uint8), (work.shape[1], work.shape[0]),
                         interpolation=cv2.INTER_NEAREST) > 0
     cands = cands + _pip_first_candidates(lab, cands, rm)
-    out: list[DieReading] = []
+    faces: list[tuple[DieCandidate, FaceRead | None]] = []
     for c in cands:
         h, w = c.mask.shape
-        face: FaceRead | None = read_face(lab[c.y0 : c.y0 + h, c.x0 : c.x0 + w], c.mask, c.size, c.outline)
+        faces.append((c, read_face(lab[c.y0 : c.y0 + h, c.x0 : c.x0 + w], c.mask, c.size, c.outline)))
+    out: list[DieReading] = []
+    for c, face in _rejoin(faces, lab):
         if face is None:
             continue
         cx, cy = face.centre
