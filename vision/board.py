@@ -136,6 +136,33 @@ def _quads_from_hull(hull: np.ndarray) -> list[np.ndarray]:
     return out
 
 
+def _quad_from_sides(contour: np.ndarray) -> np.ndarray | None:
+    """A quadrilateral from the four longest straight stretches of a contour, extended to meet.
+
+    A hand or an arm over the board joins the field's region and bulges its hull; the field's own
+    sides stay long straight stretches of the outline, so their lines still give the field.
+    """
+    peri = cv2.arcLength(contour, True)
+    poly = cv2.approxPolyDP(contour, 0.01 * peri, True).reshape(-1, 2).astype(np.float64)
+    k = len(poly)
+    if k < 5 or k > 60:
+        return None
+    lens = np.array([np.hypot(*(poly[(i + 1) % k] - poly[i])) for i in range(k)])
+    keep = sorted(np.argsort(-lens)[:4].tolist())
+    if lens[keep].min() < 0.08 * peri:
+        return None
+    sides = [(poly[i], poly[(i + 1) % k]) for i in keep]
+    # the four must alternate in direction (two roughly parallel pairs), not be one side in pieces
+    dirs = [(b - a) / max(np.linalg.norm(b - a), 1e-9) for a, b in sides]
+    for j in range(4):
+        if abs(float(np.dot(dirs[j], dirs[(j + 1) % 4]))) > 0.7:
+            return None
+    quad = np.array([_intersect(*sides[j - 1], *sides[j]) for j in range(4)], dtype=np.float32)
+    if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+        return None
+    return quad
+
+
 def _quad_simple(hull: np.ndarray) -> np.ndarray | None:
     peri = cv2.arcLength(hull, True)
     for eps in (0.01, 0.02, 0.03, 0.045, 0.06, 0.08):
@@ -182,6 +209,9 @@ def _candidates(work: np.ndarray) -> list[np.ndarray]:
             if cv2.contourArea(hull) < min_area:
                 continue
             quads.extend(_quads_from_hull(hull))
+            quad = _quad_from_sides(c)
+            if quad is not None:
+                quads.append(quad)
     return _dedupe(quads, 0.01 * max(h, w))
 
 
@@ -477,16 +507,18 @@ def _pattern_score(lab: np.ndarray, q: np.ndarray, n: int, gap: float = 0.0) -> 
 
     ``n`` is 12 (a whole field, with a bar taking the share ``gap`` of its width) or 6 (a half).
     """
-    return _pattern_scores(lab, q, n, (gap,))[0]
+    return _pattern_scores(lab, q, n, (gap,))[0][0]
 
 
-def _pattern_scores(lab: np.ndarray, q: np.ndarray, n: int, gaps: tuple[float, ...]) -> list[float]:
-    """:func:`_pattern_score` for several bar shares at once (one warp)."""
+def _pattern_scores(
+    lab: np.ndarray, q: np.ndarray, n: int, gaps: tuple[float, ...]
+) -> list[tuple[float, float]]:
+    """(weaker row, stronger row) scores for several bar shares at once (one warp)."""
     asp = _aspect(q)
     width = int(round(n * _SCORE_PX / (1.0 - max(gaps))))
     height = int(round(width * asp))
     if height < 4 * _SCORE_PX or height > 6 * width:
-        return [-1.0] * len(gaps)
+        return [(-1.0, -1.0)] * len(gaps)
     dst = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
     hmg = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
     rect = cv2.warpPerspective(lab, hmg, (width, height), flags=cv2.INTER_AREA).astype(np.float32)
@@ -500,13 +532,13 @@ def _pattern_scores(lab: np.ndarray, q: np.ndarray, n: int, gaps: tuple[float, .
     return out
 
 
-def _score_rectified(rect: np.ndarray, centres_x: np.ndarray) -> float:
+def _score_rectified(rect: np.ndarray, centres_x: np.ndarray) -> tuple[float, float]:
     """Triangle-pattern score of a rectified field (float32 Lab (H, W, 3)) whose points' centre
     lines are at ``centres_x`` (pixels, float (n,)).
 
     Checkers cover some samples, so each parity's colour is a median and the score counts how many
     samples sit clearly nearer their own parity's colour than the other's, times the contrast
-    between the parities (saturating at 25 Lab units); the weaker of the two rows counts.
+    between the parities (saturating at 25 Lab units); returns (weaker row, stronger row).
     """
     height, width = rect.shape[:2]
     n = len(centres_x)
@@ -528,7 +560,7 @@ def _score_rectified(rect: np.ndarray, centres_x: np.ndarray) -> float:
         d_other = np.linalg.norm(v - other, axis=2)
         good = np.sum((d_own < 0.3 * c[:, None]) & (d_other > 0.7 * c[:, None]))
         scores.append(good / (len(ys) * n) * min(1.0, float(np.median(c)) / 25.0))
-    return float(min(scores))
+    return float(min(scores)), float(max(scores))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -541,6 +573,7 @@ class _Hyp:
     n: int
     score: float
     gap: float = 0.0
+    accept: float = 0.0
 
 
 def _hypotheses(lab: np.ndarray, quads: list[np.ndarray]) -> list[_Hyp]:
@@ -557,12 +590,14 @@ def _hypotheses(lab: np.ndarray, quads: list[np.ndarray]) -> list[_Hyp]:
                 if n == 6 and not 0.9 < asp < 3.2:
                     continue
                 gaps = _GAPS if n == 12 else (0.0,)
-                for gap, raw in zip(gaps, _pattern_scores(lab, c, n, gaps), strict=True):
+                for gap, (lo, hi) in zip(gaps, _pattern_scores(lab, c, n, gaps), strict=True):
                     # a bar must be earned: a bar-less field scored with a small gap scores
                     # almost as well, so a gap pays a margin
-                    s = raw - (_GAP_MARGIN if gap else 0.0)
-                    if s > 0.05:
-                        out.append(_Hyp(c, n, s, gap))
+                    margin = _GAP_MARGIN if gap else 0.0
+                    # ranked by the weaker row; accepted on both rows' mean, since one row may
+                    # be under a hand while a random quadrilateral scores low on both
+                    if 0.5 * (lo + hi) - margin > 0.05:
+                        out.append(_Hyp(c, n, lo - margin, gap, 0.5 * (lo + hi) - margin))
     return out
 
 
@@ -678,8 +713,9 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
     # candidates: (coarse score, field quad TL TR BR BL, bar share of the width, has a bar)
     cands: list[tuple[float, np.ndarray, float, bool]] = []
     for hyp in hyps:
-        if hyp.n == 12:
-            cands.append((hyp.score, hyp.corners, hyp.gap, hyp.gap > 0))
+        if hyp.n == 12 and hyp.accept >= _MIN_SCORE:
+            # a field under a hand keeps a place among the finalists, ranked below clean ones
+            cands.append((max(hyp.score, _MIN_SCORE), hyp.corners, hyp.gap, hyp.gap > 0))
     best12 = max((c[0] for c in cands), default=0.0)
     halves = [x for x in hyps if x.n == 6]
     pairs = list(_pair_halves(halves))
@@ -755,7 +791,7 @@ def pattern_score_at(image: np.ndarray, geom: BoardGeometry) -> float:
     width, height = int(round(geom.size[0] * small)), int(round(geom.size[1] * small))
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
     rect = cv2.warpPerspective(lab, hmg, (width, height), flags=cv2.INTER_AREA).astype(np.float32)
-    return _score_rectified(rect, np.asarray(geom.columns) * small)
+    return _score_rectified(rect, np.asarray(geom.columns) * small)[0]
 
 
 def border_energy(image: np.ndarray, geom: BoardGeometry) -> float:
