@@ -94,7 +94,9 @@ def _gym(cases: list[tuple[Position, int, int]]) -> Callable[[], int] | str:
         g.bar = [p.me[24], p.opp[24]]
         g.off = [p.off_me, p.off_opp]
         g.players_positions = g.get_players_positions()
-        games.append((g, (d1, d2)))
+        # gym's WHITE runs from index 23 down to 0 and takes its dice negative (its env rolls
+        # ``(-d1, -d2)`` for WHITE); positive dice would move our checkers backwards.
+        games.append((g, (-d1, -d2)))
 
     def run() -> int:
         return sum(len(g.get_valid_plays(WHITE, roll)) for g, roll in games)
