@@ -152,7 +152,18 @@ def _gnubg_process() -> Any:
             initializer=_watch_parent,
             initargs=(os.getpid(),),
         )
+        import atexit
+
+        atexit.register(_shutdown)
     return _EXECUTOR
+
+
+def _shutdown() -> None:
+    """Stop the helper before the interpreter tears down (else its manager thread complains)."""
+    global _EXECUTOR
+    if _EXECUTOR is not None:
+        _EXECUTOR.shutdown(wait=True, cancel_futures=True)
+        _EXECUTOR = None
 
 
 def _watch_parent(parent: int) -> None:
