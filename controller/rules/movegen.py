@@ -34,7 +34,7 @@ _ME: Final = tuple(1 << (8 * i) for i in range(25))
 _OPP: Final = tuple(1 << (200 + 8 * i) for i in range(25))
 
 
-def _key(me: list[int], opp: list[int]) -> int:
+def _key(me: tuple[int, ...], opp: tuple[int, ...]) -> int:
     """The position as one int: byte i = ``me[i]``, byte 25 + i = ``opp[i]``.
 
     :raises ValueError: when a count is outside 0-255 or a side has not 25 entries.
@@ -66,6 +66,19 @@ def generate(me_side: tuple[int, ...], opp_side: tuple[int, ...], d1: int, d2: i
     :raises ValueError: when a side has not 25 counts from 0 to 255.
     """
     me = list(me_side)
+    key0 = _key(me_side, opp_side)
+    if d1 != d2 and not me[24] and sum(me[6:24]) >= 2:
+        # Most rolls: two dice, nothing on the bar, no bear-off possible after either step.
+        return _two_steps(me, opp_side, d1, d2, key0)
+    if d1 == d2 and not me[24] and sum(me[6:24]) >= 4:
+        # A double with nothing on the bar and no bear-off possible in any of its four steps.
+        return _four_steps(me, opp_side, d1, key0)
+    return _walk(me, opp_side, d1, d2, key0)
+
+
+def _walk(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int, key0: int) -> list[Play]:
+    """:func:`generate` by the general walk (bar entries, bear-offs, doubles); ``me`` is a copy
+    of the mover's side to mutate, ``key0`` the key of the position."""
     opp = list(opp_side)
     found: dict[int, _Kept] = {}
     hits = [0]  # hits made by the steps on the walk so far: while 0, `opp` is still opp_side
@@ -264,7 +277,6 @@ def generate(me_side: tuple[int, ...], opp_side: tuple[int, ...], d1: int, d2: i
             used = True
         return not used
 
-    key0 = _key(me, opp)
     outside0 = sum(me[6:25])
     # A point the opponent holds stays held all turn (hits only empty his blots), so whether a
     # source's step is blocked is fixed per die; the walk carries the mover's points that may move.
@@ -286,3 +298,243 @@ def _with(points: tuple[int, ...], p: int) -> tuple[int, ...]:
         if q < p:
             return (*points[:i], p, *points[i:])
     return (*points, p)
+
+
+#: ``_HIT[d]``: the key change when the mover hits the opponent's blot on the mover's index ``d``.
+_HIT: Final = tuple(_OPP[24] - _OPP[23 - d] for d in range(24))
+
+
+def _two_steps(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int, key0: int) -> list[Play]:
+    """:func:`generate` for a non-double with no checker on the bar and at least two outside the
+    home board, so no step can bear off (RULES.md B8) and every step is a plain move.
+
+    Same walk and order as :func:`generate` (``d1`` then ``d2``, then swapped; the second step from
+    no higher than the first; first play found per result kept), but flat: a pair of steps is two
+    precomputed key changes, and a result's tuples are built only when its key is new. When no
+    pair plays, the larger die's single steps are the plays, else the smaller's (RULES.md B5).
+    """
+    opp0 = opp_side
+    blot = [n == 1 for n in reversed(opp0[:24])]  # blot[d]: a hit when the mover lands on index d
+    open_ = [n < 2 for n in reversed(opp0[:24])]
+    mine = [s for s in range(23, -1, -1) if me[s]]
+    srcs = {x: [s for s in mine if s >= x and open_[s - x]] for x in (d1, d2)}
+    T, ME, HIT = _T, _ME, _HIT
+    found: dict[int, Play] = {}
+    new = tuple.__new__  # the named tuples' own __new__, minus a Python-level call per play
+    opp = list(opp0)
+    for x, y in ((d1, d2), (d2, d1)):
+        second = srcs[y]
+        n2 = len(second)
+        i = 0
+        for a in srcs[x]:
+            da = a - x
+            hit1 = blot[da]
+            k1 = key0 - ME[a] + ME[da]
+            if hit1:
+                k1 += HIT[da]
+            step1 = T[a * 52 + da * 2 + 2 + hit1]
+            while i < n2 and second[i] > a:
+                i += 1
+            me[a] -= 1
+            me[da] += 1
+            if hit1:
+                opp[23 - da] = 0
+                opp[24] += 1
+            # The second die: any source no higher than a (a itself if a checker is left there),
+            # then the checker just moved when it landed on an empty point.
+            cands = second[i:]
+            if not me[da] - 1 and da >= y and open_[da - y]:
+                cands.append(da)
+            for b in cands:
+                if not me[b]:
+                    continue
+                db = b - y
+                hit2 = blot[db] and not (hit1 and db == da)
+                k = k1 - ME[b] + ME[db]
+                if hit2:
+                    k += HIT[db]
+                if k in found:
+                    continue
+                me[b] -= 1
+                me[db] += 1
+                if hit2:
+                    j = 23 - db
+                    opp[j] = 0
+                    opp[24] += 1
+                    result = new(Position, (tuple(me), tuple(opp)))
+                    opp[24] -= 1
+                    opp[j] = 1
+                else:
+                    result = new(Position, (tuple(me), tuple(opp) if hit1 else opp0))
+                me[db] -= 1
+                me[b] += 1
+                found[k] = new(Play, ((step1, T[b * 52 + db * 2 + 2 + hit2]), result))
+            if hit1:
+                opp[24] -= 1
+                opp[23 - da] = 1
+            me[da] -= 1
+            me[a] += 1
+    if found:
+        return list(found.values())
+    # RULES.md B5: only one die plays: the larger if it can.
+    plays: list[Play] = []
+    for x in (max(d1, d2), min(d1, d2)):
+        for a in srcs[x]:
+            da = a - x
+            hit1 = blot[da]
+            me[a] -= 1
+            me[da] += 1
+            if hit1:
+                opp[23 - da] = 0
+                opp[24] += 1
+                result = new(Position, (tuple(me), tuple(opp)))
+                opp[24] -= 1
+                opp[23 - da] = 1
+            else:
+                result = new(Position, (tuple(me), opp0))
+            me[da] -= 1
+            me[a] += 1
+            plays.append(new(Play, ((T[a * 52 + da * 2 + 2 + hit1],), result)))
+        if plays:
+            break
+    return plays
+
+
+def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int, key0: int) -> list[Play]:
+    """:func:`generate` for a double ``x``-``x`` with no checker on the bar and at least four outside
+    the home board, so no step can bear off (RULES.md B8).
+
+    The walk of :func:`generate` (sources from the highest down, each step from no higher than the
+    one before, first play found per result kept) unrolled into four loops. A result is built only
+    when its key is new; plays of fewer steps are kept, per depth, only while no four-step play is
+    known, and the deepest level found is the answer (RULES.md B5: as many steps as possible).
+    """
+    opp0 = opp_side
+    opp = list(opp0)
+    T, ME, OPP = _T, _ME, _OPP
+    new = tuple.__new__
+    # A point the opponent holds stays held all turn, so which points can move is fixed.
+    movable = [s >= x and opp0[23 - s + x] < 2 for s in range(24)]
+    cands0 = tuple([s for s in range(23, x - 1, -1) if me[s] and movable[s]])
+    full: dict[int, Play] = {}
+    short: list[dict[int, Play]] = [{}, {}, {}, {}]
+    hits = 0
+
+    def keep(depth: int, key: int, steps: tuple[Step, ...]) -> None:
+        """A walk of ``depth`` steps that cannot go on: a play, while none uses all four dice."""
+        kept = short[depth]
+        if key not in kept:
+            kept[key] = new(Play, (steps, new(Position, (tuple(me), tuple(opp) if hits else opp0))))
+
+    for i1, a in enumerate(cands0):
+        da = a - x
+        ja = 23 - da
+        ha = opp[ja] == 1
+        me[a] -= 1
+        me[da] += 1
+        k1 = key0 - ME[a] + ME[da]
+        if ha:
+            opp[ja] = 0
+            opp[24] += 1
+            k1 += OPP[24] - OPP[ja]
+            hits += 1
+        s1 = T[a * 52 + da * 2 + 2 + ha]
+        c2 = cands0[i1:]
+        if me[da] == 1 and movable[da]:
+            c2 = _with(c2, da)
+        used2 = False
+        for i2, b in enumerate(c2):
+            if not me[b]:
+                continue
+            used2 = True
+            db = b - x
+            jb = 23 - db
+            hb = opp[jb] == 1
+            me[b] -= 1
+            me[db] += 1
+            k2 = k1 - ME[b] + ME[db]
+            if hb:
+                opp[jb] = 0
+                opp[24] += 1
+                k2 += OPP[24] - OPP[jb]
+                hits += 1
+            s2 = T[b * 52 + db * 2 + 2 + hb]
+            c3 = c2[i2:]
+            if me[db] == 1 and movable[db]:
+                c3 = _with(c3, db)
+            used3 = False
+            for i3, c in enumerate(c3):
+                if not me[c]:
+                    continue
+                used3 = True
+                dc = c - x
+                jc = 23 - dc
+                hc = opp[jc] == 1
+                me[c] -= 1
+                me[dc] += 1
+                k3 = k2 - ME[c] + ME[dc]
+                if hc:
+                    opp[jc] = 0
+                    opp[24] += 1
+                    k3 += OPP[24] - OPP[jc]
+                    hits += 1
+                s3 = T[c * 52 + dc * 2 + 2 + hc]
+                c4 = c3[i3:]
+                if me[dc] == 1 and movable[dc]:
+                    c4 = (*c4, dc)  # any order gives the same plays; this one, gnubg's list order
+                used4 = False
+                for d in c4:
+                    if not me[d]:
+                        continue
+                    used4 = True
+                    dd = d - x
+                    jd = 23 - dd
+                    hd = opp[jd] == 1
+                    k = k3 - ME[d] + ME[dd]
+                    if hd:
+                        k += OPP[24] - OPP[jd]
+                    if k in full:
+                        continue
+                    me[d] -= 1
+                    me[dd] += 1
+                    if hd:
+                        opp[jd] = 0
+                        opp[24] += 1
+                        result = new(Position, (tuple(me), tuple(opp)))
+                        opp[24] -= 1
+                        opp[jd] = 1
+                    else:
+                        result = new(Position, (tuple(me), tuple(opp) if hits else opp0))
+                    me[dd] -= 1
+                    me[d] += 1
+                    full[k] = new(Play, ((s1, s2, s3, T[d * 52 + dd * 2 + 2 + hd]), result))
+                if not used4 and not full:
+                    keep(3, k3, (s1, s2, s3))
+                if hc:
+                    hits -= 1
+                    opp[24] -= 1
+                    opp[jc] = 1
+                me[dc] -= 1
+                me[c] += 1
+            if not used3 and not full:
+                keep(2, k2, (s1, s2))
+            if hb:
+                hits -= 1
+                opp[24] -= 1
+                opp[jb] = 1
+            me[db] -= 1
+            me[b] += 1
+        if not used2 and not full:
+            keep(1, k1, (s1,))
+        if ha:
+            hits -= 1
+            opp[24] -= 1
+            opp[ja] = 1
+        me[da] -= 1
+        me[a] += 1
+    if full:
+        return list(full.values())
+    for kept in short[3:0:-1]:
+        if kept:
+            return list(kept.values())
+    return []
