@@ -106,7 +106,13 @@ def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
         hit = (rad > _EDGE) & (rad > tan)
         best = hit if best is None else best | hit
     assert best is not None
-    return best.mean(axis=-1)
+    # a checker at the field's edge is partly outside the rectified view: score the ring it shows
+    inside = ((cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1)
+              & (cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1))
+    shown = inside.sum(axis=-1)
+    # (half credit for the hidden part: a phantom ring at the base must not gain by it)
+    denom = shown + 0.5 * (_RING_N - shown)
+    return np.where(shown >= 0.6 * _RING_N, (best & inside).sum(axis=-1) / denom, 0.0)
 
 
 def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float) -> list[int]:
@@ -165,6 +171,8 @@ def count_stacks(rectified: np.ndarray, geom: BoardGeometry) -> list[StackReadin
         score, xbest = best_maps[top]
         score = _suppress_neighbours(score, xbest, d, step)
         bare = _bare_colours(lab, geom, top)
+        # the field between the points' tips: a light checker on a cream field is no colour run
+        bare_field = np.concatenate([bare, _field_colour(lab, geom)[None]])
         cy_row = base[top] + depth if top else base[top] - depth
         per_col = [
             _disc_colours(box, np.array(geom.columns[p::2])[:, None], cy_row[None, :]) for p in (0, 1)
@@ -189,10 +197,10 @@ def count_stacks(rectified: np.ndarray, geom: BoardGeometry) -> list[StackReadin
             colour = _stack_colour(lab, centres, best_r) if centres else None
             conf = float(np.mean([score[col, i] for i in idx])) if idx else 1.0 - float(usable.max())
             count = len(idx)
-            if colour is not None and _distinct(colour, bare):
+            if colour is not None and _distinct(colour, bare_field):
                 # a stack unlike its point: its length in its own colour counts touching checkers
                 # whose shared edges are too faint for the ring score
-                run = _colour_run(lab, centres, colour, bare, best_r, top)
+                run = _colour_run(lab, centres, colour, bare_field, best_r, top)
                 count = max(count, int(round(run / d)))
             out.append(
                 StackReading(col, top, count, colour, max(0.0, min(1.0, conf)), tuple(centres), best_r)
@@ -293,6 +301,16 @@ def _bare_colours(lab: np.ndarray, geom: BoardGeometry, top: bool) -> np.ndarray
             samples.append(np.median(lab[y0:y1, max(0, xi - 2) : xi + 3].reshape(-1, 3), axis=0))
         out[parity] = _consensus(np.stack(samples)[None])[0]
     return out
+
+
+def _field_colour(lab: np.ndarray, geom: BoardGeometry) -> np.ndarray:
+    """The field's own colour, float (3,) Lab: between neighbouring points, near the middle."""
+    height, width = lab.shape[:2]
+    cols = np.asarray(geom.columns)
+    xs = np.clip(np.rint(0.5 * (cols[1:] + cols[:-1])).astype(np.intp), 0, width - 1)
+    ys = np.clip(np.rint(np.array([0.42, 0.46, 0.54, 0.58]) * height).astype(np.intp), 0, height - 1)
+    samples = lab[ys[:, None], xs[None, :]].reshape(-1, 3)
+    return _consensus(samples[None])[0]
 
 
 def _consensus(samples: np.ndarray) -> np.ndarray:
