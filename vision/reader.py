@@ -13,6 +13,7 @@ import numpy as np
 
 from vision.board import POINT_PX, BoardGeometry, find_board
 from vision.calibration import Calibration
+from vision.cube import find_cube
 from vision.checkers import StackReading, count_stacks, find_bar_checkers, name_colours
 from vision.occlusion import find_occlusion
 from vision.reading import BoardReading, DieReading, DieStatus, FrameStatus, PointReading
@@ -81,6 +82,7 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
     occluded = find_occlusion(rect, geom, stacks + on_bar, radius)
     points = _points(geom, stacks, names)
     dice = _dice(img, geom, stacks)
+    cube = find_cube(img, geom, radius)
     return BoardReading(
         board_found=True,
         occluded=occluded,
@@ -88,7 +90,7 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
         bar=bar,
         off={},
         dice=dice,
-        cube=None,
+        cube=cube,
         status=FrameStatus.OCCLUDED if occluded else FrameStatus.OK,
         has_bar=geom.has_bar,
         image_size=size,

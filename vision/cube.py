@@ -1,0 +1,85 @@
+"""Find the doubling cube beside the points: on the bar, in a side tray, or beside a paper board.
+
+The cube is a square block a little smaller than a checker. In the rectified view (extended past the
+field's ends), each place a cube may lie -- the bar, and a band beyond each end of the field -- is
+compared with its own median colour; blobs unlike it are kept when they are the cube's size and
+square: a square fills its minimum-area rectangle (fill ratio near 1), a checker's disc only pi/4
+of it. Its ``position`` follows DESIGN.md: ``"centre"`` in the middle third of the board's height
+(the undoubled cube on the bar or beside the board), else ``"top"`` / ``"bottom"`` (the side of its
+owner).
+
+.. warning:: The face value is not read yet (``value`` is None): the figures 2-64 of real cubes come
+   in many fonts and orientations, and no reader of them is measured here.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.board import POINT_PX, BoardGeometry
+from vision.reading import CubeReading
+
+__all__ = ["find_cube"]
+
+# How far past the field's ends (in point widths) a cube may lie.
+_REACH = 3.0
+# A square fills at least this share of its minimum-area rectangle (a disc fills pi/4 = 0.785).
+_SQUARE_FILL = 0.86
+# Lab distance from the place's median colour above which a pixel belongs to an object.
+_DIFF = 35.0
+
+
+def _places(geom: BoardGeometry, pad: int) -> list[tuple[int, int]]:
+    """x-ranges (extended-canvas pixels) where a cube may lie: the bar and both ends."""
+    width = geom.size[0]
+    out = [(0, pad - int(0.1 * POINT_PX)), (pad + width + int(0.1 * POINT_PX), 2 * pad + width)]
+    if geom.bar is not None:
+        out.append((pad + int(geom.bar[0]), pad + int(geom.bar[1])))
+    return out
+
+
+def find_cube(image: np.ndarray, geom: BoardGeometry, checker_radius: float) -> CubeReading | None:
+    """The cube near the board in a BGR uint8 image (H, W, 3), or None when none is seen.
+
+    ``checker_radius``: in rectified pixels (from the stack counter). ``image_xy`` of the result is
+    in input pixels; ``value`` is None (see the module warning).
+    """
+    pad = int(_REACH * POINT_PX)
+    width, height = geom.size
+    shift = np.array([[1, 0, pad], [0, 1, 0], [0, 0, 1]], dtype=np.float64)
+    ext = cv2.warpPerspective(image, shift @ geom.homography, (width + 2 * pad, height))
+    lab = cv2.cvtColor(cv2.GaussianBlur(ext, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    side = 1.6 * checker_radius  # a cube is about 0.8 of a checker across
+    best: tuple[float, float, float] | None = None
+    for x0, x1 in _places(geom, pad):
+        if x1 - x0 < 0.5 * side:
+            continue
+        region = lab[:, x0:x1]
+        bg = np.median(region.reshape(-1, 3), axis=0)
+        mask = (np.linalg.norm(region - bg, axis=2) > _DIFF).astype(np.uint8) * 255
+        k = max(3, int(0.15 * side) | 1)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(mask)
+        for i in range(1, n):
+            area = float(stats[i, cv2.CC_STAT_AREA])
+            if not 0.45 * side * side <= area <= 1.8 * side * side:
+                continue
+            pts = np.column_stack(np.nonzero(labels == i)[::-1]).astype(np.float32)
+            (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
+            if rw <= 0 or rh <= 0 or not 0.7 < rw / rh < 1.43:
+                continue
+            fill = area / (rw * rh)
+            if fill < _SQUARE_FILL:
+                continue
+            cx = float(cents[i][0] + x0)
+            # of several squares (score cards, a clock), the cube is the one nearest the field
+            dist = max(0.0, pad - cx, cx - (pad + width))
+            if best is None or dist < best[0]:
+                best = (dist, cx, float(cents[i][1]))
+    if best is None:
+        return None
+    _, x, y = best
+    position = "centre" if height / 3 <= y <= 2 * height / 3 else ("top" if y < height / 3 else "bottom")
+    img_xy = geom.to_image(np.array([[x - pad, y]]))[0]
+    return CubeReading(None, position, (float(img_xy[0]), float(img_xy[1])))
