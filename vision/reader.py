@@ -13,8 +13,8 @@ import numpy as np
 
 from vision.board import POINT_PX, BoardGeometry, find_board
 from vision.calibration import Calibration
-from vision.cube import find_cube
 from vision.checkers import StackReading, count_stacks, find_bar_checkers, name_colours
+from vision.cube import find_cube
 from vision.occlusion import find_occlusion
 from vision.reading import BoardReading, DieReading, DieStatus, FrameStatus, PointReading
 
