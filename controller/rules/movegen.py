@@ -17,6 +17,7 @@ non-double case, most rolls, is two flat loops without recursion.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
 from typing import Final
 
 from controller.rules.position import Position
@@ -67,8 +68,8 @@ def generate(me_side: tuple[int, ...], opp_side: tuple[int, ...], d1: int, d2: i
     """
     me = list(me_side)
     key0 = _key(me_side, opp_side)
-    if d1 != d2 and not me[24] and sum(me[6:24]) >= 2:
-        # Most rolls: two dice, nothing on the bar, no bear-off possible after either step.
+    if d1 != d2 and (me[24] or sum(me[6:24]) >= 2):
+        # Most rolls: two dice, and no bear-off possible after either step.
         return _two_steps(me, opp_side, d1, d2, key0)
     if d1 == d2 and not me[24] and sum(me[6:24]) >= 4:
         # A double with nothing on the bar and no bear-off possible in any of its four steps.
@@ -302,55 +303,63 @@ def _with(points: tuple[int, ...], p: int) -> tuple[int, ...]:
 
 #: ``_HIT[d]``: the key change when the mover hits the opponent's blot on the mover's index ``d``.
 _HIT: Final = tuple(_OPP[24] - _OPP[23 - d] for d in range(24))
+#: ``_DK[die][s]``: the key change of a checker moving from index ``s`` (0-24) by ``die``, no hit.
+_DK: Final = tuple(tuple(_ME[s - die] - _ME[s] if s >= die else 0 for s in range(25)) for die in range(7))
+#: ``_SI[die][s]``: :data:`_T` index of that step without a hit (add 1 for a hit).
+_SI: Final = tuple(tuple(s * 52 + (s - die) * 2 + 2 for s in range(25)) for die in range(7))
 
 
 def _two_steps(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int, key0: int) -> list[Play]:
-    """:func:`generate` for a non-double with no checker on the bar and at least two outside the
-    home board, so no step can bear off (RULES.md B8) and every step is a plain move.
+    """:func:`generate` for a non-double where no step can bear off (RULES.md B8): a checker is on
+    the bar, or at least two stand outside the home board.
 
     Same walk and order as :func:`generate` (``d1`` then ``d2``, then swapped; the second step from
-    no higher than the first; first play found per result kept), but flat: a pair of steps is two
-    precomputed key changes, and a result's tuples are built only when its key is new. When no
-    pair plays, the larger die's single steps are the plays, else the smaller's (RULES.md B5).
+    no higher than the first; bar entries first, RULES.md B7; first play found per result kept), but
+    flat: a step is a table lookup of its key change, and a result's tuples are built only when its
+    key is new. When no pair plays, the larger die's single steps are the plays, else the smaller's
+    (RULES.md B5).
     """
     opp0 = opp_side
-    blot = [n == 1 for n in reversed(opp0[:24])]  # blot[d]: a hit when the mover lands on index d
-    open_ = [n < 2 for n in reversed(opp0[:24])]
-    mine = [s for s in range(23, -1, -1) if me[s]]
-    srcs = {x: [s for s in mine if s >= x and open_[s - x]] for x in (d1, d2)}
-    T, ME, HIT = _T, _ME, _HIT
-    found: dict[int, Play] = {}
-    new = tuple.__new__  # the named tuples' own __new__, minus a Python-level call per play
+    rev = list(opp0[23::-1])  # rev[d]: the opponent's checkers on the mover's index d
     opp = list(opp0)
+    T, HIT, new = _T, _HIT, tuple.__new__  # the named tuples' own __new__: no Python-level call
+    board = list(compress(range(23, -1, -1), me[23::-1]))  # the mover's points, highest first
+    bar = me[24]
+    if bar:
+        first = {x: [24] if rev[24 - x] < 2 else [] for x in (d1, d2)}
+        # RULES.md B7: a second checker on the bar must enter with the other die too.
+        second = first if bar > 1 else {x: [s for s in board if s >= x and rev[s - x] < 2] for x in (d1, d2)}
+    else:
+        first = second = {x: [s for s in board if s >= x and rev[s - x] < 2] for x in (d1, d2)}
+    found: dict[int, Play] = {}
     for x, y in ((d1, d2), (d2, d1)):
-        second = srcs[y]
-        n2 = len(second)
+        later = second[y]
+        n2 = len(later)
+        dkx, six, dky, siy = _DK[x], _SI[x], _DK[y], _SI[y]
         i = 0
-        for a in srcs[x]:
+        for a in first[x]:
             da = a - x
-            hit1 = blot[da]
-            k1 = key0 - ME[a] + ME[da]
+            hit1 = rev[da] == 1
+            k1 = key0 + dkx[a]
             if hit1:
                 k1 += HIT[da]
-            step1 = T[a * 52 + da * 2 + 2 + hit1]
-            while i < n2 and second[i] > a:
-                i += 1
-            me[a] -= 1
-            me[da] += 1
-            if hit1:
+                rev[da] = 0
                 opp[23 - da] = 0
                 opp[24] += 1
+            step1 = T[six[a] + hit1]
+            me[a] -= 1
+            me[da] += 1
             # The second die: any source no higher than a (a itself if a checker is left there),
             # then the checker just moved when it landed on an empty point.
-            cands = second[i:]
-            if not me[da] - 1 and da >= y and open_[da - y]:
+            while i < n2 and later[i] > a:
+                i += 1
+            cands = later[i + 1 :] if i < n2 and later[i] == a and not me[a] else later[i:]
+            if me[da] == 1 and da >= y and rev[da - y] < 2 and bar < 2:
                 cands.append(da)
             for b in cands:
-                if not me[b]:
-                    continue
                 db = b - y
-                hit2 = blot[db] and not (hit1 and db == da)
-                k = k1 - ME[b] + ME[db]
+                hit2 = rev[db] == 1
+                k = k1 + dky[b]
                 if hit2:
                     k += HIT[db]
                 if k in found:
@@ -368,20 +377,21 @@ def _two_steps(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int, key0:
                     result = new(Position, (tuple(me), tuple(opp) if hit1 else opp0))
                 me[db] -= 1
                 me[b] += 1
-                found[k] = new(Play, ((step1, T[b * 52 + db * 2 + 2 + hit2]), result))
+                found[k] = new(Play, ((step1, T[siy[b] + hit2]), result))
+            me[da] -= 1
+            me[a] += 1
             if hit1:
                 opp[24] -= 1
                 opp[23 - da] = 1
-            me[da] -= 1
-            me[a] += 1
+                rev[da] = 1
     if found:
         return list(found.values())
     # RULES.md B5: only one die plays: the larger if it can.
     plays: list[Play] = []
     for x in (max(d1, d2), min(d1, d2)):
-        for a in srcs[x]:
+        for a in first[x]:
             da = a - x
-            hit1 = blot[da]
+            hit1 = rev[da] == 1
             me[a] -= 1
             me[da] += 1
             if hit1:
@@ -394,7 +404,7 @@ def _two_steps(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int, key0:
                 result = new(Position, (tuple(me), opp0))
             me[da] -= 1
             me[a] += 1
-            plays.append(new(Play, ((T[a * 52 + da * 2 + 2 + hit1],), result)))
+            plays.append(new(Play, ((T[_SI[x][a] + hit1],), result)))
         if plays:
             break
     return plays
