@@ -71,8 +71,8 @@ def generate(me_side: tuple[int, ...], opp_side: tuple[int, ...], d1: int, d2: i
     if d1 != d2 and (me[24] or sum(me[6:24]) >= 2):
         # Most rolls: two dice, and no bear-off possible after either step.
         return _two_steps(me, opp_side, d1, d2, key0)
-    if d1 == d2 and not me[24] and sum(me[6:24]) >= 4:
-        # A double with nothing on the bar and no bear-off possible in any of its four steps.
+    if d1 == d2 and (me[24] or sum(me[6:24]) >= 4):
+        # A double where no bear-off is possible in any of its four steps.
         return _four_steps(me, opp_side, d1, key0)
     return _walk(me, opp_side, d1, d2, key0)
 
@@ -411,21 +411,30 @@ def _two_steps(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int, key0:
 
 
 def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int, key0: int) -> list[Play]:
-    """:func:`generate` for a double ``x``-``x`` with no checker on the bar and at least four outside
-    the home board, so no step can bear off (RULES.md B8).
+    """:func:`generate` for a double ``x``-``x`` where no step can bear off (RULES.md B8): a checker
+    is on the bar, or at least four stand outside the home board.
 
-    The walk of :func:`generate` (sources from the highest down, each step from no higher than the
-    one before, first play found per result kept) unrolled into four loops. A result is built only
-    when its key is new; plays of fewer steps are kept, per depth, only while no four-step play is
-    known, and the deepest level found is the answer (RULES.md B5: as many steps as possible).
+    The walk of :func:`generate` (bar entries first, RULES.md B7; then sources from the highest
+    down, each step from no higher than the one before; first play found per result kept) unrolled
+    into four loops. A result is built only when its key is new; plays of fewer steps are kept, per
+    depth, only while no four-step play is known, and the deepest level found is the answer
+    (RULES.md B5: as many steps as possible).
     """
     opp0 = opp_side
     opp = list(opp0)
-    T, ME, OPP = _T, _ME, _OPP
-    new = tuple.__new__
+    T, HIT, new = _T, _HIT, tuple.__new__
+    dk, si = _DK[x], _SI[x]
     # A point the opponent holds stays held all turn, so which points can move is fixed.
     movable = [s >= x and opp0[23 - s + x] < 2 for s in range(24)]
     cands0 = tuple([s for s in range(23, x - 1, -1) if me[s] and movable[s]])
+    bar_only: tuple[int, ...] = (24,)
+    if me[24]:
+        e = 24 - x
+        if opp0[x - 1] >= 2:
+            return []  # RULES.md B7: the entry point is held; nothing else may move
+        if not me[e] and movable[e]:
+            cands0 = _with(cands0, e)  # where the first entry puts a checker
+        cands0 = (24, *cands0)
     full: dict[int, Play] = {}
     short: list[dict[int, Play]] = [{}, {}, {}, {}]
     hits = 0
@@ -436,22 +445,28 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int, key0: int) -> 
         if key not in kept:
             kept[key] = new(Play, (steps, new(Position, (tuple(me), tuple(opp) if hits else opp0))))
 
-    for i1, a in enumerate(cands0):
+    for i1, a in enumerate(bar_only if me[24] else cands0):
         da = a - x
         ja = 23 - da
         ha = opp[ja] == 1
         me[a] -= 1
         me[da] += 1
-        k1 = key0 - ME[a] + ME[da]
+        k1 = key0 + dk[a]
         if ha:
             opp[ja] = 0
             opp[24] += 1
-            k1 += OPP[24] - OPP[ja]
+            k1 += HIT[da]
             hits += 1
-        s1 = T[a * 52 + da * 2 + 2 + ha]
-        c2 = cands0[i1:]
-        if me[da] == 1 and movable[da]:
-            c2 = _with(c2, da)
+        s1 = T[si[a] + ha]
+        c2: tuple[int, ...]
+        if me[24]:
+            c2 = bar_only
+        elif a == 24:
+            c2 = cands0
+        else:
+            c2 = cands0[i1:]
+            if me[da] == 1 and movable[da]:
+                c2 = _with(c2, da)
         used2 = False
         for i2, b in enumerate(c2):
             if not me[b]:
@@ -462,16 +477,22 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int, key0: int) -> 
             hb = opp[jb] == 1
             me[b] -= 1
             me[db] += 1
-            k2 = k1 - ME[b] + ME[db]
+            k2 = k1 + dk[b]
             if hb:
                 opp[jb] = 0
                 opp[24] += 1
-                k2 += OPP[24] - OPP[jb]
+                k2 += HIT[db]
                 hits += 1
-            s2 = T[b * 52 + db * 2 + 2 + hb]
-            c3 = c2[i2:]
-            if me[db] == 1 and movable[db]:
-                c3 = _with(c3, db)
+            s2 = T[si[b] + hb]
+            c3: tuple[int, ...]
+            if me[24]:
+                c3 = bar_only
+            elif b == 24:
+                c3 = cands0
+            else:
+                c3 = c2[i2:]
+                if me[db] == 1 and movable[db]:
+                    c3 = _with(c3, db)
             used3 = False
             for i3, c in enumerate(c3):
                 if not me[c]:
@@ -482,32 +503,38 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int, key0: int) -> 
                 hc = opp[jc] == 1
                 me[c] -= 1
                 me[dc] += 1
-                k3 = k2 - ME[c] + ME[dc]
+                k3 = k2 + dk[c]
                 if hc:
                     opp[jc] = 0
                     opp[24] += 1
-                    k3 += OPP[24] - OPP[jc]
+                    k3 += HIT[dc]
                     hits += 1
-                s3 = T[c * 52 + dc * 2 + 2 + hc]
-                c4 = c3[i3:]
-                if me[dc] == 1 and movable[dc]:
-                    c4 = (*c4, dc)  # any order gives the same plays; this one, gnubg's list order
+                s3 = T[si[c] + hc]
+                c4: tuple[int, ...]
+                if me[24]:
+                    c4 = bar_only
+                elif c == 24:
+                    c4 = cands0
+                else:
+                    c4 = c3[i3:]
+                    if me[dc] == 1 and movable[dc]:
+                        c4 = (*c4, dc)  # any order gives the same plays; this one, gnubg's list order
                 used4 = False
                 for d in c4:
                     if not me[d]:
                         continue
                     used4 = True
                     dd = d - x
-                    jd = 23 - dd
-                    hd = opp[jd] == 1
-                    k = k3 - ME[d] + ME[dd]
+                    hd = opp[23 - dd] == 1
+                    k = k3 + dk[d]
                     if hd:
-                        k += OPP[24] - OPP[jd]
+                        k += HIT[dd]
                     if k in full:
                         continue
                     me[d] -= 1
                     me[dd] += 1
                     if hd:
+                        jd = 23 - dd
                         opp[jd] = 0
                         opp[24] += 1
                         result = new(Position, (tuple(me), tuple(opp)))
@@ -517,7 +544,7 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int, key0: int) -> 
                         result = new(Position, (tuple(me), tuple(opp) if hits else opp0))
                     me[dd] -= 1
                     me[d] += 1
-                    full[k] = new(Play, ((s1, s2, s3, T[d * 52 + dd * 2 + 2 + hd]), result))
+                    full[k] = new(Play, ((s1, s2, s3, T[si[d] + hd]), result))
                 if not used4 and not full:
                     keep(3, k3, (s1, s2, s3))
                 if hc:
