@@ -46,6 +46,8 @@ _BARE_DELTA = 25.0
 _RING_STRONG = 0.85
 # A checker on the bar must show at least this much of its ring.
 _BAR_RING = 0.75
+# The discs of one stack differ in colour by less than this (Lab; shading, a rim, a highlight).
+_SAME_STACK = 30.0
 # Two stack colours closer than this (Lab) are one colour.
 _SAME_COLOUR = 30.0
 
@@ -115,13 +117,18 @@ def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
     return np.where(shown >= 0.6 * _RING_N, (best & inside).sum(axis=-1) / denom, 0.0)
 
 
-def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float) -> list[int]:
+def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
+           inside: np.ndarray | None = None) -> list[int]:
     """Indices into ``ys`` of a stack's discs: the first within a diameter of the base, then one
-    diameter apart, while the ring score holds."""
+    diameter apart, while the ring score holds -- and, given the discs' ``inside`` colours (float
+    (D, 3)), while each next disc has the first one's colour (a stack is one player's)."""
     out: list[int] = []
     lo, hi = 0.25 * d, 1.0 * d
     while True:
         sel = np.flatnonzero((ys >= lo) & (ys <= hi) & (ys <= limit))
+        if out and inside is not None:
+            same = np.linalg.norm(inside[sel] - inside[out[0]], axis=1) < _SAME_STACK
+            sel = sel[same]
         if sel.size == 0:
             break
         i = int(sel[np.argmax(score[sel])])
@@ -189,7 +196,7 @@ def count_stacks(rectified: np.ndarray, geom: BoardGeometry) -> list[StackReadin
             )
             usable = np.where(differs, score[col], np.where(score[col] >= _RING_STRONG, score[col], 0.0))
             # a stack's discs stay in its own half: beyond the middle they are the other row's
-            idx = _chain(usable, depth, d, abs(0.5 * height - base[top]) - 0.3 * d)
+            idx = _chain(usable, depth, d, abs(0.5 * height - base[top]) - 0.3 * d, inside)
             centres = []
             for i in idx:
                 y = cy_all[i]
