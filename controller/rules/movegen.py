@@ -35,19 +35,6 @@ _ME: Final = tuple(1 << (8 * i) for i in range(25))
 _OPP: Final = tuple(1 << (200 + 8 * i) for i in range(25))
 
 
-def _key(me: tuple[int, ...], opp: tuple[int, ...]) -> int:
-    """The position as one int: byte i = ``me[i]``, byte 25 + i = ``opp[i]``.
-
-    :raises ValueError: when a count is outside 0-255 or a side has not 25 entries.
-    """
-    if len(me) != 25 or len(opp) != 25:
-        raise ValueError(f"a side has {len(me)} and {len(opp)} entries, not 25")
-    try:
-        return int.from_bytes(bytes(me) + bytes(opp), "little")
-    except ValueError:
-        raise ValueError(f"a checker count is negative or above 255 in {me} / {opp}") from None
-
-
 _Kept = tuple[tuple[Step, ...], tuple[int, ...], tuple[int, ...]]
 
 
@@ -67,7 +54,12 @@ def generate(me_side: tuple[int, ...], opp_side: tuple[int, ...], d1: int, d2: i
     :raises ValueError: when a side has not 25 counts from 0 to 255.
     """
     me = list(me_side)
-    key0 = _key(me_side, opp_side)
+    if len(me) != 25 or len(opp_side) != 25:
+        raise ValueError(f"a side has {len(me)} and {len(opp_side)} entries, not 25")
+    try:  # the position as one int: byte i = me[i], byte 25 + i = opp[i]; exact for counts 0-255
+        key0 = int.from_bytes(bytes(me) + bytes(opp_side), "little")
+    except ValueError:
+        raise ValueError(f"a checker count is negative or above 255 in {me_side} / {opp_side}") from None
     if d1 != d2 and (me[24] or sum(me[6:24]) >= 2):
         # Most rolls: two dice, and no bear-off possible after either step.
         return _two_steps(me, opp_side, d1, d2, key0)
@@ -326,18 +318,22 @@ def _two_steps(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int, key0:
     board = list(compress(range(23, -1, -1), me[23::-1]))  # the mover's points, highest first
     bar = me[24]
     if bar:
-        first = {x: [24] if rev[24 - x] < 2 else [] for x in (d1, d2)}
-        # RULES.md B7: a second checker on the bar must enter with the other die too.
-        second = first if bar > 1 else {x: [s for s in board if s >= x and rev[s - x] < 2] for x in (d1, d2)}
+        first1 = [24] if rev[24 - d1] < 2 else []
+        first2 = [24] if rev[24 - d2] < 2 else []
+        if bar > 1:  # RULES.md B7: a second checker on the bar must enter with the other die too.
+            second1, second2 = first1, first2
+        else:
+            second1 = [s for s in board if s >= d1 and rev[s - d1] < 2]
+            second2 = [s for s in board if s >= d2 and rev[s - d2] < 2]
     else:
-        first = second = {x: [s for s in board if s >= x and rev[s - x] < 2] for x in (d1, d2)}
+        first1 = second1 = [s for s in board if s >= d1 and rev[s - d1] < 2]
+        first2 = second2 = [s for s in board if s >= d2 and rev[s - d2] < 2]
     found: dict[int, Play] = {}
-    for x, y in ((d1, d2), (d2, d1)):
-        later = second[y]
+    for x, y, firsts, later in ((d1, d2, first1, second2), (d2, d1, first2, second1)):
         n2 = len(later)
         dkx, six, dky, siy = _DK[x], _SI[x], _DK[y], _SI[y]
         i = 0
-        for a in first[x]:
+        for a in firsts:
             da = a - x
             hit1 = rev[da] == 1
             k1 = key0 + dkx[a]
@@ -388,8 +384,8 @@ def _two_steps(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int, key0:
         return list(found.values())
     # RULES.md B5: only one die plays: the larger if it can.
     plays: list[Play] = []
-    for x in (max(d1, d2), min(d1, d2)):
-        for a in first[x]:
+    for x, firsts in ((d1, first1), (d2, first2)) if d1 > d2 else ((d2, first2), (d1, first1)):
+        for a in firsts:
             da = a - x
             hit1 = rev[da] == 1
             me[a] -= 1

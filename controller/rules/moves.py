@@ -145,7 +145,8 @@ def legal_plays(position: Position, d1: int, d2: int) -> list[Play]:
     :raises DiceError: when a die is not an int from 1 to 6.
     :raises ValueError: when a side has not 25 entries or a count is negative (not a board).
     """
-    check_dice(d1, d2)
+    if d1.__class__ is not int or d2.__class__ is not int or not (0 < d1 < 7 and 0 < d2 < 7):
+        check_dice(d1, d2)  # raises, or accepts an int subclass (not bool) such as an IntEnum
     return generate(position.me, position.opp, d1, d2)
 
 
