@@ -54,7 +54,7 @@ def test_webcam_sample_reads_exactly() -> None:
     labels = [x for x in _labels(folder) if not x.get("occluded")][::6]
     tally = _run(folder, labels)
     assert tally.boards_n >= 6
-    assert tally.points_ok / tally.points_n >= 0.99
+    assert tally.points_ok / tally.points_n >= 0.995
     assert tally.boards_ok >= tally.boards_n - 1
 
 
@@ -68,22 +68,26 @@ def test_webcam_hand_is_flagged() -> None:
 
 def test_real_boards_sample() -> None:
     folder = shared_data("boards-real")
-    labels = [x for x in _labels(folder) if x["image"] in ("frame0.jpg", "test4.jpg")]
+    labels = [x for x in _labels(folder) if x["image"] in ("frame1.jpg", "test10.jpg", "test4.jpg")]
     tally = _run(folder, labels)
-    assert tally.points_ok / tally.points_n >= 0.8
+    assert tally.points_ok / tally.points_n >= 0.85
+    assert tally.bar_ok == tally.bar_n  # test10: two gold checkers on the bar
 
 
 @pytest.mark.slow
 def test_webcam_folder_accuracy() -> None:
     folder = shared_data("boards-webcam")
     tally = _run(folder, _labels(folder))
+    # measured 888/888 points, 37/37 boards, 5/7 hands flagged
     assert tally.points_ok / tally.points_n >= 0.995
-    assert tally.boards_ok / tally.boards_n >= 0.9
-    assert tally.occ_ok >= 2
+    assert tally.boards_ok / tally.boards_n >= 0.95
+    assert tally.occ_ok >= 4
 
 
 @pytest.mark.slow
 def test_real_folder_accuracy() -> None:
     folder = shared_data("boards-real")
     tally = _run(folder, _labels(folder))
-    assert tally.points_ok / tally.points_n >= 0.82
+    # measured 129/144 points (89.6%), bar 6/6, off 6/6
+    assert tally.points_ok / tally.points_n >= 0.87
+    assert tally.bar_ok == tally.bar_n
