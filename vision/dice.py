@@ -63,6 +63,8 @@ _MAX_SIDE = 1280
 _SPLIT_AREA = 1.6
 # Short side (px) of the copy the scale vote works on.
 _VOTE_SIDE = 1000.0
+# Trial die sizes in the scale vote (geometric series).
+_VOTE_TRIALS = 12
 # Lightness std (OpenCV Lab L units) inside a blob below which it is no die (no pips).
 _TEXTURE_MIN = 12.0
 # Blob strength (Lab units) of a pip found outside the surface model's dice.
@@ -206,7 +208,7 @@ def _scale_vote(mask: np.ndarray, light: np.ndarray | None) -> tuple[float, floa
     short = min(mask.shape[:2])
     best: tuple[int, float, float] | None = None
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
-    for s in np.geomspace(max(8.0 / f, short / 90.0), max(9.0 / f, short / 3.0), 12):
+    for s in np.geomspace(max(8.0 / f, short / 90.0), max(9.0 / f, short / 3.0), _VOTE_TRIALS):
         sides = _compact_sides(_open(mask, s, dist), light)
         ok = sides[(sides >= 0.75 * s) & (sides <= 1.5 * s)]
         if len(ok) and (best is None or len(ok) >= best[0]):
@@ -224,24 +226,27 @@ def _working(image: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def _surface_mask(
-    lab: np.ndarray, region: np.ndarray | None, window: float
+    lab: np.ndarray, region: np.ndarray | None, window: float, vote: bool = True
 ) -> tuple[np.ndarray, tuple[float, float] | None]:
-    """Foreground mask (uint8 0/255, small holes filled) and (die size, support) it shows, or None."""
+    """Foreground mask (uint8 0/255, small holes filled) and (die size, support) it shows, or None
+    (always None when ``vote`` is False)."""
     mask = (foreground_distance(lab, window) > _FOREGROUND_DELTA).astype(np.uint8) * 255
     if region is not None:
         mask &= region
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     mask = _fill_holes(mask, (min(mask.shape) / 12.0) ** 2)
-    return mask, _scale_vote(mask, lab[:, :, 0])
+    return mask, _scale_vote(mask, lab[:, :, 0]) if vote else None
 
 
 def find_die_candidates(
-    image: np.ndarray, region_mask: np.ndarray | None = None
+    image: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None
 ) -> tuple[list[DieCandidate], float]:
     """Foreground blobs taken for single dice, and the working-image scale (working px per input px).
 
     :param image: HxWx3 uint8 BGR.
     :param region_mask: optional HxW mask (non-zero = look here) in input pixels.
+    :param die_size: the die edge in input pixels when the caller knows it (a calibrated board); None
+        = estimate it from the image.
     """
     work, scale = _working(image)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
@@ -252,6 +257,12 @@ def find_die_candidates(
             raise DiceInputError(f"region_mask shape {rm.shape} does not match the image {image.shape[:2]}")
         rm = cv2.resize(rm, (work.shape[1], work.shape[0]), interpolation=cv2.INTER_NEAREST)
     short = min(work.shape[:2])
+    if die_size is not None:
+        size = float(die_size) * scale
+        if not size > 2.0:
+            raise DiceInputError(f"die_size {die_size} px is too small to read pips")
+        mask, _ = _surface_mask(lab, rm, max(short / 8.0, 3.0 * size), vote=False)
+        return _candidates(work, mask, size), scale
     # A surface window of 1/8 of the frame follows the lighting and the tray's walls, but a die larger
     # than half that window passes for surface in its middle: when a window of 1/3 of the frame
     # explains more die area, the dice are large and the window is made two dice wide.
@@ -263,9 +274,13 @@ def find_die_candidates(
         else:
             mask, vote = _surface_mask(lab, rm, max(short / 8.0, 2.0 * wide[0]))
             vote = vote or wide
-    size = None if vote is None else vote[0]
-    if size is None:
+    if vote is None:
         return [], scale
+    return _candidates(work, mask, vote[0]), scale
+
+
+def _candidates(work: np.ndarray, mask: np.ndarray, size: float) -> list[DieCandidate]:
+    """The die blobs of a foreground mask at a known die size (opened, touching dice split)."""
     opened = _open(mask, size)
     n, labels, stats = _blobs(opened)
     cands: list[DieCandidate] = []
@@ -279,13 +294,16 @@ def find_die_candidates(
         x1, y1 = min(work.shape[1], x + bw + pad), min(work.shape[0], y + bh + pad)
         sub = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
         parts = [sub]
-        if area > _SPLIT_AREA * one and not _one_die(sub):
-            parts = _split(sub, max(2, int(round(area / (1.2 * one)))))
+        if area > _SPLIT_AREA * one:
+            if not _one_die(sub):
+                parts = _split(sub, max(2, int(round(area / (1.2 * one)))))
+            elif area > 2.5 * one:
+                continue  # one compact thing far larger than a die (a checker, a cup, a coin)
         for part in parts:
             own = float(np.sqrt(max(1, int(np.count_nonzero(part)))))
             whole = sub if len(parts) > 1 else None
             cands.append(DieCandidate(x0, y0, part, float(np.clip(own, 0.6 * size, 2.0 * size)), True, whole))
-    return cands, scale
+    return cands
 
 
 def _one_die(mask: np.ndarray) -> bool:
@@ -404,7 +422,9 @@ def _rejoin(
     return out
 
 
-def find_dice(image: np.ndarray, region_mask: np.ndarray | None = None) -> list[DieReading]:
+def find_dice(
+    image: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None
+) -> list[DieReading]:
     """Every die in a photo: top-face pips, pixel centre, ``flat``/``cocked`` status, confidence.
 
     :param image: HxWx3 uint8 BGR image (HxW grey and HxWx4 BGRA are converted; float images in 0-1
@@ -412,6 +432,9 @@ def find_dice(image: np.ndarray, region_mask: np.ndarray | None = None) -> list[
         reduced size and the result is mapped back.
     :param region_mask: optional HxW array, non-zero where dice may be looked for (e.g. the board
         and its surround); None = the whole image.
+    :param die_size: the die edge in input pixels when known (a board reader knows it from the board:
+        a die is about 0.6 checker diameters); None = estimated from the image. Giving it avoids taking
+        checkers for dice and skips the costliest step.
     :returns: one :class:`~vision.reading.DieReading` per die found, ``image_xy`` in input pixels (the
         centre of the top face), ``status`` :attr:`DieStatus.FLAT` or :attr:`DieStatus.COCKED`,
         ``confidence`` 0-1, sorted left to right. Blobs with no readable d6 face are dropped.
@@ -420,16 +443,18 @@ def find_dice(image: np.ndarray, region_mask: np.ndarray | None = None) -> list[
 
     The board statuses (``on_bar`` ...) need the board: :func:`vision.dice_status.apply_board_status`.
     """
-    return list(read_dice(image, region_mask).dice)
+    return list(read_dice(image, region_mask, die_size).dice)
 
 
-def read_dice(image: np.ndarray, region_mask: np.ndarray | None = None) -> DiceFrame:
+def read_dice(
+    image: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None
+) -> DiceFrame:
     """:func:`find_dice` plus the typical die edge in input pixels (for
     :func:`vision.dice_status.board_status`). Same parameters and errors."""
     img = _check_image(image)
-    cands, scale = find_die_candidates(img, region_mask)
+    cands, scale = find_die_candidates(img, region_mask, die_size)
     if not cands:
-        return DiceFrame((), 0.0)
+        return DiceFrame((), float(die_size or 0.0))
     work, _ = _working(img)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
     rm = None

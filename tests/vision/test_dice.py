@@ -229,3 +229,15 @@ def test_select_face_reads_a_six_in_perspective() -> None:
 
 def test_select_face_nothing() -> None:
     assert select_face([], 30.0) is None
+
+
+def test_known_die_size_skips_the_estimate_and_ignores_big_discs() -> None:
+    """A board reader passes the die size; a checker-sized disc beside the die is not read as a die."""
+    img = tray(seed=12)
+    draw_die(img, 6, (150.0, 180.0), 40, 5, STYLES["white-black"][0], STYLES["white-black"][1])
+    cv2.circle(img, (330, 180), 45, (40, 60, 190), -1, cv2.LINE_AA)
+    cv2.circle(img, (330, 180), 30, (60, 80, 210), 2, cv2.LINE_AA)
+    dice = find_dice(blur(img), die_size=40.0)
+    assert [d.value for d in dice] == [6]
+    with pytest.raises(DiceInputError):
+        find_dice(img, die_size=0.5)
