@@ -62,10 +62,10 @@ def generate(me_side: tuple[int, ...], opp_side: tuple[int, ...], d1: int, d2: i
         raise ValueError(f"a checker count is negative or above 255 in {me_side} / {opp_side}") from None
     if d1 != d2 and (me[24] or sum(me[6:24]) >= 2):
         # Most rolls: two dice, and no bear-off possible after either step.
-        return _two_steps(me, opp_side, d1, d2, key0)
+        return _two_steps(me, opp_side, d1, d2, 0)
     if d1 == d2 and (me[24] or sum(me[6:24]) >= 4):
         # A double where no bear-off is possible in any of its four steps.
-        return _four_steps(me, opp_side, d1, key0)
+        return _four_steps(me, opp_side, d1, 0)
     return _walk(me, opp_side, d1, d2, key0)
 
 
@@ -293,10 +293,16 @@ def _with(points: tuple[int, ...], p: int) -> tuple[int, ...]:
     return (*points, p)
 
 
+# The fast paths key a result by its change from the start, in a small int (5 digits, not 15:
+# cheaper to add and hash): 4 bits a slot for the mover's change there (at most 4 steps, so a
+# digit in -4..4, and base-16 digits that small give one int per change) plus one bit per point
+# where a blot was hit (bits 100-123; a point is hit at most once a turn).
 #: ``_HIT[d]``: the key change when the mover hits the opponent's blot on the mover's index ``d``.
-_HIT: Final = tuple(_OPP[24] - _OPP[23 - d] for d in range(24))
+_HIT: Final = tuple(1 << (100 + d) for d in range(24))
 #: ``_DK[die][s]``: the key change of a checker moving from index ``s`` (0-24) by ``die``, no hit.
-_DK: Final = tuple(tuple(_ME[s - die] - _ME[s] if s >= die else 0 for s in range(25)) for die in range(7))
+_DK: Final = tuple(
+    tuple((1 << 4 * (s - die)) - (1 << 4 * s) if s >= die else 0 for s in range(25)) for die in range(7)
+)
 #: ``_SI[die][s]``: :data:`_T` index of that step without a hit (add 1 for a hit).
 _SI: Final = tuple(tuple(s * 52 + (s - die) * 2 + 2 for s in range(25)) for die in range(7))
 
