@@ -7,18 +7,26 @@ printed paper boards). Boards with a bar show two such half-fields of six points
 Algorithm (our own; OpenCV supplies segmentation, hulls and homographies):
 
 1. **Candidates.** The frame is shrunk to at most ``_WORK_SIDE`` pixels; bright and dark regions
-   (Otsu on grey, both polarities, plus the two extreme clusters of a coarse colour quantisation) are
-   split into connected components; the convex hull of each large component, simplified to four
-   corners, is a candidate field (or half-field). A hull is used because a field's outline is a comb
-   (triangles cut into it) while its hull is the field's quadrilateral.
+   (Otsu on grey, both polarities, and a second Otsu split inside each) are split into connected
+   components; the convex hull of each large component, simplified to four corners (or its four
+   longest sides extended, or the four longest straight stretches of the outline itself, when a
+   corner is cut or a hand bulges it) is a candidate field (or half-field). A hull is used because a
+   field's outline is a comb (triangles cut into it) while its hull is the field's quadrilateral.
 2. **Triangle-pattern score.** Each candidate is rectified (a homography) under four hypotheses:
    which pair of opposite edges carries the points, and whether it holds 12 or 6 points per edge.
    Along each edge, at several depths, the colours at the point centres must alternate point to point
-   (adjacent points differ) and repeat every second point (both parities agree). The score is that
-   contrast, a number in about [-1, 1]; a random quadrilateral scores near 0.
-3. **Assembly.** A 12-point candidate is a bar-less field; two 6-point candidates of similar size lying
-   side by side are the halves of a board with a bar. The best-scoring assembly wins; its corners give
-   the homography to the rectified view (long side horizontal, DESIGN.md "One coordinate system").
+   (adjacent points differ) and repeat every second point (both parities agree). The score, 0-1, is
+   the share of samples that do so times the contrast; a random quadrilateral scores near 0.
+3. **Assembly.** A 12-point candidate is a field (scored also with a bar taking 3-16 % of its width,
+   which must beat the bar-less reading by a margin); two 6-point candidates of similar size side by
+   side, or one 6-point half and the best-scoring quad searched beside it, are a board with a bar.
+   A field with one row under a hand is accepted on the mean of its rows, ranked by the weaker.
+4. **Refinement.** The best few candidates are refined -- a bar-less field's sides snap onto the
+   nearby strongest edges; a board with a bar has its whole triangle model (corners, bar width,
+   tip depth) fitted to the colour gradient by coordinate ascent -- their long edges are moved onto
+   the triangles' bases, and the one whose refined geometry shows the clearest pattern wins. Its
+   corners give the homography to the rectified view (long side horizontal, DESIGN.md "One
+   coordinate system"; the image's top, or for a portrait frame its left, becomes the top row).
 
 Everything is measured in point widths, so the same code reads 480x360 webcam frames and 1600x900
 photos.
@@ -43,7 +51,6 @@ POINT_PX = 32
 _DEPTHS = (0.08, 0.13, 0.18, 0.23, 0.28)
 # The bar's share of a whole field's width tried for fields found in one piece (0: no bar).
 _GAPS = (0.0, 0.03, 0.045, 0.06, 0.075, 0.09, 0.11, 0.13, 0.16)
-_DEBUG = False
 # A bar is at least this share of the field's width (about half a point).
 _MIN_GAP = 0.035
 _GAP_MARGIN = 0.08
@@ -350,36 +357,7 @@ def _triangle_samples(gap: float, tip: float, per_edge: int = 9) -> np.ndarray:
     return np.concatenate(pts)
 
 
-@functools.lru_cache(maxsize=64)
-def _flat_samples(gap: float, tip: float) -> np.ndarray:
-    """Points (unit coordinates, float (M, 2)) where a bare board is flat: along each triangle's
-    centre line and along the field between neighbouring tips."""
-    pts = []
-    edges = _point_edges(gap)
-    t = np.linspace(0.3, 0.75, 5)
-    for b0, b1 in edges:
-        u = np.full_like(t, 0.5 * (b0 + b1))
-        pts.append(np.stack([u, t * tip], axis=1))
-        pts.append(np.stack([u, 1.0 - t * tip], axis=1))
-        ub = np.full_like(t, b1 if b1 < edges[-1, 1] else b0)
-        v = tip * (0.55 + 0.4 * t)
-        pts.append(np.stack([ub, v], axis=1))
-        pts.append(np.stack([ub, 1.0 - v], axis=1))
-    return np.concatenate(pts)
-
-
-def fit_quality(mag: np.ndarray, quad: np.ndarray, gap: float) -> float:
-    """How well the triangle model sits on the image: edge strength on the model's edges over the
-    strength where the bare board is flat (about 1 for a random quad, several for a true fit)."""
-    best = 0.0
-    for tip in _TIPS:
-        on = _edge_energy(mag, quad, _triangle_samples(gap, tip))
-        off = _edge_energy(mag, quad, _flat_samples(gap, tip), robust=False)
-        best = max(best, on / (off + 5.0))
-    return best
-
-
-def _edge_energy(mag: np.ndarray, quad: np.ndarray, samples: np.ndarray, robust: bool = True) -> float:
+def _edge_energy(mag: np.ndarray, quad: np.ndarray, samples: np.ndarray) -> float:
     """Mean gradient magnitude at the unit-square ``samples`` mapped into the image by ``quad``."""
     unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
     hmg = cv2.getPerspectiveTransform(unit, quad.astype(np.float32))
@@ -392,12 +370,8 @@ def _edge_energy(mag: np.ndarray, quad: np.ndarray, samples: np.ndarray, robust:
     fx, fy = x - x0, y - y0
     v = (mag[y0, x0] * (1 - fx) * (1 - fy) + mag[y0, x0 + 1] * fx * (1 - fy)
          + mag[y0 + 1, x0] * (1 - fx) * fy + mag[y0 + 1, x0 + 1] * fx * fy)
-    if robust:
-        # checkers hide some edges, so the weakest third does not count
-        v = np.sort(v)[len(v) // 3 :]
-    else:
-        # checkers add edges where the board is flat: the median ignores them
-        return float(np.median(v))
+    # checkers hide some edges, so the weakest third does not count
+    v = np.sort(v)[len(v) // 3 :]
     return float(v.mean())
 
 
@@ -754,9 +728,6 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
         # maximised the edge energy, so that would favour whichever candidate was fitted)
         final = _pattern_score(lab, quad, 12, gap) - (_BAR_MARGIN if with_bar else 0.0)
         fitted.append((final, score, quad, gap, with_bar))
-    if _DEBUG:
-        for f in fitted:
-            print("fit", round(f[0], 2), round(f[1], 2), f[2].astype(int).tolist(), round(f[3], 3), f[4])
     if not fitted:
         return None
     _, score, quad, gap, with_bar = max(fitted, key=lambda f: f[0])
