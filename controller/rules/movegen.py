@@ -358,28 +358,34 @@ def _two_steps(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int, key0:
             cands = later[i + 1 :] if i < n2 and later[i] == a and not me[a] else later[i:]
             if me[da] == 1 and da >= y and rev[da - y] < 2 and bar < 2:
                 cands.append(da)
+            opp1 = tuple(opp) if hit1 else opp0
             for b in cands:
                 db = b - y
-                hit2 = rev[db] == 1
-                k = k1 + dky[b]
-                if hit2:
-                    k += HIT[db]
-                if k in found:
-                    continue
-                me[b] -= 1
-                me[db] += 1
-                if hit2:
+                if rev[db] == 1:  # a hit: rarer, so the plain step below has no hit tests
+                    k = k1 + dky[b] + HIT[db]
+                    if k in found:
+                        continue
                     j = 23 - db
+                    me[b] -= 1
+                    me[db] += 1
                     opp[j] = 0
                     opp[24] += 1
                     result = new(Position, (tuple(me), tuple(opp)))
                     opp[24] -= 1
                     opp[j] = 1
-                else:
-                    result = new(Position, (tuple(me), tuple(opp) if hit1 else opp0))
+                    me[db] -= 1
+                    me[b] += 1
+                    found[k] = new(Play, ((step1, T[siy[b] + 1]), result))
+                    continue
+                k = k1 + dky[b]
+                if k in found:
+                    continue
+                me[b] -= 1
+                me[db] += 1
+                result = new(Position, (tuple(me), opp1))
                 me[db] -= 1
                 me[b] += 1
-                found[k] = new(Play, ((step1, T[siy[b] + hit2]), result))
+                found[k] = new(Play, ((step1, T[siy[b]]), result))
             me[da] -= 1
             me[a] += 1
             if hit1:
@@ -427,8 +433,8 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int, key0: int) -> 
     T, HIT, new = _T, _HIT, tuple.__new__
     dk, si = _DK[x], _SI[x]
     # A point the opponent holds stays held all turn, so which points can move is fixed.
-    movable = [s >= x and opp0[23 - s + x] < 2 for s in range(24)]
-    cands0 = tuple([s for s in range(23, x - 1, -1) if me[s] and movable[s]])
+    movable = [False] * x + list(map((2).__gt__, opp0[23 : x - 1 : -1]))  # opp0[23 - s + x] < 2
+    cands0 = tuple([s for s in compress(range(23, x - 1, -1), movable[23 : x - 1 : -1]) if me[s]])
     bar_only: tuple[int, ...] = (24,)
     if me[24]:
         e = 24 - x
@@ -469,11 +475,9 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int, key0: int) -> 
             c2 = cands0[i1:]
             if me[da] == 1 and movable[da]:
                 c2 = _with(c2, da)
-        used2 = False
         for i2, b in enumerate(c2):
             if not me[b]:
                 continue
-            used2 = True
             db = b - x
             jb = 23 - db
             hb = opp[jb] == 1
@@ -495,11 +499,9 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int, key0: int) -> 
                 c3 = c2[i2:]
                 if me[db] == 1 and movable[db]:
                     c3 = _with(c3, db)
-            used3 = False
             for i3, c in enumerate(c3):
                 if not me[c]:
                     continue
-                used3 = True
                 dc = c - x
                 jc = 23 - dc
                 hc = opp[jc] == 1
@@ -521,11 +523,10 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int, key0: int) -> 
                     c4 = c3[i3:]
                     if me[dc] == 1 and movable[dc]:
                         c4 = (*c4, dc)  # any order gives the same plays; this one, gnubg's list order
-                used4 = False
+                opp3 = tuple(opp) if hits else opp0
                 for d in c4:
                     if not me[d]:
                         continue
-                    used4 = True
                     dd = d - x
                     hd = opp[23 - dd] == 1
                     k = k3 + dk[d]
@@ -543,11 +544,11 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int, key0: int) -> 
                         opp[24] -= 1
                         opp[jd] = 1
                     else:
-                        result = new(Position, (tuple(me), tuple(opp) if hits else opp0))
+                        result = new(Position, (tuple(me), opp3))
                     me[dd] -= 1
                     me[d] += 1
                     full[k] = new(Play, ((s1, s2, s3, T[si[d] + hd]), result))
-                if not used4 and not full:
+                if not full:  # no fourth step (else a play would be in `full`)
                     keep(3, k3, (s1, s2, s3))
                 if hc:
                     hits -= 1
@@ -555,7 +556,7 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int, key0: int) -> 
                     opp[jc] = 1
                 me[dc] -= 1
                 me[c] += 1
-            if not used3 and not full:
+            if not full:  # with a third step, a deeper play was kept, and this one is never used
                 keep(2, k2, (s1, s2))
             if hb:
                 hits -= 1
@@ -563,7 +564,7 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int, key0: int) -> 
                 opp[jb] = 1
             me[db] -= 1
             me[b] += 1
-        if not used2 and not full:
+        if not full:
             keep(1, k1, (s1,))
         if ha:
             hits -= 1
