@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.board import POINT_PX, BoardGeometry, border_energy, find_board, pattern_score_at
+from vision.checkers import count_stacks
 
 __all__ = ["Calibration", "CalibrationError", "calibrate", "still_valid", "load", "save"]
 
@@ -37,6 +38,7 @@ class Calibration:
     geometry: BoardGeometry
     home: str | None = None
     border: float = 0.0  # the field outline's edge strength when calibrated (see still_valid)
+    checker_radius: float = 0.0  # rectified pixels; 0 = unknown (chosen on every frame)
 
     def to_json(self) -> dict[str, object]:
         g = self.geometry
@@ -52,6 +54,7 @@ class Calibration:
             "score": float(g.score),
             "home": self.home,
             "border": float(self.border),
+            "checker_radius": float(self.checker_radius),
         }
 
     @classmethod
@@ -86,15 +89,21 @@ class Calibration:
         home = data.get("home")
         try:
             border = float(data.get("border", 0.0))  # type: ignore[arg-type]
+            radius = float(data.get("checker_radius", 0.0))  # type: ignore[arg-type]
         except (TypeError, ValueError) as exc:
-            raise CalibrationError(f"malformed calibration: border {exc}") from exc
-        return cls(geom, home if isinstance(home, str) else None, border)
+            raise CalibrationError(f"malformed calibration: {exc}") from exc
+        return cls(geom, home if isinstance(home, str) else None, border, radius)
 
 
 def calibrate(image: np.ndarray) -> Calibration | None:
     """Find the board in a BGR uint8 frame (H, W, 3); None when no board is seen."""
     geom = find_board(image)
-    return None if geom is None else Calibration(geom, border=border_energy(image, geom))
+    if geom is None:
+        return None
+    # the checkers' size, measured once (on a board with checkers on it)
+    stacks = count_stacks(geom.rectify(image), geom)
+    radius = stacks[0].radius if any(st.count for st in stacks) else 0.0
+    return Calibration(geom, border=border_energy(image, geom), checker_radius=radius)
 
 
 def still_valid(image: np.ndarray, calib: Calibration) -> bool:

@@ -139,9 +139,13 @@ def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
     return out
 
 
-def count_stacks(rectified: np.ndarray, geom: BoardGeometry) -> list[StackReading]:
+def count_stacks(
+    rectified: np.ndarray, geom: BoardGeometry, radius: float | None = None
+) -> list[StackReading]:
     """Stacks on all 24 points of a rectified BGR uint8 field; 12 top then 12 bottom, left to right.
 
+    ``radius``: the checkers' radius in rectified pixels when known (a calibration keeps it); else
+    the best of ``_RADII`` point widths is chosen on this frame (three times the work).
     Colours are Lab medians; :func:`name_colours` turns them into ``light``/``dark``.
     """
     lab = cv2.cvtColor(cv2.GaussianBlur(rectified, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -153,8 +157,7 @@ def count_stacks(rectified: np.ndarray, geom: BoardGeometry) -> list[StackReadin
     shifts = np.arange(-8.0, 8.5, 4.0)
     cols = np.array(geom.columns, dtype=np.float64)
     best_r, best_total, best_maps = _RADII[0] * POINT_PX, -1.0, None
-    for frac in _RADII:
-        r = frac * POINT_PX
+    for r in [radius] if radius else [frac * POINT_PX for frac in _RADII]:
         maps = {}
         total = 0.0
         for top in (True, False):
@@ -173,7 +176,6 @@ def count_stacks(rectified: np.ndarray, geom: BoardGeometry) -> list[StackReadin
     out: list[StackReading] = []
     # the median, not the mean: a disc near the base must not take the frame's colour
     k = max(1, int(round(0.5 * best_r)))
-    box = cv2.medianBlur(np.clip(lab, 0, 255).astype(np.uint8), 2 * k + 1).astype(np.float32)
     for top in (True, False):
         score, xbest = best_maps[top]
         score = _suppress_neighbours(score, xbest, d, step)
@@ -182,7 +184,7 @@ def count_stacks(rectified: np.ndarray, geom: BoardGeometry) -> list[StackReadin
         bare_field = np.concatenate([bare, _field_colour(lab, geom)[None]])
         cy_row = base[top] + depth if top else base[top] - depth
         per_col = [
-            _disc_colours(box, np.array(geom.columns[p::2])[:, None], cy_row[None, :]) for p in (0, 1)
+            _disc_colours(lab, np.array(geom.columns[p::2])[:, None], cy_row[None, :], k) for p in (0, 1)
         ]
         # (2, D, 3): each parity's bare colour at every depth
         bare_depth = np.stack([_consensus(c.swapaxes(0, 1)) for c in per_col])
@@ -190,7 +192,7 @@ def count_stacks(rectified: np.ndarray, geom: BoardGeometry) -> list[StackReadin
             cy_all = base[top] + depth if top else base[top] - depth
             # a disc whose inside is the bare point's colour must show a full ring (a rimmed checker
             # of the point's own colour); otherwise the base of an empty triangle could pass for one
-            inside = _disc_colours(box, xbest[col], cy_all)
+            inside = _disc_colours(lab, xbest[col], cy_all, k)
             differs = (np.linalg.norm(inside - bare[col % 2], axis=1) > _BARE_DELTA) & (
                 np.linalg.norm(inside - bare_depth[col % 2], axis=-1) > _BARE_DELTA
             )
@@ -336,12 +338,18 @@ def _consensus(samples: np.ndarray) -> np.ndarray:
     return (samples * w).sum(axis=-2) / np.maximum(w.sum(axis=-2), 1.0)
 
 
-def _disc_colours(box: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
-    """Mean Lab colour around each centre, float (N, 3), read from a box-filtered image ``box``."""
-    h, w = box.shape[:2]
-    xi = np.clip(np.rint(cx), 0, w - 1).astype(np.intp)
-    yi = np.clip(np.rint(cy), 0, h - 1).astype(np.intp)
-    return box[yi, xi]
+def _disc_colours(lab: np.ndarray, cx: np.ndarray, cy: np.ndarray, k: int) -> np.ndarray:
+    """Median Lab colour within ``k`` pixels of each centre, float (..., 3) for centres of shape (...).
+
+    The median of a 5x5 grid of samples, not the mean: a disc near the base must not take the
+    frame's colour. (A sparse grid instead of a median filter over the whole image: 20x faster.)
+    """
+    h, w = lab.shape[:2]
+    off = np.linspace(-k, k, 5)
+    ox, oy = np.meshgrid(off, off)
+    xi = np.clip(np.rint(np.asarray(cx)[..., None] + ox.ravel()), 0, w - 1).astype(np.intp)
+    yi = np.clip(np.rint(np.asarray(cy)[..., None] + oy.ravel()), 0, h - 1).astype(np.intp)
+    return np.median(lab[yi, xi], axis=-2)
 
 
 def _stack_colour(lab: np.ndarray, centres: list[tuple[float, float]], r: float) -> tuple[float, ...]:
@@ -401,10 +409,9 @@ def find_bar_checkers(rectified: np.ndarray, geom: BoardGeometry, radius: float,
     best_x = np.take_along_axis(cxg, score.argmax(axis=1)[:, None], axis=1)[:, 0]
     score = score.max(axis=1)
     k = max(1, int(round(0.5 * radius)))
-    box = cv2.medianBlur(np.clip(lab, 0, 255).astype(np.uint8), 2 * k + 1).astype(np.float32)
     xb = int(round(np.clip(x_mid, 0, width - 1)))
     bar_colour = np.median(lab[:, max(0, xb - 1) : xb + 2].reshape(-1, 3), axis=0)
-    inside = _disc_colours(box, best_x, ys)
+    inside = _disc_colours(lab, best_x, ys, k)
     differs = np.linalg.norm(inside - bar_colour, axis=1) > _BARE_DELTA
     # the bar carries hinges, logos and its own edges: only clear, complete discs count
     usable = np.where(differs, score, 0.0)

@@ -70,7 +70,8 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
     if geom is None:
         return BoardReading(False, status=FrameStatus.NO_BOARD, image_size=size)
     rect = geom.rectify(img)
-    stacks = count_stacks(rect, geom)
+    known = calibration.checker_radius if calibration is not None and geom is calibration.geometry else None
+    stacks = count_stacks(rect, geom, known or None)
     radius = stacks[0].radius if stacks else 0.45 * POINT_PX
     on_bar = find_bar_checkers(rect, geom, radius, stacks)
     all_names = name_colours(stacks + on_bar)
