@@ -21,6 +21,8 @@ __all__ = ["FaceRead", "Pip", "blob_strength", "find_pips", "read_face", "select
 _AREA_RATIO = 2.5
 _CONTRAST_RATIO = 1.8
 _COLOUR_SPREAD = 45.0
+# Weight of the pips a layout leaves unexplained within its face, against those it explains.
+_UNEXPLAINED = 1.0
 # Pip centres closer than this (die edges) to the die's outline are rim artefacts (corners).
 _RIM = 0.1
 # Chroma (a, b) differences count this many times a lightness difference: texture of marbled and
@@ -161,7 +163,7 @@ def select_face(pips: list[Pip], size: float) -> tuple[list[Pip], tuple[float, f
             continue
         reach = max([float(np.hypot(p.x - cx, p.y - cy)) for p in chosen] + [0.2 * size]) + tol
         left = [p for i, p in enumerate(pips) if i not in used and np.hypot(p.x - cx, p.y - cy) < reach]
-        score = sum(p.contrast for p in chosen) - sum(p.contrast for p in left)
+        score = sum(p.contrast for p in chosen) - _UNEXPLAINED * sum(p.contrast for p in left)
         n = len(chosen)
         by_value[n] = max(by_value.get(n, -np.inf), score)
         if best is None or score > best[0] + 1e-6 or (abs(score - best[0]) <= 1e-6 and n > best[1]):
