@@ -60,9 +60,11 @@ def generate(me_side: tuple[int, ...], opp_side: tuple[int, ...], d1: int, d2: i
         key0 = int.from_bytes(bytes(me) + bytes(opp_side), "little")
     except ValueError:
         raise ValueError(f"a checker count is negative or above 255 in {me_side} / {opp_side}") from None
-    if d1 != d2 and (me[24] or sum(me[6:24]) >= 2):
-        # Most rolls: two dice, and no bear-off possible after either step.
-        return _two_steps(me, opp_side, d1, d2, 0)
+    if d1 != d2:
+        if me[24] or sum(me[6:24]) >= 2:
+            # Most rolls: two dice, and no bear-off possible after either step.
+            return _two_steps(me, opp_side, d1, d2, 0)
+        return _two_home(me, opp_side, d1, d2)
     if d1 == d2 and (me[24] or sum(me[6:24]) >= 4):
         # A double where no bear-off is possible in any of its four steps.
         return _four_steps(me, opp_side, d1, 0)
@@ -413,6 +415,131 @@ def _two_steps(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int, key0:
             me[da] -= 1
             me[a] += 1
             plays.append(new(Play, ((T[_SI[x][a] + hit1],), result)))
+        if plays:
+            break
+    return plays
+
+
+def _two_home(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int) -> list[Play]:
+    """:func:`generate` for a non-double with nothing on the bar and at most one checker outside
+    the home board: :func:`_two_steps` with bear-offs (RULES.md B8: only with all home after the
+    steps before; a die above the point only when no checker stands higher).
+
+    Same order and first-play-per-result as the walk of :func:`generate`.
+    """
+    opp0 = opp_side
+    rev = list(opp0[23::-1])  # rev[d]: the opponent's checkers on the mover's index d
+    opp = list(opp0)
+    T, HIT, new = _T, _HIT, tuple.__new__
+    outside0 = sum(me[6:24])
+    board = list(compress(range(23, -1, -1), me[23::-1]))  # the mover's points, highest first
+    src1 = [s for s in board if s < d1 or rev[s - d1] < 2]
+    src2 = [s for s in board if s < d2 or rev[s - d2] < 2]
+    found: dict[int, Play] = {}
+    for x, y, firsts, later in ((d1, d2, src1, src2), (d2, d1, src2, src1)):
+        dkx, six, dky, siy = _DK[x], _SI[x], _DK[y], _SI[y]
+        for a in firsts:
+            da = a - x
+            if da >= 0:
+                hit1 = rev[da] == 1
+                k1 = dkx[a]
+                out = outside0 - 1 if a >= 6 and da < 6 else outside0
+                step1 = T[six[a] + hit1]
+                me[a] -= 1
+                me[da] += 1
+                if hit1:
+                    k1 += HIT[da]
+                    rev[da] = 0
+                    opp[23 - da] = 0
+                    opp[24] += 1
+            else:
+                if outside0 or (da != -1 and any(me[a + 1 : 6])):
+                    continue
+                hit1 = False
+                k1 = -(1 << 4 * a)
+                out = 0
+                step1 = T[a * 52]
+                me[a] -= 1
+            opp1 = tuple(opp) if hit1 else opp0
+            cands = [b for b in later if b <= a]
+            if da >= 0 and me[da] == 1 and (da < y or rev[da - y] < 2):
+                cands.append(da)  # the checker just moved, landed on an empty point
+            for b in cands:
+                if not me[b]:
+                    continue
+                db = b - y
+                if db >= 0:
+                    if rev[db] == 1:
+                        k = k1 + dky[b] + HIT[db]
+                        if k in found:
+                            continue
+                        j = 23 - db
+                        me[b] -= 1
+                        me[db] += 1
+                        opp[j] = 0
+                        opp[24] += 1
+                        result = new(Position, (tuple(me), tuple(opp)))
+                        opp[24] -= 1
+                        opp[j] = 1
+                        me[db] -= 1
+                        me[b] += 1
+                        found[k] = new(Play, ((step1, T[siy[b] + 1]), result))
+                        continue
+                    k = k1 + dky[b]
+                    if k in found:
+                        continue
+                    me[b] -= 1
+                    me[db] += 1
+                    result = new(Position, (tuple(me), opp1))
+                    me[db] -= 1
+                    me[b] += 1
+                    found[k] = new(Play, ((step1, T[siy[b]]), result))
+                else:
+                    if out or (db != -1 and any(me[b + 1 : 6])):
+                        continue
+                    k = k1 - (1 << 4 * b)
+                    if k in found:
+                        continue
+                    me[b] -= 1
+                    result = new(Position, (tuple(me), opp1))
+                    me[b] += 1
+                    found[k] = new(Play, ((step1, T[b * 52]), result))
+            if da >= 0:
+                me[da] -= 1
+                if hit1:
+                    opp[24] -= 1
+                    opp[23 - da] = 1
+                    rev[da] = 1
+            me[a] += 1
+    if found:
+        return list(found.values())
+    # RULES.md B5: only one die plays: the larger if it can.
+    plays: list[Play] = []
+    for x, firsts in ((d1, src1), (d2, src2)) if d1 > d2 else ((d2, src2), (d1, src1)):
+        for a in firsts:
+            da = a - x
+            me[a] -= 1
+            if da >= 0:
+                hit1 = rev[da] == 1
+                me[da] += 1
+                if hit1:
+                    opp[23 - da] = 0
+                    opp[24] += 1
+                    result = new(Position, (tuple(me), tuple(opp)))
+                    opp[24] -= 1
+                    opp[23 - da] = 1
+                else:
+                    result = new(Position, (tuple(me), opp0))
+                me[da] -= 1
+                step = T[_SI[x][a] + hit1]
+            elif outside0 or (da != -1 and any(me[a + 1 : 6])):
+                me[a] += 1
+                continue
+            else:
+                result = new(Position, (tuple(me), opp0))
+                step = T[a * 52]
+            me[a] += 1
+            plays.append(new(Play, ((step,), result)))
         if plays:
             break
     return plays
