@@ -731,7 +731,47 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
     if not fitted:
         return None
     _, score, quad, gap, with_bar = max(fitted, key=lambda f: f[0])
-    return _geometry(quad / scale, gap if with_bar else None, (w, h), score)
+    geom = _geometry(quad / scale, gap if with_bar else None, (w, h), score)
+    if with_bar:
+        geom = _align_columns(image, geom)
+    return geom
+
+
+def _align_columns(image: np.ndarray, geom: BoardGeometry) -> BoardGeometry:
+    """Shift and stretch each half's six point columns onto the triangles' axes.
+
+    Near the tips (0.2-0.38 of the height from each edge) the triangles are narrow and seldom
+    covered: the column profile of the colour distance from the field peaks on their axes. Per half,
+    the comb of six columns (offset within 0.35 of a point, spacing within 8 %) that sits on the
+    highest profile wins. Corrects a fitted board whose hidden corner (black checkers on a black
+    point against a black frame) left the columns a fraction of a point off.
+    """
+    if geom.bar is None:
+        return geom
+    rect = geom.rectify(image)
+    lab = cv2.cvtColor(cv2.GaussianBlur(rect, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    height, width = lab.shape[:2]
+    rows = np.r_[int(0.2 * height) : int(0.38 * height), int(0.62 * height) : int(0.8 * height)]
+    band = lab[rows]  # (R, W, 3)
+    field = np.median(band.reshape(-1, 3), axis=0)
+    prof = np.median(np.linalg.norm(band - field, axis=2), axis=0)  # (W,)
+    prof = cv2.blur(prof.reshape(1, -1).astype(np.float32), (5, 1)).ravel()
+    xs = np.arange(width, dtype=np.float64)
+    cols = list(geom.columns)
+    for half, x0 in ((0, 0.0), (1, geom.bar[1])):
+        best, best_v = None, -1.0
+        for off in np.arange(-0.35, 0.351, 0.05) * POINT_PX:
+            for sp in np.arange(0.92, 1.081, 0.02) * POINT_PX:
+                c = x0 + off + (np.arange(6) + 0.5) * sp
+                if c[0] < 0 or c[-1] > width - 1:
+                    continue
+                v = float(np.interp(c, xs, prof).sum())
+                if v > best_v:
+                    best, best_v = c, v
+        if best is not None:
+            cols[6 * half : 6 * half + 6] = [float(v) for v in best]
+    return BoardGeometry(geom.homography, geom.size, tuple(cols), geom.bar, geom.image_size, geom.score,
+                         geom.corners)
 
 
 def _geometry(quad: np.ndarray, gap: float | None, image_size: tuple[int, int],

@@ -48,6 +48,8 @@ _RING_STRONG = 0.85
 _BAR_RING = 0.75
 # The discs of one stack differ in colour by less than this (Lab; shading, a rim, a highlight).
 _SAME_STACK = 30.0
+# ... or this much when it differs from one of the bare references only.
+_RING_FAIR = 0.7
 # Two stack colours closer than this (Lab) are one colour.
 _SAME_COLOUR = 30.0
 
@@ -176,18 +178,25 @@ def count_stacks(
     out: list[StackReading] = []
     # the median, not the mean: a disc near the base must not take the frame's colour
     k = max(1, int(round(0.5 * best_r)))
+    # every point's colour at every depth from its base, (row, column, D, 3); a point and the one
+    # opposite it carry the two triangle colours, so a triangle colour's bare look at a depth is the
+    # consensus of twelve points (six a row), which stacks seldom all cover
+    along = {
+        top: _disc_colours(lab, np.array(geom.columns)[:, None],
+                           (base[top] + depth if top else base[top] - depth)[None, :], k)
+        for top in (True, False)
+    }
     for top in (True, False):
         score, xbest = best_maps[top]
         score = _suppress_neighbours(score, xbest, d, step)
         bare = _bare_colours(lab, geom, top)
         # the field between the points' tips: a light checker on a cream field is no colour run
         bare_field = np.concatenate([bare, _field_colour(lab, geom)[None]])
-        cy_row = base[top] + depth if top else base[top] - depth
-        per_col = [
-            _disc_colours(lab, np.array(geom.columns[p::2])[:, None], cy_row[None, :], k) for p in (0, 1)
-        ]
-        # (2, D, 3): each parity's bare colour at every depth
-        bare_depth = np.stack([_consensus(c.swapaxes(0, 1)) for c in per_col])
+        bare_depth = np.stack([
+            _consensus(np.concatenate([along[top][p::2], along[not top][1 - p :: 2]]).swapaxes(0, 1))
+            for p in (0, 1)
+        ])  # (2, D, 3): each parity's bare colour at every depth, both rows
+        bare_row = np.stack([_consensus(along[top][p::2].swapaxes(0, 1)) for p in (0, 1)])  # this row
         for col in range(12):
             cy_all = base[top] + depth if top else base[top] - depth
             # a disc whose inside is the bare point's colour must show a full ring (a rimmed checker
@@ -196,7 +205,12 @@ def count_stacks(
             differs = (np.linalg.norm(inside - bare[col % 2], axis=1) > _BARE_DELTA) & (
                 np.linalg.norm(inside - bare_depth[col % 2], axis=-1) > _BARE_DELTA
             )
-            usable = np.where(differs, score[col], np.where(score[col] >= _RING_STRONG, score[col], 0.0))
+            # unlike the bare points of both rows but like this row's (lighting that differs
+            # between the rows, or a row whose points mostly hold checkers of this colour): a
+            # clearer ring is asked for
+            clear = differs & (np.linalg.norm(inside - bare_row[col % 2], axis=-1) > _BARE_DELTA)
+            need = np.where(clear, 0.0, np.where(differs, _RING_FAIR, _RING_STRONG))
+            usable = np.where(score[col] >= need, score[col], 0.0)
             # a stack's discs stay in its own half: beyond the middle they are the other row's
             idx = _chain(usable, depth, d, abs(0.5 * height - base[top]) - 0.3 * d, inside)
             centres = []
