@@ -1,22 +1,23 @@
-"""The fast path of the legal-play generator (RULES.md B4-B8), on plain lists and ints.
+"""The legal-play generator of standard backgammon (RULES.md B4-B8), on plain lists and ints.
 
-:func:`generate` walks single-die steps depth first in gnubg's own order (``GenerateMovesSub`` in
-gnubg's ``eval.c``): the first die first, then (for a non-double) the dice swapped; sources from the
-highest point down; each later step starts no higher than the step before (the bar resets that to
-the 24-point). A finished walk is ranked by dice used, then pips used (RULES.md B5: as many dice as
-possible, the larger die when only one plays), and only the first walk found for each resulting
-position is kept -- so each result carries the steps gnubg lists.
+:func:`generate` enumerates single-die steps in gnubg's own order (``GenerateMovesSub`` in gnubg's
+``eval.c``): the first die first, then (for a non-double) the dice swapped; bar entries first; sources
+from the highest point down; each later step starts no higher than the step before (the bar resets
+that to the 24-point). Plays are ranked by dice used, then pips used (RULES.md B5: as many dice as
+possible, the larger die when only one plays), and only the first play found for each resulting
+position is kept -- so each result carries the steps gnubg lists, in gnubg's list order.
 
-Why our own loop instead of a library: this *is* the product's rules core (no pure-Python library
-is exact, see bench/rules.py). Speed comes from three habits: the board is two lists mutated and
-restored in place (no board per step); each resulting position is keyed by one int (a byte per
-point, both sides) updated incrementally, so a leaf costs a dict lookup, not two tuples; and the
-non-double case, most rolls, is two flat loops without recursion.
+Why our own loops instead of a library: this *is* the product's rules core (no pure-Python library
+is exact, see bench/rules.py). The walk is unrolled into four flat functions, one per kind of roll
+(non-double or double; with or without a bear-off possible), because a Python call per step costs
+more than the step. Habits that make it fast: the board is two lists mutated and restored in place
+(no board per step); a result is keyed by one small int updated by table lookups, so a repeated
+result costs a dict lookup and its tuples and :class:`Play` are built only when new; and a point the
+opponent holds stays held all turn, so which points can move a die is computed once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import compress
 from typing import Final
 
@@ -25,23 +26,8 @@ from controller.rules.steps import STEP_TABLE, Move, Play
 
 #: A step is a shared :class:`Move` from :data:`STEP_TABLE` (1-based points, 25 bar, 0 off).
 Step = Move
-#: The leaf callback: (result key, steps, pips used).
-Save = Callable[[int, tuple[Step, ...], int], None]
 
-_BAR: Final = 24
 _T: Final = STEP_TABLE  # _T[s * 52 + d * 2 + 2 + hit]: the step from index s to d (-1 = off)
-# One byte per point, both sides, in one int: the key of a position, exact for counts 0-255.
-_ME: Final = tuple(1 << (8 * i) for i in range(25))
-_OPP: Final = tuple(1 << (200 + 8 * i) for i in range(25))
-
-
-_Kept = tuple[tuple[Step, ...], tuple[int, ...], tuple[int, ...]]
-
-
-def _plays(found: dict[int, _Kept]) -> list[Play]:
-    """The plays kept, as :class:`Play` values."""
-    new = tuple.__new__  # the named tuples' own __new__, minus a Python-level call per play
-    return [new(Play, (steps, new(Position, (me, opp)))) for steps, me, opp in found.values()]
 
 
 def generate(me_side: tuple[int, ...], opp_side: tuple[int, ...], d1: int, d2: int) -> list[Play]:
@@ -56,235 +42,20 @@ def generate(me_side: tuple[int, ...], opp_side: tuple[int, ...], d1: int, d2: i
     me = list(me_side)
     if len(me) != 25 or len(opp_side) != 25:
         raise ValueError(f"a side has {len(me)} and {len(opp_side)} entries, not 25")
-    try:  # the position as one int: byte i = me[i], byte 25 + i = opp[i]; exact for counts 0-255
-        key0 = int.from_bytes(bytes(me) + bytes(opp_side), "little")
+    try:
+        # A negative count is not a board; counts above 255 have never been accepted (ValueError).
+        bytes(me) + bytes(opp_side)
     except ValueError:
         raise ValueError(f"a checker count is negative or above 255 in {me_side} / {opp_side}") from None
     if d1 != d2:
         if me[24] or sum(me[6:24]) >= 2:
             # Most rolls: two dice, and no bear-off possible after either step.
-            return _two_steps(me, opp_side, d1, d2, 0)
+            return _two_steps(me, opp_side, d1, d2)
         return _two_home(me, opp_side, d1, d2)
-    if d1 == d2 and (me[24] or sum(me[6:24]) >= 4):
+    if me[24] or sum(me[6:24]) >= 4:
         # A double where no bear-off is possible in any of its four steps.
-        return _four_steps(me, opp_side, d1, 0)
-    return _walk(me, opp_side, d1, d2, key0)
-
-
-def _walk(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int, key0: int) -> list[Play]:
-    """:func:`generate` by the general walk (bar entries, bear-offs, doubles); ``me`` is a copy
-    of the mover's side to mutate, ``key0`` the key of the position."""
-    opp = list(opp_side)
-    found: dict[int, _Kept] = {}
-    hits = [0]  # hits made by the steps on the walk so far: while 0, `opp` is still opp_side
-    best = [0, 0]  # dice used, pips used, of the plays kept
-    T, ME, OPP = _T, _ME, _OPP
-    full = 4 if d1 == d2 else 2
-
-    def save(key: int, steps: tuple[Step, ...], pips: int) -> None:
-        """Keep a play (the lists hold its result) unless a play using more dice/pips is known."""
-        n = len(steps)
-        if n < best[0] or pips < best[1]:
-            return
-        if n > best[0] or pips > best[1]:
-            found.clear()
-            best[0] = n
-            best[1] = pips
-        if key not in found:
-            found[key] = (steps, tuple(me), tuple(opp) if hits[0] else opp_side)
-
-    def last_steps(
-        die: int,
-        start: int,
-        key: int,
-        outside: int,
-        before: tuple[Step, ...],
-        cands: tuple[int, ...],
-        extra: int,
-    ) -> bool:
-        """Every final step of ``die`` (the lists hold the position after ``before``). A final step
-        uses all the dice, so it always ranks best; its result is built only when new. Any order of
-        ``cands`` (+ ``extra`` when >= 0) will do: each final step gives a different result.
-        True when no step was possible."""
-        used = False
-        for s in (*cands, extra) if extra >= 0 else cands:
-            if s > start or not me[s]:
-                continue
-            d = s - die
-            if d >= 0:
-                j = 23 - d
-                hit = opp[j] == 1
-                k = key - ME[s] + ME[d]
-                if hit:
-                    k += OPP[24] - OPP[j]
-                t = s * 52 + d * 2 + 2 + hit
-            else:
-                # RULES.md B8: all home; exact, or no checker above the source.
-                if outside or (d != -1 and any(me[s + 1 : 6])):
-                    continue
-                hit = False
-                k = key - ME[s]
-                t = s * 52
-            if not used:
-                used = True
-                if best[0] != full:
-                    found.clear()
-                    best[0] = full
-                    best[1] = die * 4 if full == 4 else d1 + d2
-            if k in found:
-                continue
-            me[s] -= 1
-            if d < 0:
-                found[k] = ((*before, T[t]), tuple(me), tuple(opp) if hits[0] else opp_side)
-            else:
-                me[d] += 1
-                if hit:
-                    opp[j] = 0
-                    opp[24] += 1
-                    found[k] = ((*before, T[t]), tuple(me), tuple(opp))
-                    opp[24] -= 1
-                    opp[j] = 1
-                else:
-                    found[k] = ((*before, T[t]), tuple(me), tuple(opp) if hits[0] else opp_side)
-                me[d] -= 1
-            me[s] += 1
-        return not used
-
-    def walk(
-        dice: tuple[int, ...],
-        depth: int,
-        start: int,
-        key: int,
-        outside: int,
-        before: tuple[Step, ...],
-        cands: tuple[int, ...],
-        pips: int,
-    ) -> bool:
-        """Steps of ``dice[depth]`` and on (gnubg's GenerateMovesSub); the last die only for a bar
-        entry (else :func:`last_steps`). True when no step is possible.
-
-        ``cands``: the points, highest first, that may move ``dice[depth]`` (held by the mover at
-        some time, not blocked for that die); emptied ones are skipped on the way.
-        """
-        die = dice[depth]
-        pips += die
-        if depth + 1 == full:
-            # Only reached with checkers still on the bar: the last die must enter too (RULES.md B7).
-            j = die - 1
-            if opp[j] >= 2:
-                return True
-            d = 24 - die
-            hit = opp[j] == 1
-            me[24] -= 1
-            me[d] += 1
-            k = key - ME[24] + ME[d]
-            if hit:
-                opp[j] = 0
-                opp[24] += 1
-                k += OPP[24] - OPP[j]
-                hits[0] += 1
-            save(k, (*before, T[1250 + d * 2 + hit]), pips)
-            if hit:
-                hits[0] -= 1
-                opp[24] -= 1
-                opp[j] = 1
-            me[d] -= 1
-            me[24] += 1
-            return False
-        nxt_die = dice[depth + 1]
-        to_last = depth + 2 == full
-        base = occupied[nxt_die] if nxt_die != die else cands
-        ok = movable[nxt_die]
-        if me[24]:
-            # RULES.md B7: enter first, on the opponent's point `die`.
-            j = die - 1
-            if opp[j] >= 2:
-                return True
-            d = 24 - die
-            hit = opp[j] == 1
-            me[24] -= 1
-            me[d] += 1
-            k = key - ME[24] + ME[d]
-            if hit:
-                opp[j] = 0
-                opp[24] += 1
-                k += OPP[24] - OPP[j]
-                hits[0] += 1
-            steps = (*before, T[1250 + d * 2 + hit])
-            new = me[d] == 1 and ok[d]
-            if me[24] or not to_last:
-                done = walk(dice, depth + 1, 23, k, outside, steps, _with(base, d) if new else base, pips)
-            else:
-                done = last_steps(nxt_die, 23, k, outside, steps, base, d if new else -1)
-            if done:
-                save(k, steps, pips)
-            if hit:
-                hits[0] -= 1
-                opp[24] -= 1
-                opp[j] = 1
-            me[d] -= 1
-            me[24] += 1
-            return False
-        used = False
-        for s in cands:
-            if s > start or not me[s]:
-                continue
-            d = s - die
-            if d >= 0:
-                j = 23 - d
-                hit = opp[j] == 1
-                me[s] -= 1
-                me[d] += 1
-                k = key - ME[s] + ME[d]
-                if hit:
-                    opp[j] = 0
-                    opp[24] += 1
-                    k += OPP[24] - OPP[j]
-                    hits[0] += 1
-                steps = (*before, T[s * 52 + d * 2 + 2 + hit])
-                out = outside - 1 if s >= 6 and d < 6 else outside
-                new = me[d] == 1 and ok[d]
-                if to_last:
-                    done = last_steps(nxt_die, s, k, out, steps, base, d if new else -1)
-                else:
-                    done = walk(dice, depth + 1, s, k, out, steps, _with(base, d) if new else base, pips)
-                if done:
-                    save(k, steps, pips)
-                if hit:
-                    hits[0] -= 1
-                    opp[24] -= 1
-                    opp[j] = 1
-                me[d] -= 1
-                me[s] += 1
-            else:
-                if outside or (d != -1 and any(me[s + 1 : 6])):
-                    continue
-                me[s] -= 1
-                k = key - ME[s]
-                steps = (*before, T[s * 52])
-                if to_last:
-                    done = last_steps(nxt_die, s, k, outside, steps, base, -1)
-                else:
-                    done = walk(dice, depth + 1, s, k, outside, steps, base, pips)
-                if done:
-                    save(k, steps, pips)
-                me[s] += 1
-            used = True
-        return not used
-
-    outside0 = sum(me[6:25])
-    # A point the opponent holds stays held all turn (hits only empty his blots), so whether a
-    # source's step is blocked is fixed per die; the walk carries the mover's points that may move.
-    open_ = [n < 2 for n in reversed(opp[:24])]  # open_[d]: the mover may land on index d
-    mine = [s for s in range(23, -1, -1) if me[s]]
-    movable = {die: [True] * die + open_[: 24 - die] for die in (d1, d2)}
-    occupied = {die: tuple([s for s in mine if movable[die][s]]) for die in (d1, d2)}
-    if d1 != d2:
-        walk((d1, d2), 0, 23, key0, outside0, (), occupied[d1], 0)
-        walk((d2, d1), 0, 23, key0, outside0, (), occupied[d2], 0)
-    else:
-        walk((d1, d1, d1, d1), 0, 23, key0, outside0, (), occupied[d1], 0)
-    return _plays(found)
+        return _four_steps(me, opp_side, d1)
+    return _four_home(me, opp_side, d1)
 
 
 def _with(points: tuple[int, ...], p: int) -> tuple[int, ...]:
@@ -309,7 +80,7 @@ _DK: Final = tuple(
 _SI: Final = tuple(tuple(s * 52 + (s - die) * 2 + 2 for s in range(25)) for die in range(7))
 
 
-def _two_steps(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int, key0: int) -> list[Play]:
+def _two_steps(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int) -> list[Play]:
     """:func:`generate` for a non-double where no step can bear off (RULES.md B8): a checker is on
     the bar, or at least two stand outside the home board.
 
@@ -344,7 +115,7 @@ def _two_steps(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int, key0:
         for a in firsts:
             da = a - x
             hit1 = rev[da] == 1
-            k1 = key0 + dkx[a]
+            k1 = dkx[a]
             if hit1:
                 k1 += HIT[da]
                 rev[da] = 0
@@ -545,7 +316,7 @@ def _two_home(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int) -> lis
     return plays
 
 
-def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int, key0: int) -> list[Play]:
+def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int) -> list[Play]:
     """:func:`generate` for a double ``x``-``x`` where no step can bear off (RULES.md B8): a checker
     is on the bar, or at least four stand outside the home board.
 
@@ -586,7 +357,7 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int, key0: int) -> 
         ha = opp[ja] == 1
         me[a] -= 1
         me[da] += 1
-        k1 = key0 + dk[a]
+        k1 = dk[a]
         if ha:
             opp[ja] = 0
             opp[24] += 1
@@ -698,6 +469,185 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int, key0: int) -> 
             opp[24] -= 1
             opp[ja] = 1
         me[da] -= 1
+        me[a] += 1
+    if full:
+        return list(full.values())
+    for kept in short[3:0:-1]:
+        if kept:
+            return list(kept.values())
+    return []
+
+
+def _four_home(me: list[int], opp_side: tuple[int, ...], x: int) -> list[Play]:
+    """:func:`generate` for a double ``x``-``x`` with nothing on the bar and at most three checkers
+    outside the home board: :func:`_four_steps` with bear-offs (RULES.md B8: only with all home
+    after the steps before; a die above the point only when no checker stands higher).
+
+    Same order and first-play-per-result as the walk of :func:`generate`.
+    """
+    opp0 = opp_side
+    opp = list(opp0)
+    T, HIT, new = _T, _HIT, tuple.__new__
+    dk, si = _DK[x], _SI[x]
+    movable = [True] * x + list(map((2).__gt__, opp0[23 : x - 1 : -1]))  # bear off, or open point
+    cands0 = tuple([s for s in range(23, -1, -1) if me[s] and movable[s]])
+    full: dict[int, Play] = {}
+    short: list[dict[int, Play]] = [{}, {}, {}, {}]
+    hits = 0
+    o0 = sum(me[6:24])
+
+    def keep(depth: int, key: int, steps: tuple[Step, ...]) -> None:
+        """A walk of ``depth`` steps that cannot go on: a play, while none uses all four dice."""
+        kept = short[depth]
+        if key not in kept:
+            kept[key] = new(Play, (steps, new(Position, (tuple(me), tuple(opp) if hits else opp0))))
+
+    for i1, a in enumerate(cands0):
+        da = a - x
+        ha = False
+        if da >= 0:
+            ja = 23 - da
+            ha = opp[ja] == 1
+            me[a] -= 1
+            me[da] += 1
+            k1 = dk[a]
+            if ha:
+                opp[ja] = 0
+                opp[24] += 1
+                k1 += HIT[da]
+                hits += 1
+            o1 = o0 - 1 if a >= 6 and da < 6 else o0
+            s1 = T[si[a] + ha]
+            c2 = cands0[i1:]
+            if me[da] == 1 and movable[da]:
+                c2 = _with(c2, da)
+        else:
+            if o0 or (da != -1 and any(me[a + 1 : 6])):
+                continue
+            me[a] -= 1
+            k1 = -(1 << 4 * a)
+            o1 = 0
+            s1 = T[a * 52]
+            c2 = cands0[i1:]
+        for i2, b in enumerate(c2):
+            if not me[b]:
+                continue
+            db = b - x
+            hb = False
+            if db >= 0:
+                jb = 23 - db
+                hb = opp[jb] == 1
+                me[b] -= 1
+                me[db] += 1
+                k2 = k1 + dk[b]
+                if hb:
+                    opp[jb] = 0
+                    opp[24] += 1
+                    k2 += HIT[db]
+                    hits += 1
+                o2 = o1 - 1 if b >= 6 and db < 6 else o1
+                s2 = T[si[b] + hb]
+                c3 = c2[i2:]
+                if me[db] == 1 and movable[db]:
+                    c3 = _with(c3, db)
+            else:
+                if o1 or (db != -1 and any(me[b + 1 : 6])):
+                    continue
+                me[b] -= 1
+                k2 = k1 - (1 << 4 * b)
+                o2 = 0
+                s2 = T[b * 52]
+                c3 = c2[i2:]
+            for i3, c in enumerate(c3):
+                if not me[c]:
+                    continue
+                dc = c - x
+                hc = False
+                if dc >= 0:
+                    jc = 23 - dc
+                    hc = opp[jc] == 1
+                    me[c] -= 1
+                    me[dc] += 1
+                    k3 = k2 + dk[c]
+                    if hc:
+                        opp[jc] = 0
+                        opp[24] += 1
+                        k3 += HIT[dc]
+                        hits += 1
+                    o3 = o2 - 1 if c >= 6 and dc < 6 else o2
+                    s3 = T[si[c] + hc]
+                    c4 = c3[i3:]
+                    if me[dc] == 1 and movable[dc]:
+                        c4 = (*c4, dc)  # any order gives the same plays; this one, gnubg's list order
+                else:
+                    if o2 or (dc != -1 and any(me[c + 1 : 6])):
+                        continue
+                    me[c] -= 1
+                    k3 = k2 - (1 << 4 * c)
+                    o3 = 0
+                    s3 = T[c * 52]
+                    c4 = c3[i3:]
+                opp3 = tuple(opp) if hits else opp0
+                for d in c4:
+                    if not me[d]:
+                        continue
+                    dd = d - x
+                    if dd >= 0:
+                        hd = opp[23 - dd] == 1
+                        k = k3 + dk[d]
+                        if hd:
+                            k += HIT[dd]
+                        if k in full:
+                            continue
+                        me[d] -= 1
+                        me[dd] += 1
+                        if hd:
+                            jd = 23 - dd
+                            opp[jd] = 0
+                            opp[24] += 1
+                            result = new(Position, (tuple(me), tuple(opp)))
+                            opp[24] -= 1
+                            opp[jd] = 1
+                        else:
+                            result = new(Position, (tuple(me), opp3))
+                        me[dd] -= 1
+                        me[d] += 1
+                        full[k] = new(Play, ((s1, s2, s3, T[si[d] + hd]), result))
+                    else:
+                        if o3 or (dd != -1 and any(me[d + 1 : 6])):
+                            continue
+                        k = k3 - (1 << 4 * d)
+                        if k in full:
+                            continue
+                        me[d] -= 1
+                        full[k] = new(Play, ((s1, s2, s3, T[d * 52]), new(Position, (tuple(me), opp3))))
+                        me[d] += 1
+                if not full:  # no fourth step (else a play would be in `full`)
+                    keep(3, k3, (s1, s2, s3))
+                if dc >= 0:
+                    if hc:
+                        hits -= 1
+                        opp[24] -= 1
+                        opp[jc] = 1
+                    me[dc] -= 1
+                me[c] += 1
+            if not full:  # with a third step, a deeper play was kept, and this one is never used
+                keep(2, k2, (s1, s2))
+            if db >= 0:
+                if hb:
+                    hits -= 1
+                    opp[24] -= 1
+                    opp[jb] = 1
+                me[db] -= 1
+            me[b] += 1
+        if not full:
+            keep(1, k1, (s1,))
+        if da >= 0:
+            if ha:
+                hits -= 1
+                opp[24] -= 1
+                opp[ja] = 1
+            me[da] -= 1
         me[a] += 1
     if full:
         return list(full.values())
