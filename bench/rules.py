@@ -1,8 +1,19 @@
 """Legal-play generation speed: this rules core against gnubg's C generator and gym-backgammon.
 
-Every engine gets the same random reachable positions x the same rolls, in the same run; the
-figure is (position, roll) pairs per second, and the table gives the ratios. gym-backgammon (a
-pure-Python peer on PyPI, the ``bench`` extra) is skipped with a note when it is not installed.
+Every engine gets the same random reachable positions x the same rolls (a double one time in six),
+in the same run; the figure is (position, roll) pairs per second of this process's CPU time, best of
+five runs taken in turn, and the table gives the ratios. What each engine is asked for:
+
+* this core: ``legal_plays(position, d1, d2)``, a list of :class:`Play` (gnubg's steps and the
+  resulting :class:`Position`), one per distinct resulting position, RULES.md B4-B8;
+* gnubg: ``gnubg_nn.moves(board, d1, d2, 1)``, a list of (position key, steps), one per distinct
+  resulting position;
+* gym-backgammon: ``Backgammon.get_valid_plays(WHITE, (-d1, -d2))``, a set of move tuples using
+  the most dice, one per set of moves (not per resulting position), no resulting boards built.
+  gym's WHITE moves from index 23 to 0 and takes its dice negative, as its own env rolls them.
+
+gym-backgammon (a pure-Python peer on PyPI, the ``bench`` extra) is skipped with a note when it is
+not installed.
 """
 
 from __future__ import annotations
@@ -117,7 +128,11 @@ def main() -> None:
         else:
             runs[name] = run
     timings = _time_all(runs)
-    table = Table(title=f"Legal plays: {len(cases)} random (position, dice) pairs, same run, CPU time")
+    table = Table(
+        title=f"Legal plays: {len(cases)} random (position, dice) pairs, same run, CPU time",
+        caption="tavla and gnubg list one play per distinct resulting position (tavla with the "
+        "resulting position and gnubg's steps); gym lists sets of moves, no resulting positions",
+    )
     for column in ("engine", "pairs/s", "plays listed", "this core / engine"):
         table.add_column(column, justify="right" if column != "engine" else "left")
     ours_rate = len(cases) / timings[ours][0]
