@@ -198,6 +198,14 @@ def _candidate_masks(work: np.ndarray) -> list[np.ndarray]:
             hi = (gray >= t2) & sel
             masks.append(lo.astype(np.uint8) * 255)
             masks.append(hi.astype(np.uint8) * 255)
+    # colour, not lightness: a green or red felt field as grey as its frame
+    lab = cv2.cvtColor(cv2.GaussianBlur(work, (3, 3), 0), cv2.COLOR_BGR2LAB)
+    for ch in (1, 2):
+        chan = lab[:, :, ch]
+        if int(chan.max()) - int(chan.min()) < 20:
+            continue
+        _, m = cv2.threshold(chan, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        masks.extend([m, cv2.bitwise_not(m)])
     return masks
 
 
@@ -378,6 +386,16 @@ def _edge_energy(mag: np.ndarray, quad: np.ndarray, samples: np.ndarray) -> floa
 _TIPS = (0.34, 0.38, 0.42, 0.46)
 
 
+def _plausible(q: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """A convex quad inside the image (give or take 5 %)."""
+    h, w = shape[:2]
+    if q[:, 0].min() < -0.05 * w or q[:, 0].max() > 1.05 * w:
+        return False
+    if q[:, 1].min() < -0.05 * h or q[:, 1].max() > 1.05 * h:
+        return False
+    return bool(cv2.isContourConvex(q.astype(np.float32).reshape(-1, 1, 2)))
+
+
 def fit_triangles(mag: np.ndarray, quad: np.ndarray, gap: float, with_bar: bool) -> tuple[np.ndarray, float]:
     """Adjust the field ``quad`` (TL, TR, BR, BL; points along TL-TR) and the bar's share ``gap`` so
     the model triangles' edges lie on the image's strongest edges (coordinate ascent).
@@ -387,6 +405,7 @@ def fit_triangles(mag: np.ndarray, quad: np.ndarray, gap: float, with_bar: bool)
     when ``with_bar`` is False). Returns (quad float32 (4, 2), gap).
     """
     q = quad.astype(np.float64).copy()
+    start = q.copy()
     size = min(_edge_len(q[0], q[1]), _edge_len(q[0], q[3]))
 
     def energy(qq: np.ndarray, gg: float, tip: float) -> float:
@@ -407,6 +426,9 @@ def fit_triangles(mag: np.ndarray, quad: np.ndarray, gap: float, with_bar: bool)
                     trial, tg = q.copy(), gap
                     if k < 8:
                         trial.reshape(-1)[k] += sgn * step
+                        # the fit refines a found field; it must not wander off to other edges
+                        if np.abs(trial - start).max() > 0.15 * size or not _plausible(trial, mag.shape):
+                            continue
                     else:
                         tg = min(0.4, max(0.0, gap + sgn * gstep))
                     e = energy(trial, tg, tip)
