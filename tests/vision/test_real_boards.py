@@ -91,3 +91,22 @@ def test_real_folder_accuracy() -> None:
     # measured 136/144 points (94.4%), bar 6/6, off 6/6
     assert tally.points_ok / tally.points_n >= 0.92
     assert tally.bar_ok == tally.bar_n
+
+
+@pytest.mark.parametrize("turn", ["cw", "ccw"])
+def test_portrait_frames_read_like_landscape(turn: str) -> None:
+    """A camera turned by 90 degrees: the points' image_xy must follow (labels in portrait terms)."""
+    import cv2
+
+    folder = shared_data("boards-webcam")
+    label = next(x for x in _labels(folder) if not x.get("occluded"))
+    image = load_image(folder / label["image"])
+    if turn == "cw":
+        image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+        rows = {"rowA": label["rowB"], "rowB": label["rowA"]}
+    else:
+        image = cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE)
+        rows = {"rowA": label["rowA"][::-1], "rowB": label["rowB"][::-1]}
+    portrait = dict(label, layout="portrait", dice=[], **rows)
+    score = score_reading(portrait, read_board(image).to_json())
+    assert score.board_ok, score.failures
