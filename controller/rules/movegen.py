@@ -84,11 +84,11 @@ def _two_steps(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int) -> li
     """:func:`generate` for a non-double where no step can bear off (RULES.md B8): a checker is on
     the bar, or at least two stand outside the home board.
 
-    Same walk and order as :func:`generate` (``d1`` then ``d2``, then swapped; the second step from
-    no higher than the first; bar entries first, RULES.md B7; first play found per result kept), but
-    flat: a step is a table lookup of its key change, and a result's tuples are built only when its
-    key is new. When no pair plays, the larger die's single steps are the plays, else the smaller's
-    (RULES.md B5).
+    gnubg's order, as the module docstring gives it (``d1`` then ``d2``, then swapped; the second
+    step from no higher than the first; bar entries first, RULES.md B7; first play found per result
+    kept), but flat: a step is a table lookup of its key change, and a result's tuples are built
+    only when its key is new. When no pair plays, the larger die's single steps are the plays, else
+    the smaller's (RULES.md B5).
     """
     opp0 = opp_side
     rev = list(opp0[23::-1])  # rev[d]: the opponent's checkers on the mover's index d
@@ -196,7 +196,7 @@ def _two_home(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int) -> lis
     the home board: :func:`_two_steps` with bear-offs (RULES.md B8: only with all home after the
     steps before; a die above the point only when no checker stands higher).
 
-    Same order and first-play-per-result as the walk of :func:`generate`.
+    gnubg's order and the first play found per result kept, as the module docstring gives them.
     """
     opp0 = opp_side
     rev = list(opp0[23::-1])  # rev[d]: the opponent's checkers on the mover's index d
@@ -320,7 +320,7 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int) -> list[Play]:
     """:func:`generate` for a double ``x``-``x`` where no step can bear off (RULES.md B8): a checker
     is on the bar, or at least four stand outside the home board.
 
-    The walk of :func:`generate` (bar entries first, RULES.md B7; then sources from the highest
+    gnubg's order (bar entries first, RULES.md B7; then sources from the highest
     down, each step from no higher than the one before; first play found per result kept) unrolled
     into four loops. A result is built only when its key is new; plays of fewer steps are kept, per
     depth, only while no four-step play is known, and the deepest level found is the answer
@@ -483,7 +483,7 @@ def _four_home(me: list[int], opp_side: tuple[int, ...], x: int) -> list[Play]:
     outside the home board: :func:`_four_steps` with bear-offs (RULES.md B8: only with all home
     after the steps before; a die above the point only when no checker stands higher).
 
-    Same order and first-play-per-result as the walk of :func:`generate`.
+    gnubg's order and the first play found per result kept, as the module docstring gives them.
     """
     opp0 = opp_side
     opp = list(opp0)
