@@ -233,7 +233,8 @@ def _surface_mask(
     mask = (foreground_distance(lab, window) > _FOREGROUND_DELTA).astype(np.uint8) * 255
     if region is not None:
         mask &= region
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    cross = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, cross), np.uint8)
     mask = _fill_holes(mask, (min(mask.shape) / 12.0) ** 2)
     return mask, _scale_vote(mask, lab[:, :, 0]) if vote else None
 
@@ -255,7 +256,7 @@ def find_die_candidates(
         rm = (np.asarray(region_mask) > 0).astype(np.uint8) * 255
         if rm.shape[:2] != image.shape[:2]:
             raise DiceInputError(f"region_mask shape {rm.shape} does not match the image {image.shape[:2]}")
-        rm = cv2.resize(rm, (work.shape[1], work.shape[0]), interpolation=cv2.INTER_NEAREST)
+        rm = cv2.resize(rm, (work.shape[1], work.shape[0]), interpolation=cv2.INTER_NEAREST)  # type: ignore[assignment]
     short = min(work.shape[:2])
     if die_size is not None:
         size = float(die_size) * scale
@@ -322,7 +323,7 @@ def _split(mask: np.ndarray, k: int) -> list[np.ndarray]:
     pts = np.stack([xs, ys], axis=1).astype(np.float32)
     k = min(k, len(pts))
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
-    _, lab, _ = cv2.kmeans(pts, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+    _, lab, _ = cv2.kmeans(pts, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
     out = []
     for j in range(k):
         m = np.zeros_like(mask)
@@ -348,7 +349,8 @@ def _pip_first_candidates(
     for c in cands:
         ch, cw = c.mask.shape
         covered[c.y0 : c.y0 + ch, c.x0 : c.x0 + cw] |= c.mask
-    covered = cv2.dilate(covered, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_odd(0.5 * size),) * 2))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_odd(0.5 * size),) * 2)
+    covered = np.asarray(cv2.dilate(covered, disc), np.uint8)
     resp, _ = blob_strength(lab, np.ones((h, w), bool), max(0.7, 0.06 * size))
     nb = _odd(size * 0.14)
     peaks = (resp >= cv2.dilate(resp, np.ones((nb, nb), np.uint8))) & (resp > _PIP_FIRST_MIN) & (covered == 0)

@@ -220,9 +220,9 @@ def find_pips(lab: np.ndarray, mask: np.ndarray, size: float) -> list[Pip]:
     ys, xs = np.nonzero(peaks)
     if len(xs) == 0:
         return []
-    order = np.argsort(-resp[ys, xs])[:12]
-    top = float(resp[ys[order[0]], xs[order[0]]])
-    order = [j for j in order if resp[ys[j], xs[j]] >= _DOH_REL * top]
+    strongest = np.argsort(-resp[ys, xs])[:12]
+    top = float(resp[ys[strongest[0]], xs[strongest[0]]])
+    order = [int(j) for j in strongest if resp[ys[j], xs[j]] >= _DOH_REL * top]
     area = float(np.pi * (0.09 * size) ** 2)
     out = []
     for j in order:
