@@ -50,7 +50,9 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
     """Read one frame: BGR uint8 (H, W, 3) (grey (H, W) and BGRA are accepted too).
 
     :param calibration: where the board is, from :func:`vision.calibration.calibrate`; when None the
-        board is searched in this frame (slower).
+        board is searched in this frame (slower). The calibration is trusted: a caller that keeps
+        one over many frames checks :func:`vision.calibration.still_valid` now and then and
+        calibrates again when the camera has moved.
     :returns: a :class:`BoardReading`; ``board_found=False`` with ``status`` ``no_board`` or
         ``too_dark`` when there is no readable board, ``occluded=True`` when something covers the
         playing area (the counts are then not to be trusted).
