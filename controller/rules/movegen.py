@@ -86,14 +86,14 @@ def _two_steps(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int) -> li
 
     gnubg's order, as the module docstring gives it (``d1`` then ``d2``, then swapped; the second
     step from no higher than the first; bar entries first, RULES.md B7; first play found per result
-    kept), but flat: a step is a table lookup of its key change, and a result's tuples are built
-    only when its key is new. When no pair plays, the larger die's single steps are the plays, else
+    kept), but flat, and without keys: the only pairs that repeat a result are known in advance
+    (see below) and skipped. When no pair plays, the larger die's single steps are the plays, else
     the smaller's (RULES.md B5).
     """
     opp0 = opp_side
     rev = list(opp0[23::-1])  # rev[d]: the opponent's checkers on the mover's index d
     opp = list(opp0)
-    T, HIT, new = _T, _HIT, tuple.__new__  # the named tuples' own __new__: no Python-level call
+    T, new = _T, tuple.__new__  # the named tuples' own __new__: no Python-level call
     board = list(compress(range(23, -1, -1), me[23::-1]))  # the mover's points, highest first
     bar = me[24]
     if bar:
@@ -107,20 +107,27 @@ def _two_steps(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int) -> li
     else:
         first1 = second1 = [s for s in board if s >= d1 and rev[s - d1] < 2]
         first2 = second2 = [s for s in board if s >= d2 and rev[s - d2] < 2]
-    found: dict[int, Play] = {}
-    for x, y, firsts, later in ((d1, d2, first1, second2), (d2, d1, first2, second1)):
+    # No dict of results: every pair of steps below gives a new result. Within one order of the
+    # dice a pair's checker changes differ unless it is one checker moved twice (found once); the
+    # swapped order repeats the first only with two checkers off one point (skipped) or one checker
+    # moved twice through an intermediate point, which repeats when neither intermediate point
+    # held a blot (so the hits agree too; skipped then).
+    plays: list[Play] = []
+    add = plays.append
+    for x, y, firsts, later, swapped in ((d1, d2, first1, second2, False), (d2, d1, first2, second1, True)):
         n2 = len(later)
-        dkx, six, dky, siy = _DK[x], _SI[x], _DK[y], _SI[y]
+        six, siy = _SI[x], _SI[y]
         i = 0
         for a in firsts:
             da = a - x
             hit1 = rev[da] == 1
-            k1 = dkx[a]
             if hit1:
-                k1 += HIT[da]
                 rev[da] = 0
                 opp[23 - da] = 0
                 opp[24] += 1
+                opp1 = tuple(opp)
+            else:
+                opp1 = opp0
             step1 = T[six[a] + hit1]
             me[a] -= 1
             me[da] += 1
@@ -128,47 +135,37 @@ def _two_steps(me: list[int], opp_side: tuple[int, ...], d1: int, d2: int) -> li
             # then the checker just moved when it landed on an empty point.
             while i < n2 and later[i] > a:
                 i += 1
-            cands = later[i + 1 :] if i < n2 and later[i] == a and not me[a] else later[i:]
-            if me[da] == 1 and da >= y and rev[da - y] < 2 and bar < 2:
-                cands.append(da)
-            opp1 = tuple(opp) if hit1 else opp0
+            cands = later[i + 1 :] if i < n2 and later[i] == a and (swapped or not me[a]) else later[i:]
+            if da >= y and rev[da - y] < 2 and bar < 2:
+                if swapped and not hit1 and rev[a - y] == 0:  # the first order moved it via a - y
+                    if me[da] > 1 and da in cands:
+                        cands.remove(da)
+                elif me[da] == 1:
+                    cands.append(da)
             for b in cands:
                 db = b - y
-                if rev[db] == 1:  # a hit: rarer, so the plain step below has no hit tests
-                    k = k1 + dky[b] + HIT[db]
-                    if k in found:
-                        continue
-                    j = 23 - db
-                    me[b] -= 1
-                    me[db] += 1
-                    opp[j] = 0
-                    opp[24] += 1
-                    result = new(Position, (tuple(me), tuple(opp)))
-                    opp[24] -= 1
-                    opp[j] = 1
-                    me[db] -= 1
-                    me[b] += 1
-                    found[k] = new(Play, ((step1, T[siy[b] + 1]), result))
-                    continue
-                k = k1 + dky[b]
-                if k in found:
-                    continue
                 me[b] -= 1
                 me[db] += 1
-                result = new(Position, (tuple(me), opp1))
+                if rev[db] == 1:  # a hit
+                    j = 23 - db
+                    opp[j] = 0
+                    opp[24] += 1
+                    add(new(Play, ((step1, T[siy[b] + 1]), new(Position, (tuple(me), tuple(opp))))))
+                    opp[24] -= 1
+                    opp[j] = 1
+                else:
+                    add(new(Play, ((step1, T[siy[b]]), new(Position, (tuple(me), opp1)))))
                 me[db] -= 1
                 me[b] += 1
-                found[k] = new(Play, ((step1, T[siy[b]]), result))
             me[da] -= 1
             me[a] += 1
             if hit1:
                 opp[24] -= 1
                 opp[23 - da] = 1
                 rev[da] = 1
-    if found:
-        return list(found.values())
+    if plays:
+        return plays
     # RULES.md B5: only one die plays: the larger if it can.
-    plays: list[Play] = []
     for x, firsts in ((d1, first1), (d2, first2)) if d1 > d2 else ((d2, first2), (d1, first1)):
         for a in firsts:
             da = a - x
