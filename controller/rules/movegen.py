@@ -319,14 +319,17 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int) -> list[Play]:
 
     gnubg's order (bar entries first, RULES.md B7; then sources from the highest
     down, each step from no higher than the one before; first play found per result kept) unrolled
-    into four loops. A result is built only when its key is new; plays of fewer steps are kept, per
-    depth, only while no four-step play is known, and the deepest level found is the answer
-    (RULES.md B5: as many steps as possible).
+    into four loops. Plays of fewer steps are kept, per depth, only while no four-step play is
+    known, and the deepest level found is the answer (RULES.md B5: as many steps as possible).
+
+    No dict of results: in that order each multiset of sources is visited once, and two different
+    multisets never give one result (the mover's change is the sum over the sources s of
+    ``z**(s - x) - z**s``, that is ``(z**-x - 1)`` times the multiset's own polynomial).
     """
     opp0 = opp_side
     opp = list(opp0)
-    T, HIT, new = _T, _HIT, tuple.__new__
-    dk, si = _DK[x], _SI[x]
+    T, new = _T, tuple.__new__
+    si = _SI[x]
     # A point the opponent holds stays held all turn, so which points can move is fixed.
     movable = [False] * x + list(map((2).__gt__, opp0[23 : x - 1 : -1]))  # opp0[23 - s + x] < 2
     cands0 = tuple([s for s in compress(range(23, x - 1, -1), movable[23 : x - 1 : -1]) if me[s]])
@@ -338,15 +341,14 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int) -> list[Play]:
         if not me[e] and movable[e]:
             cands0 = _with(cands0, e)  # where the first entry puts a checker
         cands0 = (24, *cands0)
-    full: dict[int, Play] = {}
-    short: list[dict[int, Play]] = [{}, {}, {}, {}]
+    full: list[Play] = []
+    add = full.append
+    short: list[list[Play]] = [[], [], [], []]
     hits = 0
 
-    def keep(depth: int, key: int, steps: tuple[Step, ...]) -> None:
+    def keep(depth: int, steps: tuple[Step, ...]) -> None:
         """A walk of ``depth`` steps that cannot go on: a play, while none uses all four dice."""
-        kept = short[depth]
-        if key not in kept:
-            kept[key] = new(Play, (steps, new(Position, (tuple(me), tuple(opp) if hits else opp0))))
+        short[depth].append(new(Play, (steps, new(Position, (tuple(me), tuple(opp) if hits else opp0)))))
 
     for i1, a in enumerate(bar_only if me[24] else cands0):
         da = a - x
@@ -354,11 +356,9 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int) -> list[Play]:
         ha = opp[ja] == 1
         me[a] -= 1
         me[da] += 1
-        k1 = dk[a]
         if ha:
             opp[ja] = 0
             opp[24] += 1
-            k1 += HIT[da]
             hits += 1
         s1 = T[si[a] + ha]
         c2: tuple[int, ...]
@@ -378,11 +378,9 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int) -> list[Play]:
             hb = opp[jb] == 1
             me[b] -= 1
             me[db] += 1
-            k2 = k1 + dk[b]
             if hb:
                 opp[jb] = 0
                 opp[24] += 1
-                k2 += HIT[db]
                 hits += 1
             s2 = T[si[b] + hb]
             c3: tuple[int, ...]
@@ -402,11 +400,9 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int) -> list[Play]:
                 hc = opp[jc] == 1
                 me[c] -= 1
                 me[dc] += 1
-                k3 = k2 + dk[c]
                 if hc:
                     opp[jc] = 0
                     opp[24] += 1
-                    k3 += HIT[dc]
                     hits += 1
                 s3 = T[si[c] + hc]
                 c4: tuple[int, ...]
@@ -424,11 +420,6 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int) -> list[Play]:
                         continue
                     dd = d - x
                     hd = opp[23 - dd] == 1
-                    k = k3 + dk[d]
-                    if hd:
-                        k += HIT[dd]
-                    if k in full:
-                        continue
                     me[d] -= 1
                     me[dd] += 1
                     if hd:
@@ -442,9 +433,9 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int) -> list[Play]:
                         result = new(Position, (tuple(me), opp3))
                     me[dd] -= 1
                     me[d] += 1
-                    full[k] = new(Play, ((s1, s2, s3, T[si[d] + hd]), result))
+                    add(new(Play, ((s1, s2, s3, T[si[d] + hd]), result)))
                 if not full:  # no fourth step (else a play would be in `full`)
-                    keep(3, k3, (s1, s2, s3))
+                    keep(3, (s1, s2, s3))
                 if hc:
                     hits -= 1
                     opp[24] -= 1
@@ -452,7 +443,7 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int) -> list[Play]:
                 me[dc] -= 1
                 me[c] += 1
             if not full:  # with a third step, a deeper play was kept, and this one is never used
-                keep(2, k2, (s1, s2))
+                keep(2, (s1, s2))
             if hb:
                 hits -= 1
                 opp[24] -= 1
@@ -460,7 +451,7 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int) -> list[Play]:
             me[db] -= 1
             me[b] += 1
         if not full:
-            keep(1, k1, (s1,))
+            keep(1, (s1,))
         if ha:
             hits -= 1
             opp[24] -= 1
@@ -468,10 +459,10 @@ def _four_steps(me: list[int], opp_side: tuple[int, ...], x: int) -> list[Play]:
         me[da] -= 1
         me[a] += 1
     if full:
-        return list(full.values())
+        return full
     for kept in short[3:0:-1]:
         if kept:
-            return list(kept.values())
+            return kept
     return []
 
 
