@@ -33,7 +33,12 @@ test: $(STAMP) lint typecheck
 slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow
 
-bench: $(STAMP)
+# The benchmarks also install the pure-Python peer they measure against (the `bench` extra).
+$(VENV)/.bench-installed: pyproject.toml $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,hints,bench]'
+	touch $@
+
+bench: $(VENV)/.bench-installed
 	$(BIN)/python -m bench
 
 clean:
