@@ -11,9 +11,11 @@ Why our own loops instead of a library: this *is* the product's rules core (no p
 is exact, see bench/rules.py). The walk is unrolled into four flat functions, one per kind of roll
 (non-double or double; with or without a bear-off possible), because a Python call per step costs
 more than the step. Habits that make it fast: the board is two lists mutated and restored in place
-(no board per step); a result is keyed by one small int updated by table lookups, so a repeated
-result costs a dict lookup and its tuples and :class:`Play` are built only when new; and a point the
-opponent holds stays held all turn, so which points can move a die is computed once.
+(no board per step); away from the bear-off the pairs (or multisets) of steps that repeat a result
+are known in advance, so every other one is a new play with no lookup; in the bear-off a result is
+keyed by one small int updated by table lookups, so a repeat costs a dict lookup and its tuples and
+:class:`Play` are built only when new; and a point the opponent holds stays held all turn, so which
+points can move a die is computed once.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ def _with(points: tuple[int, ...], p: int) -> tuple[int, ...]:
     return (*points, p)
 
 
-# The fast paths key a result by its change from the start, in a small int (5 digits, not 15:
+# The bear-off paths key a result by its change from the start, in a small int (5 digits, not 15:
 # cheaper to add and hash): 4 bits a slot for the mover's change there (at most 4 steps, so a
 # digit in -4..4, and base-16 digits that small give one int per change) plus one bit per point
 # where a blot was hit (bits 100-123; a point is hit at most once a turn).
