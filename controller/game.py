@@ -28,7 +28,7 @@ his own numbering (index 24 = bar); the mover's frame is a rules-core position `
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 from controller import arbiter, hints
 from controller import clock as clocks
@@ -36,6 +36,24 @@ from controller.clock import Clock
 from controller.effects import Announce, Effect, GameEnded, Hint, Leds, Prompt, Show
 from controller.events import BoardSeen, ButtonPressed, DeviceChanged, DieSeen, Event, MatchStarted, Tick
 from controller.geometry import Seating, all_seatings, right_half
+from controller.rules import nardy_result
+from controller.rules.cube import (
+    Cube,
+    CubeSettings,
+    GameResult,
+    ResultKind,
+    Stakes,
+    automatic_double,
+    beaver,
+    cube_value,
+    drop,
+    game_result,
+    offer_double,
+    take,
+)
+from controller.rules.errors import IllegalActionError
+from controller.rules.match import MatchState, record_game
+from controller.rules.nardy_settings import NardySettings
 from controller.rulings import Ruling, Settings, rethrow
 from firmware_bridge.frames import LedFrame
 
@@ -83,7 +101,14 @@ class GameRecord:
 
 @dataclass(frozen=True)
 class State:
-    """The whole referee state (frozen; ``step`` returns a new one)."""
+    """The whole referee state (frozen; ``step`` returns a new one).
+
+    The cube is the rules core's :class:`~controller.rules.cube.Cube` (``cube_state``; ``cube`` and
+    ``owner`` read it); ``score``, ``crawford_game`` (this game, or the next one between games, is the
+    Crawford game) and ``crawford_done`` (the Crawford game has begun or been played) mirror the rules
+    core's :class:`~controller.rules.match.MatchState` (see :func:`match_state`), which scores each
+    game (RULES.md B9-B14).
+    """
 
     settings: Settings = field(default_factory=Settings)
     phase: str = "setup"
@@ -92,8 +117,7 @@ class State:
     on_roll: int | None = None
     dice: tuple[int, int] | None = None
     first_roll: tuple[bool, bool] = (True, True)
-    cube: int = 1
-    owner: int | None = None
+    cube_state: Cube = Cube()
     score: tuple[int, int] = (0, 0)
     game_number: int = 0
     crawford_game: bool = False
@@ -110,6 +134,49 @@ class State:
     rulings: int = 0
     clock: Clock | None = None
     starter: int | None = None  # who made the first move of the current (or last) game
+
+    @property
+    def cube(self) -> int:
+        """The stake the cube shows (1 while untouched; a pending offer not counted), RULES.md B10."""
+        return self.cube_state.value(cube_settings(self.settings).stakes)
+
+    @property
+    def owner(self) -> int | None:
+        """The player who owns the cube, or None while it is centred (RULES.md B10)."""
+        return self.cube_state.owner
+
+
+def cube_settings(settings: Settings) -> CubeSettings:
+    """The rules core's cube settings for a match's :class:`Settings` (RULES.md B9-B14)."""
+    return CubeSettings(
+        match_length=settings.match_length,
+        jacobi=True if settings.jacobi is None else settings.jacobi,
+        beavers=settings.beaver,
+        automatic_doubles=settings.automatic_doubles and settings.variant == "backgammon",
+        automatic_limit=settings.auto_double_limit,
+        stakes=Stakes(settings.cube_progression),
+        backgammon_as_gammon=settings.backgammon_as_gammon,
+        no_gammons_when_doubled=settings.no_gammon_after_cube,
+        crawford=settings.crawford,
+    )
+
+
+def nardy_settings(settings: Settings) -> NardySettings:
+    """The rules core's nardy settings that score a game (RULES.md N9: koks)."""
+    return NardySettings(koks=settings.koks)
+
+
+def match_state(state: State) -> MatchState:
+    """The match as the rules core keeps it (RULES.md B14), from the state's score and Crawford flags."""
+    s = state.settings
+    return MatchState(
+        length=s.match_length,
+        score=state.score,
+        crawford_game=state.crawford_game,
+        post_crawford=state.crawford_done and not state.crawford_game,
+        games=len(state.records),
+        crawford_rule=s.crawford and s.variant == "backgammon",
+    )
 
 
 def new_state(settings: Settings | None = None) -> State:
@@ -349,9 +416,11 @@ def _run_clock(before: State, state: State, event: Event, out: list[Effect]) -> 
             ),
             out,
         )
+        # a flag loses the match (money play: the game at the cube's stake)
         points = max(1, s.match_length - state.score[winner]) if not s.money else state.cube
+        lost = GameResult(_player(winner), ResultKind.RESIGN, points, state.cube)
         state, out = _game_over(
-            replace(state, sides=state.sides or (start_side(s.variant),) * 2), winner, out, "time", points
+            replace(state, sides=state.sides or (start_side(s.variant),) * 2), winner, out, ("time", lost)
         )
         state = replace(state, clock=replace(clocks.stop(clock, t), flag=None))
     return state, out
@@ -550,28 +619,24 @@ def _opening(
         out.append(Leds(hints.rethrow_frame(), "re-throw"))
         return state, out
     a, b = by_player[0], by_player[1]
-    cube = state.cube
     if a == b:
         reason = f"opening roll tied {a}-{b}: both roll again"
         rule = "N3" if s.variant == "nardy" else "B3"
-        ties = state.opening_ties + 1
-        if s.variant == "backgammon" and s.automatic_doubles and ties <= s.auto_double_limit:
-            cube *= 2
-            reason += f"; automatic double: the cube is now {cube} and stays in the middle"
+        cube = automatic_double(state.cube_state, cube_settings(s))  # RULES.md B13, with its limit
+        if cube != state.cube_state:
+            state = replace(state, cube_state=cube)
+            reason += f"; automatic double: the cube is now {state.cube} and stays in the middle"
             rule = "B13"
         state = _announce(
-            replace(state, cube=cube, opening_ties=ties, sides=seen), Ruling(rule, "opening_tie", reason), out
+            replace(state, opening_ties=state.opening_ties + 1, sides=seen),
+            Ruling(rule, "opening_tie", reason),
+            out,
         )
         return state, out
     first = 0 if a > b else 1
     game_number = state.game_number + 1
-    score = state.score
-    crawford = (
-        not s.money
-        and s.crawford
-        and not state.crawford_done
-        and any(sc == s.match_length - 1 for sc in score)
-    )
+    # RULES.md B14: whether this is the Crawford game was settled when the last game was recorded
+    crawford = match_state(state).crawford_game
     state = replace(
         state,
         starter=first,
@@ -580,8 +645,7 @@ def _opening(
         game_number=game_number,
         turns=(),
         first_roll=(True, True),
-        owner=None,
-        cube=cube,
+        cube_state=replace(state.cube_state, owner=None, offered_by=None, beaver=False),
         opening_ties=0,
         crawford_game=crawford,
         crawford_done=state.crawford_done or crawford,
@@ -973,42 +1037,57 @@ def _commit(
     return state, out
 
 
-def result_kind(state: State, winner: int) -> tuple[str, int]:
-    """RULES.md B9 (single/gammon/backgammon x cube, B12 Jacobi) and N9 (oin 1, mars 2, koks 3)."""
+_NARDY_KINDS = {
+    nardy_result.ResultKind.OIN: ResultKind.SINGLE,
+    nardy_result.ResultKind.MARS: ResultKind.GAMMON,
+    nardy_result.ResultKind.KOKS: ResultKind.BACKGAMMON,
+}
+
+
+def score_game(state: State, winner: int) -> tuple[str, GameResult]:
+    """How a game borne off by ``winner`` scores: the kind's name and the rules core's result.
+
+    Backgammon: RULES.md B9 (single / gammon / backgammon, ``Backgammon.result_multiple``) times the
+    cube, with B9's settings and B12 (Jacobi), by :func:`controller.rules.cube.game_result`.
+    Long nardy: RULES.md N9 (oin 1, mars 2, koks 3 with the setting) by
+    :func:`controller.rules.nardy_result.score`; there is no cube.
+
+    :raises ValueError: when ``winner`` still has checkers (the game is not over).
+    """
     assert state.sides is not None
     s = state.settings
-    loser = state.sides[1 - winner]
-    borne_off = 15 - sum(loser)
+    position = arbiter.make_position(s.variant, state.sides[winner], state.sides[1 - winner])
     if s.variant == "nardy":
-        if borne_off > 0:
-            return "oin", 1
-        if s.koks and not any(loser[i] for i in range(6)):  # not one checker brought home (N9 koks)
-            return "koks", 3
-        return "mars", 2
-    kind, mult = "single", 1
-    if borne_off == 0:
-        # loser's checkers in the winner's home board = loser's points 19-24, or on the bar
-        if any(loser[i] for i in range(18, 25)) and not s.backgammon_as_gammon:
-            kind, mult = "backgammon", 3
-        else:
-            kind, mult = "gammon", 2
-    if mult > 1 and (
-        (s.jacobi_on and state.owner is None and state.cube == 1)
-        or (s.no_gammon_after_cube and state.owner is not None)
-    ):
-        kind, mult = "single", 1
-    return kind, mult * state.cube
+        result = nardy_result.score(position, nardy_settings(s))
+        if result is None or result.winner != "me":
+            raise ValueError(f"{NAMES[winner]} has not borne off all his checkers")
+        kind = _NARDY_KINDS[result.kind]
+        return result.kind.value, GameResult(_player(winner), kind, result.points, 1)
+    from controller.rules.variant import Backgammon
+
+    multiple = Backgammon().result_multiple(position)
+    result = game_result(_player(winner), multiple, state.cube_state, cube_settings(s))
+    # the kind as scored (a backgammon under Jacobi counts, and is named, single): points / stake
+    return _SCORED_AS[result.points // result.cube_value], result
+
+
+_SCORED_AS = {1: "single", 2: "gammon", 3: "backgammon"}
+
+
+def _player(p: int) -> Literal[0, 1]:
+    return 0 if p == 0 else 1
 
 
 def _game_over(
-    state: State, winner: int, out: list[Effect], kind: str | None = None, points: int | None = None
+    state: State, winner: int, out: list[Effect], result: tuple[str, GameResult] | None = None
 ) -> tuple[State, list[Effect]]:
+    """Score the game through the rules core (RULES.md B9/N9; B14 match score and Crawford flags)."""
     s = state.settings
-    if kind is None or points is None:
-        kind, points = result_kind(state, winner)
-    score = list(state.score)
-    score[winner] += points
-    match_over = not s.money and score[winner] >= s.match_length
+    kind, res = result if result is not None else score_game(state, winner)
+    points = res.points
+    match = record_game(match_state(state), res)
+    score = match.score
+    match_over = match.is_over
     record = GameRecord(
         state.game_number, winner, points, kind, state.turns, state.score, state.crawford_game, state.cube
     )
@@ -1029,10 +1108,11 @@ def _game_over(
         state,
         phase="match_over" if match_over else "game_over",
         score=(score[0], score[1]),
+        crawford_game=match.crawford_game,
+        crawford_done=match.post_crawford or match.crawford_game,
         records=state.records + (record,),
         last_winner=winner,
-        cube=1,
-        owner=None,
+        cube_state=Cube(),
         dice=None,
         on_roll=None,
     ), out
@@ -1189,73 +1269,84 @@ def _cube(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, li
                 state, Ruling("B17", "stands", f"{NAMES[p]} doubled: the previous move stands as played"), out
             )
             state, out = _accept(state, out)
-        refusal = None
-        if state.phase == "moving" and p == state.on_roll:
-            refusal = "a player may double only before rolling"
-        elif state.phase != "to_roll" or p != state.on_roll:
-            refusal = "it is not this player's turn to double"
-        elif state.owner is not None and state.owner != p:
-            refusal = "the cube belongs to the opponent"
-        elif state.crawford_game:
-            refusal = "no doubling in the Crawford game"
-            rule = "B14"
-        if refusal:
-            rule = "B14" if "Crawford" in refusal else "B10"
-            state = _announce(state, Ruling(rule, "double_refused", f"double refused: {refusal}", p), out)
-            return state, out
-        state = replace(
-            state,
-            phase="cube",
-            turns=state.turns + (Turn(p, cube="double"),),
-            pending=("double", state.cube * 2 if s.cube_progression == "geometric" else state.cube + 1, p),
-        )
-        out.append(Prompt(f"{NAMES[p]} doubles to {state.pending[1]}: {NAMES[1 - p]} takes or drops"))
+        if p is None or state.phase not in ("to_roll", "moving") or p != state.on_roll:
+            # turn order is the referee's: the rules core judges a double by the player on turn
+            why = "double refused: it is not this player's turn to double"
+            refused = Ruling("B10", "double_refused", why, p)
+            return _announce(state, refused, out), out
+        try:
+            cube = offer_double(
+                state.cube_state,
+                _player(p),
+                rolled=state.phase == "moving",
+                crawford_game=state.crawford_game,
+            )
+        except IllegalActionError as exc:
+            return _cube_refused(state, exc, p, out)
+        state = replace(state, phase="cube", cube_state=cube, turns=state.turns + (Turn(p, cube="double"),))
+        offered = cube_value(cube.level + 1, cube_settings(s).stakes)
+        out.append(Prompt(f"{NAMES[p]} doubles to {offered}: {NAMES[1 - p]} takes or drops"))
         return state, out
-    if state.phase != "cube" or not state.pending or state.pending[0] != "double":
+    offer = state.cube_state.offered_by
+    if state.phase != "cube" or offer is None:
         out.append(Prompt(f"no double to {ev.button}"))
         return state, out
-    _, value, doubler = state.pending
-    taker = 1 - doubler
-    if p is not None and p != taker:
-        out.append(Prompt(f"only {NAMES[taker]} answers the double"))
+    answerer = 1 - offer
+    if p is None:
+        p = answerer
+    action = "beaver" if ev.button == "take" and ev.gesture == "double" else ev.button  # beaver: double press
+    try:
+        if action == "beaver":
+            cube = beaver(state.cube_state, _player(p), cube_settings(s))
+        elif action == "take":
+            cube = take(state.cube_state, _player(p))
+        else:
+            dropped = drop(state.cube_state, _player(p), cube_settings(s).stakes)
+            state = replace(state, turns=state.turns + (Turn(p, cube="drop"),))
+            return _game_over(state, dropped.winner, out, ("drop", dropped))
+    except IllegalActionError as exc:
+        return _cube_refused(state, exc, p, out)
+    state = replace(state, cube_state=cube, turns=state.turns + (Turn(p, cube=action),))
+    if action == "beaver":  # RULES.md B11: the original doubler now takes or drops
+        reason = (
+            f"{NAMES[p]} beavers: the cube is {state.cube}, owned by {NAMES[p]}, "
+            f"redoubled at once: {NAMES[1 - p]} takes or drops"
+        )
+        return _announce(state, Ruling("B11", "beaver", reason, p), out), out
+    rule = "B11" if state.turns[-2:-1] and state.turns[-2].cube == "beaver" else "B10"
+    reason = f"{NAMES[p]} takes: the cube is {state.cube}, owned by {NAMES[state.owner or 0]}"
+    state = _announce(replace(state, phase="to_roll"), Ruling(rule, "take", reason, p), out)
+    return state, out
+
+
+#: The rules core's reasons for refusing a cube action (controller.rules.cube) as rulings: the RULES.md
+#: id, the ruling's code and its words; ``None`` = not a ruling, only a prompt (a misplaced press).
+_CUBE_REFUSALS: dict[str, tuple[str, str, str] | None] = {
+    "already_rolled": ("B10", "double_refused", "double refused: a player may double only before rolling"),
+    "not_cube_owner": ("B10", "double_refused", "double refused: the cube belongs to the opponent"),
+    "crawford_game": ("B14", "double_refused", "double refused: no doubling in the Crawford game"),
+    "double_pending": ("B10", "double_refused", "double refused: a double is already waiting for an answer"),
+    "beavers_not_allowed": (
+        "B11",
+        "beaver_refused",
+        "beavers are not played here (money play, by agreement)",
+    ),
+    "beaver_on_beaver": ("B11", "beaver_refused", "a beaver may not be beavered: take or drop"),
+    "game_over": ("B14", "game_over", "the match is already decided"),
+    "no_double_pending": None,
+    "not_doubled_player": None,
+}
+
+
+def _cube_refused(
+    state: State, exc: IllegalActionError, player: int | None, out: list[Effect]
+) -> tuple[State, list[Effect]]:
+    """A cube action the rules core refused, as a ruling with its RULES.md id (or a prompt)."""
+    ruling = _CUBE_REFUSALS.get(exc.reason, ("B10", "cube_refused", f"refused: {exc}"))
+    if ruling is None:
+        offer = state.cube_state.offered_by
+        who = NAMES[1 - offer] if offer is not None else "nobody"
+        out.append(Prompt(f"only {who} answers the double"))
         return state, out
-    if ev.button == "take" and ev.gesture == "double":  # beaver: a double press on take
-        if not s.beaver or not s.money:
-            state = _announce(
-                state,
-                Ruling("B11", "beaver_refused", "beavers are not played here (money play, by agreement)"),
-                out,
-            )
-            return state, out
-        value = value * 2 if s.cube_progression == "geometric" else value + 1  # B10 progression
-        state = _announce(
-            state,
-            Ruling("B11", "beaver", f"{NAMES[taker]} beavers: the cube is {value}, owned by {NAMES[taker]}"),
-            out,
-        )
-        state = replace(
-            state,
-            cube=value,
-            owner=taker,
-            phase="to_roll",
-            pending=(),
-            turns=state.turns + (Turn(taker, cube="beaver"),),
-        )
-        return state, out
-    if ev.button == "take":
-        state = _announce(
-            state,
-            Ruling("B10", "take", f"{NAMES[taker]} takes: the cube is {value}, owned by {NAMES[taker]}"),
-            out,
-        )
-        return replace(
-            state,
-            cube=value,
-            owner=taker,
-            phase="to_roll",
-            pending=(),
-            turns=state.turns + (Turn(taker, cube="take"),),
-        ), out
-    # drop: the doubler wins the stake before the double
-    state = replace(state, turns=state.turns + (Turn(taker, cube="drop"),), pending=())
-    return _game_over(state, doubler, out, "drop", state.cube)
+    rule, code, reason = ruling
+    return _announce(state, Ruling(rule, code, reason, player), out), out

@@ -268,12 +268,37 @@ def test_b11_beaver_only_when_enabled():
     s2.pickup()
     s2.press("double", player=1)
     out = s2.press("take", player=0, gesture="double")
-    assert s2.codes(out) == [("B11", "beaver")] and s2.state.cube == 4 and s2.state.owner == 0
+    assert s2.codes(out) == [("B11", "beaver")] and s2.state.phase == "cube"  # B11: dark answers it
+    out = s2.press("take", player=1)
+    assert s2.codes(out) == [("B11", "take")]
+    assert s2.state.cube == 4 and s2.state.owner == 0 and s2.state.phase == "to_roll"
+
+
+def test_b11_original_doubler_drops_the_beaver_and_loses_the_beavered_stake():
+    s = Script(beaver=True)
+    s.opening(3, 1)
+    s.move("8/5 6/5")
+    s.pickup()
+    s.press("double", player=1)
+    s.press("take", player=0, gesture="double")
+    s.press("drop", player=1)
+    [end] = s.ended()
+    assert end.winner == 0 and end.points == 2 and end.kind == "drop"
 
 
 def test_b14_no_double_in_the_crawford_game():
+    """Light reaches 2-0 in a 3-point match (dark drops his double): the next game is the Crawford game."""
     s = Script(match_length=3)
-    s.state = game.State(settings=s.settings, score=(2, 0))
+    s.state = game.State(settings=s.settings, score=(1, 0))
+    s.opening(3, 1)
+    s.move("8/5 6/5")
+    s.pickup()
+    s.turn(6, 4, "24/18 13/9")
+    s.press("double", player=0)
+    s.press("drop", player=1)
+    assert s.state.score == (2, 0) and s.state.phase == "game_over"
+    s.sides = (game.start_side("backgammon"), game.start_side("backgammon"))
+    s.dice, s.roller = (), None
     s.opening(3, 1)
     assert s.state.crawford_game
     s.move("8/5 6/5")
