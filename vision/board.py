@@ -683,6 +683,8 @@ def _partner(lab: np.ndarray, hyp: _Hyp) -> tuple[float, np.ndarray, float] | No
             x0 = 1 + gap if side > 0 else -1 - gap
             src = np.float32([[x0, 0], [x0 + 1, 0], [x0 + 1, 1], [x0, 1]]).reshape(-1, 1, 2)
             other = cv2.perspectiveTransform(src, hmg).reshape(4, 2)
+            if not _mostly_inside(other, lab.shape):
+                continue  # a half beyond the frame's edge would be scored on the padding
             s = _pattern_score(lab, other, 6)
             if s <= 0.05:
                 continue
@@ -691,6 +693,16 @@ def _partner(lab: np.ndarray, hyp: _Hyp) -> tuple[float, np.ndarray, float] | No
                 corners = np.concatenate([q, other]) if side > 0 else np.concatenate([other, q])
                 best = (pair, corners, float(gap))
     return best
+
+
+def _mostly_inside(q: np.ndarray, shape: tuple[int, ...], slack: float = 0.1) -> bool:
+    """True when every corner of quad ``q`` (4, 2) lies within the image of ``shape`` grown by
+    ``slack`` of the quad's own extent on each side."""
+    h, w = shape[:2]
+    ext = q.max(axis=0) - q.min(axis=0)
+    lo = -slack * ext
+    hi = np.array([w - 1, h - 1]) + slack * ext
+    return bool(np.all(q >= lo) and np.all(q <= hi))
 
 
 def find_board(image: np.ndarray) -> BoardGeometry | None:

@@ -44,6 +44,10 @@ _RING_MIN = 0.5
 _BARE_DELTA = 25.0
 # ... or its ring is this complete (a checker with a rim on a point of its own colour).
 _RING_STRONG = 0.85
+# A disc of the bare point's own colour (dark on dark) has a faint outline: its ring is judged
+# with this weaker edge, and must then be _RING_STRONG complete (a bare triangle's straight sides
+# fill about half of a ring whatever the threshold).
+_EDGE_WEAK = 15.0
 # A checker on the bar must show at least this much of its ring.
 _BAR_RING = 0.75
 # The discs of one stack differ in colour by less than this (Lab; shading, a rim, a highlight).
@@ -89,11 +93,12 @@ def _gradients(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return (mag * np.cos(theta)).astype(np.float32), (mag * np.sin(theta)).astype(np.float32)
 
 
-def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, r: float) -> np.ndarray:
+def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, r: float,
+                edge: float = _EDGE) -> np.ndarray:
     """Ring score (0-1) at centres ``cx, cy`` (float arrays of one shape) for radius ``r`` (pixels).
 
     ``gx, gy``: float32 (H, W) colour gradient (see :func:`_gradients`). The score is the fraction of
-    ``_RING_N`` ring samples whose radial gradient exceeds ``_EDGE`` and the tangential one.
+    ``_RING_N`` ring samples whose radial gradient exceeds ``edge`` and the tangential one.
     """
     h, w = gx.shape[:2]
     ang = np.linspace(0, 2 * np.pi, _RING_N, endpoint=False)
@@ -107,7 +112,7 @@ def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
         gys = gy.ravel()[flat]
         rad = np.abs(gxs * ca + gys * sa)
         tan = np.abs(gys * ca - gxs * sa)
-        hit = (rad > _EDGE) & (rad > tan)
+        hit = (rad > edge) & (rad > tan)
         best = hit if best is None else best | hit
     assert best is not None
     # a checker at the field's edge is partly outside the rectified view: score the ring it shows
@@ -188,7 +193,12 @@ def count_stacks(
     }
     for top in (True, False):
         score, xbest = best_maps[top]
-        score = _suppress_neighbours(score, xbest, d, step)
+        cy_row = base[top] + depth if top else base[top] - depth
+        weak = ring_scores(gx, gy, xbest, np.broadcast_to(cy_row[None, :], xbest.shape), best_r, _EDGE_WEAK)
+        weak = np.where(weak > score, weak, score)
+        keep = _suppress_neighbours(score, xbest, d, step) > 0
+        score = np.where(keep, score, 0.0)
+        weak = np.where(keep, weak, 0.0)
         bare = _bare_colours(lab, geom, top)
         # the field between the points' tips: a light checker on a cream field is no colour run
         bare_field = np.concatenate([bare, _field_colour(lab, geom)[None]])
@@ -210,7 +220,8 @@ def count_stacks(
             # clearer ring is asked for
             clear = differs & (np.linalg.norm(inside - bare_row[col % 2], axis=-1) > _BARE_DELTA)
             need = np.where(clear, 0.0, np.where(differs, _RING_FAIR, _RING_STRONG))
-            usable = np.where(score[col] >= need, score[col], 0.0)
+            judged = np.where(differs, score[col], weak[col])
+            usable = np.where(judged >= need, judged, 0.0)
             # a stack's discs stay in its own half: beyond the middle they are the other row's
             idx = _chain(usable, depth, d, abs(0.5 * height - base[top]) - 0.3 * d, inside)
             centres = []
