@@ -6,7 +6,9 @@ station had when it stopped (a crash included), prints where the game stands, an
 ``--events`` the file's events that the journal already holds are skipped (they must agree), so a
 recorded session killed at any point and resumed ends with every event journaled exactly once.
 
-``replay`` re-runs a journal and prints every ruling (with ``--boards``, every board too).
+``replay`` re-runs a journal and prints every ruling with its RULES.md id, its reason and the event
+that caused it (with ``--boards``, every board too). Rulings are not journaled: only input events are,
+and the rulings are recomputed by the pure, deterministic ``game.step``.
 
 Exit 2 on a missing, unreadable or edited journal (one line saying which line is wrong).
 """
@@ -52,25 +54,38 @@ def register(app: typer.Typer) -> None:
         boards: bool = typer.Option(False, "--boards", help="print every board as well"),
         export: Path = typer.Option(None, "--export", help="write the match as .sgf and .mat in this folder"),
     ) -> None:
-        """Re-run a journal and print the rulings it led to."""
-        from rich.console import Console
+        """Re-run a journal and print every ruling it led to, with its rule and reason.
 
+        The journal holds the input events only (boards seen, buttons, devices, the match's settings);
+        the rulings are recomputed here by replaying them through the pure ``game.step``, which gives
+        the same rulings the station announced (DESIGN.md "Data flow": the step is deterministic).
+        Each ruling is printed as ``#<event> t=<s> RULING [<RULES.md id>] <reason> (<code>, <player>)``.
+        """
+        from rich.console import Console
+        from rich.text import Text
+
+        from controller import game
         from controller.effects import Announce, GameEnded, Show
-        from controller.station import ConsolePrinter, replay
+        from controller.station import ConsolePrinter
 
         console = Console(highlight=False)
         events = _load(journal)
-        state, effects = replay(events)
         printer = ConsolePrinter(console)
+        state = game.new_state()
         rulings = 0
-        for e in effects:
-            if isinstance(e, Announce):
-                rulings += 1
-                printer.ruling(e)
-            elif isinstance(e, GameEnded):
-                printer.game_ended(e)
-            elif boards and isinstance(e, Show):
-                printer.show(e)
+        for i, ev in enumerate(events):
+            state, effects = game.step(state, ev)
+            for e in effects:
+                if isinstance(e, Announce):
+                    rulings += 1
+                    r = e.ruling
+                    who = {0: "light", 1: "dark"}.get(r.player or 0) if r.player is not None else "-"
+                    line = f"#{i} t={ev.t:g} RULING [{r.rule}] {r.reason} ({r.code}, {who})"
+                    console.print(Text(line, style="magenta"))
+                elif isinstance(e, GameEnded):
+                    printer.game_ended(e)
+                elif boards and isinstance(e, Show):
+                    printer.show(e)
         console.print(
             f"{len(events)} events, {rulings} rulings; phase {state.phase}, "
             f"score light {state.score[0]} - dark {state.score[1]}"
@@ -115,15 +130,18 @@ def register(app: typer.Typer) -> None:
             f"score light {state.score[0]} - dark {state.score[1]}"
         )
         if events is not None:
+            from controller.events import MatchStarted
             from controller.journal import read_events_file
 
             try:
                 recorded = read_events_file(events)
             except (OSError, ValueError) as exc:
                 raise _fail(f"cannot read events from {events}: {exc}") from exc
-            if recorded[: len(done)] != done:
+            # `tavla run --events` may have led the journal with the station's settings (with_settings)
+            head = int(bool(done) and isinstance(done[0], MatchStarted) and recorded[:1] != done[:1])
+            if recorded[: len(done) - head] != done[head:]:
                 raise _fail(f"{events} does not continue {path}: their first {len(done)} events differ")
-            stream: Any = paced(iter(recorded[len(done) :]), pace)
+            stream: Any = paced(iter(recorded[len(done) - head :]), pace)
         elif source is not None:
             stream = source_events(source, console)
         elif demo:

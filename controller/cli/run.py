@@ -177,6 +177,22 @@ def with_match_start(events: Iterator[Event], settings: Any) -> Iterator[Event]:
     yield from events
 
 
+def with_settings(events: Iterator[Event], settings: Any) -> Iterator[Event]:
+    """The events, led by a MatchStarted with ``settings`` when they do not begin with one and the
+    settings are not the defaults a replay assumes: the journal then holds every input, the station's
+    settings included, and replays to the same rulings (issue 6 item 7)."""
+    from controller.events import MatchStarted
+    from controller.rulings import Settings
+
+    first = next(events, None)
+    if first is None:
+        return
+    if not isinstance(first, MatchStarted) and settings is not None and settings != Settings():
+        yield MatchStarted(t=0.0, settings=settings.to_json())
+    yield first
+    yield from events
+
+
 def open_link(url: str, on_event: Any = None) -> Any:
     """The LED link to ``url`` (waits for the device's HELLO); ``on_event`` gets its link events.
 
@@ -257,6 +273,8 @@ def run_session(
                 f"[yellow]buttons unavailable ({type(exc).__name__}: {exc}); running without them[/yellow]"
             )
     frames = settled = 0
+    if state is None and (journal is None or len(journal) == 0):
+        events = with_settings(iter(events), settings)  # a new journal starts with its settings
     try:
         station.start()
         for ev in events:
