@@ -151,6 +151,7 @@ def infer(
     uncertain: Iterable[int] = (),
     variant: str = "backgammon",
     keep: int = 3,
+    tolerate: Any = None,
 ) -> Inference:
     """Which of ``plays`` (the legal plays of the dice from ``before``) ended in ``seen``.
 
@@ -159,10 +160,14 @@ def infer(
     :param seen: the position read now, in the same frame.
     :param uncertain: mover's point numbers (1-24, 25 = both bars) the reading is unsure of.
     :param keep: how many closest plays an :class:`Illegal` names.
+    :param tolerate: status flags of ``seen`` that are possible here (e.g. nardy's ``BOTH_FINISHED``
+        after black's last roll under the draw setting, RULES.md N9); None tolerates none.
     """
     unsure = frozenset(uncertain)
     status = getattr(seen, "status", None)
     flags = status() if status is not None else 0
+    if flags and tolerate is not None:
+        flags &= ~tolerate
     if flags and not unsure:
         return Unreadable(f"the board seen is impossible ({_flag_names(flags)})")
     if not plays:

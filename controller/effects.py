@@ -75,10 +75,11 @@ class Prompt:
 
 @dataclass(frozen=True)
 class GameEnded:
-    """A game is over: ``winner`` 0/1, ``points`` won, ``kind`` single/gammon/backgammon/drop (or
-    oin/mars/koks), ``score`` the match score after it, ``match_over``."""
+    """A game is over: ``winner`` 0/1 (None for a nardy draw, RULES.md N9), ``points`` won, ``kind``
+    single/gammon/backgammon/drop/time (or oin/mars/koks/draw), ``score`` the match score after it,
+    ``match_over``."""
 
-    winner: int
+    winner: int | None
     points: int
     kind: str
     score: tuple[int, int]

@@ -87,10 +87,11 @@ class Turn:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A finished game: who won, how many points, how (RULES.md B9/N9), the turns, the score before it."""
+    """A finished game: who won (None: a nardy draw), how many points, how (RULES.md B9/N9), the turns,
+    the score before it."""
 
     number: int
-    winner: int
+    winner: int | None
     points: int
     kind: str
     turns: tuple[Turn, ...]
@@ -134,6 +135,7 @@ class State:
     rulings: int = 0
     clock: Clock | None = None
     starter: int | None = None  # who made the first move of the current (or last) game
+    last_roll: bool = False  # nardy draw setting: black is making his last roll (RULES.md N9)
 
     @property
     def cube(self) -> int:
@@ -162,8 +164,8 @@ def cube_settings(settings: Settings) -> CubeSettings:
 
 
 def nardy_settings(settings: Settings) -> NardySettings:
-    """The rules core's nardy settings that score a game (RULES.md N9: koks)."""
-    return NardySettings(koks=settings.koks)
+    """The rules core's nardy settings that end and score a game (RULES.md N9: koks, draw)."""
+    return NardySettings(koks=settings.koks, draw=settings.nardy_draw)
 
 
 def match_state(state: State) -> MatchState:
@@ -845,6 +847,7 @@ def _correcting(state: State, ev: BoardSeen, seen: Sides, out: list[Effect]) -> 
         _position(state, seen, mover),
         _unsure(state, ev, mover),
         _variant(state),
+        tolerate=_tolerated(state),
     )
     if isinstance(verdict, arbiter.Made) and (verdict.play.moves or not plays):
         return _commit(replace(state, seen=seen), verdict.play, out, "corrected")
@@ -908,7 +911,7 @@ def _turn_end(state: State, ev: BoardSeen | None, out: list[Effect], how: str) -
     seen_pos = _position(state, state.seen, mover)
     plays = _plays(state, state.sides, mover, state.dice)
     unsure = _unsure(state, ev, mover) if ev is not None else ()
-    verdict = arbiter.infer(before, plays, seen_pos, unsure, _variant(state))
+    verdict = arbiter.infer(before, plays, seen_pos, unsure, _variant(state), tolerate=_tolerated(state))
     rule_ill = "N11" if _variant(state) == "nardy" else "B17"
     if isinstance(verdict, arbiter.Made):
         return _commit(state, verdict.play, out, how)
@@ -998,6 +1001,16 @@ def _describe_plays(state: State, plays: tuple[Any, ...]) -> str:
     return " | ".join(format_play(p) for p in plays[:3])
 
 
+def _tolerated(state: State) -> Any:
+    """Status flags a seen position may carry now: both sides finished, after black's last roll under
+    the nardy draw setting (RULES.md N9); else none."""
+    if state.last_roll and _variant(state) == "nardy":
+        from controller.rules.nardy_position import NardyStatus
+
+        return NardyStatus.BOTH_FINISHED
+    return None
+
+
 def _unsure(state: State, ev: BoardSeen, mover: int) -> tuple[int, ...]:
     assert state.seating is not None
     pts = {state.seating.point(mover, s) for s, (_, _, conf) in enumerate(ev.slots) if conf < UNSURE}
@@ -1029,12 +1042,78 @@ def _commit(
         dice_present=False,
         pending=(),
     )
+    if _variant(state) == "nardy":
+        return _nardy_turn_end(state, mover, result, out, how)
     if not any(result[mover]):
         return _game_over(state, mover, out)
     nxt = 1 - mover
     out.append(Prompt(f"{NAMES[mover]}'s turn ends ({how}); {NAMES[nxt]} to roll"))
     state = replace(state, phase="to_roll", on_roll=nxt, premature=None)
     return state, out
+
+
+def _nardy_turn_end(
+    state: State, mover: int, result: Sides, out: list[Effect], how: str
+) -> tuple[State, list[Effect]]:
+    """RULES.md N9 through the rules core (``nardy_result.end_of_turn``): the game goes on, black gets
+    his last roll (draw setting: white has just borne off his last checker), or it is over -- a draw
+    when black bore off all with that last roll, else scored as oin / mars / koks."""
+    position = arbiter.make_position("nardy", result[mover], result[1 - mover])
+    white = mover == state.starter  # the player who made the game's first move has white (N3)
+    end, res = nardy_result.end_of_turn(
+        position, nardy_settings(state.settings), mover_is_white=white, last_roll=state.last_roll
+    )
+    nxt = 1 - mover
+    if end is nardy_result.TurnEnd.LAST_ROLL:
+        state = _announce(
+            state,
+            Ruling(
+                "N9",
+                "last_roll",
+                f"{NAMES[mover]} (white) bore off his last checker: {NAMES[nxt]} (black) gets one last roll; "
+                "bearing off all with it draws the game (draw setting)",
+                nxt,
+            ),
+            out,
+        )
+        return replace(state, phase="to_roll", on_roll=nxt, premature=None, last_roll=True), out
+    if end is nardy_result.TurnEnd.CONTINUE:
+        out.append(Prompt(f"{NAMES[mover]}'s turn ends ({how}); {NAMES[nxt]} to roll"))
+        return replace(state, phase="to_roll", on_roll=nxt, premature=None), out
+    assert res is not None
+    if res.winner is None:
+        return _draw(state, out)
+    winner = mover if res.winner == "me" else nxt
+    return _game_over(state, winner, out)
+
+
+def _draw(state: State, out: list[Effect]) -> tuple[State, list[Effect]]:
+    """RULES.md N9 draw setting: black bore off all with his last roll. No points change hands here
+    (the tournament's rule gives each ½ or 1, SV 4.3*); the next game follows N3 (colours alternate)."""
+    black = 1 - (state.starter or 0)
+    state = _announce(
+        state,
+        Ruling(
+            "N9",
+            "draw",
+            f"{NAMES[black]} (black) bore off all his checkers with his last roll: game {state.game_number} "
+            f"is drawn (1/2-1/2 or 1-1 by the tournament's rule); score {state.score[0]}-{state.score[1]}",
+        ),
+        out,
+    )
+    record = GameRecord(
+        state.game_number, None, 0, "draw", state.turns, state.score, state.crawford_game, state.cube
+    )
+    out.append(GameEnded(None, 0, "draw", state.score, False, state.game_number))
+    return replace(
+        state,
+        phase="game_over",
+        records=state.records + (record,),
+        last_winner=None,
+        last_roll=False,
+        dice=None,
+        on_roll=None,
+    ), out
 
 
 _NARDY_KINDS = {
@@ -1113,6 +1192,7 @@ def _game_over(
         records=state.records + (record,),
         last_winner=winner,
         cube_state=Cube(),
+        last_roll=False,
         dice=None,
         on_roll=None,
     ), out

@@ -19,11 +19,14 @@ Catalogue (default -> settings), also printed by :func:`catalogue`:
   classic rule: accept as played or demand the legal move) or ``"must_correct"`` (the "Legal Moves"
   policy). Once the opponent rolls or doubles, the move stands (B17).
 - cube (B10, B11, B14): a double after rolling, by a player who does not own the cube, or in the
-  Crawford game is refused. ``beaver`` (B11, default off, money play only); ``jacobi`` (B12: default on
+  Crawford game is refused (the rules core, controller.rules.cube, decides; its refusal reasons become
+  these rulings). ``beaver`` (B11, default off, money play only; the original doubler then takes or
+  drops); ``jacobi`` (B12: default on
   in money play, never in match play); ``automatic_doubles`` + ``auto_double_limit`` (B13, default off);
   ``crawford`` (B14, default on); ``cube_progression`` geometric (default) or arithmetic (B10).
 - result (B9, N9): ``backgammon_as_gammon`` and ``no_gammon_after_cube`` (default off); nardy ``koks``
-  (house mars, default off).
+  (house mars, default off) and ``nardy_draw`` (N9: when white bears off his last checker, black gets
+  one last roll and draws if he bears off all with it; default off).
 - opening (B3, N3): ties re-rolled; nardy ``nardy_next_game`` = ``"alternate"`` (default) or
   ``"winner"``.
 """
@@ -84,6 +87,7 @@ class Settings:
     backgammon_as_gammon: bool = False
     no_gammon_after_cube: bool = False
     koks: bool = False
+    nardy_draw: bool = False
     nardy_next_game: str = "alternate"
     nardy_block: str = "strict"
     hints: str = "assistant"
@@ -232,7 +236,13 @@ def catalogue() -> list[tuple[str, str, str, str]]:
             "backgammon_as_gammon, no_gammon_after_cube, jacobi",
         ),
         ("N5 N6", "head rule / block rule broken (nardy)", "illegal move: as B17", "illegal_move"),
-        ("N9", "nardy result: oin 1, mars 2", "koks off", "koks"),
+        ("N9", "nardy result: oin 1, mars 2", "koks off, draw off", "koks, nardy_draw"),
+        (
+            "N9",
+            "nardy: white bore off his last checker (draw setting)",
+            "game over: white wins",
+            "nardy_draw: black's last roll; all borne off with it = a draw",
+        ),
         ("N3", "next nardy game of a series", "black of the last game starts", "nardy_next_game=winner"),
         (
             "clock",

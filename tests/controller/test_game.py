@@ -557,3 +557,55 @@ def test_buttons_outside_a_game_do_nothing_harmful():
     for button in ("double", "take", "drop", "dispute", "clock"):
         s.press(button)
     assert s.rulings() == [] and s.state.phase == "setup"
+
+
+def _nardy_white_bears_off_last(dark_on_one: int, **settings):
+    """Light (white: he made the first move) bears off his last two checkers; dark (black) has
+    ``dark_on_one`` checkers left, all on his 1-point, the rest borne off."""
+    light = (2,) + (0,) * 24
+    dark = (dark_on_one,) + (0,) * 24
+    s = Script(sides=(light, dark), variant="nardy", light_home="bottom-right", match_length=5, **settings)
+    s.state = game.State(
+        settings=s.settings,
+        phase="to_roll",
+        seating=s.seating,
+        sides=s.sides,
+        on_roll=0,
+        game_number=1,
+        starter=0,
+    )
+    s.roll(2, 1)
+    s.move("1/off 1/off")
+    s.pickup()
+    return s
+
+
+def test_n9_draw_setting_black_bears_off_all_with_his_last_roll():
+    s = _nardy_white_bears_off_last(2, nardy_draw=True)
+    assert s.codes() == [("N9", "last_roll")] and not s.ended()
+    assert s.state.phase == "to_roll" and s.state.on_roll == 1  # black's last roll
+    s.roll(2, 1)
+    s.move("1/off 1/off")
+    s.pickup()
+    [end] = s.ended()
+    assert end.winner is None and end.kind == "draw" and end.points == 0
+    assert s.codes()[-1] == ("N9", "draw") and s.state.score == (0, 0) and s.state.phase == "game_over"
+    s.sides = (game.start_side("nardy"), game.start_side("nardy"))
+    s.look()
+    assert s.state.on_roll == 1 and s.state.game_number == 2  # N3: black of the drawn game starts
+
+
+def test_n9_draw_setting_last_roll_that_does_not_finish_loses():
+    s = _nardy_white_bears_off_last(3, nardy_draw=True)
+    s.roll(2, 1)
+    s.move("1/off 1/off")  # one checker left: white wins, an oin (black bore off some)
+    s.pickup()
+    [end] = s.ended()
+    assert end.winner == 0 and end.kind == "oin" and end.points == 1 and s.state.score == (1, 0)
+    assert [c for c in s.codes() if c[0] == "N9"] == [("N9", "last_roll"), ("N9", "game_over")]
+
+
+def test_n9_draw_setting_off_by_default_white_wins_at_once():
+    s = _nardy_white_bears_off_last(2)
+    [end] = s.ended()
+    assert end.winner == 0 and end.kind == "oin" and s.codes() == [("N9", "game_over")]
