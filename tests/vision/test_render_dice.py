@@ -39,9 +39,9 @@ def test_bad_scenes_are_refused() -> None:
         render_dice_scene([1] * 40, size=(120, 90), side=30)
 
 
-# Measured at 13:28 UTC: vision.dice (the dice engineer's, in progress) reads 21 of these 24 dice's
+# Measured at 13:25 UTC: vision.dice (the dice engineer's, in progress) reads 21 of these 24 dice's
 # values and 20 statuses right (the cocked ones are read as flat).
-@pytest.mark.xfail(reason="vision.dice reads 21/24 values and 20/24 statuses of these scenes (13:28 UTC)",
+@pytest.mark.xfail(reason="vision.dice reads 21/24 values and 20/24 statuses of these scenes (13:25 UTC)",
                    strict=False)
 def test_dice_reader_reads_scenes() -> None:
     dice = pytest.importorskip("vision.dice", reason="vision.dice is not written yet")

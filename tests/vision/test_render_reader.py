@@ -31,12 +31,12 @@ def _points_right(truth, got) -> int:
     return best
 
 
-# Measured at 13:27 UTC (vision/reader.py is the board-reading engineer's, in progress): 270 of 288
+# Measured at 13:25 UTC (vision/reader.py is the board-reading engineer's, in progress): 270 of 288
 # point counts right on these 12 renders (paper 93/96, wood 93/96, tournament 84/96); every paper
 # render is flagged occluded (the bare-board model fails where most points of one parity are
 # occupied), one tournament perspective render reads 15/24. Not strict: cases it reads pass as XPASS.
 READER_NOT_YET = pytest.mark.xfail(
-    reason="vision.reader reads 270/288 render points and flags paper renders occluded (13:27 UTC)",
+    reason="vision.reader reads 270/288 render points and flags paper renders occluded (13:25 UTC)",
     strict=False,
 )
 
