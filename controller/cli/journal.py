@@ -115,7 +115,7 @@ def register(app: typer.Typer) -> None:
         """Rebuild the game from a journal and, given a source, carry on appending to it."""
         from rich.console import Console
 
-        from controller.cli.run import demo_events, paced, run_session, source_events
+        from controller.cli.run import Forward, demo_events, paced, run_session, source_events
         from controller.station import replay
 
         console = Console(highlight=False)
@@ -124,6 +124,7 @@ def register(app: typer.Typer) -> None:
             raise _fail("no journal found; give the journal path `tavla run` printed")
         done = _load(path)
         state, _ = replay(done)
+        sink = Forward()  # the camera's lost / back notices reach the station through it
         console.print(
             f"resumed {path}: {len(done)} events; phase {state.phase}, "
             f"on roll {({0: 'light', 1: 'dark'}).get(state.on_roll, '-')}, "
@@ -143,10 +144,10 @@ def register(app: typer.Typer) -> None:
                 raise _fail(f"{events} does not continue {path}: their first {len(done)} events differ")
             stream: Any = paced(iter(recorded[len(done) - head :]), pace)
         elif source is not None:
-            stream = source_events(source, console)
+            stream = source_events(source, console, notify=sink, t_start=done[-1].t if done else 0.0)
         elif demo:
             stream = demo_events(console)
         else:
             return
         serial_url = None if no_leds else (serial or "ledsim://")
-        run_session(stream, state.settings, serial_url, path, console, state=state)
+        run_session(stream, state.settings, serial_url, path, console, state=state, forward=sink)

@@ -75,7 +75,14 @@ def demo_events(console: Any, turns: int | None = 6, use_reader: bool = True) ->
         yield board_seen(reading, t=float(i), source=f"demo {i}: {caption}")
 
 
-def source_events(spec: str, console: Any, calibration: Any = None, notify: Any = None) -> Iterator[Event]:
+def source_events(
+    spec: str,
+    console: Any,
+    calibration: Any = None,
+    notify: Any = None,
+    t_start: float = 0.0,
+    capture_factory: Any = None,
+) -> Iterator[Event]:
     """BoardSeen events from a camera, video or image folder through ``vision.pipeline`` (source ->
     reader -> stability gate). A folder holds separate photos: each is settled on its own
     (``GateConfig.for_stills``) and every photo gets an answer -- a frame the gate does not settle (no
@@ -84,7 +91,13 @@ def source_events(spec: str, console: Any, calibration: Any = None, notify: Any 
     detector (``CalibratedDetector``: the board found once, re-found when the camera moves).
 
     ``notify`` (any thread) gets a DeviceChanged when the camera is lost or comes back: frames stop
-    then, so the station hears it from the source's own grabber thread (the clock pauses meanwhile)."""
+    then, so the station hears it from the source's own grabber thread (the clock pauses meanwhile).
+    A loss carries ``since``: the time of the last frame the camera delivered, so the clock refunds
+    all the silent time, not only what followed the source's notice (issue 6 item 6).
+
+    Event times ``t`` are seconds since the source opened plus ``t_start`` (a resumed session goes on
+    from its journal's last time, so the clock never sees time run backwards). ``capture_factory``:
+    a camera capture builder (``vision.sources.open_source``; tests pass a fake camera)."""
     from vision.pipeline import CalibratedDetector, run_pipeline
     from vision.reading import BoardReading, FrameStatus
     from vision.sources import open_source
@@ -93,24 +106,30 @@ def source_events(spec: str, console: Any, calibration: Any = None, notify: Any 
     folder = Path(spec).is_dir()
     gate = GateConfig.for_stills() if folder or Path(spec).is_file() and _is_image(spec) else None
     detector = CalibratedDetector(calibration) if not folder else _still_reader(calibration)
-    t0 = time.monotonic()
+    t0 = time.monotonic() - t_start
+    last_frame = [t_start]  # when the source last delivered a frame (session seconds)
 
     def camera_event(ev: Any) -> None:
         from controller.events import DeviceChanged
 
         if notify is not None and ev.kind in ("lost", "reconnected"):
+            online = ev.kind == "reconnected"
             notify(
                 DeviceChanged(
-                    t=round(time.monotonic() - t0, 3), device="camera", online=ev.kind == "reconnected"
+                    t=round(time.monotonic() - t0, 3),
+                    device="camera",
+                    online=online,
+                    since=None if online else round(last_frame[0], 3),
                 )
             )
 
-    src = open_source(spec, on_event=camera_event)
+    src = open_source(spec, on_event=camera_event, capture_factory=capture_factory)
     last: Any = None
     with src:
         for result in run_pipeline(src, detector, gate):
             frame = result.frame
             name = frame.name or f"frame {frame.index}"
+            last_frame[0] = max(last_frame[0], frame.timestamp - t0)
             t = round(time.monotonic() - t0, 3)
             if result.error:
                 console.print(f"[yellow]{name}: unreadable frame ({result.error}); skipped[/yellow]")

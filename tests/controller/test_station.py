@@ -154,3 +154,110 @@ def test_station_reports_its_thread_failure(tmp_path):
     with pytest.raises(StationError):
         station.submit(MatchStarted())
     assert station.state.phase == "setup"
+
+
+class _Camera:
+    """A fake camera for ``vision.sources.CameraSource``: blank frames until ``lost_at`` s, then
+    nothing (grabs fail and re-opening fails: the cable is out) until ``back_at`` s, then frames again,
+    each different (hands over the board), so the pipeline keeps reporting after the camera is back."""
+
+    def __init__(self, lost_at: float, back_at: float) -> None:
+        self.t0 = time.monotonic()
+        self.lost_at, self.back_at = lost_at, back_at
+        self.frames_after_back = 0
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.t0
+
+    def dead(self) -> bool:
+        return self.lost_at <= self.elapsed() < self.back_at
+
+    def factory(self, device):
+        return _Capture(self)
+
+
+class _Capture:
+    def __init__(self, camera: _Camera) -> None:
+        self.camera = camera
+        self.opened = not camera.dead()
+
+    def isOpened(self) -> bool:  # noqa: N802 -- OpenCV's name
+        return self.opened
+
+    def read(self):
+        import numpy as np
+
+        time.sleep(0.02)
+        if self.camera.dead():
+            return False, None
+        if self.camera.elapsed() < self.camera.lost_at:
+            return True, np.zeros((90, 120, 3), np.uint8)
+        self.camera.frames_after_back += 1
+        noise = np.random.default_rng(self.camera.frames_after_back)
+        return True, noise.integers(0, 255, (90, 120, 3), np.uint8)
+
+    def release(self) -> None:
+        self.opened = False
+
+    def set(self, prop, value) -> bool:
+        return True
+
+    def get(self, prop) -> float:
+        return 0.0
+
+
+def test_camera_lost_pauses_the_clock_refunds_the_silent_time_and_the_station_goes_on(tmp_path):
+    """Issue 6 item 6: the camera stops sending frames mid-turn (vision.sources reports it ``lost``):
+    the station hears it from the grabber thread, journals it, and the running clock pauses from the
+    last frame the camera sent, so the silent time -- before the source noticed, too -- is refunded;
+    when the camera is back the clock runs again and the station goes on with its frames."""
+    import threading
+
+    from controller.cli.run import Forward, run_session, source_events
+    from controller.demo import scripted_events
+    from controller.events import DeviceChanged, Tick
+
+    settings = Settings(clock="simple", clock_reserve=600.0, clock_delay=0.0, hints="referee")
+    played = scripted_events(3, turns=2, settings=settings)
+    before, _ = replay(played)
+    running = before.clock.running
+    assert running is not None and not before.clock.paused
+    camera = _Camera(lost_at=0.4, back_at=1.4)
+    sink = Forward()
+    back = threading.Event()
+
+    def notify(ev):
+        sink(ev)
+        if ev.online:
+            back.set()
+
+    last_t = [played[-1].t]
+
+    def stream():
+        yield from played
+        frames = source_events(
+            "0", console, notify=notify, t_start=played[-1].t, capture_factory=camera.factory
+        )
+        for ev in frames:
+            last_t[0] = ev.t
+            yield ev
+            if back.is_set() and camera.frames_after_back:  # a frame after the camera came back
+                break
+        frames.close()
+        yield Tick(t=last_t[0] + 0.5)
+
+    console = Console(file=open(tmp_path / "out.txt", "w"), width=120)  # noqa: SIM115
+    station = run_session(stream(), settings, None, tmp_path / "j.jsonl", console, forward=sink)
+    journaled = read(tmp_path / "j.jsonl")
+    off, on = [ev for ev in journaled if isinstance(ev, DeviceChanged)]
+    assert off.device == on.device == "camera" and not off.online and on.online
+    assert played[-1].t < off.since < off.t  # the last frame came before the source noticed the loss
+    assert on.t - off.since >= 0.8  # the cable was out about a second
+    state = station.state
+    assert state.phase == before.phase and state.on_roll == before.on_roll  # the game goes on
+    assert not state.clock.paused and state.clock.running == running
+    tick = journaled[-1]
+    assert isinstance(tick, Tick)
+    charged = before.clock.used + (off.since - before.clock.since) + (tick.t - on.t)
+    assert state.clock.remaining(running, tick.t) == pytest.approx(before.clock.reserve[running] - charged)
+    assert replay(journaled)[0] == state  # the journal alone gives the same clock
