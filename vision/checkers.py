@@ -236,10 +236,77 @@ def count_stacks(
                 # whose shared edges are too faint for the ring score
                 run = _colour_run(lab, centres, colour, bare_field, best_r, top)
                 count = max(count, int(round(run / d)))
+            if idx:
+                # checkers may be piled over the column (a pyramid): only a clear pile changes the count
+                piled = _pyramid_count(judged, depth, [float(depth[i]) for i in idx[:5]], d)
+                if piled > 5:
+                    count = piled
             out.append(
                 StackReading(col, top, count, colour, max(0.0, min(1.0, conf)), tuple(centres), best_r)
             )
     return out
+
+
+# How players pile a tall point (and the renderer with them): over the five in a column, four over
+# the gaps between them, then three, two and one (5+4+3+2+1 = 15). In half-checker steps from the
+# first checker's centre, layer L holds the positions L, L+2, ..., 8-L.
+_LAYERS = tuple(tuple(range(layer, 9 - layer, 2)) for layer in range(5))
+# (stacks of five or fewer fill the even positions only)
+# The ring score expected where no disc is centred, where the top disc is partly covered by a
+# disc of the layer above beside it, and where it shows its whole outline.
+_RING_NONE, _RING_PART, _RING_WHOLE = 0.35, 0.7, 0.95
+# A pile is read only where its top checkers' rings are at least this complete on average.
+_PILE_WHOLE = 0.8
+
+
+def _pyramid_rings(n: int) -> np.ndarray:
+    """The ring score expected at the nine half-step positions of a pyramid of ``n`` (5-15)
+    checkers: float (9,). A disc is covered where one drawn later stands at the same position and
+    partly covered where one drawn later stands half a step away."""
+    placed: list[int] = []
+    for layer in _LAYERS if n > 5 else _LAYERS[:1]:
+        for k in layer:
+            if len(placed) < n:
+                placed.append(k)
+    out = np.full(9, _RING_NONE)
+    for j, k in enumerate(placed):
+        later = placed[j + 1 :]
+        if k in later:
+            continue
+        out[k] = _RING_PART if (k - 1 in later or k + 1 in later) else _RING_WHOLE
+    return out
+
+
+_PYRAMIDS = {n: _pyramid_rings(n) for n in range(1, 16)}
+
+
+def _pyramid_count(score: np.ndarray, depth: np.ndarray, column: list[float], d: float) -> int:
+    """The number of checkers (1-15) of a stack whose first checkers stand in a column at depths
+    ``column`` (rectified pixels from the base; at least the first), from the ring ``score`` along
+    its axis (float (D,) at ``depth``): the stack -- a column of up to five, or a pyramid over five
+    (see ``_LAYERS``) -- whose expected outlines match the ring scores at the nine half-step
+    positions best (least squares). ``d``: a checker's diameter, the step when the column shows
+    fewer than three checkers."""
+    step = float(np.median(np.diff(column))) if len(column) > 2 else d
+    if not 0.7 * d <= step <= 1.3 * d:
+        step = d
+    tol = 0.15 * step
+    errs: dict[int, float] = {}
+    # the first disc found may be the pile's lowest one, half a step beyond the column's first
+    for i, first in enumerate((column[0], column[0] - 0.5 * step)):
+        if i and first < 0.3 * d:
+            continue
+        seen = np.zeros(9)
+        for k in range(9):
+            near = np.abs(depth - (first + 0.5 * k * step)) <= tol
+            seen[k] = float(score[near].max()) if near.any() else 0.0
+        for n, e in _PYRAMIDS.items():
+            if n > 5 and float(seen[e == _RING_WHOLE].mean()) < _PILE_WHOLE:
+                continue  # a pile shows its top checkers whole, or it is not read as one
+            errs[n] = min(errs.get(n, np.inf), float(((seen - e) ** 2).sum()))
+    if not errs:
+        return len(column)
+    return min(errs, key=lambda n: (errs[n], n))
 
 
 def _distinct(colour: tuple[float, float, float], bare: np.ndarray) -> bool:
