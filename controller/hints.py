@@ -154,16 +154,21 @@ def _gnubg_process() -> Any:
         )
         import atexit
 
-        atexit.register(_shutdown)
+        atexit.register(close_engine)
     return _EXECUTOR
 
 
-def _shutdown() -> None:
-    """Stop the helper before the interpreter tears down (else its manager thread complains)."""
+def close_engine() -> None:
+    """Stop the gnubg helper process (idempotent; the next hint starts a new one).
+
+    Called by the station's session at its end and, as a last resort, at interpreter exit: a
+    ``concurrent.futures`` process pool left to the interpreter's teardown makes its manager thread's
+    weakref callback print "Exception ignored in: ... AttributeError: 'NoneType' object has no
+    attribute 'debug'" once the module globals are gone."""
     global _EXECUTOR
-    if _EXECUTOR is not None:
-        _EXECUTOR.shutdown(wait=True, cancel_futures=True)
-        _EXECUTOR = None
+    executor, _EXECUTOR = _EXECUTOR, None
+    if executor is not None:
+        executor.shutdown(wait=True, cancel_futures=True)
 
 
 def _watch_parent(parent: int) -> None:

@@ -303,6 +303,9 @@ def run_session(
             station.submit(ev)
         station.stop(timeout=120)
     finally:
+        from controller.hints import close_engine
+
+        close_engine()  # the gnubg helper process ends with the session, not at interpreter teardown
         if panel is not None:
             panel.close()
         if journal is not None:

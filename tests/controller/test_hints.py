@@ -81,3 +81,26 @@ def test_gnubg_best_play_bear_off_cut_short_is_completed():
 
 def test_no_plays_no_hint():
     assert hints.best_play(Position.initial(), 3, 1, []) is None
+
+
+def test_engine_helper_closes_cleanly_at_exit():
+    """The gnubg helper (a concurrent.futures process pool) is shut down at exit: no "Exception
+    ignored in ... weakref_cb" noise on stderr; close_engine is idempotent and a later hint restarts it."""
+    import subprocess
+    import sys
+
+    if not hints.gnubg_available():
+        pytest.skip("gnubg bindings not installed (pip install --pre gnubg gnubg-nn)")
+    code = (
+        "from controller import hints\n"
+        "from controller.rules.moves import legal_plays\n"
+        "from controller.rules.position import Position\n"
+        "pos = Position.initial()\n"
+        "plays = legal_plays(pos, 3, 1)\n"
+        "assert hints.best_play(pos, 3, 1, plays) is not None\n"
+        "hints.close_engine(); hints.close_engine()\n"
+        "assert hints.best_play(pos, 3, 1, plays) is not None\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "Exception ignored" not in r.stderr and "Traceback" not in r.stderr, r.stderr
