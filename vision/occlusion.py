@@ -25,25 +25,40 @@ _FOREIGN_CHECKERS = 1.6
 
 
 def _bare_model(lab: np.ndarray, geom: BoardGeometry) -> tuple[np.ndarray, np.ndarray]:
-    """Per-pixel bare-board model of the points' strips, and a mask of where it is defined."""
+    """Per-pixel bare-board model of the points' strips, and a mask of where it is defined.
+
+    A point and the one opposite it carry the two triangle colours, so a row's points of one parity
+    look like the other row's points of the other parity seen from their own base: the model of a
+    strip is the median of twelve strips (six a row, the other row's turned end over end), bare
+    where a row's points of one parity are mostly covered by checkers.
+    """
     h, w = lab.shape[:2]
     model = np.zeros_like(lab)
     defined = np.zeros((h, w), np.uint8)
     half_h = h // 2
+
+    def strips(top: bool, parity: int) -> tuple[list[np.ndarray], list[int]]:
+        ys = slice(0, half_h) if top else slice(h - half_h, h)
+        out, xs = [], []
+        for x in geom.columns[parity::2]:
+            x0 = int(round(x - POINT_PX / 2))
+            if x0 < 0 or x0 + POINT_PX > w:
+                continue
+            strip = lab[ys, x0 : x0 + POINT_PX]
+            out.append(strip if top else strip[::-1])  # base first
+            xs.append(x0)
+        return out, xs
+
     for top in (True, False):
         ys = slice(0, half_h) if top else slice(h - half_h, h)
         for parity in (0, 1):
-            strips = []
-            xs = []
-            for x in geom.columns[parity::2]:
-                x0 = int(round(x - POINT_PX / 2))
-                if x0 < 0 or x0 + POINT_PX > w:
-                    continue
-                strips.append(lab[ys, x0 : x0 + POINT_PX])
-                xs.append(x0)
-            if len(strips) < 3:
+            own, xs = strips(top, parity)
+            other, _ = strips(not top, 1 - parity)
+            if len(own) + len(other) < 3 or not xs:
                 continue
-            med = np.median(np.stack(strips), axis=0)
+            med = np.median(np.stack(own + other), axis=0)
+            if not top:
+                med = med[::-1]
             for x0 in xs:
                 model[ys, x0 : x0 + POINT_PX] = med
                 defined[ys, x0 : x0 + POINT_PX] = 255
