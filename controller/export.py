@@ -28,23 +28,34 @@ PLAYERS = ("light", "dark")
 
 
 def match_record(state: Any) -> MatchRecord:
-    """The record of every finished game in ``state.records`` (controller.game.State)."""
+    """The record of every finished game in ``state.records`` (controller.game.State).
+
+    The values a double or beaver offers come from the rules core's cube (controller.rules.cube):
+    the game's automatic doubles first (RULES.md B13), then each recorded cube action, in the
+    match's stake progression (B10).
+    """
+    from controller.game import cube_settings
+    from controller.rules.cube import Cube, beaver, cube_value, offer_double, take
+
+    settings = cube_settings(state.settings)
+    stakes = settings.stakes
     games = []
-    cube = 1
     for rec in state.records:
         actions: list[Any] = []
-        cube = 1
+        cube = Cube(level=rec.automatic, automatic=rec.automatic)
         for turn in rec.turns:
+            p = 0 if turn.player == 0 else 1
             if turn.cube == "double":
-                cube *= 2
-                actions.append(Double(turn.player, cube))
+                actions.append(Double(turn.player, cube_value(cube.level + 1, stakes)))
+                cube = offer_double(cube, p)
             elif turn.cube == "take":
                 actions.append(Take(turn.player))
+                cube = take(cube, p)
             elif turn.cube == "drop":
                 actions.append(Drop(turn.player))
             elif turn.cube == "beaver":
-                cube *= 2
-                actions.append(Beaver(turn.player, cube))
+                cube = beaver(cube, p, settings)
+                actions.append(Beaver(turn.player, cube_value(cube.level + 1, stakes)))
             elif turn.dice is not None:
                 if turn.illegal:
                     actions.append(
@@ -65,11 +76,19 @@ def match_record(state: Any) -> MatchRecord:
                 crawford=rec.crawford if length else None,
             )
         )
-    return MatchRecord(state.settings.match_length, PLAYERS, tuple(games), (("Site", "Tavla station"),))
+    headers: tuple[tuple[str, str], ...] = (("Site", "Tavla station"),)
+    if state.settings.money:  # the agreements a money session was played under (RULES.md B11, B12)
+        on = {True: "On", False: "Off"}
+        headers += (("Jacoby", on[settings.jacobi]), ("Beaver", on[settings.beavers]))
+    return MatchRecord(state.settings.match_length, PLAYERS, tuple(games), headers)
 
 
-def export_match(state: Any, folder: str | Path, stem: str = "tavla-match") -> list[Path]:
-    """Write ``<stem>.sgf`` and ``<stem>.mat`` in ``folder``; returns their paths ([] for nardy or no game).
+def export_match(
+    state: Any, folder: str | Path, stem: str = "tavla-match", skipped: list[str] | None = None
+) -> list[Path]:
+    """Write ``<stem>.sgf`` and ``<stem>.mat`` in ``folder``; returns the paths written ([] for nardy or
+    no game). A format that cannot hold the match (gnubg's SGF has no beaver, RULES.md B11) is left out,
+    its reason appended to ``skipped``; the other is still written.
 
     :raises OSError: when the files cannot be written.
     """
@@ -81,6 +100,12 @@ def export_match(state: Any, folder: str | Path, stem: str = "tavla-match") -> l
     out = []
     for suffix in (".sgf", ".mat"):
         path = folder / f"{stem}{suffix}"
-        write_record(record, path)
+        try:
+            write_record(record, path)
+        except ValueError as exc:  # the format cannot express this match; the journal still holds it
+            path.unlink(missing_ok=True)
+            if skipped is not None:
+                skipped.append(f"{path.name}: {exc}")
+            continue
         out.append(path)
     return out

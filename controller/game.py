@@ -98,6 +98,7 @@ class GameRecord:
     score_before: tuple[int, int]
     crawford: bool
     cube: int
+    automatic: int = 0  # automatic doubles on the opening roll before the game began (RULES.md B13)
 
 
 @dataclass(frozen=True)
@@ -1168,7 +1169,15 @@ def _game_over(
     score = match.score
     match_over = match.is_over
     record = GameRecord(
-        state.game_number, winner, points, kind, state.turns, state.score, state.crawford_game, state.cube
+        state.game_number,
+        winner,
+        points,
+        kind,
+        state.turns,
+        state.score,
+        state.crawford_game,
+        state.cube,
+        state.cube_state.automatic,
     )
     rule = "N9" if s.variant == "nardy" else "B9"
     state = _announce(

@@ -271,9 +271,12 @@ def run_session(
         """At each game's end the match so far is written as .sgf and .mat (issue 6 item 7)."""
         if folder is None:
             return
+        skipped: list[str] = []
         try:
-            for path in export_match(st, folder, stem):
+            for path in export_match(st, folder, stem, skipped):
                 console.print(f"match written: {path}")
+            for why in skipped:
+                console.print(f"[yellow]match file not written: {why}[/yellow]")
         except OSError as exc:  # a full disk must not stop the game; the journal still has it all
             console.print(f"[yellow]could not write the match file in {folder}: {exc}[/yellow]")
 

@@ -158,3 +158,26 @@ def station_events(path):
     from controller.journal import read
 
     return read(path)
+
+
+def test_b11_beavered_game_exports_with_the_rules_core_cube_values(tmp_path):
+    """A double, a beaver and the original doubler's drop (RULES.md B10-B11) are written with the
+    values the rules core's cube gives, and the formats' own replay finds no cube problem."""
+    from controller.formats.replay import ProblemKind
+
+    from .scripted import Script
+
+    s = Script(beaver=True)
+    s.opening(3, 1)
+    s.move("8/5 6/5")
+    s.pickup()
+    s.press("double", player=1)
+    s.press("take", player=0, gesture="double")
+    s.press("drop", player=1)
+    assert s.state.score == (2, 0)
+    skipped: list[str] = []
+    [path] = export_match(s.state, tmp_path, skipped=skipped)  # gnubg's SGF has no beaver: .mat only
+    assert path.suffix == ".mat" and "beaver" in skipped[0]
+    check = replay_match(read_record(path))
+    assert not [p for p in check.problems if p.kind is ProblemKind.ILLEGAL_CUBE], check.problems
+    assert check.final_score == (2, 0)
