@@ -9,7 +9,7 @@ note ``(accepted as played)``. Long nardy has no such formats: its games are not
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from controller.formats.record import (
     Beaver,
@@ -44,7 +44,7 @@ def match_record(state: Any) -> MatchRecord:
         actions: list[Any] = []
         cube = Cube(level=rec.automatic, automatic=rec.automatic)
         for turn in rec.turns:
-            p = 0 if turn.player == 0 else 1
+            p: Literal[0, 1] = 0 if turn.player == 0 else 1
             if turn.cube == "double":
                 actions.append(Double(turn.player, cube_value(cube.level + 1, stakes)))
                 cube = offer_double(cube, p)

@@ -1138,11 +1138,10 @@ def score_game(state: State, winner: int) -> tuple[str, GameResult]:
     s = state.settings
     position = arbiter.make_position(s.variant, state.sides[winner], state.sides[1 - winner])
     if s.variant == "nardy":
-        result = nardy_result.score(position, nardy_settings(s))
-        if result is None or result.winner != "me":
+        nardy = nardy_result.score(position, nardy_settings(s))
+        if nardy is None or nardy.winner != "me":
             raise ValueError(f"{NAMES[winner]} has not borne off all his checkers")
-        kind = _NARDY_KINDS[result.kind]
-        return result.kind.value, GameResult(_player(winner), kind, result.points, 1)
+        return nardy.kind.value, GameResult(_player(winner), _NARDY_KINDS[nardy.kind], nardy.points, 1)
     from controller.rules.variant import Backgammon
 
     multiple = Backgammon().result_multiple(position)
