@@ -19,7 +19,12 @@ Phases (``State.phase``):
 - ``deciding`` -- the turn ended with an illegal/incomplete or unclear move: the opponent accepts it or
   demands the legal move (B17, N11); his roll or double makes it stand (B17).
 - ``game_over`` / ``match_over`` -- the score (B9, B12, B14, N9); the next opening roll on a start
-  position begins the next game.
+  position begins the next game. With the nardy draw setting (N9) white's last checker off first
+  gives black one last roll (``to_roll`` with ``last_roll``); bearing off all with it draws the game.
+
+The cube, the score of a game and the match score are the rules core's (controller.rules.cube,
+match, nardy_result): this module keeps their values in the state and turns their refusals
+(``IllegalActionError`` reasons) into rulings with the RULES.md id.
 
 Players: 0 = light, 1 = dark (the colours the camera names). Each player's checkers are a 25-tuple in
 his own numbering (index 24 = bar); the mover's frame is a rules-core position ``(me, opp)``.
