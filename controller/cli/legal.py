@@ -3,7 +3,8 @@
 Contract (DESIGN.md, rules-core issue): one line per distinct legal play -- the play in gnubg
 notation, a TAB, the gnubg Position ID of the resulting position encoded in the *same frame* as
 the input (the player who just moved is still gnubg's ``board[1]``) -- sorted by that Position ID.
-No line when no play is possible. Exit 2 with a one-line reason on a malformed ID or dice.
+No line on stdout when no play is possible (RULES.md B8, N7); a one-line note on stderr then says
+why, and the exit code stays 0. Exit 2 with a one-line reason on a malformed position or dice.
 """
 
 from __future__ import annotations
@@ -11,6 +12,27 @@ from __future__ import annotations
 import importlib
 
 import typer
+
+_HELP = """Print every distinct legal play of the roll DIE1 DIE2: the play in
+gnubg notation, a TAB, and the position after it in the same frame as
+the input (the mover is still the player on roll).
+
+POSITION takes one of two forms.
+
+Backgammon: a 14-character gnubg Position ID, player on roll =
+board[1], e.g. 4HPwATDgc/ABMA (the start).
+
+Nardy (with --variant nardy): the text N:MOVER/OPPONENT, the player
+on roll first. Each side is written in its owner's own numbering
+(his head is his 24, his home 1-6) as POINT or POINTxCOUNT entries
+joined by commas, or '-' when none of his checkers is on the board.
+Checkers not written are BORNE OFF, so a side with fewer than 15
+written must have all of them in its home (points 1-6).
+Examples: N:24x15/24x15 (the start); N:24x14,4/24x15 (after 24/4).
+
+When no play is possible nothing is printed on stdout, a one-line
+note goes to stderr, and the exit code is 0. Exit 2 on a malformed
+position or dice."""
 
 
 def _fail(message: str) -> typer.Exit:
@@ -38,36 +60,100 @@ def backgammon_lines(position_text: str, d1: int, d2: int) -> list[str]:
     return [f"{text}\t{pid}" for pid, text in sorted(lines)]
 
 
+def backgammon_no_play_reason(position_text: str, d1: int, d2: int) -> str:
+    """Why a valid Position ID has no legal play with ``d1-d2`` (RULES.md B8), in plain words.
+
+    :raises controller.formats.FormatError: on a malformed Position ID.
+    """
+    from controller.formats import position_from_id
+
+    position = position_from_id(position_text)
+    if position.is_game_over():
+        return "no legal play: the game is over"
+    if position.me[24] > 0:
+        # The mover enters on the opponent's home points 1-6 (his own 24-19).
+        if all(n >= 2 for n in position.opp[0:6]):
+            return "no legal play: the player on roll is on the bar against a closed board"
+        return f"no legal play: the player on roll cannot enter from the bar with {d1}-{d2}"
+    return f"no legal play for {d1}-{d2}"
+
+
+def nardy_problems(position_text: str) -> list[str]:
+    """Plain-word problems with a nardy text that parses (RULES.md N1, N4, N6, N8, N9); [] if none.
+
+    Besides :func:`~controller.rules.nardy_position.status_messages`, a checker counts as borne
+    off only when every other checker of that side stands in its home (RULES.md N8: there is no
+    hitting in nardy, so a side that has borne off never has a checker outside 1-6 again).
+
+    :raises controller.rules.nardy_text.NardyTextError: on malformed text.
+    """
+    from controller.rules.nardy_position import CHECKERS, status_messages
+    from controller.rules.nardy_text import parse_position_text
+
+    position = parse_position_text(position_text)
+    problems = status_messages(position)
+    for whose, side in (("the player on roll", position.me), ("the opponent", position.opp)):
+        off, outside = CHECKERS - sum(side), sum(side[6:])
+        if 0 < off and outside and sum(side) <= CHECKERS:
+            problems.append(
+                f"{whose} has {off} checker{'s' if off > 1 else ''} borne off (not written) while "
+                f"{outside} still stand{'s' if outside == 1 else ''} outside his home (points 7-24); "
+                f"write all {CHECKERS}"
+            )
+    return problems
+
+
+def _nardy_lines(position: str, d1: int, d2: int) -> list[str]:
+    from controller.rules.nardy_text import NardyTextError, parse_position_text
+
+    try:
+        nardy = importlib.import_module("controller.rules.nardy")
+        cli_lines = nardy.cli_lines
+    except (ModuleNotFoundError, AttributeError):
+        message = "the long nardy rules are not available in this build; use --variant backgammon"
+        raise _fail(message) from None
+    try:
+        problems = nardy_problems(position)
+    except NardyTextError as exc:
+        raise _fail(f"{exc}") from None
+    if problems:
+        raise _fail(f"{position!r} is not a possible nardy position: {'; '.join(problems)}")
+    try:
+        lines: list[str] = cli_lines(position, d1, d2)
+    except ValueError as exc:
+        raise _fail(f"{exc}") from None
+    if not lines:
+        over = parse_position_text(position).is_game_over()
+        typer.echo("no legal play: the game is over" if over else f"no legal play for {d1}-{d2}", err=True)
+    return lines
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``legal`` command to ``app``."""
 
-    @app.command("legal")
+    @app.command("legal", help=_HELP)
     def legal(
-        position: str = typer.Argument(..., help="gnubg Position ID, player on roll = board[1]"),
+        position: str = typer.Argument(
+            ..., help="gnubg Position ID (backgammon) or N:MOVER/OPPONENT text (nardy); see above"
+        ),
         die1: str = typer.Argument(..., help="first die, 1-6"),
         die2: str = typer.Argument(..., help="second die, 1-6"),
         variant: str = typer.Option("backgammon", "--variant", help="backgammon or nardy"),
     ) -> None:
-        """Print every distinct legal play: notation, TAB, Position ID of the result (same frame)."""
         from controller.formats import FormatError
 
         d1, d2 = _parse_die(die1), _parse_die(die2)
         if variant == "backgammon":
+            if position.strip()[:2] in ("N:", "n:"):
+                raise _fail(f"{position!r} is a nardy position text; add --variant nardy")
             try:
                 lines = backgammon_lines(position, d1, d2)
+                if not lines:
+                    typer.echo(backgammon_no_play_reason(position, d1, d2), err=True)
             except FormatError as exc:
                 raise _fail(f"{exc}; give a 14-character gnubg Position ID such as 4HPwATDgc/ABMA") from None
         elif variant == "nardy":
-            try:
-                nardy = importlib.import_module("controller.rules.nardy")
-                cli_lines = nardy.cli_lines
-            except (ModuleNotFoundError, AttributeError):
-                message = "the long nardy rules are not available in this build; use --variant backgammon"
-                raise _fail(message) from None
-            try:
-                lines = cli_lines(position, d1, d2)
-            except ValueError as exc:
-                raise _fail(f"{exc}") from None
+            lines = _nardy_lines(position, d1, d2)
         else:
             raise _fail(f"variant {variant!r} is unknown; use --variant backgammon or --variant nardy")
         for line in lines:

@@ -222,3 +222,38 @@ def illegal_block_windows(holder: tuple[int, ...] | list[int], other: tuple[int,
     """Full windows (see :func:`full_block_windows`) the holder may not hold (RULES.md N6)."""
     allowed = allowed_block_windows(holder, other, after_home=after_home)
     return [q for q in full_block_windows(holder) if not allowed[q]]
+
+
+def status_messages(position: NardyPosition) -> list[str]:
+    """Plain-word sentences, one per problem :meth:`NardyPosition.status` finds (RULES.md N1, N4, N6, N9).
+
+    Each sentence names the checkers and points involved in the mover's numbering ("the player on
+    roll" first), e.g. ``"the player on roll has 16 checkers (at most 15)"``, for a CLI or a referee
+    screen; ``[]`` for a valid position. Never raises on a position whose tuples hold 24 ints.
+    """
+    flags = position.status()
+    me, opp = position.me, position.opp
+    if flags & NardyStatus.BAD_LENGTH:
+        return [f"a side must have 24 points, not {len(me)} and {len(opp)}"]
+    if flags & NardyStatus.BAD_COUNT:
+        return ["a point holds a negative or non-integer count"]
+    out: list[str] = []
+    if flags & NardyStatus.TOO_MANY_ME:
+        out.append(f"the player on roll has {sum(me)} checkers (at most {CHECKERS})")
+    if flags & NardyStatus.TOO_MANY_OPP:
+        out.append(f"the opponent has {sum(opp)} checkers (at most {CHECKERS})")
+    if flags & NardyStatus.SHARED_POINT:
+        shared = [p for p in range(1, POINTS + 1) if me[p - 1] > 0 and opp[MIRROR[p] - 1] > 0]
+        names = ", ".join(
+            f"point {p} of the player on roll = point {MIRROR[p]} of the opponent" for p in shared
+        )
+        out.append(f"both players have checkers on the same point ({names})")
+    if flags & NardyStatus.BOTH_FINISHED:
+        out.append("both players have borne off all 15 checkers")
+    if flags & NardyStatus.BLOCK_ME:
+        out.append(f"the player on roll holds a block of six with no opposing checker past it "
+                   f"(from his point {position.blocks('me')[0]})")
+    if flags & NardyStatus.BLOCK_OPP:
+        out.append(f"the opponent holds a block of six with no checker of the player on roll past it "
+                   f"(from his point {position.blocks('opp')[0]})")
+    return out

@@ -72,3 +72,43 @@ def test_agrees_with_gnubg_on_random_positions() -> None:
             for k, steps in gnubg_nn.moves(board, 4, 2, 1)
         )
         assert sorted(lines) == theirs
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["legal", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("position", "dice", "note"),
+    [
+        # RULES.md B8: on the bar against a closed board.
+        (Position((0,) * 24 + (1,), (2,) * 6 + (0,) * 18 + (3,)), ("6", "6"),
+         "no legal play: the player on roll is on the bar against a closed board"),
+        # On the bar, the 6 and 5 entry points held.
+        (Position((0,) * 24 + (1,), (0,) * 4 + (2, 2) + (0,) * 18 + (0,)), ("6", "5"),
+         "no legal play: the player on roll cannot enter from the bar with 6-5"),
+        # The game is over: the player on roll has borne off all 15.
+        (Position((0,) * 25, (1,) + (0,) * 24), ("6", "5"), "no legal play: the game is over"),
+    ],
+)
+def test_no_play_stdout_empty_note_on_stderr(position: Position, dice: tuple[str, str], note: str) -> None:
+    code, out, err = _run(position_id(position), *dice)
+    assert code == 0 and out == "" and err.strip() == note
+
+
+def test_stdout_unchanged_when_plays_exist() -> None:
+    code, out, err = _run("4HPwATDgc/ABMA", "3", "1")
+    assert code == 0 and err == "" and len(out.splitlines()) == 16
+
+
+def test_nardy_text_without_variant_suggests_variant_nardy() -> None:
+    code, _, err = _run("N:24x15/24x15", "6", "5")
+    assert code == 2 and "--variant nardy" in err and "Position ID such as" not in err
+
+
+def test_help_documents_both_position_forms() -> None:
+    result = runner.invoke(app, ["legal", "--help"], env={"COLUMNS": "200"})
+    text = " ".join(result.stdout.split())
+    assert "gnubg Position ID" in text and "N:24x15/24x15" in text
+    assert "BORNE OFF" in text and "own numbering" in text and "player on roll first" in text
