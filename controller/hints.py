@@ -173,8 +173,12 @@ def close_engine() -> None:
 
 def _watch_parent(parent: int) -> None:
     """In the helper: exit when the station process is gone (killed, even by SIGKILL), so no orphan
-    engine outlives it."""
+    engine outlives it. Ctrl-C reaches the whole process group: the helper ignores SIGINT, so only the
+    station handles it (no "Process SpawnProcess-1" traceback) and shuts the helper down itself."""
+    import signal
     import threading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:

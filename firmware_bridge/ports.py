@@ -7,6 +7,8 @@ Port specs understood by :func:`resolve`:
 - ``usb:VID:PID[:SERIAL]`` in hex, e.g. ``usb:2e8a:000a`` (a Raspberry Pi Pico) or
   ``usb:2341:0043:75833353035351F0E1A1``; ``*`` matches anything (``usb:*:*:SERIAL``: the serial
   number alone);
+- ``auto``: the first port (in name order) whose USB VID:PID is one of :data:`BOARD_IDS`, the boards
+  and USB-serial adapters the firmware runs on or behind (hardware_docs/flashing.md, parts.md);
 - anything else is a port name (``/dev/ttyACM0``, ``/dev/serial/by-id/...``, ``COM3``).
 """
 
@@ -28,6 +30,23 @@ KNOWN_VENDORS = {
     0x239A: "Adafruit",
 }
 
+# USB VID:PID of the boards and adapters `--serial auto` picks (hardware_docs/parts.md, flashing.md):
+# the documented ones only, so `auto` never grabs an unrelated serial gadget of a known vendor.
+BOARD_IDS: dict[tuple[int, int], str] = {
+    (0x2E8A, 0x000A): "Raspberry Pi Pico (RP2040)",
+    (0x2E8A, 0x0005): "Raspberry Pi Pico (RP2040, MicroPython)",
+    (0x2E8A, 0xF00A): "Raspberry Pi Pico W",
+    (0x2341, 0x0043): "Arduino Uno",
+    (0x2341, 0x0001): "Arduino Uno (old)",
+    (0x2341, 0x0058): "Arduino Nano Every",
+    (0x2341, 0x8036): "Arduino Leonardo",
+    (0x1A86, 0x7523): "CH340 adapter (Arduino Nano clones)",
+    (0x1A86, 0x55D4): "CH9102 adapter",
+    (0x0403, 0x6001): "FTDI FT232R adapter",
+    (0x0403, 0x6015): "FTDI FT231X adapter",
+    (0x10C4, 0xEA60): "Silicon Labs CP210x adapter",
+}
+
 
 @dataclass(frozen=True)
 class PortInfo:
@@ -43,6 +62,13 @@ class PortInfo:
     def likely_led_board(self) -> bool:
         """True for a USB vendor the firmware's boards use."""
         return self.vid in KNOWN_VENDORS
+
+    @property
+    def known_board(self) -> str | None:
+        """The board's name when its VID:PID is one ``--serial auto`` picks (:data:`BOARD_IDS`)."""
+        if self.vid is None or self.pid is None:
+            return None
+        return BOARD_IDS.get((self.vid, self.pid))
 
     @property
     def usb_spec(self) -> str | None:
@@ -81,8 +107,11 @@ def parse_usb_spec(spec: str) -> tuple[int | None, int | None, str | None]:
 def resolve(spec: str) -> str:
     """The port name or URL to open for ``spec`` (see the module docstring).
 
-    :raises DeviceNotFoundError: when a ``usb:`` spec matches no port, or matches several.
+    :raises DeviceNotFoundError: when a ``usb:`` spec matches no port, or matches several; when
+        ``auto`` finds no known board (the message lists the ports present).
     """
+    if spec.strip().lower() == "auto":
+        return find_board().device
     if "://" in spec or not spec.lower().startswith("usb:"):
         return spec
     vid, pid, serial_number = parse_usb_spec(spec)
@@ -100,4 +129,20 @@ def resolve(spec: str) -> str:
         raise DeviceNotFoundError(f"no serial port matches {spec}; USB ports present: {listed}")
     raise DeviceNotFoundError(
         f"{len(found)} ports match {spec}: add the serial number (usb:VID:PID:SERIAL); present: {listed}"
+    )
+
+
+def find_board() -> PortInfo:
+    """The first port (by name) whose USB VID:PID is a documented LED board or adapter (``auto``).
+
+    :raises DeviceNotFoundError: when none is plugged in (one line listing the ports present).
+    """
+    ports = candidates()
+    boards = sorted((p for p in ports if p.known_board), key=lambda p: p.device)
+    if boards:
+        return boards[0]
+    present = ", ".join(f"{p.device} ({p.usb_spec or p.description or 'no USB IDs'})" for p in ports)
+    raise DeviceNotFoundError(
+        f"--serial auto found no LED board (ports present: {present or 'none'}); "
+        "plug the board in, or list the ports with `tavla led ports` and give one to --serial"
     )

@@ -24,7 +24,9 @@ def _fail(message: str) -> typer.Exit:
 @led_app.command("test")
 def led_test(
     serial: str = typer.Option(
-        "ledsim://", "--serial", help="port, pyserial URL or usb:VID:PID[:SERIAL] (default: the emulator)"
+        "ledsim://",
+        "--serial",
+        help="port, pyserial URL, usb:VID:PID[:SERIAL] or auto (default: the emulator)",
     ),
     config: Path | None = typer.Option(None, "--config", help="station file with a [leds] layout"),
     step: float = typer.Option(0.05, "--step", min=0.0, help="seconds each zone stays lit in the chase"),
@@ -44,7 +46,8 @@ def led_test(
         layout = Layout.from_file(config) if config else None
         link = LedLink.open(serial, layout=layout)
     except LinkError as exc:
-        raise _fail(f"{exc} (list ports with `tavla led ports`)") from None
+        hint = "" if "tavla led ports" in str(exc) else " (list ports with `tavla led ports`)"
+        raise _fail(f"{exc}{hint}") from None
     with link:
         hello = link.hello
         assert hello is not None

@@ -227,6 +227,55 @@ def open_link(url: str, on_event: Any = None) -> Any:
         ) from exc
 
 
+def _resolved(serial_url: str | None) -> str | None:
+    """``auto`` -> the port it finds (see :func:`describe_leds`, which checked it already)."""
+    if serial_url is None or serial_url.strip().lower() != "auto":
+        return serial_url
+    from firmware_bridge.ports import find_board
+
+    return find_board().device
+
+
+def describe_leds(serial_url: str | None) -> str:
+    """The banner's words for where the LEDs are (``--no-leds``, the emulator, a port, ``auto``).
+
+    :raises typer.Exit: (2) with one line when ``auto`` finds no LED board.
+    """
+    if serial_url is None:
+        return "no LEDs (--no-leds)"
+    if serial_url.startswith("ledsim://"):
+        return "LEDs on the emulated device"
+    if serial_url.strip().lower() == "auto":
+        from firmware_bridge.errors import DeviceNotFoundError
+        from firmware_bridge.ports import find_board
+
+        try:
+            board = find_board()
+        except DeviceNotFoundError as exc:
+            raise _fail(str(exc)) from None
+        return f"LEDs on {board.device} ({board.known_board}, found by --serial auto)"
+    return f"LEDs on {serial_url}"
+
+
+def check_journal_path(path: Path, append: bool) -> None:
+    """Refuse, with one line saying what to do, a journal path that is a folder, or an existing file
+    without ``--append`` (a new session must not silently continue someone else's journal).
+
+    :raises typer.Exit: (2).
+    """
+    if path.is_dir():
+        raise _fail(f"{path} is a folder: give the journal file (e.g. {path / 'match.jsonl'})")
+    if path.exists() and not append:
+        raise _fail(
+            f"{path} exists already: `tavla resume {path}` goes on with its game, "
+            "--append adds to it, or give a new file"
+        )
+    if path.exists():
+        from controller.cli.journal import _load
+
+        _load(path)  # a file that is not a journal, or an edited one: one line, exit 2
+
+
 def run_session(
     events: Iterator[Event],
     settings: Any,
@@ -297,14 +346,27 @@ def run_session(
     frames = settled = 0
     if state is None and (journal is None or len(journal) == 0):
         events = with_settings(iter(events), settings)  # a new journal starts with its settings
+    interrupted = False
     try:
         station.start()
-        for ev in events:
-            if isinstance(ev, BoardSeen):
-                frames += 1
-                settled += ev.usable
-            station.submit(ev)
-        station.stop(timeout=120)
+        try:
+            for ev in events:
+                if isinstance(ev, BoardSeen):
+                    frames += 1
+                    settled += ev.usable
+                station.submit(ev)
+            station.stop(timeout=120)
+        except KeyboardInterrupt:
+            # Ctrl-C: what is queued is journaled already or never was; stop cleanly and say how to
+            # go on (the summary and the resume line), exit 130 like any interrupted command
+            interrupted = True
+            console.print("[yellow]interrupted (Ctrl-C): stopping the station[/yellow]")
+            with station.queue.mutex:
+                station.queue.queue.clear()
+            try:
+                station.stop(timeout=30)
+            except Exception as exc:  # the thread's own failure: still print the summary
+                console.print(f"[yellow]{exc}[/yellow]")
     finally:
         from controller.hints import close_engine
 
@@ -321,13 +383,16 @@ def run_session(
     rulings = sum(isinstance(e, Announce) for e in station.effects)
     console.rule("summary")
     console.print(
-        f"{frames} frames ({settled} settled boards), {shows} boards shown, {rulings} rulings, "
+        f"{frames} frames ({settled} settled boards), {shows} boards shown, "
+        f"{rulings} ruling{'' if rulings == 1 else 's'}, "
         f"{station.acks} LED frames acknowledged, {station.led_failures} not acknowledged; "
         f"phase {station.state.phase}, "
         f"score light {station.state.score[0]} - dark {station.state.score[1]}"
     )
     if journal_path:
         console.print(f"journal: {journal_path} (resume with `tavla resume {journal_path}`)")
+    if interrupted:
+        raise typer.Exit(130)
     return station
 
 
@@ -338,7 +403,7 @@ def register(app: typer.Typer) -> None:
             None, "--source", help="camera index, video file or image folder; default: the demo"
         ),
         serial: str = typer.Option(
-            None, "--serial", help="LED device port or pyserial URL; default ledsim://"
+            None, "--serial", help="LED device port, pyserial URL or auto (by USB IDs); default ledsim://"
         ),
         config: Path = typer.Option(None, "--config", help="station config file (TOML)"),
         journal: Path = typer.Option(
@@ -350,6 +415,9 @@ def register(app: typer.Typer) -> None:
         turns: int = typer.Option(6, "--turns", help="demo: number of turns to play (0 = a whole game)"),
         no_leds: bool = typer.Option(False, "--no-leds", help="run without an LED device"),
         pace: float = typer.Option(0.0, "--pace", help="--events: seconds between events"),
+        append: bool = typer.Option(
+            False, "--append", help="add to an existing --journal (else an existing file is refused)"
+        ),
     ) -> None:
         """The station: frames in, board and rulings out, LEDs lit (default: the embedded demo)."""
         from rich.console import Console
@@ -361,8 +429,14 @@ def register(app: typer.Typer) -> None:
             cfg = station_config.load(config)
         except station_config.ConfigError as exc:
             raise _fail(f"{exc}; fix the file or leave out --config") from exc
+        if turns < 0:
+            raise _fail(f"--turns {turns}: give a number of turns, or 0 for a whole game")
+        if pace < 0:
+            raise _fail(f"--pace {pace:g}: give seconds between events, 0 or more")
         serial_url = None if no_leds else (serial or cfg.serial)
+        leds_on = describe_leds(serial_url)  # resolves `auto`; fails with one line before the banner
         journal_path = journal or (Path(cfg.journal) if cfg.journal else default_journal_path())
+        check_journal_path(journal_path, append)
         spec = source if source is not None else cfg.source
         calibration = None
         if cfg.calibration:
@@ -385,7 +459,7 @@ def register(app: typer.Typer) -> None:
         elif spec is None:
             console.print(
                 "[bold]Tavla demo[/bold]: a scripted game rendered by vision.render, read by the camera "
-                "reader, refereed, LEDs on the emulated device"
+                f"reader, refereed, {leds_on}"
             )
             stream = with_match_start(demo_events(console, None if turns == 0 else turns), cfg.settings)
         else:
@@ -400,7 +474,7 @@ def register(app: typer.Typer) -> None:
         run_session(
             stream,
             cfg.settings,
-            serial_url,
+            _resolved(serial_url),
             journal_path,
             console,
             export_dir=export_dir,

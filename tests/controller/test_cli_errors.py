@@ -1,0 +1,135 @@
+"""What a new user met: `--serial auto`, Ctrl-C, bad paths and values, journals that are not journals,
+each answered with one line (exit 2) or, for Ctrl-C, the summary and the resume line (exit 130)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from typer.testing import CliRunner
+
+from controller.cli import app
+from controller.demo import scripted_events
+from controller.journal import Journal
+from firmware_bridge import ports
+
+TAVLA = str(Path(sys.executable).parent / "tavla")
+runner = CliRunner(env={"COLUMNS": "300"})
+
+
+def tavla(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, COLUMNS="200")
+    return subprocess.run([TAVLA, *args], capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def one_line_exit_2(r: subprocess.CompletedProcess[str]) -> str:
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert r.stderr.startswith("tavla: ") and r.stderr.count("\n") == 1, r.stderr
+    assert "Error" not in r.stderr.split(":")[1], r.stderr  # no exception class names
+    return r.stderr
+
+
+def _journal(tmp_path: Path, name: str = "j.jsonl", demo: bool = False) -> Path:
+    path = tmp_path / name
+    with Journal(path) as j:
+        for ev in scripted_events(3):
+            j.append(ev)
+    return path
+
+
+# --- 1. --serial auto ------------------------------------------------------------------------------
+
+
+def _pico_on_the_emulator(monkeypatch) -> None:
+    """A port listed with the Pico's VID:PID whose device name is the emulator's URL: `auto` must pick
+    it and the whole run then talks to the emulator."""
+    pico = SimpleNamespace(device="ledsim://", vid=0x2E8A, pid=0x000A, serial_number="E6", description="Pico")
+    other = SimpleNamespace(device="/dev/ttyS0", vid=None, pid=None, serial_number=None, description="n/a")
+    monkeypatch.setattr(ports.list_ports, "comports", lambda: [other, pico])
+
+
+def test_run_serial_auto_finds_the_board_by_usb_ids(tmp_path, monkeypatch):
+    _pico_on_the_emulator(monkeypatch)
+    result = runner.invoke(app, ["run", "--serial", "auto", "--turns", "1", "--journal", str(tmp_path / "j")])
+    assert result.exit_code == 0, result.output
+    assert "LEDs on ledsim:// (Raspberry Pi Pico (RP2040), found by --serial auto)" in result.output
+    assert "-> acknowledged" in result.output and "0 not acknowledged" in result.output
+
+
+def test_led_test_serial_auto(monkeypatch):
+    _pico_on_the_emulator(monkeypatch)
+    result = runner.invoke(app, ["led", "test", "--serial", "auto", "--step", "0"])
+    assert result.exit_code == 0, result.output
+    assert "27/27 zones acknowledged" in result.output
+
+
+def test_serial_auto_without_a_board_is_one_line_naming_led_ports(tmp_path, monkeypatch):
+    monkeypatch.setattr(ports.list_ports, "comports", lambda: [])
+    run = ["run", "--serial", "auto", "--journal", str(tmp_path / "j")]
+    for args in (run, ["led", "test", "--serial", "auto"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, result.output
+        assert result.output.count("tavla led ports") == 1 and "Tavla demo" not in result.output
+        assert not (tmp_path / "j").exists()
+
+
+# --- 3 / 5 / 6. bad arguments: one line, before the banner -------------------------------------------
+
+
+def test_run_journal_is_a_folder(tmp_path):
+    r = tavla("run", "--journal", str(tmp_path))
+    assert "is a folder: give the journal file" in one_line_exit_2(r) and "Tavla demo" not in r.stdout
+
+
+def test_run_refuses_an_existing_journal_without_append(tmp_path):
+    path = _journal(tmp_path)
+    before = path.read_bytes()
+    r = tavla("run", "--journal", str(path))
+    err = one_line_exit_2(r)
+    assert "exists already" in err and "--append" in err and f"tavla resume {path}" in err
+    assert path.read_bytes() == before and "Tavla demo" not in r.stdout
+
+
+@pytest.mark.parametrize(("flag", "value"), [("--turns", "-3"), ("--pace", "-1")])
+def test_run_rejects_negative_turns_and_pace(flag, value):
+    r = tavla("run", flag, value)
+    assert flag in one_line_exit_2(r)
+
+
+def test_run_banner_says_where_the_leds_are(tmp_path):
+    r = tavla("run", "--no-leds", "--turns", "1", "--journal", str(tmp_path / "j.jsonl"))
+    assert r.returncode == 0, r.stderr
+    assert "no LEDs (--no-leds)" in r.stdout and "emulated device" not in r.stdout
+
+
+# --- 2. Ctrl-C ---------------------------------------------------------------------------------------
+
+
+def test_ctrl_c_prints_the_summary_and_the_resume_line_exit_130(tmp_path):
+    journal = tmp_path / "j.jsonl"
+    env = dict(os.environ, COLUMNS="200")
+    proc = subprocess.Popen(
+        [TAVLA, "run", "--turns", "0", "--journal", str(journal)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,  # its own process group: the signal goes to the gnubg helper too
+    )
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and not (journal.exists() and journal.stat().st_size > 2000):
+        time.sleep(0.2)
+    time.sleep(1.0)  # let the hint helper start
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out[-2000:], err)
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err and "SpawnProcess" not in err, err
+    assert "summary" in out and f"journal: {journal} (resume with `tavla resume {journal}`)" in out
+    r = tavla("resume", str(journal))
+    assert r.returncode == 0, r.stderr
