@@ -26,6 +26,11 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+def _clip(text: str, width: int = 60) -> str:
+    """``text`` cut to ``width`` characters with an ellipsis, so one bad line cannot flood a message."""
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def _looks_like_match(path: Path) -> bool:
     """A ``.txt`` found in a folder counts only if it has a ``point match`` line (skip READMEs)."""
     if path.suffix.lower() != ".txt":
@@ -58,6 +63,30 @@ def collect_files(paths: list[Path]) -> tuple[list[Path], int]:
     return files, skipped
 
 
+def result_text(replay: Any) -> str:
+    """The match's outcome, the winner's score first, players named where the order could mislead.
+
+    ``"PlayerA wins 16-6 over PlayerB (of 15)"``, ``"unfinished: PlayerA 1, PlayerB 0 (of 5)"``,
+    ``"money session: PlayerA 3, PlayerB 1"``; ``", resumed at PlayerA 0, PlayerB 2"`` when the
+    record starts mid-match. ``replay`` is a :class:`controller.formats.replay.MatchReplay`.
+    """
+    names = replay.record.players
+    a, b = replay.final_score
+
+    def both(x: int, y: int) -> str:
+        return f"{names[0]} {x}, {names[1]} {y}"
+
+    resumed = f", resumed at {both(*replay.resumed_at)}" if replay.resumed_at else ""
+    length = replay.record.length
+    if length == 0:
+        return f"money session: {both(a, b)}{resumed}"
+    if replay.winner is None:
+        return f"unfinished: {both(a, b)} (of {length}){resumed}"
+    w = replay.winner
+    won, lost = (a, b) if w == 0 else (b, a)
+    return f"{names[w]} wins {won}-{lost} over {names[1 - w]} (of {length}){resumed}"
+
+
 def check_files(files: list[Path], show_progress: bool = True) -> dict[str, Any]:
     """Import and replay ``files``; the summary ``tavla match check --json`` prints.
 
@@ -81,7 +110,8 @@ def check_files(files: list[Path], show_progress: bool = True) -> dict[str, Any]
         TimeElapsedColumn(),
         console=console,
         transient=True,
-        disable=not show_progress,
+        # Off the terminal (a pipe, a log) the bar would leave only a blank line behind.
+        disable=not show_progress or not console.is_terminal or len(files) < 2,
     ) as progress:
         task = progress.add_task("", total=len(files))
         for path in files:
@@ -101,14 +131,14 @@ def check_files(files: list[Path], show_progress: bool = True) -> dict[str, Any]
                     "scores_ok": sum(g.score_ok for g in replay.games),
                     "followed": sum(g.followed for g in replay.games),
                     "roll_then_resign": sum(g.roll_then_resign for g in replay.games),
-                    "result": replay.result_text,
+                    "result": result_text(replay),
                     "problems": [
                         {
                             "kind": p.kind.value,
                             "game": p.game,
                             "move": p.move,
                             "player": record.players[p.player] if p.player in (0, 1) else "",
-                            "text": p.text,
+                            "text": _clip(p.text),
                             "message": p.message,
                             "line": p.line,
                         }
@@ -184,23 +214,45 @@ def register(app: typer.Typer) -> None:
         source: Path = typer.Argument(..., help="match file to read (.mat, .txt, .sgf)"),
         target: Path = typer.Argument(..., help="file to write: .sgf (gnubg SGF), .mat or .txt (Jellyfish)"),
         as_written: bool = typer.Option(
-            False, "--as-written", help="keep plays as the file wrote them (merged hops, any order)"
+            False, "--as-written",
+            help="keep plays as the file wrote them (merged hops, any order); convert even a record "
+                 "with illegal plays or parts the target cannot hold, with a warning for each",
         ),
+        force: bool = typer.Option(False, "--force", help="overwrite OUT if it exists (never the input)"),
     ) -> None:
         """Convert a match record between Jellyfish .mat text and gnubg .sgf.
 
         Legal plays are rewritten one step per die with hits marked, as gnubg writes them, unless
-        ``--as-written``.
+        --as-written. Nothing is lost silently: a record with an illegal play, or with anything the
+        target format cannot hold, is refused (the reason names the game and move) unless
+        --as-written, which converts it and warns once per loss.
         """
-        from controller.formats.record import RecordError, read_record, write_record
-        from controller.formats.replay import canonical_record
+        from controller.formats.record import RecordError, format_losses, read_record, write_record
+        from controller.formats.replay import ProblemKind, canonical_record, replay_match
 
         if target.suffix.lower() not in _SUFFIXES:
             raise _fail(f"{target}: give an output name ending in .sgf, .mat or .txt")
+        if target.exists() and source.exists() and target.resolve() == source.resolve():
+            raise _fail(f"{target} is the input file; give another output name")
+        if target.exists() and not force:
+            raise _fail(f"{target} exists; add --force to overwrite it or give another name")
         try:
             record = read_record(source)
         except RecordError as exc:
-            raise _fail(f"{exc}; fix the file or give another") from None
+            raise _fail(f"{_clip(str(exc), 200)}; fix the file or give another") from None
+        warnings = [str(loss) for loss in format_losses(record, target.suffix)]
+        for p in replay_match(record).problems:
+            if p.kind is ProblemKind.ILLEGAL_PLAY:
+                text = f" {_clip(p.text)!r}" if p.text else ""
+                warnings.append(f"game {p.game}, move {p.move} (line {p.line}): the illegal play{text} is "
+                                f"kept as written; programs importing {target.name} may stop the game there")
+        header_only = all(w.startswith("headers") for w in warnings)
+        if warnings and not as_written and not header_only:
+            first = next(w for w in warnings if not w.startswith("headers"))
+            others = sum(not w.startswith("headers") for w in warnings) - 1
+            more = f" (and {others} more)" if others else ""
+            raise _fail(f"not converted: {first}{more}; add --as-written to convert anyway with a "
+                        "warning for each")
         if not as_written:
             record = canonical_record(record)
         try:
@@ -209,6 +261,9 @@ def register(app: typer.Typer) -> None:
             raise _fail(f"cannot write {target}: {exc}") from None
         except OSError as exc:
             raise _fail(f"cannot write {target}: {exc.strerror or exc}; check the folder exists") from None
-        typer.echo(f"{source} -> {target}: {len(record.games)} games")
+        for warning in warnings:
+            typer.echo(f"tavla: warning: {warning}", err=True)
+        lost = f", {len(warnings)} warning{'s' if len(warnings) > 1 else ''}" if warnings else ""
+        typer.echo(f"{source} -> {target}: {len(record.games)} games{lost}")
 
     app.add_typer(match_app, name="match")

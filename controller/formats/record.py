@@ -20,6 +20,7 @@ so ``parse(write(record)) == record`` holds for both formats' writers.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -30,6 +31,12 @@ from controller.formats.errors import FormatError
 BAR: Final = 25
 #: Destination number of "off" in a :class:`Step`.
 OFF: Final = 0
+
+
+_QUOTED: Final = re.compile(r"'([^'\n]{61,})'")
+
+#: Control bytes that never occur in a text match file; a file whose start is full of them is binary.
+_CONTROL: Final = bytes(b for b in range(32) if b not in (9, 10, 12, 13)) + b"\x7f"
 
 
 class RecordError(FormatError):
@@ -44,6 +51,8 @@ class RecordError(FormatError):
 
     def __init__(self, source: str, line: int, reason: str) -> None:
         where = f"{source}:{line}" if line else source
+        # A quoted piece of a bad line is cut (a whole garbled line would flood the message).
+        reason = _QUOTED.sub(lambda m: "'" + _clip(m.group(1)) + "'", reason)
         super().__init__(f"{where}: {reason}")
         self.source = source
         self.line = line
@@ -304,20 +313,37 @@ def crawford_flags(record: MatchRecord) -> list[bool]:
 def read_record(path: str | Path) -> MatchRecord:
     """Read a match file: gnubg SGF when it ends in ``.sgf`` or starts with ``(;``, else ``.mat`` text.
 
-    :raises RecordError: naming the file and line, when the file cannot be read or parsed.
+    :raises RecordError: naming the file and line, when the file cannot be read or parsed; a binary
+        file (:func:`is_binary`) gets the one line ``"X is not a match file (binary data)"``.
     """
     from controller.formats import mat, sgf  # the format modules import this one
 
     p = Path(path)
-    if p.suffix.lower() == ".sgf":
-        return sgf.read_sgf(p)
     try:
-        head = p.read_bytes()[:64].lstrip()
+        with p.open("rb") as f:
+            start = f.read(8192)
     except OSError as exc:
         raise RecordError(str(p), 0, f"cannot read the file: {exc.strerror or exc}") from None
+    if is_binary(start):
+        error = RecordError(str(p), 0, "not a match file (binary data)")
+        error.args = (f"{p} is not a match file (binary data)",)
+        raise error
+    if p.suffix.lower() == ".sgf":
+        return sgf.read_sgf(p)
+    head = start[:64].lstrip()
     if head.startswith(b"(;") or head.startswith(b"(\n;"):
         return sgf.read_sgf(p)
     return mat.read_mat(p)
+
+
+def is_binary(data: bytes) -> bool:
+    """True when ``data`` (the start of a file) is not text: a NUL byte, or more than 5 % control
+    bytes other than tab, line feed, form feed and carriage return. Text in any 8-bit encoding
+    (UTF-8, Latin-1, CP1252 player names) passes."""
+    if b"\0" in data:
+        return True
+    control = sum(data.count(bytes([b])) for b in _CONTROL)
+    return bool(data) and control > 0.05 * len(data)
 
 
 def write_record(record: MatchRecord, path: str | Path) -> None:
@@ -331,3 +357,66 @@ def write_record(record: MatchRecord, path: str | Path) -> None:
     p = Path(path)
     text = sgf.write_sgf(record) if p.suffix.lower() == ".sgf" else mat.write_mat(record)
     p.write_text(text, encoding="utf-8")
+
+
+#: Headers gnubg's SGF keeps (Site, Event, Round, EventDate as PC, EV, RO, DT; Crawford and Jacoby
+#: go into RU). Kept here, not imported from the SGF module, which imports this one.
+SGF_HEADERS: Final = ("Site", "Event", "Round", "EventDate", "Crawford", "Jacoby")
+
+
+@dataclass(frozen=True, slots=True)
+class Loss:
+    """Something of a record a target format cannot hold (see :func:`format_losses`).
+
+    :param game: the game's number (1-based), 0 for the match headers.
+    :param move: the move number in the file, 0 when none.
+    :param line: the 1-based line in the source file, 0 when unknown.
+    :param message: what would be lost, one line, e.g. ``"the unreadable play 'Illegal play (...)'"``.
+    """
+
+    game: int
+    move: int
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        where = f"game {self.game}" + (f", move {self.move}" if self.move else "") if self.game else "headers"
+        return f"{where}{f' (line {self.line})' if self.line else ''}: {self.message}"
+
+
+def format_losses(record: MatchRecord, suffix: str) -> list[Loss]:
+    """What writing ``record`` as ``suffix`` (``.sgf``, else ``.mat`` text) would lose, in file order.
+
+    gnubg's SGF has no way to write a FIBS ``Illegal play (...)`` marker (the roll would read as
+    "nothing played"), a ``????`` roll that was never played, a beaver, or headers other than
+    :data:`SGF_HEADERS`. ``.mat`` text holds everything a :class:`MatchRecord` holds. ``Cannot
+    Move`` and ``Resigns`` are not losses: SGF says the same with an empty move and the result's
+    ``R``. Never raises.
+    """
+    if suffix.lower() != ".sgf":
+        return []
+    # "Player 1"/"Player 2" repeat the names (SGF's PW/PB) and GM[6] says the variation.
+    implied = {("Variation", "Backgammon")} | {(f"Player {i}", n) for i in (1, 2) for n in record.players}
+    dropped = [key for key, value in record.headers if key not in SGF_HEADERS and (key, value) not in implied]
+    losses = []
+    if dropped:
+        names = _clip(", ".join(dropped), 120)
+        losses.append(Loss(0, 0, 0, f"the headers {names} (SGF keeps only {', '.join(SGF_HEADERS)})"))
+    for game in record.games:
+        for action in game.actions:
+            if isinstance(action, Roll) and action.note is PlayNote.ILLEGAL_MARKER:
+                what = f"the unreadable play {_clip(action.play_text())!r} would read as nothing played"
+            elif isinstance(action, Roll) and action.note is PlayNote.UNPLAYED:
+                dice = f"{action.dice[0]}{action.dice[1]}"
+                what = f"the unplayed roll {dice} ('????') would read as nothing played"
+            elif isinstance(action, Beaver):
+                what = f"the beaver to {action.value} (gnubg's SGF cannot record one)"
+            else:
+                continue
+            losses.append(Loss(game.number, action.number, action.line, what))
+    return losses
+
+
+def _clip(text: str, width: int = 60) -> str:
+    """``text`` cut to ``width`` characters with an ellipsis, for one-line messages."""
+    return text if len(text) <= width else text[: width - 3] + "..."

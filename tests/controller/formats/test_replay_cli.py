@@ -33,7 +33,7 @@ def test_check_json_on_a_clean_file() -> None:
     summary = json.loads(result.stdout)
     assert summary["totals"] == {"files": 1, "imported": 1, "games": 2, "plays": 8, "scores_ok": 2,
                                  "followed": 2, "illegal_plays": 0, "problems": 0, "skipped": 0}
-    assert summary["files"][0]["result"] == "Boris wins 0-3 (of 3)"
+    assert summary["files"][0]["result"] == "Boris wins 3-0 over Anna (of 3)"
 
 
 def test_check_names_the_broken_file_and_line(tmp_path: Path) -> None:
