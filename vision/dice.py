@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from vision.dice_faces import FaceRead, blob_strength, read_face
+from vision.dice_learn import MIN_EDGE, DiceModel, crop_die, decide, load_model
 from vision.reading import DieReading, DieStatus
 
 __all__ = ["find_dice", "read_dice", "DiceFrame", "DieCandidate", "find_die_candidates", "DiceInputError"]
@@ -453,10 +454,53 @@ def read_dice(
 ) -> DiceFrame:
     """:func:`find_dice` plus the typical die edge in input pixels (for
     :func:`vision.dice_status.board_status`). Same parameters and errors."""
+    return read_dice_with(image, load_model(), region_mask, die_size)
+
+
+def read_dice_with(
+    image: np.ndarray, model: DiceModel | None, region_mask: np.ndarray | None = None,
+    die_size: float | None = None,
+) -> DiceFrame:
+    """:func:`read_dice` with a given learned check (:mod:`vision.dice_learn`; None = the classical
+    reading alone). Used by ``python -m vision.dice_train`` to score a model before it is shipped."""
     img = _check_image(image)
+    reads, scale, size = read_candidates(img, region_mask, die_size)
+    found = [(c, face) for c, face in reads if face is not None]
+    probs = None
+    if model is not None and found:
+        work, _ = _working(img)
+        probs = model.read([candidate_crop(work, c, face) for c, face in found])
+    out: list[DieReading] = []
+    for i, (c, face) in enumerate(found):
+        value, confidence = face.value, face.confidence
+        # the model has seen dice of 20-60 px only: smaller ones (webcam boards) stay classical
+        if probs is not None and c.size >= MIN_EDGE:
+            joined = decide(value, confidence, probs[i])
+            if joined is None:
+                continue
+            value, confidence = joined
+        cx, cy = face.centre
+        xy = ((c.x0 + cx) / scale, (c.y0 + cy) / scale)
+        status = DieStatus.COCKED if face.cocked else DieStatus.FLAT
+        out.append(DieReading(value, xy, status, confidence))
+    out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
+    return DiceFrame(tuple(out), size)
+
+
+def candidate_crop(work: np.ndarray, c: DieCandidate, face: FaceRead) -> np.ndarray:
+    """The normalised crop (:func:`vision.dice_learn.crop_die`) of a candidate's top face, from the
+    working image ``work`` (BGR)."""
+    return crop_die(work, c.x0 + face.centre[0], c.y0 + face.centre[1], c.size)
+
+
+def read_candidates(
+    img: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None
+) -> tuple[list[tuple[DieCandidate, FaceRead | None]], float, float]:
+    """Every die candidate of a checked image with its classical face reading (None: no d6 face),
+    the working-image scale (working px per input px) and the typical die edge in input pixels."""
     cands, scale = find_die_candidates(img, region_mask, die_size)
     if not cands:
-        return DiceFrame((), float(die_size or 0.0))
+        return [], scale, float(die_size or 0.0)
     work, _ = _working(img)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
     rm = None
@@ -468,13 +512,4 @@ def read_dice(
     for c in cands:
         h, w = c.mask.shape
         faces.append((c, read_face(lab[c.y0 : c.y0 + h, c.x0 : c.x0 + w], c.mask, c.size, c.outline)))
-    out: list[DieReading] = []
-    for c, face in _rejoin(faces, lab):
-        if face is None:
-            continue
-        cx, cy = face.centre
-        xy = ((c.x0 + cx) / scale, (c.y0 + cy) / scale)
-        status = DieStatus.COCKED if face.cocked else DieStatus.FLAT
-        out.append(DieReading(face.value, xy, status, face.confidence))
-    out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
-    return DiceFrame(tuple(out), float(np.median([c.size for c in cands])) / scale)
+    return _rejoin(faces, lab), scale, float(np.median([c.size for c in cands])) / scale
