@@ -13,8 +13,12 @@ Grammar::
                                            "x1" may be left out
 
 Each side is written in its owner's own numbering (RULES.md N2): his head is his 24, his home
-1-6; checkers not on the board are borne off. The writer puts points highest first and leaves out
-``x1``; the parser also takes ``n:``, ``x1`` and any order, and surrounding whitespace.
+1-6; checkers not written are BORNE OFF (there is no bar in nardy). Bearing off starts only once
+all 15 are home (RULES.md N8) and nothing ever leaves home again (no hitting, N4), so a side with
+fewer than 15 written is possible only with all of them on points 1-6: ``N:24x14/24x15`` parses,
+but it is no position of a game (``tavla legal`` refuses it, saying so). The writer puts points
+highest first and leaves out ``x1``; the parser also takes ``n:``, ``x1`` and any order, and
+surrounding whitespace.
 
 Examples::
 
