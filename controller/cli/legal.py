@@ -10,6 +10,7 @@ why, and the exit code stays 0. Exit 2 with a one-line reason on a malformed pos
 from __future__ import annotations
 
 import importlib
+import re
 
 import typer
 
@@ -45,6 +46,15 @@ def _parse_die(text: str) -> int:
     if not text.strip().isdigit() or not 1 <= int(text) <= 6:
         raise _fail(f"die {text!r} is not a number from 1 to 6; give two dice, e.g. `tavla legal ID 3 1`")
     return int(text)
+
+
+def _id_advice(message: str) -> str:
+    """Advice that fits the Position ID error ``message``."""
+    if "14 characters" in message:
+        return "give a 14-character gnubg Position ID such as 4HPwATDgc/ABMA (the start)"
+    if "stray bits" in message:
+        return "check the ID was copied whole (the start is 4HPwATDgc/ABMA)"
+    return "that is no possible backgammon position; check the ID (the start is 4HPwATDgc/ABMA)"
 
 
 def backgammon_lines(position_text: str, d1: int, d2: int) -> list[str]:
@@ -112,6 +122,9 @@ def _nardy_lines(position: str, d1: int, d2: int) -> list[str]:
     except (ModuleNotFoundError, AttributeError):
         message = "the long nardy rules are not available in this build; use --variant backgammon"
         raise _fail(message) from None
+    if re.fullmatch(r"[A-Za-z0-9+/]{14}", position.strip()):
+        raise _fail(f"{position!r} is a gnubg Position ID (backgammon); leave out --variant nardy, or give "
+                    "a nardy text such as N:24x15/24x15")
     try:
         problems = nardy_problems(position)
     except NardyTextError as exc:
@@ -151,7 +164,7 @@ def register(app: typer.Typer) -> None:
                 if not lines:
                     typer.echo(backgammon_no_play_reason(position, d1, d2), err=True)
             except FormatError as exc:
-                raise _fail(f"{exc}; give a 14-character gnubg Position ID such as 4HPwATDgc/ABMA") from None
+                raise _fail(f"{exc}; {_id_advice(str(exc))}") from None
         elif variant == "nardy":
             lines = _nardy_lines(position, d1, d2)
         else:

@@ -112,3 +112,21 @@ def test_help_documents_both_position_forms() -> None:
     text = " ".join(result.stdout.split())
     assert "gnubg Position ID" in text and "N:24x15/24x15" in text
     assert "BORNE OFF" in text and "own numbering" in text and "player on roll first" in text
+
+
+@pytest.mark.parametrize(
+    ("position", "advice"),
+    [
+        ("4HPwATDgc/ABM", "give a 14-character gnubg Position ID"),
+        ("4HPwATDgc/ABMB", "copied whole"),
+        ("AACA/z8DAAD+Pw", "no possible backgammon position"),  # both colours on one point
+    ],
+)
+def test_position_id_errors_get_fitting_advice(position: str, advice: str) -> None:
+    code, out, err = _run(position, "3", "1")
+    assert code == 2 and out == "" and advice in err and len(err.strip().splitlines()) == 1
+
+
+def test_position_id_with_variant_nardy_says_leave_it_out() -> None:
+    code, _, err = _run("4HPwATDgc/ABMA", "3", "1", "--variant", "nardy")
+    assert code == 2 and "leave out --variant nardy" in err
