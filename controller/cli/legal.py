@@ -89,7 +89,7 @@ def backgammon_no_play_reason(position_text: str, d1: int, d2: int) -> str:
 
 
 def nardy_problems(position_text: str) -> list[str]:
-    """Plain-word problems with a nardy text that parses (RULES.md N1, N4, N6, N8, N9); [] if none.
+    """Plain-word problems with a nardy text that parses (RULES.md N1, N4, N8, N9); [] if none.
 
     Besides :func:`~controller.rules.nardy_position.status_messages`, a checker counts as borne
     off only when every other checker of that side stands in its home (RULES.md N8: there is no
@@ -97,11 +97,12 @@ def nardy_problems(position_text: str) -> list[str]:
 
     :raises controller.rules.nardy_text.NardyTextError: on malformed text.
     """
-    from controller.rules.nardy_position import CHECKERS, status_messages
+    from controller.rules.nardy_position import CHECKERS, NardyStatus, status_messages
     from controller.rules.nardy_text import parse_position_text
 
     position = parse_position_text(position_text)
-    problems = status_messages(position)
+    # A block an accepted illegal move left (RULES.md N11) is still a position to play from.
+    problems = status_messages(position, ignore=NardyStatus.BLOCK_ME | NardyStatus.BLOCK_OPP)
     for whose, side in (("the player on roll", position.me), ("the opponent", position.opp)):
         off, outside = CHECKERS - sum(side), sum(side[6:])
         if 0 < off and outside and sum(side) <= CHECKERS:

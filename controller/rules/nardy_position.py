@@ -224,14 +224,15 @@ def illegal_block_windows(holder: tuple[int, ...] | list[int], other: tuple[int,
     return [q for q in full_block_windows(holder) if not allowed[q]]
 
 
-def status_messages(position: NardyPosition) -> list[str]:
+def status_messages(position: NardyPosition, ignore: NardyStatus = NardyStatus.VALID) -> list[str]:
     """Plain-word sentences, one per problem :meth:`NardyPosition.status` finds (RULES.md N1, N4, N6, N9).
 
     Each sentence names the checkers and points involved in the mover's numbering ("the player on
     roll" first), e.g. ``"the player on roll has 16 checkers (at most 15)"``, for a CLI or a referee
-    screen; ``[]`` for a valid position. Never raises on a position whose tuples hold 24 ints.
+    screen; ``[]`` for a valid position. Flags in ``ignore`` get no sentence (e.g. the blocks, which
+    an accepted illegal move can leave, RULES.md N11). Never raises.
     """
-    flags = position.status()
+    flags = position.status() & ~ignore
     me, opp = position.me, position.opp
     if flags & NardyStatus.BAD_LENGTH:
         return [f"a side must have 24 points, not {len(me)} and {len(opp)}"]

@@ -54,3 +54,18 @@ def test_nardy_game_over_note_on_stderr() -> None:
 def test_bear_off_position_with_unwritten_checkers_is_accepted() -> None:
     result = runner.invoke(app, ["legal", "--variant", "nardy", "N:3x2,1/24x15", "6", "5"])
     assert result.exit_code == 0 and result.stdout.startswith("3/off")
+
+
+def test_a_block_left_by_an_accepted_illegal_move_is_still_played_from() -> None:
+    # RULES.md N6/N11: the mover's 13-18 are the opponent's home, none of his checkers past it.
+    result = runner.invoke(app, ["legal", "--variant", "nardy", "N:24x9,18,17,16,15,14,13/24x15", "6", "5"])
+    assert result.exit_code == 0 and result.stdout and result.stderr == ""
+
+
+def test_status_messages_name_the_block_unless_ignored() -> None:
+    from controller.rules.nardy_position import NardyStatus, status_messages
+    from controller.rules.nardy_text import parse_position_text
+
+    position = parse_position_text("N:24x9,18,17,16,15,14,13/24x15")
+    assert any("block of six" in m for m in status_messages(position))
+    assert status_messages(position, ignore=NardyStatus.BLOCK_ME | NardyStatus.BLOCK_OPP) == []
