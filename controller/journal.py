@@ -32,8 +32,24 @@ class JournalError(ValueError):
     """A journal that cannot be read (names the file and line)."""
 
 
+class NotAJournal(JournalError):
+    """The file is not a Tavla journal at all (its first line is no journal entry)."""
+
+
 class JournalTampered(JournalError):
-    """The hash chain is broken: an entry was edited, removed, inserted or reordered."""
+    """The hash chain is broken: an entry was edited, removed, inserted or reordered.
+
+    ``line``: the first bad line (1-based); ``good``: the events before it, every one of them checked
+    (what :func:`read_until_damage` returns)."""
+
+    def __init__(self, message: str, line: int = 0, good: list[Event] | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+        self.good: list[Event] = list(good or [])
+
+
+# Every entry is canonical JSON with sorted keys: a journal's first byte sequence is always this.
+_ENTRY_START = b'{"event":'
 
 
 def _canonical(obj: Any) -> str:
@@ -46,9 +62,14 @@ def entry_hash(seq: int, prev: str, event: dict[str, Any]) -> str:
 
 
 def _entries(path: Path) -> Iterator[tuple[int, dict[str, Any], int]]:
-    """(line number, entry, byte offset after the line) for each complete line; stops at a torn tail."""
+    """(line number, entry, byte offset after the line) for each complete line; stops at a torn tail.
+
+    :raises NotAJournal: when the file's first line cannot start a journal entry.
+    """
     with open(path, "rb") as f:
         data = f.read()
+    if data.strip() and not data.lstrip().startswith(_ENTRY_START):
+        raise NotAJournal(f"{path} is not a Tavla journal (its first line is no journal entry)")
     offset = 0
     lineno = 0
     while offset < len(data):
@@ -63,7 +84,7 @@ def _entries(path: Path) -> Iterator[tuple[int, dict[str, Any], int]]:
         try:
             entry = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise JournalTampered(f"{path}:{lineno}: not a journal entry ({exc.msg})") from exc
+            raise JournalTampered(f"{path}:{lineno}: not a journal entry ({exc.msg})", line=lineno) from exc
         yield lineno, entry, offset
 
 
@@ -78,29 +99,57 @@ def read(path: str | Path) -> list[Event]:
     return events
 
 
+def read_until_damage(path: str | Path) -> tuple[list[Event], JournalTampered | None]:
+    """The events before the first bad line of an edited journal (all of them when it is intact), and
+    the damage found (None when intact): what a referee may still look at.
+
+    :raises NotAJournal, FileNotFoundError: as :func:`read`.
+    """
+    try:
+        return read(path), None
+    except JournalTampered as exc:
+        return exc.good, exc
+
+
+def torn_tail(path: str | Path) -> bool:
+    """True when the file ends in a line cut short (a crash mid-write); readers drop it."""
+    with open(path, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        if f.tell() == 0:
+            return False
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) != b"\n"
+
+
 def _scan(path: Path) -> tuple[list[Event], str, int, int]:
     events: list[Event] = []
     prev = GENESIS
     seq = 0
     good_end = 0
-    for lineno, entry, end in _entries(path):
-        if not isinstance(entry, dict) or {"seq", "prev", "event", "hash"} - set(entry):
-            raise JournalTampered(f"{path}:{lineno}: entry lacks seq/prev/event/hash")
-        if entry["seq"] != seq:
-            raise JournalTampered(
-                f"{path}:{lineno}: entry number {entry['seq']}, expected {seq} (removed or reordered)"
-            )
-        if entry["prev"] != prev:
-            raise JournalTampered(f"{path}:{lineno}: does not follow the entry before it (hash chain broken)")
-        if entry_hash(seq, prev, entry["event"]) != entry["hash"]:
-            raise JournalTampered(f"{path}:{lineno}: entry was edited (its hash does not match)")
-        try:
-            events.append(event_from_json(entry["event"]))
-        except EventError as exc:
-            raise JournalError(f"{path}:{lineno}: {exc}") from exc
-        prev = entry["hash"]
-        seq += 1
-        good_end = end
+    lineno = 0
+    try:
+        for lineno, entry, end in _entries(path):
+            if not isinstance(entry, dict) or {"seq", "prev", "event", "hash"} - set(entry):
+                raise JournalTampered(f"{path}:{lineno}: entry lacks seq/prev/event/hash")
+            if entry["seq"] != seq:
+                raise JournalTampered(
+                    f"{path}:{lineno}: entry number {entry['seq']}, expected {seq} (removed or reordered)"
+                )
+            if entry["prev"] != prev:
+                raise JournalTampered(
+                    f"{path}:{lineno}: does not follow the entry before it (hash chain broken)"
+                )
+            if entry_hash(seq, prev, entry["event"]) != entry["hash"]:
+                raise JournalTampered(f"{path}:{lineno}: entry was edited (its hash does not match)")
+            try:
+                events.append(event_from_json(entry["event"]))
+            except EventError as exc:
+                raise JournalError(f"{path}:{lineno}: {exc}") from exc
+            prev = entry["hash"]
+            seq += 1
+            good_end = end
+    except JournalTampered as exc:
+        raise JournalTampered(str(exc), line=exc.line or lineno, good=events) from exc
     return events, prev, seq, good_end
 
 

@@ -16,9 +16,12 @@ Exit 2 on a missing, unreadable or edited journal (one line saying which line is
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
+
+if TYPE_CHECKING:
+    from controller.journal import JournalTampered
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -34,17 +37,78 @@ def _newest_journal() -> Path | None:
     return found[-1] if found else None
 
 
-def _load(path: Path) -> list[Any]:
-    from controller.journal import JournalError, JournalTampered, read
+def _load(path: Path, until_damage: bool = False) -> list[Any]:
+    """The journal's events, checked; every way it can be wrong is one line saying what to do (exit 2).
 
+    A last line cut short by a crash is dropped with a one-line note (it was never acted on). With
+    ``until_damage`` an edited journal gives the events before its first bad line (with a note).
+    """
+    from controller.journal import JournalError, NotAJournal, read_until_damage, torn_tail
+
+    if path.is_dir():
+        raise _fail(f"{path} is a folder: give the journal file (journal-*.jsonl in it)")
     try:
-        return read(path)
+        events, damage = read_until_damage(path)
+        torn = torn_tail(path)
     except FileNotFoundError as exc:
         raise _fail(f"journal {path} does not exist; give the path `tavla run` printed") from exc
-    except JournalTampered as exc:
-        raise _fail(f"the journal was edited and cannot be trusted: {exc}") from exc
+    except NotAJournal as exc:
+        raise _fail(
+            f"{path} is not a Tavla journal; give the journal-*.jsonl file `tavla run` printed"
+        ) from exc
     except (JournalError, OSError) as exc:
         raise _fail(f"cannot read journal {path}: {exc}") from exc
+    if damage is not None:
+        if not until_damage:
+            raise _fail(_damage_message(path, damage))
+        typer.echo(
+            f"note: {path} is damaged from line {damage.line}: replaying the {len(events)} events before it"
+        )
+    elif torn:
+        typer.echo(
+            f"note: {path}: the last line was cut short (a crash mid-write) and is dropped; "
+            "it was never acted on"
+        )
+    _check_settings(path, events)
+    return events
+
+
+def _damage_message(path: Path, damage: JournalTampered) -> str:
+    good = damage.line - 1
+    return (
+        f"{damage}; nothing from there on can be trusted: keep the file as it is for the referee; "
+        f"`tavla replay {path} --until-damage` shows the game up to line {good}"
+    )
+
+
+def _check_settings(path: Path, events: list[Any]) -> None:
+    """A match's settings this Tavla does not know (a journal from a newer or older version)."""
+    from controller.events import MatchStarted
+    from controller.rulings import Settings, SettingsError
+
+    for ev in events:
+        if isinstance(ev, MatchStarted):
+            try:
+                Settings.from_json(ev.settings)
+            except (SettingsError, TypeError) as exc:
+                raise _fail(
+                    f"{path} comes from a different Tavla version ({exc}); "
+                    "replay it with the version that wrote it, or update Tavla"
+                ) from exc
+
+
+def _is_demo(events: list[Any]) -> int | None:
+    """The last demo frame's number when the journal is a `tavla run` demo session (every board it
+    saw came from the demo), else None."""
+    from controller.events import BoardSeen
+
+    boards = [ev for ev in events if isinstance(ev, BoardSeen)]
+    if not boards or not all(ev.source.startswith("demo ") for ev in boards):
+        return None
+    try:
+        return int(boards[-1].source.split()[1].rstrip(":"))
+    except (IndexError, ValueError):
+        return None
 
 
 def register(app: typer.Typer) -> None:
@@ -53,6 +117,9 @@ def register(app: typer.Typer) -> None:
         journal: Path = typer.Argument(..., help="a journal written by tavla run"),
         boards: bool = typer.Option(False, "--boards", help="print every board as well"),
         export: Path = typer.Option(None, "--export", help="write the match as .sgf and .mat in this folder"),
+        until_damage: bool = typer.Option(
+            False, "--until-damage", help="an edited journal: replay the entries before its first bad line"
+        ),
     ) -> None:
         """Re-run a journal and print every ruling it led to, with its rule and reason.
 
@@ -69,7 +136,7 @@ def register(app: typer.Typer) -> None:
         from controller.station import ConsolePrinter
 
         console = Console(highlight=False)
-        events = _load(journal)
+        events = _load(journal, until_damage)
         printer = ConsolePrinter(console)
         state = game.new_state()
         rulings = 0
@@ -87,7 +154,7 @@ def register(app: typer.Typer) -> None:
                 elif boards and isinstance(e, Show):
                     printer.show(e)
         console.print(
-            f"{len(events)} events, {rulings} rulings; phase {state.phase}, "
+            f"{len(events)} events, {rulings} ruling{'' if rulings == 1 else 's'}; phase {state.phase}, "
             f"score light {state.score[0]} - dark {state.score[1]}"
         )
         if export is not None:
@@ -119,10 +186,30 @@ def register(app: typer.Typer) -> None:
         from controller.station import replay
 
         console = Console(highlight=False)
+        if sum(x is not None and x is not False for x in (source, events, demo)) > 1:
+            raise _fail("give one of --source, --events or --demo to go on with, not several")
+        if pace < 0:
+            raise _fail(f"--pace {pace:g}: give seconds between events, 0 or more")
         path = journal or _newest_journal()
         if path is None:
             raise _fail("no journal found; give the journal path `tavla run` printed")
         done = _load(path)
+        demo_from = _is_demo(done)
+        if demo and demo_from is None:
+            raise _fail(
+                f"{path} is not a demo session: go on with its camera (--source) or recording (--events)"
+            )
+        if source is not None:
+            from vision.sources import open_source
+
+            try:
+                open_source(source).close()
+            except (OSError, ValueError) as exc:  # vision.sources.SourceError: names what to pass
+                raise _fail(f"--source {source}: {exc}") from None
+        serial_url = None if no_leds else (serial or "ledsim://")
+        from controller.cli.run import _resolved, describe_leds
+
+        describe_leds(serial_url)  # `auto` finds no board: one line, before anything is done
         state, _ = replay(done)
         sink = Forward()  # the camera's lost / back notices reach the station through it
         console.print(
@@ -146,8 +233,11 @@ def register(app: typer.Typer) -> None:
         elif source is not None:
             stream = source_events(source, console, notify=sink, t_start=done[-1].t if done else 0.0)
         elif demo:
-            stream = demo_events(console)
+            # the demo goes on from the frame after the last one journaled (the script is the same
+            # whatever --turns was: a longer run extends it), to the end of its game
+            assert demo_from is not None
+            console.print(f"the demo goes on from frame {demo_from + 1}")
+            stream = demo_events(console, None, start=demo_from + 1)
         else:
             return
-        serial_url = None if no_leds else (serial or "ledsim://")
-        run_session(stream, state.settings, serial_url, path, console, state=state, forward=sink)
+        run_session(stream, state.settings, _resolved(serial_url), path, console, state=state, forward=sink)

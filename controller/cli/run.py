@@ -42,15 +42,20 @@ def default_journal_path() -> Path:
     return base / f"journal-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.jsonl"
 
 
-def demo_events(console: Any, turns: int | None = 6, use_reader: bool = True) -> Iterator[Event]:
+def demo_events(
+    console: Any, turns: int | None = 6, use_reader: bool = True, start: int = 0
+) -> Iterator[Event]:
     """BoardSeen events from the rendered demo game: each frame read by the real reader; where the reader
     disagrees with the renderer's ground truth, the truth is used and the difference printed (the demo
     must play its script to the end). ``use_reader`` False takes the renderer's ground truth directly
-    (the frames are still rendered: the dice positions come from the image)."""
+    (the frames are still rendered: the dice positions come from the image). ``start``: the first
+    frame to yield (``tavla resume --demo`` goes on after the frames its journal holds)."""
     from controller.demo import frames
     from vision.reader import read_board
 
     for i, (image, truth, caption) in enumerate(frames(turns=turns)):
+        if i < start:
+            continue
         if not use_reader:
             yield board_seen(truth, t=float(i), source=f"demo {i}: {caption}")
             continue

@@ -133,3 +133,96 @@ def test_ctrl_c_prints_the_summary_and_the_resume_line_exit_130(tmp_path):
     assert "summary" in out and f"journal: {journal} (resume with `tavla resume {journal}`)" in out
     r = tavla("resume", str(journal))
     assert r.returncode == 0, r.stderr
+
+
+# --- 3. resume: bad sources and journals from another version ------------------------------------------
+
+
+@pytest.mark.parametrize(("source", "words"), [("/nonexist", "no such camera"), ("7", "camera 7")])
+def test_resume_with_a_bad_source_is_one_line_before_anything(tmp_path, source, words):
+    path = _journal(tmp_path)
+    r = tavla("resume", str(path), "--source", source)
+    err = one_line_exit_2(r)
+    assert words in err and "resumed" not in r.stdout
+
+
+def test_a_journal_from_another_tavla_version_says_so(tmp_path):
+    from controller.events import MatchStarted
+    from controller.rulings import Settings
+
+    path = tmp_path / "new.jsonl"
+    with Journal(path) as j:
+        j.append(MatchStarted(t=0.0, settings=dict(Settings().to_json(), laser_cube=True)))
+    for cmd in ("resume", "replay"):
+        err = one_line_exit_2(tavla(cmd, str(path)))
+        assert "different Tavla version" in err and "laser_cube" in err
+
+
+# --- 4. resume --demo --------------------------------------------------------------------------------
+
+
+def test_resume_demo_refused_on_a_journal_that_is_no_demo(tmp_path):
+    path = _journal(tmp_path)  # scripted events, not the rendered demo
+    before = path.read_bytes()
+    assert "not a demo session" in one_line_exit_2(tavla("resume", str(path), "--demo"))
+    assert "not several" in one_line_exit_2(tavla("resume", str(path), "--demo", "--source", "0"))
+    assert path.read_bytes() == before
+
+
+def test_resume_demo_goes_on_from_the_frame_after_the_journal(tmp_path, monkeypatch):
+    import itertools
+
+    import controller.demo
+    from controller.events import BoardSeen
+    from controller.journal import read
+
+    whole = controller.demo.frames
+    # the demo cut to its first 8 frames keeps the test short; `--turns 1` journals frames 0-3
+    def first_8(turns=6, **kw):
+        return itertools.islice(whole(turns=turns, **kw), 8)
+
+    monkeypatch.setattr(controller.demo, "frames", first_8)
+    path = tmp_path / "d.jsonl"
+    first = runner.invoke(app, ["run", "--turns", "1", "--journal", str(path)])
+    assert first.exit_code == 0, first.output
+    result = runner.invoke(app, ["resume", str(path), "--demo"])
+    assert result.exit_code == 0, result.output
+    assert "the demo goes on from frame 4" in result.output
+    sources = [ev.source.split(":")[0] for ev in read(path) if isinstance(ev, BoardSeen)]
+    assert sources == [f"demo {i}" for i in range(8)]  # each frame once, in order, none replayed
+
+
+# --- 5. journal messages ------------------------------------------------------------------------------
+
+
+def test_a_file_that_is_no_journal(tmp_path):
+    other = tmp_path / "notes.txt"
+    other.write_text("shopping list\nmilk\n")
+    for cmd in ("resume", "replay"):
+        assert "is not a Tavla journal" in one_line_exit_2(tavla(cmd, str(other)))
+
+
+def test_a_journal_folder(tmp_path):
+    assert "is a folder: give the journal file" in one_line_exit_2(tavla("replay", str(tmp_path)))
+
+
+def test_an_edited_journal_names_the_line_and_what_to_do(tmp_path):
+    path = _journal(tmp_path)
+    lines = path.read_text().splitlines()
+    lines[4] = lines[4].replace('"t":4.0', '"t":4.5')
+    path.write_text("\n".join(lines) + "\n")
+    err = one_line_exit_2(tavla("resume", str(path)))
+    assert f"{path}:5" in err and "referee" in err and "--until-damage" in err
+    r = tavla("replay", str(path), "--until-damage")
+    assert r.returncode == 0, r.stderr
+    assert "damaged from line 5: replaying the 4 events before it" in r.stdout
+    assert "4 events" in r.stdout
+
+
+def test_a_torn_last_line_is_dropped_with_a_note(tmp_path):
+    path = _journal(tmp_path)
+    data = path.read_bytes()
+    path.write_bytes(data[:-40])
+    r = tavla("replay", str(path))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("the last line was cut short") == 1 and "1 ruling;" in r.stdout
