@@ -324,6 +324,8 @@ def read_record(path: str | Path) -> MatchRecord:
             start = f.read(8192)
     except OSError as exc:
         raise RecordError(str(p), 0, f"cannot read the file: {exc.strerror or exc}") from None
+    if start[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise RecordError(str(p), 0, "the file is UTF-16 text; save it as UTF-8 and try again")
     if is_binary(start):
         error = RecordError(str(p), 0, "not a match file (binary data)")
         error.args = (f"{p} is not a match file (binary data)",)

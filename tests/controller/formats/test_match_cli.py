@@ -117,3 +117,10 @@ def test_check_cuts_a_long_bad_line(tmp_path: Path) -> None:
         message = err if "--json" not in args else json.loads(out)["errors"][0]
         assert code == 2 and "..." in message and "zork" * 20 not in message
         assert len(message) < len(str(bad)) + 180
+
+
+def test_check_utf16_file_says_to_save_as_utf8(tmp_path: Path) -> None:
+    u16 = tmp_path / "windows.mat"
+    u16.write_bytes(" 3 point match\n".encode("utf-16"))
+    code, _, err = _invoke("check", str(u16))
+    assert code == 2 and "UTF-16" in err and "UTF-8" in err and "binary" not in err
