@@ -176,6 +176,8 @@ def _print_report(summary: dict[str, Any], skipped: int) -> None:
     for error in summary["errors"]:
         typer.echo(f"tavla: {error}", err=True)
     t = summary["totals"]
+    if t["files"] == 1 and not t["imported"]:
+        return  # the one error line says it all
     extra = f", {skipped} non-match .txt skipped" if skipped else ""
     typer.echo(
         f"{t['imported']}/{t['files']} files imported{extra}; {t['games']} games, {t['plays']} plays; "

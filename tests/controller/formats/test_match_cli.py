@@ -99,7 +99,7 @@ def test_check_binary_file_is_one_line(tmp_path: Path) -> None:
     garbage.write_bytes(bytes(range(256)) * 8)
     code, out, err = _invoke("check", str(garbage))
     assert code == 2
-    assert err == f"tavla: {garbage} is not a match file (binary data)\n"
+    assert err == f"tavla: {garbage} is not a match file (binary data)\n" and out == ""
     code, out, _ = _invoke("check", "--json", str(garbage))
     assert json.loads(out)["errors"] == [f"{garbage} is not a match file (binary data)"]
 
