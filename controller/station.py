@@ -40,11 +40,39 @@ class StationError(RuntimeError):
     """The station was used after it stopped, or its thread failed (the message says why)."""
 
 
+def point_numbering(view: Show) -> tuple[int, Any] | None:
+    """(player, Seating) whose point numbers (1-24) label the diagram: the player on roll (light when
+    nobody is), in the seating that puts light's home in ``view.light_home`` and agrees with the view's
+    movable points and slots (backgammon first, then nardy either way round: RULES.md B2, N2). None when
+    the home corner is unknown (the diagram then shows camera slots 0-23)."""
+    from controller.geometry import GeometryError, Seating
+
+    if not view.light_home:
+        return None
+    player = view.on_roll if view.on_roll in (0, 1) else 0
+    for variant, mirror in (("backgammon", False), ("nardy", False), ("nardy", True)):
+        try:
+            seating = Seating.for_home(variant, view.light_home, mirror)
+            if seating.light_home() != view.light_home:
+                continue
+            if all(p == 25 or seating.slot(player, p) in view.movable_slots for p in view.movable):
+                return player, seating
+        except GeometryError:
+            continue
+    return None
+
+
 def board_text(view: Show) -> Text:
-    """The board as a rich text diagram: the top row (slots 12-23) left to right, the bottom row (slots
-    11-0) left to right, as the camera sees the rectified board; ``L3`` = three light checkers, ``D5``
-    five dark; movable points are marked ``*``; the bar and off counts follow."""
+    """The board as a rich text diagram: the top row of points left to right, then the bottom row, as
+    the camera sees the rectified board; ``L3`` = three light checkers, ``D5`` five dark; a point whose
+    checker can move is marked ``*``. The columns carry the on-roll player's point numbers 1-24 -- the
+    numbers moves and "movable points" use (:func:`point_numbering`) -- or, when the seating is not
+    known, the camera's slots 0-23; a legend line says which. The bar and off counts follow."""
     movable = set(view.movable_slots)
+    numbering = point_numbering(view)
+
+    def label(slot: int) -> str:
+        return str(numbering[1].point(numbering[0], slot)) if numbering else str(slot)
 
     def cell(slot: int) -> Text:
         colour, n = view.slots[slot] if slot < len(view.slots) else (None, 0)
@@ -54,13 +82,15 @@ def board_text(view: Show) -> Text:
         letter = "L" if colour == "light" else "D"
         return Text(f"{letter}{n:>2}{mark}", style=_LIGHT_STYLE if colour == "light" else _DARK_STYLE)
 
+    def numbers(row: list[int]) -> str:
+        return " " + " ".join(f"{label(s):>3} " for s in row[:6]) + " | " + " ".join(
+            f"{label(s):>3} " for s in row[6:]
+        )
+
     out = Text()
     top = list(range(12, 24))
     bottom = list(range(11, -1, -1))
-    out.append(
-        " " + " ".join(f"{s:>3} " for s in top[:6]) + " | " + " ".join(f"{s:>3} " for s in top[6:]) + "\n",
-        style="dim",
-    )
+    out.append(numbers(top) + "\n", style="dim")
     for row in (top, bottom):
         out.append(" ")
         for i, s in enumerate(row):
@@ -69,20 +99,30 @@ def board_text(view: Show) -> Text:
             out.append(cell(s))
             out.append(" ")
         out.append("\n")
-    out.append(
-        " "
-        + " ".join(f"{s:>3} " for s in bottom[:6])
-        + " | "
-        + " ".join(f"{s:>3} " for s in bottom[6:])
-        + "\n",
-        style="dim",
-    )
+    out.append(numbers(bottom) + "\n", style="dim")
+    if numbering:
+        who = {0: "light", 1: "dark"}[numbering[0]]
+        legend = f" numbers: {who}'s points 1-24 (as in moves and movable points)"
+    else:
+        legend = " numbers: camera slots 0-23 (the seating is not known yet)"
+    legend += ";  * = a checker there can move;  L3 / D5 = 3 light / 5 dark checkers\n"
+    out.append(legend, style="dim")
     out.append(
         f" bar: light {view.bar[0]}, dark {view.bar[1]}   off: light {view.off[0]}, dark {view.off[1]}"
     )
     if view.light_home:
         out.append(f"   light's home board: {view.light_home}")
     return out
+
+
+def dice_text(dice: tuple[int, ...]) -> str:
+    """The dice line's value: ``3-1``; more than two marks read as dice are none of them trusted
+    (two dice are on a board, RULES.md B15), so their values are not printed as a roll."""
+    if not dice:
+        return "none seen"
+    if len(dice) > 2:
+        return f"{len(dice)} dice-like marks, none trusted"
+    return "-".join(str(d) for d in dice)
 
 
 class ConsolePrinter:
@@ -98,7 +138,7 @@ class ConsolePrinter:
         c.rule(Text(view.title, style="bold"))
         if self.boards:
             c.print(board_text(view))
-        dice = "-".join(str(d) for d in view.dice) if view.dice else "none seen"
+        dice = dice_text(view.dice)
         roller = (
             {0: "light", 1: "dark"}.get(view.on_roll, "unknown") if view.on_roll is not None else "unknown"
         )

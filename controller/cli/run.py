@@ -455,12 +455,15 @@ def register(app: typer.Typer) -> None:
                 ) from exc
         sink = Forward()
         if events is not None:
+            from controller.cli.journal import _check_settings
             from controller.journal import read_events_file
 
             try:
-                stream: Iterator[Event] = paced(iter(read_events_file(events)), pace)
+                recorded = read_events_file(events)
             except (OSError, ValueError) as exc:
                 raise _fail(f"cannot read events from {events}: {exc}") from exc
+            _check_settings(events, recorded)  # settings this Tavla does not know: one line
+            stream: Iterator[Event] = paced(iter(recorded), pace)
         elif spec is None:
             console.print(
                 "[bold]Tavla demo[/bold]: a scripted game rendered by vision.render, read by the camera "
