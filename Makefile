@@ -1,5 +1,7 @@
 # Every step a fresh machine needs is here: `make run` and `make test` create .venv and install into it.
 PY ?= python3
+# On a Raspberry Pi: `make run VENV_FLAGS=--system-site-packages` lets the venv see apt's python3-picamera2.
+VENV_FLAGS ?=
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -7,7 +9,7 @@ STAMP := $(VENV)/.installed
 .PHONY: run test slow bench lint typecheck install clean
 
 $(BIN)/python:
-	$(PY) -m venv $(VENV)
+	$(PY) -m venv $(VENV_FLAGS) $(VENV)
 
 # Re-install only when the project's metadata changes; the install is editable, so code edits need none.
 $(STAMP): pyproject.toml | $(BIN)/python
