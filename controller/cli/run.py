@@ -262,9 +262,10 @@ def describe_leds(serial_url: str | None) -> str:
     return f"LEDs on {serial_url}"
 
 
-def check_journal_path(path: Path, append: bool) -> None:
+def check_journal_path(path: Path, append: bool) -> Any:
     """Refuse, with one line saying what to do, a journal path that is a folder, or an existing file
-    without ``--append`` (a new session must not silently continue someone else's journal).
+    without ``--append`` (a new session must not silently continue someone else's journal). Returns
+    the game state an appended-to journal leads to (None for a new file).
 
     :raises typer.Exit: (2).
     """
@@ -277,8 +278,12 @@ def check_journal_path(path: Path, append: bool) -> None:
         )
     if path.exists():
         from controller.cli.journal import _load
+        from controller.station import replay
 
-        _load(path)  # a file that is not a journal, or an edited one: one line, exit 2
+        # a file that is not a journal, or an edited one: one line, exit 2; else the station goes on
+        # from the state its events lead to, so a replay of the whole file gives what was announced
+        return replay(_load(path))[0]
+    return None
 
 
 def run_session(
@@ -441,7 +446,7 @@ def register(app: typer.Typer) -> None:
         serial_url = None if no_leds else (serial or cfg.serial)
         leds_on = describe_leds(serial_url)  # resolves `auto`; fails with one line before the banner
         journal_path = journal or (Path(cfg.journal) if cfg.journal else default_journal_path())
-        check_journal_path(journal_path, append)
+        state = check_journal_path(journal_path, append)
         spec = source if source is not None else cfg.source
         calibration = None
         if cfg.calibration:
@@ -488,4 +493,5 @@ def register(app: typer.Typer) -> None:
             export_dir=export_dir,
             buttons=cfg.buttons,
             forward=sink,
+            state=state,
         )

@@ -226,3 +226,19 @@ def test_a_torn_last_line_is_dropped_with_a_note(tmp_path):
     r = tavla("replay", str(path))
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("the last line was cut short") == 1 and "1 ruling;" in r.stdout
+
+
+def test_run_append_goes_on_from_the_journals_state(tmp_path):
+    from controller.journal import read
+    from controller.station import replay
+
+    path = tmp_path / "j.jsonl"
+    first = runner.invoke(app, ["run", "--no-leds", "--turns", "1", "--journal", str(path)])
+    assert first.exit_code == 0, first.output
+    n = len(read(path))
+    again = runner.invoke(app, ["run", "--no-leds", "--turns", "1", "--journal", str(path), "--append"])
+    assert again.exit_code == 0, again.output
+    events = read(path)
+    assert len(events) == 2 * n  # appended, the first session kept as it was
+    state, _ = replay(events)
+    assert f"phase {state.phase}" in again.output
