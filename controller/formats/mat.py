@@ -42,6 +42,7 @@ from controller.formats.record import (
     Step,
     Take,
     layout_numbers,
+    read_match_text,
 )
 
 # A lone action this far (in spaces) after "12)" belongs to the right-hand column.
@@ -241,13 +242,6 @@ class _GameBuilder:
         )
 
 
-def _decode(data: bytes) -> str:
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
-
-
 def parse_mat(text: str, source: str = "<text>") -> MatchRecord:
     """Read Jellyfish ``.mat`` text (any dialect listed in the module docstring).
 
@@ -349,12 +343,7 @@ def read_mat(path: str | Path) -> MatchRecord:
 
     :raises RecordError: as :func:`parse_mat`, or when the file cannot be read.
     """
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise RecordError(str(p), 0, f"cannot read the file: {exc.strerror or exc}") from None
-    return parse_mat(_decode(data), str(p))
+    return parse_mat(*read_match_text(path))
 
 
 def _points(n: int) -> str:

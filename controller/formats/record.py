@@ -338,6 +338,25 @@ def read_record(path: str | Path) -> MatchRecord:
     return mat.read_mat(p)
 
 
+def read_match_text(path: str | Path) -> tuple[str, str]:
+    """The text of a match file and its name for error messages, ``(text, str(path))``.
+
+    Decoded as UTF-8 (a byte-order mark dropped), or as Latin-1 when it is not valid UTF-8: old
+    FIBS and Jellyfish files carry CP1252 player names. Shared by the ``.mat`` and ``.sgf`` readers.
+
+    :raises RecordError: at line 0 when the file cannot be read.
+    """
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise RecordError(str(p), 0, f"cannot read the file: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8-sig"), str(p)
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), str(p)
+
+
 def is_binary(data: bytes) -> bool:
     """True when ``data`` (the start of a file) is not text: a NUL byte, or more than 5 % control
     bytes other than tab, line feed, form feed and carriage return. Text in any 8-bit encoding

@@ -37,6 +37,7 @@ from controller.formats.record import (
     Take,
     crawford_flags,
     layout_numbers,
+    read_match_text,
 )
 
 _RESULT_RE: Final = re.compile(r"^\s*([WB])\+(\d+)(R?)\s*$")
@@ -318,16 +319,7 @@ def read_sgf(path: str | Path) -> MatchRecord:
 
     :raises RecordError: as :func:`parse_sgf`, or when the file cannot be read.
     """
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise RecordError(str(p), 0, f"cannot read the file: {exc.strerror or exc}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
-    return parse_sgf(text, str(p))
+    return parse_sgf(*read_match_text(path))
 
 
 def _escape(value: str) -> str:
