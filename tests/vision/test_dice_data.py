@@ -14,9 +14,10 @@ from controller.cli import app
 from tests.conftest import shared_data
 from vision.dice_eval import score_board_labels, score_yolo_folder
 
-# Measured 2026-11-29 on all 200 photos: 82.58 % (eval_dice.py). Half the photos are scored here; the
-# floor sits a little under what that half gives, so a regression fails and noise does not.
-DICE_D6_FLOOR = 78.0
+# Measured 2026-11-29 on all 200 photos: 82.58 %, extra 107 (eval_dice.py); held out by photo (python
+# -m vision.dice_train) 82.08 % / 82.97 % with 57 / 56 extra readings. Half the photos are scored here;
+# the floor sits a little under what that half gives, so a regression fails and noise does not.
+DICE_D6_FLOOR = 80.0
 
 
 def test_dice_d6_accuracy_floor() -> None:
@@ -26,6 +27,8 @@ def test_dice_d6_accuracy_floor() -> None:
     assert score.accuracy >= DICE_D6_FLOOR, score.summary()
     # almost every labelled die is found at all (value right or not)
     assert score.missed <= 0.05 * score.labelled, score.summary()
+    # the learned "not a die" check keeps phantom dice (tray walls, glare) rare
+    assert score.extra <= 0.1 * score.labelled, score.summary()
 
 
 @pytest.mark.slow
