@@ -31,6 +31,8 @@ import enum
 from dataclasses import dataclass
 from typing import Final
 
+from controller.rules._counts import SideCounts
+
 #: Checkers per side (RULES.md N1).
 CHECKERS: Final = 15
 #: Points per side's tuple (no bar in nardy).
@@ -85,14 +87,16 @@ class NardyStatus(enum.IntFlag):
 
 
 @dataclass(frozen=True, slots=True)
-class NardyPosition:
+class NardyPosition(SideCounts):
     """A long nardy position seen by the player on roll.
 
     :param me: 24 ints, the player on roll's checkers on his points 1-24 (indices 0-23).
     :param opp: 24 ints, the opponent's checkers in the opponent's own numbering.
 
     The constructor does not validate (a camera reading may be impossible); call :meth:`status`.
-    ``repr`` rebuilds the value.
+    ``repr`` rebuilds the value. Borne-off and pip counts (each checker counts its point number in
+    its owner's numbering), game over and :meth:`is_valid` come from
+    :class:`~controller.rules._counts.SideCounts`.
     """
 
     me: tuple[int, ...]
@@ -102,23 +106,6 @@ class NardyPosition:
     def initial(cls) -> NardyPosition:
         """The start position of RULES.md N2: all 15 of each side on his head (his 24-point)."""
         return cls(_START_SIDE, _START_SIDE)
-
-    @property
-    def off_me(self) -> int:
-        """Checkers the player on roll has borne off (15 minus those on the board)."""
-        return CHECKERS - sum(self.me)
-
-    @property
-    def off_opp(self) -> int:
-        """Checkers the opponent has borne off."""
-        return CHECKERS - sum(self.opp)
-
-    def pip_count(self) -> tuple[int, int]:
-        """Pip counts ``(me, opp)``: each checker counts its point number in its owner's numbering."""
-        return (
-            sum((i + 1) * n for i, n in enumerate(self.me)),
-            sum((i + 1) * n for i, n in enumerate(self.opp)),
-        )
 
     def swapped(self) -> NardyPosition:
         """The same board seen by the other player: the turn passes."""
@@ -132,10 +119,6 @@ class NardyPosition:
         if not 1 <= n <= POINTS:
             raise ValueError(f"point {n} is outside 1-24")
         return self.me[n - 1], self.opp[MIRROR[n] - 1]
-
-    def is_game_over(self) -> bool:
-        """True when either player has borne off all his checkers (RULES.md N9)."""
-        return not any(self.me) or not any(self.opp)
 
     def blocks(self, side: str = "me") -> list[int]:
         """Illegal blocks held by ``side`` (``"me"`` or ``"opp"``), each named by one point.
@@ -174,10 +157,6 @@ class NardyPosition:
         if illegal_block_windows(opp, me, after_home=False):
             flags |= NardyStatus.BLOCK_OPP
         return flags
-
-    def is_valid(self) -> bool:
-        """``status() == NardyStatus.VALID``."""
-        return self.status() == NardyStatus.VALID
 
 
 def allowed_block_windows(holder: tuple[int, ...] | list[int], other: tuple[int, ...] | list[int], *,

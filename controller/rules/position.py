@@ -19,6 +19,8 @@ from __future__ import annotations
 import enum
 from typing import Final, NamedTuple
 
+from controller.rules._counts import SideCounts
+
 #: Checkers per side in standard backgammon (RULES.md B1).
 CHECKERS: Final = 15
 #: Length of each side's tuple: 24 points and the bar.
@@ -50,7 +52,12 @@ class PositionStatus(enum.IntFlag):
     BOTH_FINISHED = enum.auto()
 
 
-class Position(NamedTuple):
+class _Sides(NamedTuple):
+    me: tuple[int, ...]
+    opp: tuple[int, ...]
+
+
+class Position(_Sides, SideCounts):
     """A standard backgammon position seen by the player on roll (gnubg ``board[1]`` = ``me``).
 
     :param me: 25 ints, the player on roll's checkers on his points 1-24 (indices 0-23) and his bar
@@ -59,33 +66,16 @@ class Position(NamedTuple):
 
     An immutable value (a named tuple: the generator builds thousands per second, and a tuple is the
     cheapest frozen value Python has). The constructor does not validate (a camera reading may be
-    impossible); call :meth:`status`. ``repr`` rebuilds the value.
+    impossible); call :meth:`status`. ``repr`` rebuilds the value. Borne-off and pip counts, game
+    over and :meth:`is_valid` come from :class:`~controller.rules._counts.SideCounts`.
     """
 
-    me: tuple[int, ...]
-    opp: tuple[int, ...]
+    __slots__ = ()
 
     @classmethod
     def initial(cls) -> Position:
         """The start position of RULES.md B2 (2 on the 24, 5 on the 13, 3 on the 8, 5 on the 6)."""
         return cls(_INITIAL_SIDE, _INITIAL_SIDE)
-
-    @property
-    def off_me(self) -> int:
-        """Checkers the player on roll has borne off (15 minus those on board and bar)."""
-        return CHECKERS - sum(self.me)
-
-    @property
-    def off_opp(self) -> int:
-        """Checkers the opponent has borne off."""
-        return CHECKERS - sum(self.opp)
-
-    def pip_count(self) -> tuple[int, int]:
-        """Pip counts ``(me, opp)``: each checker counts its point number, a checker on the bar 25."""
-        return (
-            sum((i + 1) * n for i, n in enumerate(self.me)),
-            sum((i + 1) * n for i, n in enumerate(self.opp)),
-        )
 
     def swapped(self) -> Position:
         """The same board seen by the other player: the turn passes (gnubg ``SwapSides``)."""
@@ -101,10 +91,6 @@ class Position(NamedTuple):
         if n == 25:
             return self.me[BAR], self.opp[BAR]
         return self.me[n - 1], self.opp[24 - n]
-
-    def is_game_over(self) -> bool:
-        """True when either player has borne off all his checkers (RULES.md B9)."""
-        return not any(self.me) or not any(self.opp)
 
     def status(self) -> PositionStatus:
         """Flags for everything impossible about this position; ``PositionStatus.VALID`` if nothing.
@@ -126,7 +112,3 @@ class Position(NamedTuple):
         if sum(me) == 0 and sum(opp) == 0:
             flags |= PositionStatus.BOTH_FINISHED
         return flags
-
-    def is_valid(self) -> bool:
-        """``status() == PositionStatus.VALID``."""
-        return self.status() == PositionStatus.VALID
