@@ -34,6 +34,7 @@ photos.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 
@@ -60,6 +61,9 @@ _BAR_MARGIN = 0.15
 _FINALISTS = 4
 # Minimum pattern score for a board to be accepted.
 _MIN_SCORE = 0.25
+# A field found by completing a broken outline must show this pattern score (rows' mean) after
+# its refinement (a random quadrilateral scores near 0).
+_MIN_BROKEN_FINAL = 0.15
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,9 @@ class BoardGeometry:
     image_size: tuple[int, int]
     score: float
     corners: tuple[tuple[float, float], ...]  # field corners in the image: TL, TR, BR, BL
+    # True when the field was found only by completing an outline that something (a hand, an
+    # arm) had joined and broken: the reader then reports the frame occluded.
+    outline_broken: bool = False
 
     @property
     def point_w(self) -> float:
@@ -738,6 +745,10 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
         quad = np.float32([left[0], right[1], right[2], left[3]])
         cands.append((score, quad, float(ratio / (2.0 + ratio)), True))
     cands = [c for c in cands if c[0] >= _MIN_SCORE]
+    broken = False
+    if not cands:
+        cands = _completed_candidates(lab, quads)
+        broken = bool(cands)
     if not cands:
         return None
     cands.sort(key=lambda c: -c[0])
@@ -748,7 +759,9 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
     for score, quad, gap, with_bar in cands[:_FINALISTS]:
         if score < top - 0.2:
             break
-        if not with_bar:
+        if broken:
+            pass  # the completed corner stays: the triangles' edges would pull it onto the hand
+        elif not with_bar:
             # a bar-less field is one clean quadrilateral: its sides snap onto the frame's edges
             quad = refine_quad(mag, quad)
         else:
@@ -761,6 +774,13 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
         # judged by the colour pattern where the refined geometry puts the points (the fit itself
         # maximised the edge energy, so that would favour whichever candidate was fitted)
         final = _pattern_score(lab, quad, 12, gap) - (_BAR_MARGIN if with_bar else 0.0)
+        if broken:
+            # the completed field must still show its pattern where the refinement put it, judged
+            # on both rows' mean (one row is under the hand)
+            final = float(np.mean(_pattern_scores(lab, quad, 12, (gap,))[0]))
+            final -= _BAR_MARGIN if with_bar else 0.0
+            if final < _MIN_BROKEN_FINAL:
+                continue
         fitted.append((final, score, quad, gap, with_bar))
     if not fitted:
         return None
@@ -768,7 +788,47 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
     geom = _geometry(quad / scale, gap if with_bar else None, (w, h), score)
     if with_bar:
         geom = _align_columns(image, geom)
+    if broken:
+        geom = dataclasses.replace(geom, outline_broken=True)
     return geom
+
+
+def _complete_corners(q: np.ndarray) -> list[np.ndarray]:
+    """Each corner of quad ``q`` (float (4, 2)) replaced by the parallelogram the other three span
+    (float32 (4, 2) each).
+
+    A hand or an arm over one corner of the board joins the field's region: the hull's corner
+    there is pulled out to the hand while the other three stay on the field. The completion ignores
+    the perspective (a camera above the board sees nearly a parallelogram); neither the pattern
+    (hidden there) nor the edges (the hand's own outline) can place that corner better.
+    """
+    out = []
+    area = cv2.contourArea(q.astype(np.float32))
+    for i in range(4):
+        c = q.astype(np.float64).copy()
+        c[i] = c[(i - 1) % 4] + c[(i + 1) % 4] - c[(i + 2) % 4]
+        if np.abs(c[i] - q[i]).max() < 2.0:
+            continue  # the corner already agrees with the others: nothing broken there
+        c32 = c.astype(np.float32)
+        if not cv2.isContourConvex(c32.reshape(-1, 1, 2)):
+            continue
+        if not 0.5 * area <= cv2.contourArea(c32) <= 1.05 * area:
+            continue  # a completed field lies inside the bulged hull (the bulge is the occluder)
+        out.append(c32)
+    return out
+
+
+def _completed_candidates(
+    lab: np.ndarray, quads: list[np.ndarray]
+) -> list[tuple[float, np.ndarray, float, bool]]:
+    """Whole-field candidates whose fourth corner is completed from the other three
+    (:func:`_complete_corners`), for a frame where no candidate explained the pattern as it was.
+    ``lab``: the work image in Lab, uint8 (H, W, 3). Same tuples as :func:`find_board`'s."""
+    done: list[np.ndarray] = []
+    for q in quads:
+        done.extend(_complete_corners(_order_corners(q)))
+    hyps = [hyp for hyp in _hypotheses(lab, done) if hyp.n == 12 and hyp.accept >= _MIN_SCORE]
+    return [(max(hyp.score, _MIN_SCORE), hyp.corners, hyp.gap, hyp.gap > 0) for hyp in hyps]
 
 
 def _align_columns(image: np.ndarray, geom: BoardGeometry) -> BoardGeometry:

@@ -103,7 +103,9 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
     for name in all_names[len(stacks) :]:
         if name is not None:
             bar[name] = bar.get(name, 0) + 1
-    occluded = find_occlusion(rect, geom, stacks + on_bar, radius)
+    # a field found only by completing an outline that something had joined and broken
+    # (vision.board._complete_corners) is under a hand even where the field itself looks clear
+    occluded = geom.outline_broken or find_occlusion(rect, geom, stacks + on_bar, radius)
     points = _points(geom, stacks, names)
     field = _field_colour(cv2.cvtColor(rect, cv2.COLOR_BGR2LAB).astype(np.float32), geom)
     dice = _dice(img, geom, stacks + on_bar, radius, cube.image_xy if cube is not None else None, field)
