@@ -61,8 +61,9 @@ _BAR_MARGIN = 0.15
 _FINALISTS = 4
 # Minimum pattern score for a board to be accepted.
 _MIN_SCORE = 0.25
-# A field found by completing a broken outline must show this pattern score (rows' mean) after
-# its refinement (a random quadrilateral scores near 0).
+# A field found by completing a broken outline must show this pattern score (rows' mean) as
+# completed and after its refinement (a random quadrilateral scores near 0; a hand across a row
+# hides much of it). Such a field is always reported occluded, so a wrong one costs no reading.
 _MIN_BROKEN_FINAL = 0.15
 
 
@@ -827,7 +828,7 @@ def _completed_candidates(
     done: list[np.ndarray] = []
     for q in quads:
         done.extend(_complete_corners(_order_corners(q)))
-    hyps = [hyp for hyp in _hypotheses(lab, done) if hyp.n == 12 and hyp.accept >= _MIN_SCORE]
+    hyps = [hyp for hyp in _hypotheses(lab, done) if hyp.n == 12 and hyp.accept >= _MIN_BROKEN_FINAL]
     return [(max(hyp.score, _MIN_SCORE), hyp.corners, hyp.gap, hyp.gap > 0) for hyp in hyps]
 
 
