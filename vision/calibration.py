@@ -98,8 +98,8 @@ class Calibration:
 def calibrate(image: np.ndarray) -> Calibration | None:
     """Find the board in a BGR uint8 frame (H, W, 3); None when no board is seen."""
     geom = find_board(image)
-    if geom is None:
-        return None
+    if geom is None or geom.outline_broken:
+        return None  # a field completed around a hand is a guess: calibrate on a clear frame
     # the checkers' size, measured once (on a board with checkers on it)
     stacks = count_stacks(geom.rectify(image), geom)
     radius = stacks[0].radius if any(st.count for st in stacks) else 0.0

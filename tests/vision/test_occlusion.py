@@ -12,6 +12,7 @@ import pytest
 
 from tests.conftest import shared_data
 from vision.board import _complete_corners, find_board
+from vision.calibration import calibrate
 from vision.reader import read_board
 from vision.reading import FrameStatus
 from vision.render import Camera, random_spec, render
@@ -56,6 +57,8 @@ def test_a_hand_joining_the_outline_leaves_the_board_found_and_marked(style: str
     assert geom is not None and geom.outline_broken
     got = read_board(r.image)
     assert got.board_found and got.occluded
+    # a field completed around a hand is not kept as the station's calibration
+    assert calibrate(r.image) is None
 
 
 @pytest.mark.parametrize("style,seed", [("paper", 2), ("wood", 8)])
