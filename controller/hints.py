@@ -144,14 +144,23 @@ def _gnubg_process() -> Any:
     global _EXECUTOR
     if _EXECUTOR is None:
         import multiprocessing
+        import signal
         from concurrent.futures import ProcessPoolExecutor
 
-        _EXECUTOR = ProcessPoolExecutor(
-            max_workers=1,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_watch_parent,
-            initargs=(os.getpid(),),
-        )
+        # Ctrl-C goes to the whole process group. The spawned helper spends a second or two importing
+        # before its initializer can ignore SIGINT, and a Ctrl-C then printed its traceback; so it is
+        # started (submit spawns it, in this thread) with SIGINT blocked, a mask it keeps across exec.
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            _EXECUTOR = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_watch_parent,
+                initargs=(os.getpid(),),
+            )
+            _EXECUTOR.submit(int)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         import atexit
 
         atexit.register(close_engine)
