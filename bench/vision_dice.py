@@ -16,7 +16,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from vision.dice import find_dice
+from vision.dice import find_dice, read_dice_with
 from vision.dice_eval import score_board_labels, score_yolo_folder
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -60,6 +60,8 @@ def main(quick: bool = False) -> None:
         interval = f"frame interval {FRAME_MS:.1f} ms"
         table.add_row(f"ms per photo {w}x{h}", f"{own:.1f}", interval, f"{own / FRAME_MS:.2f}")
         table.add_row("", "", f"JPEG decode {decode:.2f} ms", f"{own / max(decode, 1e-6):.0f}")
+        plain = _ms(lambda f: read_dice_with(f, None), frames)
+        table.add_row("", "", f"classical alone {plain:.1f} ms", f"{own / max(plain, 1e-6):.2f}")
         hd = [cv2.resize(f, (1280, 720), interpolation=cv2.INTER_LINEAR) for f in frames]
         own_hd = _ms(find_dice, hd)
         table.add_row("ms per frame 1280x720", f"{own_hd:.1f}", interval, f"{own_hd / FRAME_MS:.2f}")
