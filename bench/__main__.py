@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib
 import sys
 
+from rich.console import Console
+
 AREAS = ("rules", "nardy", "vision", "link")
 
 
@@ -24,6 +26,8 @@ def main() -> int:
             if exc.name != f"bench.{area}":
                 raise
             continue
+        # stage header on stderr, so stdout keeps only the tables
+        Console(stderr=True).rule(f"bench: {area}", style="dim")
         module.main()
     return 0
 

@@ -86,14 +86,20 @@ def main() -> None:
     console = Console()
     nbytes, wire = wire_seconds()
     rows: list[tuple[str, list[float] | str]] = []
-    rows.append(("Python device, pty, separate process", measure_pty([])))
+    err = Console(stderr=True)  # one status line per row, on stderr, set before each measurement
+    with err.status(f"link: Python device over a pty, {ROUNDS} frames"):
+        rows.append(("Python device, pty, separate process", measure_pty([])))
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            binary = build_host(tmp)
-            rows.append(("C firmware core, pty, separate process", measure_pty(["--firmware", str(binary)])))
+            with err.status("link: building the C firmware core"):
+                binary = build_host(tmp)
+            with err.status(f"link: C firmware core over a pty, {ROUNDS} frames"):
+                rows.append(("C firmware core, pty, separate process",
+                             measure_pty(["--firmware", str(binary)])))
     except CompilerMissing as exc:
         rows.append(("C firmware core, pty, separate process", f"skipped: {exc}"))
-    rows.append(("Python device, ledsim:// in-process", measure(f"ledsim://?leds={ZONE_COUNT + 1}")))
+    with err.status(f"link: ledsim:// in-process, {ROUNDS} frames"):
+        rows.append(("Python device, ledsim:// in-process", measure(f"ledsim://?leds={ZONE_COUNT + 1}")))
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     table = Table(

@@ -56,9 +56,13 @@ def main() -> None:
     except ImportError:
         console.print("[yellow]nardy bench: run from the project root (needs tests/ for the naive peer)")
         return
-    cases = _cases()
-    real_time, real = _time(lambda: [legal_results(p, a, b, s) for p, a, b, s in cases], 3)
-    naive_time, naive = _time(lambda: [naive_results(p, a, b, s) for p, a, b, s in cases], 1)
+    err = Console(stderr=True)  # status lines on stderr; the spinner is set before each timed run
+    with err.status("nardy: generating random positions"):
+        cases = _cases()
+    with err.status(f"nardy: real generator, {len(cases)} cases x 3 runs"):
+        real_time, real = _time(lambda: [legal_results(p, a, b, s) for p, a, b, s in cases], 3)
+    with err.status(f"nardy: naive reference, {len(cases)} cases x 1 run"):
+        naive_time, naive = _time(lambda: [naive_results(p, a, b, s) for p, a, b, s in cases], 1)
     disagree = sum(r != n for r, n in zip(real, naive, strict=True))
     plays = sum(len(r) for r in real)
     table = Table(title=f"Long nardy legal plays: {len(cases)} random reachable positions x 1 roll each")

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from controller.rules import Position, legal_plays
@@ -44,13 +45,20 @@ def _time_all(runs: dict[str, Callable[[], int]], repeat: int = 5) -> dict[str, 
     """Best of ``repeat`` runs of each engine, taken in turn (so a burst of load on the shared
     machine hits them alike), as (CPU seconds of this process, plays counted)."""
     best = {name: (float("inf"), 0) for name in runs}
-    for _ in range(repeat):
-        for name, run in runs.items():
-            start = time.process_time()
-            plays = run()
-            seconds = time.process_time() - start
-            if seconds < best[name][0]:
-                best[name] = (seconds, plays)
+    # The bar (on stderr) is advanced between runs, outside the timed region.
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+    with progress:
+        task = progress.add_task("rules", total=repeat * len(runs))
+        for i in range(repeat):
+            for name, run in runs.items():
+                progress.update(task, description=f"rules: run {i + 1}/{repeat}, {name}")
+                start = time.process_time()
+                plays = run()
+                seconds = time.process_time() - start
+                if seconds < best[name][0]:
+                    best[name] = (seconds, plays)
+                progress.advance(task)
     return best
 
 
@@ -117,7 +125,8 @@ def _gym(cases: list[tuple[Position, int, int]]) -> Callable[[], int] | str:
 
 def main() -> None:
     """Print the table: pairs per second and the ratio of each engine to this core."""
-    cases = _cases()
+    with Console(stderr=True).status("rules: generating random positions"):
+        cases = _cases()
     ours = "tavla rules core (pure Python)"
     runs: dict[str, Callable[[], int]] = {ours: _ours(cases)}
     missing: dict[str, str] = {}

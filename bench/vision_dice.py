@@ -34,6 +34,7 @@ def _ms(fn, items: list, repeat: int = 1) -> float:  # type: ignore[no-untyped-d
 def main(quick: bool = False) -> None:
     """Print the dice table (accuracy on dice-d6 and boards-webcam; ms per frame at two sizes)."""
     console = Console()
+    err = Console(stderr=True)  # status lines on stderr, each set before (not inside) a timed loop
     table = Table(title="vision: dice reader")
     table.add_column("figure")
     table.add_column("value", justify="right")
@@ -41,7 +42,8 @@ def main(quick: bool = False) -> None:
     table.add_column("ratio", justify="right")
     d6 = DATA / "dice-d6"
     if d6.is_dir():
-        score = score_yolo_folder(d6 / "images", d6 / "labels", every=4 if quick else 1)
+        with err.status("dice: scoring dice-d6 photos"):
+            score = score_yolo_folder(d6 / "images", d6 / "labels", every=4 if quick else 1)
         table.add_row(
             f"dice-d6 pips right ({score.images} photos)",
             f"{score.accuracy:.2f} %",
@@ -54,22 +56,26 @@ def main(quick: bool = False) -> None:
         paths = sorted((d6 / "images").glob("*.jpg"))[:: 20 if quick else 10]
         blobs = [np.fromfile(str(p), np.uint8) for p in paths]
         frames = [cv2.imdecode(b, cv2.IMREAD_COLOR) for b in blobs]
-        decode = _ms(lambda b: cv2.imdecode(b, cv2.IMREAD_COLOR), blobs, 3)
-        own = _ms(find_dice, frames)
+        with err.status(f"dice: timing JPEG decode and find_dice on {len(frames)} photos"):
+            decode = _ms(lambda b: cv2.imdecode(b, cv2.IMREAD_COLOR), blobs, 3)
+            own = _ms(find_dice, frames)
         h, w = frames[0].shape[:2]
         interval = f"frame interval {FRAME_MS:.1f} ms"
         table.add_row(f"ms per photo {w}x{h}", f"{own:.1f}", interval, f"{own / FRAME_MS:.2f}")
         table.add_row("", "", f"JPEG decode {decode:.2f} ms", f"{own / max(decode, 1e-6):.0f}")
-        plain = _ms(lambda f: read_dice_with(f, None), frames)
+        with err.status("dice: timing the classical reader alone"):
+            plain = _ms(lambda f: read_dice_with(f, None), frames)
         table.add_row("", "", f"classical alone {plain:.1f} ms", f"{own / max(plain, 1e-6):.2f}")
         hd = [cv2.resize(f, (1280, 720), interpolation=cv2.INTER_LINEAR) for f in frames]
-        own_hd = _ms(find_dice, hd)
+        with err.status("dice: timing find_dice at 1280x720"):
+            own_hd = _ms(find_dice, hd)
         table.add_row("ms per frame 1280x720", f"{own_hd:.1f}", interval, f"{own_hd / FRAME_MS:.2f}")
     else:
         table.add_row("dice-d6", "absent", str(d6), "")
     web = DATA / "boards-webcam"
     if web.is_dir() and not quick:
-        ws = score_board_labels(web / "labels.jsonl", web)
+        with err.status("dice: scoring boards-webcam frames"):
+            ws = score_board_labels(web / "labels.jsonl", web)
         table.add_row(
             f"boards-webcam dice right ({ws.images} frames)",
             f"{ws.accuracy:.2f} %",
