@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from rich.console import Console
@@ -30,6 +32,14 @@ from firmware_bridge.protocol import Ack, SetState, encode
 BAUD = 115200
 ROUNDS = 60
 
+
+
+@contextmanager
+def _stage(err: Console, text: str) -> Iterator[None]:
+    """One plain status line on stderr before a stage: no spinner thread, so nothing else runs (or
+    takes CPU) while the stage is timed."""
+    err.print(f"[dim]{text}[/dim]")
+    yield
 
 def _frame(i: int) -> LedFrame:
     # every zone lit (no zero bytes for COBS to shorten): the longest SET_STATE on the wire
@@ -87,18 +97,18 @@ def main() -> None:
     nbytes, wire = wire_seconds()
     rows: list[tuple[str, list[float] | str]] = []
     err = Console(stderr=True)  # one status line per row, on stderr, set before each measurement
-    with err.status(f"link: Python device over a pty, {ROUNDS} frames"):
+    with _stage(err, f"link: Python device over a pty, {ROUNDS} frames"):
         rows.append(("Python device, pty, separate process", measure_pty([])))
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            with err.status("link: building the C firmware core"):
+            with _stage(err, "link: building the C firmware core"):
                 binary = build_host(tmp)
-            with err.status(f"link: C firmware core over a pty, {ROUNDS} frames"):
+            with _stage(err, f"link: C firmware core over a pty, {ROUNDS} frames"):
                 rows.append(("C firmware core, pty, separate process",
                              measure_pty(["--firmware", str(binary)])))
     except CompilerMissing as exc:
         rows.append(("C firmware core, pty, separate process", f"skipped: {exc}"))
-    with err.status(f"link: ledsim:// in-process, {ROUNDS} frames"):
+    with _stage(err, f"link: ledsim:// in-process, {ROUNDS} frames"):
         rows.append(("Python device, ledsim:// in-process", measure(f"ledsim://?leds={ZONE_COUNT + 1}")))
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")

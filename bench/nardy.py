@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from rich.console import Console
 from rich.table import Table
@@ -25,6 +26,14 @@ SEED = 1414
 
 _Case = tuple[NardyPosition, int, int, NardySettings]
 
+
+
+@contextmanager
+def _stage(err: Console, text: str) -> Iterator[None]:
+    """One plain status line on stderr before a stage: no spinner thread, so nothing else runs (or
+    takes CPU) while the stage is timed."""
+    err.print(f"[dim]{text}[/dim]")
+    yield
 
 def _cases() -> list[_Case]:
     rng = random.Random(SEED)
@@ -56,12 +65,12 @@ def main() -> None:
     except ImportError:
         console.print("[yellow]nardy bench: run from the project root (needs tests/ for the naive peer)")
         return
-    err = Console(stderr=True)  # status lines on stderr; the spinner is set before each timed run
-    with err.status("nardy: generating random positions"):
+    err = Console(stderr=True)  # plain status lines on stderr, printed before each timed run
+    with _stage(err, "nardy: generating random positions"):
         cases = _cases()
-    with err.status(f"nardy: real generator, {len(cases)} cases x 3 runs"):
+    with _stage(err, f"nardy: real generator, {len(cases)} cases x 3 runs"):
         real_time, real = _time(lambda: [legal_results(p, a, b, s) for p, a, b, s in cases], 3)
-    with err.status(f"nardy: naive reference, {len(cases)} cases x 1 run"):
+    with _stage(err, f"nardy: naive reference, {len(cases)} cases x 1 run"):
         naive_time, naive = _time(lambda: [naive_results(p, a, b, s) for p, a, b, s in cases], 1)
     disagree = sum(r != n for r, n in zip(real, naive, strict=True))
     plays = sum(len(r) for r in real)

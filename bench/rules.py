@@ -21,7 +21,8 @@ from __future__ import annotations
 import importlib.util
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,14 @@ POSITIONS = 1500
 SEED = 2718
 
 
+
+@contextmanager
+def _stage(err: Console, text: str) -> Iterator[None]:
+    """One plain status line on stderr before a stage: no spinner thread, so nothing else runs (or
+    takes CPU) while the stage is timed."""
+    err.print(f"[dim]{text}[/dim]")
+    yield
+
 def _cases() -> list[tuple[Position, int, int]]:
     rng = random.Random(SEED)  # dice as thrown: a double one time in six
     return [(p, rng.randint(1, 6), rng.randint(1, 6)) for p in random_positions(POSITIONS, SEED)]
@@ -47,18 +56,19 @@ def _time_all(runs: dict[str, Callable[[], int]], repeat: int = 5) -> dict[str, 
     best = {name: (float("inf"), 0) for name in runs}
     # The bar (on stderr) is advanced between runs, outside the timed region.
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                        TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+                        TimeElapsedColumn(), console=Console(stderr=True), transient=True,
+                        auto_refresh=False)
     with progress:
         task = progress.add_task("rules", total=repeat * len(runs))
         for i in range(repeat):
             for name, run in runs.items():
-                progress.update(task, description=f"rules: run {i + 1}/{repeat}, {name}")
+                progress.update(task, description=f"rules: run {i + 1}/{repeat}, {name}", refresh=True)
                 start = time.process_time()
                 plays = run()
                 seconds = time.process_time() - start
                 if seconds < best[name][0]:
                     best[name] = (seconds, plays)
-                progress.advance(task)
+                progress.update(task, advance=1, refresh=True)
     return best
 
 
@@ -125,7 +135,7 @@ def _gym(cases: list[tuple[Position, int, int]]) -> Callable[[], int] | str:
 
 def main() -> None:
     """Print the table: pairs per second and the ratio of each engine to this core."""
-    with Console(stderr=True).status("rules: generating random positions"):
+    with _stage(Console(stderr=True), "rules: generating random positions"):
         cases = _cases()
     ours = "tavla rules core (pure Python)"
     runs: dict[str, Callable[[], int]] = {ours: _ours(cases)}

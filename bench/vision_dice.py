@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
@@ -22,6 +24,14 @@ from vision.dice_eval import score_board_labels, score_yolo_folder
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 FRAME_MS = 1000.0 / 30.0
 
+
+
+@contextmanager
+def _stage(err: Console, text: str) -> Iterator[None]:
+    """One plain status line on stderr before a stage: no spinner thread, so nothing else runs (or
+    takes CPU) while the stage is timed."""
+    err.print(f"[dim]{text}[/dim]")
+    yield
 
 def _ms(fn, items: list, repeat: int = 1) -> float:  # type: ignore[no-untyped-def, type-arg]
     t0 = time.perf_counter()
@@ -42,7 +52,7 @@ def main(quick: bool = False) -> None:
     table.add_column("ratio", justify="right")
     d6 = DATA / "dice-d6"
     if d6.is_dir():
-        with err.status("dice: scoring dice-d6 photos"):
+        with _stage(err, "dice: scoring dice-d6 photos"):
             score = score_yolo_folder(d6 / "images", d6 / "labels", every=4 if quick else 1)
         table.add_row(
             f"dice-d6 pips right ({score.images} photos)",
@@ -56,25 +66,25 @@ def main(quick: bool = False) -> None:
         paths = sorted((d6 / "images").glob("*.jpg"))[:: 20 if quick else 10]
         blobs = [np.fromfile(str(p), np.uint8) for p in paths]
         frames = [cv2.imdecode(b, cv2.IMREAD_COLOR) for b in blobs]
-        with err.status(f"dice: timing JPEG decode and find_dice on {len(frames)} photos"):
+        with _stage(err, f"dice: timing JPEG decode and find_dice on {len(frames)} photos"):
             decode = _ms(lambda b: cv2.imdecode(b, cv2.IMREAD_COLOR), blobs, 3)
             own = _ms(find_dice, frames)
         h, w = frames[0].shape[:2]
         interval = f"frame interval {FRAME_MS:.1f} ms"
         table.add_row(f"ms per photo {w}x{h}", f"{own:.1f}", interval, f"{own / FRAME_MS:.2f}")
         table.add_row("", "", f"JPEG decode {decode:.2f} ms", f"{own / max(decode, 1e-6):.0f}")
-        with err.status("dice: timing the classical reader alone"):
+        with _stage(err, "dice: timing the classical reader alone"):
             plain = _ms(lambda f: read_dice_with(f, None), frames)
         table.add_row("", "", f"classical alone {plain:.1f} ms", f"{own / max(plain, 1e-6):.2f}")
         hd = [cv2.resize(f, (1280, 720), interpolation=cv2.INTER_LINEAR) for f in frames]
-        with err.status("dice: timing find_dice at 1280x720"):
+        with _stage(err, "dice: timing find_dice at 1280x720"):
             own_hd = _ms(find_dice, hd)
         table.add_row("ms per frame 1280x720", f"{own_hd:.1f}", interval, f"{own_hd / FRAME_MS:.2f}")
     else:
         table.add_row("dice-d6", "absent", str(d6), "")
     web = DATA / "boards-webcam"
     if web.is_dir() and not quick:
-        with err.status("dice: scoring boards-webcam frames"):
+        with _stage(err, "dice: scoring boards-webcam frames"):
             ws = score_board_labels(web / "labels.jsonl", web)
         table.add_row(
             f"boards-webcam dice right ({ws.images} frames)",
