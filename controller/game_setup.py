@@ -1,0 +1,293 @@
+"""Board readings for controller.game: the dispatch of a BoardSeen by phase, setup, the opening roll
+and the next nardy game (split out of controller/game.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from controller import arbiter, hints
+from controller.effects import Effect, Leds, Prompt
+from controller.events import BoardSeen, DieSeen
+from controller.game_state import (
+    NAMES,
+    Sides,
+    State,
+    _announce,
+    _half_of,
+    _is_start,
+    _partial_notes,
+    _plays,
+    _position,
+    _roll_of,
+    _show,
+    _variant,
+    cube_settings,
+    infer_seating,
+    match_state,
+    sides_from_seen,
+)
+from controller.game_turns import (
+    _begin_move,
+    _deciding,
+    _describe_plays,
+    _moving,
+    _to_roll,
+)
+from controller.geometry import right_half
+from controller.rules.cube import automatic_double
+from controller.rulings import Ruling, rethrow
+from firmware_bridge.frames import LedFrame
+
+
+def _board(state: State, ev: BoardSeen, out: list[Effect]) -> tuple[State, list[Effect]]:
+    if not ev.usable:
+        why = "a hand covers the board" if ev.occluded else f"no usable reading ({ev.status})"
+        out.append(Prompt(f"waiting: {why}"))
+        return state, out
+    if state.seating is None or state.phase in ("setup", "game_over"):
+        state = replace(state, seating=infer_seating(ev, state.settings))
+    elif state.phase == "free":
+        # keep the numbering found on the first board, unless a start position shows another
+        other = infer_seating(ev, state.settings)
+        if other != state.seating and _is_start(sides_from_seen(ev, other), _variant(state)):
+            state = replace(state, seating=other)
+    assert state.seating is not None
+    seen = sides_from_seen(ev, state.seating)
+    dice = _roll_of(ev)
+    if state.phase in ("setup", "free", "game_over", "match_over"):
+        return _setup(state, ev, seen, dice, out)
+    if state.phase == "to_roll":
+        return _to_roll(state, ev, seen, dice, out)
+    if state.phase == "moving":
+        return _moving(state, ev, seen, dice, out)
+    if state.phase == "deciding":
+        return _deciding(state, ev, seen, dice, out)
+    if state.phase == "cube":
+        out.append(Prompt(f"{NAMES[1 - (state.on_roll or 0)]}: take or drop the double"))
+        return state, out
+    return state, out
+
+
+def _setup(
+    state: State, ev: BoardSeen, seen: Sides, dice: tuple[DieSeen, ...], out: list[Effect]
+) -> tuple[State, list[Effect]]:
+    """No game under way: start one on an opening roll over the start position, else free analysis."""
+    assert state.seating is not None
+    variant = _variant(state)
+    if state.phase == "match_over":
+        out.append(Prompt("the match is over: start a new one (tavla run --config ...)"))
+        return state, out
+    if _is_start(seen, variant):
+        if variant == "nardy" and state.phase == "game_over" and state.starter is not None:
+            return _nardy_next_game(state, ev, seen, dice, out)
+        if not dice:
+            view, _, _, _ = _show(state, ev, "start position: roll one die each", None, None, seen)
+            out.append(view)
+            return replace(state, sides=seen), out
+        return _opening(state, ev, seen, dice, out)
+    if state.phase == "game_over":
+        out.append(Prompt("game over: set up the start position for the next game"))
+        return state, out
+    # free play: analyse this board alone (hint assistant over any position)
+    notes = list(_partial_notes(seen))
+    if not dice and ev.dice:
+        notes.append(f"{len(ev.dice)} dice-like marks read, none trusted: no roll taken from this frame")
+    mover = None
+    roll = None
+    if len(dice) == 2:
+        ruling = rethrow(dice[:2], state.settings)
+        if ruling is not None:
+            state = _announce(state, ruling, out)
+            out.append(Leds(hints.rethrow_frame(), "re-throw"))
+        else:
+            half = _half_of(dice)
+            mover = state.seating.roller_for_half(bool(half)) if half is not None else None
+            roll = (dice[0].value, dice[1].value)  # type: ignore[assignment]
+    elif len(dice) == 1:
+        notes.append("only one die seen")
+    elif len(dice) > 2:
+        notes.append(f"{len(dice)} dice on the board: waiting for one roll")
+    position_ok = True
+    pos = arbiter.make_position(variant, seen[0], seen[1])
+    flags = pos.status() if hasattr(pos, "status") else 0
+    if flags:
+        notes.append(f"no legal plays counted: the position is impossible ({arbiter._flag_names(flags)})")
+        position_ok = False
+    view, frame, _, _ = _show(
+        state, ev, "board", mover, roll if position_ok else None, seen if position_ok else seen, tuple(notes)
+    )
+    if not position_ok:
+        view = replace(view, legal=None, movable=(), movable_slots=())
+        frame = LedFrame.dark()
+    if state.phase == "free" and position_ok:
+        state = _free_inference(state, seen, out)
+    out.append(view)
+    if not any(isinstance(e, Leds) for e in out):
+        out.append(Leds(frame, "movable points" if view.movable else "nothing to play"))
+    prev = (seen, mover, roll) if position_ok and mover is not None and roll is not None else None
+    if prev is None and state.pending and state.pending[0] == "free" and state.pending[1][0] == seen:
+        prev = state.pending[1]  # same board, dice gone: keep the roll for the next change
+    return replace(state, phase="free", sides=seen, pending=("free", prev) if prev else ()), out
+
+
+def _free_inference(state: State, seen: Sides, out: list[Effect]) -> State:
+    """Free play (a game joined in progress): when the board changes after a roll was seen, name the
+    play that explains the change, or raise a dispute when none does (RULES.md B17, N11)."""
+    if not state.pending or state.pending[0] != "free":
+        return state
+    before_sides, mover, roll = state.pending[1]
+    if seen == before_sides:
+        return state
+    before = _position(state, before_sides, mover)
+    plays = _plays(state, before_sides, mover, roll)
+    verdict = arbiter.infer(before, plays, _position(state, seen, mover), (arbiter.BAR,), _variant(state))
+    rule = "N11" if _variant(state) == "nardy" else "B17"
+    if isinstance(verdict, arbiter.Made):
+        text = _describe_plays(state, (verdict.play,)) if verdict.play.moves else "no move (none possible)"
+        out.append(Prompt(f"{NAMES[mover]} played {roll[0]}-{roll[1]}: {text} (legal)"))
+        return state
+    if isinstance(verdict, arbiter.Ambiguous):
+        text = _describe_plays(state, verdict.candidates)
+        return _announce(
+            state,
+            Ruling(
+                rule,
+                "unclear",
+                f"{NAMES[mover]}'s {roll[0]}-{roll[1]}: the camera cannot "
+                f"tell which play was made ({text}); confirm it",
+                mover,
+            ),
+            out,
+        )
+    if isinstance(verdict, arbiter.Illegal):
+        text = _describe_plays(state, verdict.closest)
+        return _announce(
+            state,
+            Ruling(
+                rule,
+                "dispute",
+                f"the board changed in a way no legal play of "
+                f"{NAMES[mover]}'s {roll[0]}-{roll[1]} explains ({verdict.distance} checkers "
+                f"differ from the closest: {text}): check the board or the reading",
+                mover,
+            ),
+            out,
+        )
+    out.append(Prompt(f"cannot judge the change: {verdict.reason}"))
+    return state
+
+
+def _opening(
+    state: State, ev: BoardSeen, seen: Sides, dice: tuple[DieSeen, ...], out: list[Effect]
+) -> tuple[State, list[Effect]]:
+    """RULES.md B3 / N3: one die each on his own right-hand half; ties re-rolled (B13 cube)."""
+    assert state.seating is not None
+    s = state.settings
+    if len(dice) < 2:
+        out.append(Prompt("opening roll: each player rolls one die"))
+        return replace(state, sides=seen), out
+    for d in dice[:2]:
+        r = rethrow((d,), s)
+        if r is not None:
+            state = _announce(state, r, out)
+            out.append(Leds(hints.rethrow_frame(), "re-throw"))
+            return state, out
+    by_player: dict[int, int] = {}
+    for d in dice[:2]:
+        if d.slot is None or d.value is None:
+            continue
+        by_player[state.seating.roller_for_half(right_half(d.slot))] = d.value
+    if len(by_player) != 2:
+        rule = "N10" if s.variant == "nardy" else "B15"
+        state = _announce(
+            state,
+            Ruling(rule, "rethrow", "opening roll: each player's die must land on his own right-hand half"),
+            out,
+        )
+        out.append(Leds(hints.rethrow_frame(), "re-throw"))
+        return state, out
+    a, b = by_player[0], by_player[1]
+    if a == b:
+        reason = f"opening roll tied {a}-{b}: both roll again"
+        rule = "N3" if s.variant == "nardy" else "B3"
+        cube = automatic_double(state.cube_state, cube_settings(s))  # RULES.md B13, with its limit
+        if cube != state.cube_state:
+            state = replace(state, cube_state=cube)
+            reason += f"; automatic double: the cube is now {state.cube} and stays in the middle"
+            rule = "B13"
+        state = _announce(
+            replace(state, opening_ties=state.opening_ties + 1, sides=seen),
+            Ruling(rule, "opening_tie", reason),
+            out,
+        )
+        return state, out
+    first = 0 if a > b else 1
+    game_number = state.game_number + 1
+    # RULES.md B14: whether this is the Crawford game was settled when the last game was recorded
+    crawford = match_state(state).crawford_game
+    state = replace(
+        state,
+        starter=first,
+        sides=seen,
+        on_roll=first,
+        game_number=game_number,
+        turns=(),
+        first_roll=(True, True),
+        cube_state=replace(state.cube_state, owner=None, offered_by=None, beaver=False),
+        opening_ties=0,
+        crawford_game=crawford,
+        crawford_done=state.crawford_done or crawford,
+        premature=None,
+        pending=(),
+    )
+    if crawford:
+        out.append(Prompt(f"game {game_number} is the Crawford game: no doubling (RULES.md B14)"))
+    if s.variant == "nardy":
+        out.append(
+            Prompt(
+                f"{NAMES[first]} won the opening roll {max(a, b)}-{min(a, b)}: {NAMES[first]} plays white "
+                "and rolls to start (RULES.md N3)"
+            )
+        )
+        return replace(state, phase="to_roll", dice=None), out
+    roll = (max(a, b), min(a, b))
+    out.append(Prompt(f"{NAMES[first]} won the opening roll and plays {roll[0]}-{roll[1]} (RULES.md B3)"))
+    return _begin_move(state, ev, first, roll, out)
+
+
+def _nardy_next_game(
+    state: State, ev: BoardSeen, seen: Sides, dice: tuple[DieSeen, ...], out: list[Effect]
+) -> tuple[State, list[Effect]]:
+    """RULES.md N3: in a series, no opening roll after the first game: colours alternate and the player
+    who had black starts (default), or the winner starts (setting ``nardy_next_game = "winner"``)."""
+    assert state.starter is not None
+    s = state.settings
+    first = (
+        state.last_winner
+        if s.nardy_next_game == "winner" and state.last_winner is not None
+        else 1 - state.starter
+    )
+    state = replace(
+        state,
+        phase="to_roll",
+        starter=first,
+        on_roll=first,
+        sides=seen,
+        game_number=state.game_number + 1,
+        turns=(),
+        pending=(),
+        premature=None,
+        dice=None,
+    )
+    why = (
+        "the winner starts"
+        if s.nardy_next_game == "winner"
+        else "colours alternate: black of the last game starts"
+    )
+    out.append(
+        Prompt(f"game {state.game_number}: {NAMES[first]} plays white and rolls first ({why}; RULES.md N3)")
+    )
+    if dice:
+        return _to_roll(state, ev, seen, dice, out)
+    return state, out

@@ -1,0 +1,460 @@
+"""Rolls, moves and turn end for controller.game: the to-roll / moving / deciding phases and the
+commit of a turn (split out of controller/game.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from controller import arbiter, hints
+from controller.effects import Effect, Leds, Prompt
+from controller.events import BoardSeen, DieSeen
+from controller.game_score import (
+    _draw,
+    _game_over,
+)
+from controller.game_state import (
+    NAMES,
+    UNSURE,
+    Sides,
+    State,
+    Turn,
+    _announce,
+    _contact,
+    _half_of,
+    _pad,
+    _plays,
+    _position,
+    _show,
+    _variant,
+    nardy_settings,
+)
+from controller.geometry import right_half
+from controller.rules import nardy_result
+from controller.rulings import Ruling, rethrow
+
+
+def _begin_move(
+    state: State, ev: BoardSeen, mover: int, roll: tuple[int, int], out: list[Effect]
+) -> tuple[State, list[Effect]]:
+    assert state.sides is not None
+    state = replace(
+        state, phase="moving", on_roll=mover, dice=roll, seen=state.sides, dice_present=True, premature=None
+    )
+    view, frame, plays, _ = _show(
+        state, ev, f"{NAMES[mover]} to play {roll[0]}-{roll[1]}", mover, roll, state.sides
+    )
+    out.append(view)
+    if state.settings.hints == "assistant":
+        out.append(Leds(frame, "movable points"))
+    if not plays:
+        out.append(
+            Prompt(f"{NAMES[mover]} cannot play {roll[0]}-{roll[1]}: pick up the dice (RULES.md B5/B7)")
+        )
+    return state, out
+
+
+def _to_roll(
+    state: State, ev: BoardSeen, seen: Sides, dice: tuple[DieSeen, ...], out: list[Effect]
+) -> tuple[State, list[Effect]]:
+    assert state.seating is not None and state.on_roll is not None and state.sides is not None
+    mover = state.on_roll
+    if not dice:
+        if not _same_board(seen, state.sides, ev):
+            out.append(Prompt(f"the board changed before {NAMES[mover]} rolled: put the checkers back"))
+        return state, out
+    if len(dice) < 2:
+        return state, out
+    half = _half_of(dice[:2])
+    nardy = _variant(state) == "nardy"
+    if not nardy and half is not None and state.seating.roller_for_half(half) != mover:
+        rule = "B15"
+        state = _announce(
+            state,
+            Ruling(
+                rule,
+                "out_of_turn",
+                f"{NAMES[1 - mover]} rolled out of turn: it is {NAMES[mover]}'s roll; pick up those dice",
+                1 - mover,
+            ),
+            out,
+        )
+        return state, out
+    ruling = rethrow(dice[:2], state.settings, None if nardy else state.seating.seat_bottom(mover))
+    if ruling is not None:
+        state = _announce(state, replace(ruling, player=mover), out)
+        out.append(Leds(hints.rethrow_frame(), "re-throw"))
+        return state, out
+    roll = (int(dice[0].value or 0), int(dice[1].value or 0))
+    return _begin_move(state, ev, mover, roll, out)
+
+
+def _moving(
+    state: State, ev: BoardSeen, seen: Sides, dice: tuple[DieSeen, ...], out: list[Effect]
+) -> tuple[State, list[Effect]]:
+    assert state.seating is not None and state.on_roll is not None and state.dice is not None
+    mover = state.on_roll
+    nardy = _variant(state) == "nardy"
+    mine = tuple(
+        d
+        for d in dice
+        if nardy or d.slot is None or state.seating.roller_for_half(right_half(d.slot)) == mover
+    )
+    theirs = tuple(d for d in dice if d not in mine)
+    if theirs and mine and len(theirs) >= 2 and not nardy:
+        return _premature(state, ev, seen, theirs, out)
+    if not mine and not theirs:
+        if not state.dice_present:
+            # correcting a move after a ruling (the dice already off the board): the turn ends as soon
+            # as the board shows a legal play, or on the clock button
+            return _correcting(state, ev, seen, out)
+        if state.settings.end_on_pickup:
+            return _turn_end(replace(state, seen=seen), ev, out, "dice picked up")
+        return replace(state, seen=seen, dice_present=False), out
+    if mine and not state.dice_present:
+        state = replace(state, dice_present=True)
+    if not mine and len(theirs) >= 2 and not nardy:
+        # the mover's dice went and the opponent rolled in the same settled frame: turn end, then the roll
+        state, out = _turn_end(replace(state, seen=seen), ev, out, "dice picked up")
+        if state.phase == "to_roll":
+            return _to_roll(state, ev, seen, theirs, out)
+        return state, out
+    if seen != state.seen and state.sides is not None:
+        lifted = _lifted_from(state.sides[mover], seen[mover])
+        if lifted is not None and state.settings.hints == "assistant":
+            plays = _plays(state, state.sides, mover, state.dice)
+            dests = hints.destinations(plays, lifted)
+            if dests:
+                out.append(Leds(hints.destination_frame(state.seating, mover, lifted, dests), "destinations"))
+    if seen != state.seen:
+        state = replace(state, seen=seen)
+        view, _, _, _ = _show(
+            state,
+            ev,
+            f"{NAMES[mover]} moving {state.dice[0]}-{state.dice[1]}",
+            mover,
+            state.dice,
+            state.sides,
+        )
+        out.append(
+            replace(
+                view,
+                title=f"{NAMES[mover]} moving {state.dice[0]}-{state.dice[1]} (board changed)",
+                hint=None,
+            )
+        )
+    return state, out
+
+
+def _same_board(a: Sides, b: Sides, ev: BoardSeen) -> bool:
+    """Both sides equal; the bar left out on a board without one (its hit checkers lie beside it)."""
+    if ev.has_bar is False:
+        return a[0][:24] == b[0][:24] and a[1][:24] == b[1][:24]
+    return a == b
+
+
+def _lifted_from(before: tuple[int, ...], now: tuple[int, ...]) -> int | None:
+    """The point a checker was just lifted from (in the mover's hand): exactly one checker fewer on one
+    point and nothing else changed; else None."""
+    diff = [(i + 1, now[i] - before[i]) for i in range(min(len(before), len(now))) if now[i] != before[i]]
+    if len(diff) == 1 and diff[0][1] == -1:
+        return diff[0][0]
+    return None
+
+
+def _correcting(state: State, ev: BoardSeen, seen: Sides, out: list[Effect]) -> tuple[State, list[Effect]]:
+    """RULES.md B17 / N11 after "demand the legal move": wait for a legal play on the board."""
+    assert state.on_roll is not None and state.dice is not None and state.sides is not None
+    if seen == state.seen:
+        return state, out
+    mover = state.on_roll
+    plays = _plays(state, state.sides, mover, state.dice)
+    verdict = arbiter.infer(
+        _position(state, state.sides, mover),
+        plays,
+        _position(state, seen, mover),
+        _unsure(state, ev, mover),
+        _variant(state),
+        tolerate=_tolerated(state),
+    )
+    if isinstance(verdict, arbiter.Made) and (verdict.play.moves or not plays):
+        return _commit(replace(state, seen=seen), verdict.play, out, "corrected")
+    return replace(state, seen=seen), out
+
+
+def _premature(
+    state: State, ev: BoardSeen, seen: Sides, theirs: tuple[DieSeen, ...], out: list[Effect]
+) -> tuple[State, list[Effect]]:
+    """RULES.md B16: the opponent rolled before the mover ended his turn."""
+    assert state.on_roll is not None and state.dice is not None and state.sides is not None
+    mover, opp = state.on_roll, 1 - state.on_roll
+    if state.premature == opp:
+        return state, out  # already ruled on this roll
+    s = state.settings
+    plays = _plays(state, state.sides, mover, state.dice)
+    forced = len(plays) <= 1
+    no_contact = not _contact(state.sides, _variant(state))
+    if s.premature_roll == "stands" or (s.premature_waiver and (forced or no_contact)):
+        why = (
+            "the rules in force let a premature roll stand"
+            if s.premature_roll == "stands"
+            else "the move was forced"
+            if forced
+            else "contact is over"
+        )
+        state = _announce(
+            state,
+            Ruling(
+                "B16",
+                "premature_stands",
+                f"{NAMES[opp]} rolled before {NAMES[mover]} ended the turn; the roll stands because {why}",
+                opp,
+            ),
+            out,
+        )
+        state, out = _turn_end(replace(state, seen=seen), ev, out, "opponent rolled")
+        if state.phase == "to_roll":
+            return _to_roll(state, ev, seen, theirs, out)
+        return state, out
+    state = _announce(
+        replace(state, premature=opp),
+        Ruling(
+            "B16",
+            "premature_void",
+            f"{NAMES[opp]} rolled before {NAMES[mover]} ended the turn: that roll is void; "
+            "pick the dice up and roll after the turn ends",
+            opp,
+        ),
+        out,
+    )
+    return state, out
+
+
+def _turn_end(state: State, ev: BoardSeen | None, out: list[Effect], how: str) -> tuple[State, list[Effect]]:
+    """RULES.md B16/N11: the turn is over; the arbiter names the play or a dispute is raised (B17)."""
+    assert state.on_roll is not None and state.dice is not None and state.sides is not None
+    assert state.seen is not None and state.seating is not None
+    mover = state.on_roll
+    before = _position(state, state.sides, mover)
+    seen_pos = _position(state, state.seen, mover)
+    plays = _plays(state, state.sides, mover, state.dice)
+    unsure = _unsure(state, ev, mover) if ev is not None else ()
+    verdict = arbiter.infer(before, plays, seen_pos, unsure, _variant(state), tolerate=_tolerated(state))
+    rule_ill = "N11" if _variant(state) == "nardy" else "B17"
+    if isinstance(verdict, arbiter.Made):
+        return _commit(state, verdict.play, out, how)
+    if isinstance(verdict, arbiter.Unreadable):
+        out.append(
+            Prompt(
+                f"cannot read the board ({verdict.reason}): clear the board of hands and check the checkers"
+            )
+        )
+        return replace(state, dice_present=False), out
+    if isinstance(verdict, arbiter.Ambiguous):
+        from controller.formats.notation import format_play
+
+        cands = (
+            ", ".join(format_play(p) for p in verdict.candidates[:3])
+            if _variant(state) == "backgammon"
+            else f"{len(verdict.candidates)} plays"
+        )
+        state = _announce(
+            state,
+            Ruling(
+                rule_ill,
+                "unclear",
+                f"the camera cannot tell which play {NAMES[mover]} made "
+                f"({cands}): confirm with the dispute button",
+                mover,
+            ),
+            out,
+        )
+        return replace(state, phase="deciding", pending=("ambiguous", verdict.candidates)), out
+    assert isinstance(verdict, arbiter.Illegal)
+    closest = _describe_plays(state, verdict.closest)
+    what = "incomplete" if verdict.unchanged else "illegal"
+    if state.settings.illegal_move == "must_correct":
+        state = _announce(
+            state,
+            Ruling(
+                rule_ill,
+                "must_correct",
+                f"{NAMES[mover]}'s move is {what}; it must be "
+                f"corrected (Legal Moves policy); closest legal: {closest}",
+                mover,
+            ),
+            out,
+        )
+        out.append(
+            Leds(
+                hints.warning_frame(
+                    state.seating,
+                    mover,
+                    hints.changed_points(verdict.closest[0].result, seen_pos) if verdict.closest else (),
+                ),
+                "illegal move",
+            )
+        )
+        return replace(state, phase="moving", dice_present=False), out
+    state = _announce(
+        state,
+        Ruling(
+            rule_ill,
+            "illegal",
+            f"{NAMES[mover]}'s move is {what}: {NAMES[1 - mover]} may "
+            f"accept it (dispute button) or demand the legal move (long press); closest legal: {closest}",
+            mover,
+        ),
+        out,
+    )
+    if verdict.closest:
+        out.append(
+            Leds(
+                hints.warning_frame(
+                    state.seating, mover, hints.changed_points(verdict.closest[0].result, seen_pos)
+                ),
+                "illegal move",
+            )
+        )
+    return replace(state, phase="deciding", pending=("illegal", verdict.closest)), out
+
+
+def _describe_plays(state: State, plays: tuple[Any, ...]) -> str:
+    if not plays:
+        return "no play (the roll could not be played)"
+    if _variant(state) != "backgammon":
+        return " | ".join(" ".join(f"{m.src}/{m.dst}" for m in p.moves) for p in plays[:3])
+    from controller.formats.notation import format_play
+
+    return " | ".join(format_play(p) for p in plays[:3])
+
+
+def _tolerated(state: State) -> Any:
+    """Status flags a seen position may carry now: both sides finished, after black's last roll under
+    the nardy draw setting (RULES.md N9); else none."""
+    if state.last_roll and _variant(state) == "nardy":
+        from controller.rules.nardy_position import NardyStatus
+
+        return NardyStatus.BOTH_FINISHED
+    return None
+
+
+def _unsure(state: State, ev: BoardSeen, mover: int) -> tuple[int, ...]:
+    assert state.seating is not None
+    pts = {state.seating.point(mover, s) for s, (_, _, conf) in enumerate(ev.slots) if conf < UNSURE}
+    if ev.has_bar is False:
+        pts.add(arbiter.BAR)
+    return tuple(sorted(pts))
+
+
+def _commit(
+    state: State, play: Any, out: list[Effect], how: str, illegal: bool = False, result: Sides | None = None
+) -> tuple[State, list[Effect]]:
+    """The move is final: record it, hand the turn over, or end the game (RULES.md B9, N9)."""
+    assert state.on_roll is not None and state.dice is not None
+    mover = state.on_roll
+    if result is None:
+        me, opp = _pad(play.result.me), _pad(play.result.opp)
+        result = (me, opp) if mover == 0 else (opp, me)
+    moves = tuple((m.src, m.dst) for m in play.moves) if play is not None else ()
+    turn = Turn(mover, state.dice, moves, illegal=illegal)
+    fr = list(state.first_roll)
+    fr[mover] = False
+    state = replace(
+        state,
+        sides=result,
+        seen=result,
+        turns=state.turns + (turn,),
+        first_roll=(fr[0], fr[1]),
+        dice=None,
+        dice_present=False,
+        pending=(),
+    )
+    if _variant(state) == "nardy":
+        return _nardy_turn_end(state, mover, result, out, how)
+    if not any(result[mover]):
+        return _game_over(state, mover, out)
+    nxt = 1 - mover
+    out.append(Prompt(f"{NAMES[mover]}'s turn ends ({how}); {NAMES[nxt]} to roll"))
+    state = replace(state, phase="to_roll", on_roll=nxt, premature=None)
+    return state, out
+
+
+def _nardy_turn_end(
+    state: State, mover: int, result: Sides, out: list[Effect], how: str
+) -> tuple[State, list[Effect]]:
+    """RULES.md N9 through the rules core (``nardy_result.end_of_turn``): the game goes on, black gets
+    his last roll (draw setting: white has just borne off his last checker), or it is over -- a draw
+    when black bore off all with that last roll, else scored as oin / mars / koks."""
+    position = arbiter.make_position("nardy", result[mover], result[1 - mover])
+    white = mover == state.starter  # the player who made the game's first move has white (N3)
+    end, res = nardy_result.end_of_turn(
+        position, nardy_settings(state.settings), mover_is_white=white, last_roll=state.last_roll
+    )
+    nxt = 1 - mover
+    if end is nardy_result.TurnEnd.LAST_ROLL:
+        state = _announce(
+            state,
+            Ruling(
+                "N9",
+                "last_roll",
+                f"{NAMES[mover]} (white) bore off his last checker: {NAMES[nxt]} (black) gets one last roll; "
+                "bearing off all with it draws the game (draw setting)",
+                nxt,
+            ),
+            out,
+        )
+        return replace(state, phase="to_roll", on_roll=nxt, premature=None, last_roll=True), out
+    if end is nardy_result.TurnEnd.CONTINUE:
+        out.append(Prompt(f"{NAMES[mover]}'s turn ends ({how}); {NAMES[nxt]} to roll"))
+        return replace(state, phase="to_roll", on_roll=nxt, premature=None), out
+    assert res is not None
+    if res.winner is None:
+        return _draw(state, out)
+    winner = mover if res.winner == "me" else nxt
+    return _game_over(state, winner, out)
+
+
+def _deciding(
+    state: State, ev: BoardSeen, seen: Sides, dice: tuple[DieSeen, ...], out: list[Effect]
+) -> tuple[State, list[Effect]]:
+    """RULES.md B17: the opponent's roll makes the previous move stand."""
+    assert state.on_roll is not None and state.seating is not None
+    mover = state.on_roll
+    if len(dice) >= 2:
+        half = _half_of(dice[:2])
+        if _variant(state) == "nardy" or (
+            half is not None and state.seating.roller_for_half(half) == 1 - mover
+        ):
+            state = _announce(
+                state,
+                Ruling(
+                    "B17",
+                    "stands",
+                    f"{NAMES[1 - mover]} rolled: {NAMES[mover]}'s move stands as played",
+                    mover,
+                ),
+                out,
+            )
+            state, out = _accept(state, out)
+            if state.phase == "to_roll":
+                return _to_roll(state, ev, seen, dice, out)
+            return state, out
+    if seen != state.seen:
+        state = replace(state, seen=seen)
+    return state, out
+
+
+def _accept(state: State, out: list[Effect]) -> tuple[State, list[Effect]]:
+    """The move is accepted as played (the board seen becomes the position)."""
+    assert state.seen is not None
+    kind, data = state.pending if state.pending else ("illegal", ())
+    if kind == "ambiguous" and data:
+        return _commit(state, data[0], out, "accepted")
+    return _commit(state, _AsPlayed(), out, "accepted as played", illegal=True, result=state.seen)
+
+
+@dataclass(frozen=True)
+class _AsPlayed:
+    moves: tuple[Any, ...] = ()
