@@ -264,7 +264,7 @@ def _draw_board(
             draw.checker(canvas, px, py, r, pal[colour], spec.style)
     off_flat: list[tuple[float, float]] = []
     for colour, count in spec.off.items():
-        for cx, cy, on_edge in off_positions(lay, colour, count, spec.home):
+        for cx, cy, on_edge in off_positions(lay, colour, count, spec.home, spec.off_pose):
             if not on_edge:
                 off_flat.append((cx, cy))
             (px, py), = c([(cx, cy)])
@@ -278,8 +278,12 @@ def _draw_board(
     if spec.cube_position is not None:
         cx, cy = cube_xy(lay, spec.cube_position, spec.home)
         (px, py), = c([(cx, cy)])
-        draw.cube(canvas, px, py, lay.checker_d * 0.7 * sc, spec.cube_value, float(rng.uniform(-8, 8)))
-        cube_truth = CubeReading(spec.cube_value, spec.cube_position, (cx, cy))
+        angle = float(rng.uniform(-8, 8))  # drawn even when fixed: the seed's later draws stay the same
+        if spec.cube_angle is not None:
+            angle = float(spec.cube_angle)
+        draw.cube(canvas, px, py, lay.checker_d * 0.7 * sc, spec.cube_value, angle, spec.cube_face)
+        value = None if spec.cube_face == "logo" else spec.cube_value
+        cube_truth = CubeReading(value, spec.cube_position, (cx, cy))
 
     dice_truth: list[DieReading] = []
     # dice land clear of the cube and of borne-off checkers lying beside a paper board

@@ -183,19 +183,55 @@ def die(
                     pip, -1, AA, SHIFT)
 
 
-def cube(img: np.ndarray, x: float, y: float, side: float, value: int, angle_deg: float) -> None:
-    """The doubling cube from above: an ivory block showing ``value`` (2-64) in dark figures."""
+# Cube faces (body, figures) BGR: an ivory cube with dark figures, a black cube with gold ones.
+CUBE_INKS = {
+    "dark_on_light": ((200, 225, 235), (30, 30, 60)),
+    "light_on_dark": ((28, 28, 30), (70, 190, 225)),
+    "logo": ((40, 40, 190), (235, 235, 235)),
+}
+
+
+def cube(img: np.ndarray, x: float, y: float, side: float, value: int, angle_deg: float,
+         face: str = "dark_on_light") -> None:
+    """The doubling cube from above, ``side`` pixels across, turned by ``angle_deg`` (figures and all),
+    showing ``value`` (2-64) in the colours of ``face`` (`CUBE_INKS`); ``"logo"`` draws a maker's
+    mark (a ring and a stroke) instead of a number."""
     half = side / 2
     a = math.radians(angle_deg)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     sq = _rounded_square(half, 0.15) @ rot.T + (x, y)
+    body, ink = CUBE_INKS[face]
     poly(img, sq + side * 0.07, (20, 20, 20))
-    poly(img, sq, (200, 225, 235))
-    text = str(value)
-    scale = side / 40.0 * (1.0 if len(text) == 1 else 0.8)
-    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, max(1, int(side / 22)))
-    cv2.putText(img, text, (int(x - tw / 2), int(y + th / 2)), cv2.FONT_HERSHEY_DUPLEX, scale,
-                (30, 30, 60), max(1, int(side / 22)), AA)
+    poly(img, sq, body)
+    # the figures are drawn upright on a patch, turned with the cube and laid on it as a mask
+    n = max(8, int(math.ceil(side * 1.5)))
+    patch = np.zeros((n, n), np.uint8)
+    c = n / 2
+    thick = max(1, int(round(side / 16)))
+    if face == "logo":
+        cv2.circle(patch, _pt(c, c), int(side * 0.3 * _ONE), 255, thick, AA, SHIFT)
+        a0, a1 = _pt(c - side * 0.2, c + side * 0.2), _pt(c + side * 0.25, c - side * 0.05)
+        cv2.line(patch, a0, a1, 255, thick, AA, SHIFT)
+    else:
+        text = str(value)
+        font = cv2.FONT_HERSHEY_DUPLEX
+        (tw, th), _ = cv2.getTextSize(text, font, 1.0, thick)
+        scale = min(0.62 * side / tw, 0.5 * side / th)
+        (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
+        org = (int(round(c - tw / 2)), int(round(c + th / 2)))
+        cv2.putText(patch, text, org, font, scale, 255, thick, AA)
+    m = cv2.getRotationMatrix2D((c, c), -angle_deg, 1.0)
+    m[:, 2] += (x - c, y - c)
+    h, w = img.shape[:2]
+    x0, y0 = max(0, int(x - c) - 1), max(0, int(y - c) - 1)
+    x1, y1 = min(w, int(x + c) + 2), min(h, int(y + c) + 2)
+    if x1 <= x0 or y1 <= y0:
+        return
+    m[:, 2] -= (x0, y0)
+    mask = cv2.warpAffine(patch, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+    mask = mask.astype(np.float32)[..., None] / 255
+    roi = img[y0:y1, x0:x1].astype(np.float32)
+    img[y0:y1, x0:x1] = np.round(roi * (1 - mask) + np.array(ink, np.float32) * mask).astype(np.uint8)
 
 
 def hand(

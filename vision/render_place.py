@@ -61,22 +61,50 @@ def bar_positions(lay: Layout, colour: str, count: int, home: str) -> list[tuple
     return [(mx, my + sign * (cd * 0.75 + k * step)) for k in range(count)]
 
 
-def off_positions(lay: Layout, colour: str, count: int, home: str) -> list[tuple[float, float, bool]]:
-    """Where borne-off checkers lie: ``(x, y, on_edge)``. On boards with trays they stand on edge in
-    the home side's tray (light bottom half, dark top half); on paper they lie flat in a row on the
-    table beside the home board."""
+# Flat borne-off checkers in a row lie at most one diameter apart and at least this much of one
+# (closer, a neighbour would hide more than a third of a checker's rim).
+_FLAT_STEP_MIN = 0.6
+
+
+def off_positions(
+    lay: Layout, colour: str, count: int, home: str, pose: str = "edge"
+) -> list[tuple[float, float, bool]]:
+    """Where borne-off checkers lie: ``(x, y, on_edge)``, board units, in drawing order.
+
+    On boards with trays they lie in the home side's tray (light in its bottom half, dark in its top
+    half, from the tray's end towards its middle): with ``pose="edge"`` standing on edge in a row (the
+    tournament way), with ``pose="flat"`` as a row of discs, touching or, when many, overlapping a
+    little. On a board without trays (paper) they lie flat on the table beside the home board, in two
+    rows of discs side by side, whatever ``pose``.
+
+    :raises RenderError: when ``count`` flat checkers do not fit (more than 9 in half a tray).
+    """
     cd = lay.checker_d
     bottom = colour == LIGHT
-    if lay.trays:
+    sign = -1.0 if bottom else 1.0
+    if lay.trays and pose == "edge":
         (tx0, ty0, tx1, ty1), _ = next(t for t in lay.trays if t[1] == home)
         slab = cd * 0.22
         tx = (tx0 + tx1) / 2
         if bottom:
             return [(tx, ty1 - cd * 0.3 - k * slab * 1.05, True) for k in range(count)]
         return [(tx, ty0 + cd * 0.3 + k * slab * 1.05, True) for k in range(count)]
-    x = BOARD_W + cd * 0.65 if home == "right" else -cd * 0.65
-    y0 = lay.board_h - cd * 0.6 if bottom else cd * 0.6
-    return [(x, y0 + (-1 if bottom else 1) * k * cd * 0.45, False) for k in range(count)]
+    if lay.trays:
+        (tx0, ty0, tx1, ty1), _ = next(t for t in lay.trays if t[1] == home)
+        xs = [(tx0 + tx1) / 2]
+        y0 = ty1 - cd * 0.6 if bottom else ty0 + cd * 0.6
+        room = (ty1 - ty0) / 2 - cd * 0.7
+    else:
+        out = 1.0 if home == "right" else -1.0
+        edge = BOARD_W if home == "right" else 0.0
+        xs = [edge + out * cd * 0.65, edge + out * cd * 1.7]
+        y0 = lay.board_h - cd * 0.6 if bottom else cd * 0.6
+        room = lay.board_h / 2 - cd * 0.7
+    per_row = -(-count // len(xs)) if count else 0
+    step = cd if per_row <= 1 else min(cd, room / (per_row - 1))
+    if step < _FLAT_STEP_MIN * cd:
+        raise RenderError(f"{count} flat borne-off checkers do not fit beside this board; use pose 'edge'")
+    return [(xs[k // per_row], y0 + sign * (k % per_row) * step, False) for k in range(count)]
 
 
 def cube_xy(lay: Layout, position: str, home: str = "right") -> tuple[float, float]:

@@ -12,11 +12,17 @@ from vision import render_draw as draw
 from vision.reading import DARK, LIGHT, DieStatus
 
 __all__ = [
-    "BoardSpec", "COLOURS", "DICE_COLOURS", "DieSpec", "RenderError", "STYLES", "light_point_to_slot",
-    "random_spec", "starting_spec",
+    "BoardSpec", "COLOURS", "CUBE_FACES", "DICE_COLOURS", "OFF_POSES", "DieSpec", "RenderError", "STYLES",
+    "light_point_to_slot", "random_spec", "starting_spec",
 ]
 
 STYLES = ("paper", "wood", "tournament")
+# How borne-off checkers lie: standing on edge in a row along the tray (the tournament way; on a
+# board without trays they then lie flat) or lying flat, a row of discs (``"flat"``).
+OFF_POSES = ("edge", "flat")
+# The cube's top face: dark figures on a light cube, light figures on a dark cube, or the logo face
+# an undoubled cube may show instead of 64 (its value is then unread: None in the truth).
+CUBE_FACES = ("dark_on_light", "light_on_dark", "logo")
 COLOURS = (LIGHT, DARK)
 
 
@@ -54,6 +60,9 @@ class BoardSpec:
     pile: str = "layer"
     checker_colours: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None
     variant: int = 0
+    off_pose: str = "edge"
+    cube_face: str = "dark_on_light"
+    cube_angle: float | None = None
 
     def validate(self) -> None:
         """:raises RenderError: when the spec describes an impossible board."""
@@ -95,6 +104,10 @@ class BoardSpec:
                 raise RenderError(f"die value {d.value} is outside 1-6")
         if self.cube_position not in (None, "centre", "top", "bottom"):
             raise RenderError(f"cube_position {self.cube_position!r}: use 'centre', 'top', 'bottom' or None")
+        if self.off_pose not in OFF_POSES:
+            raise RenderError(f"off_pose {self.off_pose!r}: use one of {', '.join(OFF_POSES)}")
+        if self.cube_face not in CUBE_FACES:
+            raise RenderError(f"cube_face {self.cube_face!r}: use one of {', '.join(CUBE_FACES)}")
         if self.cube_value not in (1, 2, 4, 8, 16, 32, 64):
             raise RenderError(f"cube_value {self.cube_value}: use 2-64 (64 when centred means 1)")
 
@@ -127,27 +140,34 @@ def starting_spec(style: str = "wood", home: str = "right", **kw: object) -> Boa
 
 def random_spec(
     seed: int, style: str = "wood", home: str = "right", max_stack: int = 15, with_dice: bool = True,
-    variant: int | None = 0,
+    variant: int | None = 0, off: Mapping[str, int] | None = None, bar: Mapping[str, int] | None = None,
 ) -> BoardSpec:
     """A random plausible position: 15 checkers a side spread over points, bar and off (no point holds
     both colours), stacks up to ``max_stack``, two flat dice (of a colour from ``DICE_COLOURS``) on the
     roller's half and the cube.
-    ``variant`` None picks a random look of the style.
+    ``variant`` None picks a random look of the style. ``off`` / ``bar`` (counts per colour) fix the
+    borne-off and hit checkers instead of drawing them at random (a colour left out has none).
 
     :raises RenderError: when ``max_stack`` is too small to place 30 checkers on 24 points."""
     rng = np.random.default_rng(seed)
     pts: list[tuple[str | None, int]] = [(None, 0)] * 24
-    bar: dict[str, int] = {}
-    off: dict[str, int] = {}
+    fixed_bar, fixed_off = bar, off
+    bar_n: dict[str, int] = {}
+    off_n: dict[str, int] = {}
     has_bar = style != "paper"
     for colour in COLOURS:
         left = 15
-        if has_bar and rng.random() < 0.25:
-            bar[colour] = int(rng.integers(1, 3))
-            left -= bar[colour]
-        if rng.random() < 0.25:
-            off[colour] = int(rng.integers(1, 6))
-            left -= off[colour]
+        if fixed_bar is not None:
+            bar_n[colour] = int(fixed_bar.get(colour, 0))
+        elif has_bar and rng.random() < 0.25:
+            bar_n[colour] = int(rng.integers(1, 3))
+        if fixed_off is not None:
+            off_n[colour] = int(fixed_off.get(colour, 0))
+        elif rng.random() < 0.25:
+            off_n[colour] = int(rng.integers(1, 6))
+        left -= bar_n.get(colour, 0) + off_n.get(colour, 0)
+        if left < 0:
+            raise RenderError(f"{colour}: {15 - left} checkers on the bar and off; a side has 15")
         while left > 0:
             free = [s for s in range(24) if pts[s][0] in (None, colour) and pts[s][1] < max_stack]
             if not free:
@@ -159,7 +179,8 @@ def random_spec(
     body, pip = DICE_COLOURS[int(rng.integers(len(DICE_COLOURS)))]
     dice = tuple(DieSpec(int(rng.integers(1, 7)), body=body, pip=pip) for _ in range(2)) if with_dice else ()
     return BoardSpec(
-        points=tuple(pts), bar=bar, off=off, dice=dice, style=style, home=home,
+        points=tuple(pts), bar={k: v for k, v in bar_n.items() if v},
+        off={k: v for k, v in off_n.items() if v}, dice=dice, style=style, home=home,
         cube_value=int(rng.choice([64, 2, 4])), cube_position=str(rng.choice(["centre", "top", "bottom"])),
         pile=str(rng.choice(["layer", "beside"])),
         variant=int(rng.integers(0, len(draw.VARIANTS.get(style, [])) + 1)) if variant is None else variant,
