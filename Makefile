@@ -27,7 +27,7 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict controller/rules controller/formats
+	$(BIN)/mypy --strict controller firmware_bridge
 
 test: $(STAMP) lint typecheck
 	$(BIN)/python -m pytest -q
@@ -45,3 +45,15 @@ bench: $(VENV)/.bench-installed
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+
+# Retrain the dice network (vision/assets/dice_cnn.onnx, checked by photo first) in a venv of its own
+# under build/, so PyTorch never enters .venv or CI. About 30 min on 2 cores.
+TRAIN_VENV := build/train-venv
+$(TRAIN_VENV)/.installed: pyproject.toml
+	$(PY) -m venv $(TRAIN_VENV)
+	$(TRAIN_VENV)/bin/python -m pip install --quiet -e '.[train]'
+	touch $@
+
+.PHONY: train-dice
+train-dice: $(TRAIN_VENV)/.installed
+	nice $(TRAIN_VENV)/bin/python -m vision.dice_cnn_train --folds 2 --write

@@ -93,8 +93,9 @@ def _setup(
     notes = list(_partial_notes(seen))
     if not dice and ev.dice:
         notes.append(f"{len(ev.dice)} dice-like marks read, none trusted: no roll taken from this frame")
+    seating = state.seating  # kept: `state` is rebound below
     mover = None
-    roll = None
+    roll: tuple[int, int] | None = None
     if len(dice) == 2:
         ruling = rethrow(dice[:2], state.settings)
         if ruling is not None:
@@ -102,8 +103,9 @@ def _setup(
             out.append(Leds(hints.rethrow_frame(), "re-throw"))
         else:
             half = _half_of(dice)
-            mover = state.seating.roller_for_half(bool(half)) if half is not None else None
-            roll = (dice[0].value, dice[1].value)  # type: ignore[assignment]
+            mover = seating.roller_for_half(bool(half)) if half is not None else None
+            a, b = dice[0].value, dice[1].value
+            roll = (a, b) if a is not None and b is not None else None
     elif len(dice) == 1:
         notes.append("only one die seen")
     elif len(dice) > 2:
@@ -183,6 +185,7 @@ def _opening(
 ) -> tuple[State, list[Effect]]:
     """RULES.md B3 / N3: one die each on his own right-hand half; ties re-rolled (B13 cube)."""
     assert state.seating is not None
+    seating = state.seating  # kept: `state` is rebound below
     s = state.settings
     if len(dice) < 2:
         out.append(Prompt("opening roll: each player rolls one die"))
@@ -197,7 +200,7 @@ def _opening(
     for d in dice[:2]:
         if d.slot is None or d.value is None:
             continue
-        by_player[state.seating.roller_for_half(right_half(d.slot))] = d.value
+        by_player[seating.roller_for_half(right_half(d.slot))] = d.value
     if len(by_player) != 2:
         rule = "N10" if s.variant == "nardy" else "B15"
         state = _announce(

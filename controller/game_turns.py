@@ -60,6 +60,7 @@ def _to_roll(
 ) -> tuple[State, list[Effect]]:
     assert state.seating is not None and state.on_roll is not None and state.sides is not None
     mover = state.on_roll
+    seating = state.seating  # kept: `state` is rebound below and mypy forgets the assert
     if not dice:
         if not _same_board(seen, state.sides, ev):
             out.append(Prompt(f"the board changed before {NAMES[mover]} rolled: put the checkers back"))
@@ -68,7 +69,7 @@ def _to_roll(
         return state, out
     half = _half_of(dice[:2])
     nardy = _variant(state) == "nardy"
-    if not nardy and half is not None and state.seating.roller_for_half(half) != mover:
+    if not nardy and half is not None and seating.roller_for_half(half) != mover:
         rule = "B15"
         state = _announce(
             state,
@@ -81,7 +82,7 @@ def _to_roll(
             out,
         )
         return state, out
-    ruling = rethrow(dice[:2], state.settings, None if nardy else state.seating.seat_bottom(mover))
+    ruling = rethrow(dice[:2], state.settings, None if nardy else seating.seat_bottom(mover))
     if ruling is not None:
         state = _announce(state, replace(ruling, player=mover), out)
         out.append(Leds(hints.rethrow_frame(), "re-throw"))
@@ -95,11 +96,12 @@ def _moving(
 ) -> tuple[State, list[Effect]]:
     assert state.seating is not None and state.on_roll is not None and state.dice is not None
     mover = state.on_roll
+    seating, roll = state.seating, state.dice  # kept: `state` is rebound below
     nardy = _variant(state) == "nardy"
     mine = tuple(
         d
         for d in dice
-        if nardy or d.slot is None or state.seating.roller_for_half(right_half(d.slot)) == mover
+        if nardy or d.slot is None or seating.roller_for_half(right_half(d.slot)) == mover
     )
     theirs = tuple(d for d in dice if d not in mine)
     if theirs and mine and len(theirs) >= 2 and not nardy:
@@ -123,24 +125,24 @@ def _moving(
     if seen != state.seen and state.sides is not None:
         lifted = _lifted_from(state.sides[mover], seen[mover])
         if lifted is not None and state.settings.hints == "assistant":
-            plays = _plays(state, state.sides, mover, state.dice)
+            plays = _plays(state, state.sides, mover, roll)
             dests = hints.destinations(plays, lifted)
             if dests:
-                out.append(Leds(hints.destination_frame(state.seating, mover, lifted, dests), "destinations"))
+                out.append(Leds(hints.destination_frame(seating, mover, lifted, dests), "destinations"))
     if seen != state.seen:
         state = replace(state, seen=seen)
         view, _, _, _ = _show(
             state,
             ev,
-            f"{NAMES[mover]} moving {state.dice[0]}-{state.dice[1]}",
+            f"{NAMES[mover]} moving {roll[0]}-{roll[1]}",
             mover,
-            state.dice,
+            roll,
             state.sides,
         )
         out.append(
             replace(
                 view,
-                title=f"{NAMES[mover]} moving {state.dice[0]}-{state.dice[1]} (board changed)",
+                title=f"{NAMES[mover]} moving {roll[0]}-{roll[1]} (board changed)",
                 hint=None,
             )
         )
@@ -236,6 +238,7 @@ def _turn_end(state: State, ev: BoardSeen | None, out: list[Effect], how: str) -
     assert state.on_roll is not None and state.dice is not None and state.sides is not None
     assert state.seen is not None and state.seating is not None
     mover = state.on_roll
+    seating = state.seating  # kept: `state` is rebound below
     before = _position(state, state.sides, mover)
     seen_pos = _position(state, state.seen, mover)
     plays = _plays(state, state.sides, mover, state.dice)
@@ -289,7 +292,7 @@ def _turn_end(state: State, ev: BoardSeen | None, out: list[Effect], how: str) -
         out.append(
             Leds(
                 hints.warning_frame(
-                    state.seating,
+                    seating,
                     mover,
                     hints.changed_points(verdict.closest[0].result, seen_pos) if verdict.closest else (),
                 ),
@@ -312,7 +315,7 @@ def _turn_end(state: State, ev: BoardSeen | None, out: list[Effect], how: str) -
         out.append(
             Leds(
                 hints.warning_frame(
-                    state.seating, mover, hints.changed_points(verdict.closest[0].result, seen_pos)
+                    seating, mover, hints.changed_points(verdict.closest[0].result, seen_pos)
                 ),
                 "illegal move",
             )

@@ -224,8 +224,9 @@ class Station:
             raise StationError("the station is stopped")
         if self.journal is not None:
             self.journal.append(event)
-        if self.printer is not None and getattr(event, "source", ""):
-            self.printer.console.print(Text(f"frame: {event.source}", style="dim"))
+        source = getattr(event, "source", "")
+        if self.printer is not None and source:
+            self.printer.console.print(Text(f"frame: {source}", style="dim"))
         self.state, effects = game.step(self.state, event)
         self.run_effects(effects)
         return effects

@@ -22,7 +22,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import serial
 import serial.threaded
@@ -66,7 +66,8 @@ class _Reader(serial.threaded.ReaderThread):
             super().run()
         except Exception as exc:  # noqa: BLE001 - any escape means the port is unusable
             self.alive = False
-            protocol, self.protocol = self.protocol, None
+            protocol = self.protocol
+            self.protocol = None  # type: ignore[assignment]  # as pyserial's own stop() leaves it
             if protocol is not None:
                 protocol.connection_lost(exc)
 
@@ -471,7 +472,8 @@ class LedLink:
             conn = self._conn
             self._lost = False
             self._responses.clear()
-        reader = _Reader(port, lambda: _FrameProtocol(self, conn))
+        # serial_for_url returns the URL handler's class; all of them are Serial-like for ReaderThread
+        reader = _Reader(cast(serial.Serial, port), lambda: _FrameProtocol(self, conn))
         reader.daemon = True
         reader.start()
         with self._cond:

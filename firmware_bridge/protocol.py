@@ -400,7 +400,7 @@ def raw_frame(mtype: int, seq: int, payload: bytes) -> bytes:
 
 def encode_raw(mtype: int, seq: int, payload: bytes) -> bytes:
     """A complete wire frame (COBS + trailing 0x00) for any type and payload, known or not."""
-    return cobs.encode(raw_frame(mtype, seq, payload)) + b"\x00"
+    return bytes(cobs.encode(raw_frame(mtype, seq, payload))) + b"\x00"
 
 
 def encode(message: Message, seq: int) -> bytes:

@@ -214,7 +214,7 @@ def register(app: typer.Typer) -> None:
         sink = Forward()  # the camera's lost / back notices reach the station through it
         console.print(
             f"resumed {path}: {len(done)} events; phase {state.phase}, "
-            f"on roll {({0: 'light', 1: 'dark'}).get(state.on_roll, '-')}, "
+            f"on roll {'-' if state.on_roll is None else ('light', 'dark')[state.on_roll]}, "
             f"score light {state.score[0]} - dark {state.score[1]}"
         )
         if events is not None:

@@ -77,7 +77,7 @@ def demo_events(
                 f"{'' if dice_same else ' and not the dice'}; using the renderer's ground truth[/dim]"
             )
             reading = truth
-        yield board_seen(reading, t=float(i), source=f"demo {i}: {caption}")
+        yield board_seen(reading if reading is not None else truth, t=float(i), source=f"demo {i}: {caption}")
 
 
 def source_events(

@@ -18,11 +18,14 @@ True
 from __future__ import annotations
 
 import urllib.parse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from serial import PortNotOpenError, SerialBase, SerialException
 
 from firmware_bridge.sim import SimBoard, board
+
+if TYPE_CHECKING:  # collections.abc.Buffer is 3.12+; pyserial's stubs type write() with this one
+    from typing_extensions import Buffer
 
 _FLOAT_OPTIONS = ("latency", "flip", "drop", "boot")
 _INT_OPTIONS = ("seed", "leds", "reset_on_open", "pace")
@@ -48,11 +51,11 @@ class Serial(SerialBase):
         """Open (attach to) the board. :raises SerialException: bad URL, unplugged or busy board."""
         if self.is_open:
             raise SerialException("Port is already open.")
-        if self._port is None:
+        if self.port is None:
             raise SerialException("Port must be configured before it can be used.")
-        name, knobs = self.from_url(self._port)
+        name, knobs = self.from_url(self.port)
         pace = knobs.pop("pace", 1)
-        knobs["baud"] = self._baudrate if pace else 0
+        knobs["baud"] = self.baudrate if pace else 0
         if "reset_on_open" in knobs:
             knobs["reset_on_open"] = bool(knobs["reset_on_open"])
         if name:
@@ -95,7 +98,7 @@ class Serial(SerialBase):
         if self.board is not None and self.is_open:
             pace = self.board.to_device.baud != 0
             for wire in (self.board.to_device, self.board.to_host):
-                wire.baud = self._baudrate if pace else 0
+                wire.baud = self.baudrate if pace else 0
 
     def _board(self) -> SimBoard:
         if not self.is_open or self.board is None:
@@ -113,15 +116,15 @@ class Serial(SerialBase):
         self._cancelled = False
         out = bytearray()
         while len(out) < size:
-            chunk = b.host_read(size - len(out), self._timeout, self._generation, lambda: self._cancelled)
+            chunk = b.host_read(size - len(out), self.timeout, self._generation, lambda: self._cancelled)
             if not chunk:
                 break
             out += chunk
-            if self._timeout == 0:
+            if self.timeout == 0:
                 break
         return bytes(out)
 
-    def write(self, data: bytes) -> int:
+    def write(self, data: Buffer) -> int:
         """Send ``data`` to the device."""
         b = self._board()
         data = bytes(data)
