@@ -10,6 +10,8 @@ No skin colour is assumed: a sleeve, a cup or a shadow of a hand counts as well.
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 
@@ -20,11 +22,24 @@ __all__ = ["find_occlusion", "foreign_mask"]
 
 # Lab distance from the bare-board model above which a pixel is not bare board.
 _DIFF = 30.0
-# A foreign region this many checker areas large (or more) is an occlusion.
-_FOREIGN_CHECKERS = 1.6
+# A foreign region this many checker areas large (or more) is an occlusion ...
+_FOREIGN_CHECKERS = 3.0
+# ... and one this large, while something covers the frame beside the field this many point widths.
+_FOREIGN_CROSSING = 1.15
+_CROSSING = 1.5
+# The model is trusted to this share of a point's width (see _far_from_model).
+_SLACK = 0.125
+# Foreign regions narrower than this share of a point's width are lines and rims, not a hand.
+_OPEN = 0.2
+# ... and the outermost this share of a point's width at the field's ends and the bar's edges.
+_EDGE = 0.3
+# The band of the frame just outside the field watched for an arm reaching in (point widths).
+_BAND = (0.1, 0.35)
 
 
-def _bare_model(lab: np.ndarray, geom: BoardGeometry) -> tuple[np.ndarray, np.ndarray]:
+def _bare_model(
+    lab: np.ndarray, geom: BoardGeometry, point_px: int = POINT_PX
+) -> tuple[np.ndarray, np.ndarray]:
     """Per-pixel bare-board model of the points' strips, and a mask of where it is defined.
 
     A point and the one opposite it carry the two triangle colours, so a row's points of one parity
@@ -41,10 +56,10 @@ def _bare_model(lab: np.ndarray, geom: BoardGeometry) -> tuple[np.ndarray, np.nd
         ys = slice(0, half_h) if top else slice(h - half_h, h)
         out, xs = [], []
         for x in geom.columns[parity::2]:
-            x0 = int(round(x - POINT_PX / 2))
-            if x0 < 0 or x0 + POINT_PX > w:
+            x0 = int(round(x - point_px / 2))
+            if x0 < 0 or x0 + point_px > w:
                 continue
-            strip = lab[ys, x0 : x0 + POINT_PX]
+            strip = lab[ys, x0 : x0 + point_px]
             out.append(strip if top else strip[::-1])  # base first
             xs.append(x0)
         return out, xs
@@ -60,18 +75,50 @@ def _bare_model(lab: np.ndarray, geom: BoardGeometry) -> tuple[np.ndarray, np.nd
             if not top:
                 med = med[::-1]
             for x0 in xs:
-                model[ys, x0 : x0 + POINT_PX] = med
-                defined[ys, x0 : x0 + POINT_PX] = 255
+                model[ys, x0 : x0 + point_px] = med
+                defined[ys, x0 : x0 + point_px] = 255
     return model, defined
+
+
+def _far_from_model(lab: np.ndarray, model: np.ndarray, slack: int) -> np.ndarray:
+    """bool (H, W): the pixel's colour is more than ``_DIFF`` from the model's at every offset within
+    ``slack`` pixels. Real points are not exactly where the evenly spaced model puts them (a lens's
+    barrel, a board's own irregularity): a triangle's edge a few pixels off is no foreign object."""
+    pad = cv2.copyMakeBorder(model, slack, slack, slack, slack, cv2.BORDER_REPLICATE)
+    h, w = lab.shape[:2]
+    best = np.full((h, w), np.inf, np.float32)
+    for dy in range(0, 2 * slack + 1, max(1, slack)):
+        for dx in range(0, 2 * slack + 1, max(1, slack // 2)):
+            d = lab - pad[dy : dy + h, dx : dx + w]
+            np.minimum(best, np.einsum("ijk,ijk->ij", d, d), out=best)
+    return best > _DIFF * _DIFF
 
 
 def foreign_mask(rectified: np.ndarray, geom: BoardGeometry, stacks: list[StackReading],
                  radius: float) -> np.ndarray:
-    """uint8 mask (rectified H, W): 255 where the field shows neither bare board nor a found checker."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(rectified, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    model, defined = _bare_model(lab, geom)
-    diff = np.linalg.norm(lab - model, axis=2) > _DIFF
-    mask = (diff & (defined > 0)).astype(np.uint8) * 255
+    """uint8 mask (rectified H, W): 255 where the field shows neither bare board nor a found checker.
+
+    Compared at half resolution (a hand is large; a quarter of the pixels is 4x faster), each pixel
+    against the bare-board model within ``_SLACK`` of a point's width (:func:`_far_from_model`).
+    """
+    h, w = rectified.shape[:2]
+    small = cv2.resize(rectified, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    half = dataclasses.replace(geom, size=(small.shape[1], small.shape[0]),
+                               columns=tuple(0.5 * c for c in geom.columns))
+    model, defined = _bare_model(lab, half, POINT_PX // 2)
+    far = _far_from_model(lab, model, max(1, int(round(_SLACK * POINT_PX / 2))))
+    mask = (far & (defined > 0)).astype(np.uint8) * 255
+    # the field's ends and the bar's edges: the outer strips show the frame or the bar where the
+    # others show a neighbouring point, and a frame's shadow or lip varies along it
+    edge = max(1, int(round(_EDGE * POINT_PX / 2)))
+    mask[:, :edge] = 0
+    mask[:, -edge:] = 0
+    if geom.bar is not None:
+        for x in geom.bar:
+            xi = int(round(0.5 * x))
+            mask[:, max(0, xi - edge) : xi + edge] = 0
+    mask = cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
     for s in stacks:
         for x, y in s.centres:
             cv2.circle(mask, (int(round(x)), int(round(y))), int(round(radius * 1.25)), 0, -1)
@@ -83,18 +130,71 @@ def foreign_mask(rectified: np.ndarray, geom: BoardGeometry, stacks: list[StackR
             cv2.rectangle(mask, (int(x0 - 1.25 * radius), int(min(y0, y1) - 1.25 * radius)),
                           (int(x0 + 1.25 * radius), int(max(y0, y1) + 1.25 * radius)), 0, -1)
     # thin lines of a printed board and a checker's anti-aliased rim are not a hand
-    k = max(3, int(0.2 * POINT_PX) | 1)
+    k = max(3, int(_OPEN * POINT_PX) | 1)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
 
 
 def find_occlusion(rectified: np.ndarray, geom: BoardGeometry, stacks: list[StackReading],
-                   radius: float) -> bool:
+                   radius: float, image: np.ndarray | None = None) -> bool:
     """True when something other than checkers and dice covers part of the rectified field.
 
+    Two kinds of evidence: a foreign region inside the field (:func:`foreign_mask`) at least
+    ``_FOREIGN_CHECKERS`` checker areas large (a cup, a hand, an arm) -- or, given the ``image`` the
+    geometry was found in, a smaller one (``_FOREIGN_CROSSING``) while something also covers the frame
+    beside the field over ``_CROSSING`` point widths (:func:`border_crossing`): a hand reaching in
+    from outside, partly over pale points of a colour near its own.
+
     :param rectified: BGR uint8 field of ``geom.size``; ``stacks``: the counter's stacks;
-        ``radius``: checker radius in rectified pixels.
+        ``radius``: checker radius in rectified pixels; ``image``: BGR uint8 input frame or None.
     """
     mask = foreign_mask(rectified, geom, stacks, radius)
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
     checker_area = np.pi * radius * radius
-    return any(stats[i, cv2.CC_STAT_AREA] >= _FOREIGN_CHECKERS * checker_area for i in range(1, n))
+    largest = max((float(stats[i, cv2.CC_STAT_AREA]) for i in range(1, n)), default=0.0) / checker_area
+    if largest >= _FOREIGN_CHECKERS:
+        return True
+    if image is None or largest < _FOREIGN_CROSSING:
+        return False
+    return border_crossing(image, geom) >= _CROSSING
+
+
+def border_crossing(image: np.ndarray, geom: BoardGeometry) -> float:
+    """The longest stretch, in point widths, of the board's frame just outside the field that
+    something covers (a hand or an arm reaching in from outside, a sleeve).
+
+    The band from ``_BAND[0]`` to ``_BAND[1]`` point widths outside each side of the field is
+    warped straight (half resolution); along each side, a position whose colour (the band's median
+    across its depth) is more than ``_DIFF`` from the side's median colour is covered. The frame is
+    one colour along a side, whatever the board; the bar's ends (hinges) are skipped.
+    ``image``: the BGR uint8 frame ``geom`` was found in.
+    """
+    scale = 0.5
+    pw = POINT_PX * scale
+    w, h = geom.size
+    lo, hi = _BAND
+    m = int(np.ceil(hi * pw)) + 1
+    shift = np.array([[scale, 0, m], [0, scale, m], [0, 0, 1]], dtype=np.float64)
+    sw, sh = int(round(w * scale)), int(round(h * scale))
+    out = cv2.warpPerspective(image, shift @ geom.homography, (sw + 2 * m, sh + 2 * m),
+                              flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(out, cv2.COLOR_BGR2LAB).astype(np.float32)
+    a, b = int(round(m - hi * pw)), int(round(m - lo * pw))  # band rows/columns outside the field
+    sides = [
+        lab[a:b, m : m + sw].transpose(1, 0, 2),  # top: (along, across, 3)
+        lab[m + sh + (m - b) : m + sh + (m - a), m : m + sw].transpose(1, 0, 2),  # bottom
+        lab[m : m + sh, a:b],  # left
+        lab[m : m + sh, m + sw + (m - b) : m + sw + (m - a)],  # right
+    ]
+    best = 0
+    for i, band in enumerate(sides):
+        prof = np.median(band, axis=1)  # (along, 3)
+        ref = np.median(prof, axis=0)
+        covered = np.linalg.norm(prof - ref, axis=1) > _DIFF
+        if i < 2 and geom.bar is not None:
+            hinge = int(0.5 * pw)
+            covered[int(scale * geom.bar[0]) - hinge : int(scale * geom.bar[1]) + hinge] = False
+        run = 0
+        for c in covered:
+            run = run + 1 if c else 0
+            best = max(best, run)
+    return best / pw

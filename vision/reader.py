@@ -105,7 +105,7 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
             bar[name] = bar.get(name, 0) + 1
     # a field found only by completing an outline that something had joined and broken
     # (vision.board._complete_corners) is under a hand even where the field itself looks clear
-    occluded = geom.outline_broken or find_occlusion(rect, geom, stacks + on_bar, radius)
+    occluded = geom.outline_broken or find_occlusion(rect, geom, stacks + on_bar, radius, img)
     points = _points(geom, stacks, names)
     field = _field_colour(cv2.cvtColor(rect, cv2.COLOR_BGR2LAB).astype(np.float32), geom)
     dice = _dice(img, geom, stacks + on_bar, radius, cube.image_xy if cube is not None else None, field)

@@ -74,3 +74,13 @@ def test_webcam_frames_labelled_occluded_are_flagged() -> None:
     assert hands, "boards-webcam has frames labelled occluded"
     missed = [name for name in hands if not read_board(cv2.imread(str(folder / name))).occluded]
     assert not missed, missed
+
+
+def test_webcam_frames_not_labelled_occluded_are_not_flagged() -> None:
+    """No false alarm: a board flagged occluded is never read by the station (the stability gate
+    waits for a clear view), so a reader that cries hand on clear frames reads nothing."""
+    folder = shared_data("boards-webcam")
+    labels = [json.loads(line) for line in (folder / "labels.jsonl").read_text().splitlines() if line.strip()]
+    clear = [lab["image"] for lab in labels if not lab.get("occluded")]
+    flagged = [name for name in clear if read_board(cv2.imread(str(folder / name))).occluded]
+    assert not flagged, flagged
