@@ -6,6 +6,7 @@ Gestures, where each is natural:
 - clock, double, drop: a **short** press, reported at once (a clock must not wait);
 - dispute: short = the opponent accepts the move as played, **long** (held ``long_press`` s) = he
   demands the legal move, **double** press = "the camera is wrong: use the players' correction";
+  with no dispute open, **long** = "mix the dice" (allowed only before a game's opening roll, B15);
 - take: short = take, **double** press = beaver (RULES.md B11).
 
 Debounce is done here, in software, per button: an edge within ``bounce_time`` of the last accepted

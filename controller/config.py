@@ -12,6 +12,9 @@ Example (every key optional; the defaults are RULES.md's and the demo's)::
     variant = "backgammon"
     match_length = 7
     light_home = "bottom-right"   # or "auto": inferred from the position (controller.game.infer_seating)
+    light_player = "Ana & Ion"    # named sides in the records (RULES.md B18); default "light"/"dark"
+    dark_player = "Petra"
+    team_format = "consultation"  # single | consultation | team | chouette
 
     [buttons]                     # BCM pin numbers (controller.buttons); absent = no buttons
     clock_light = 17

@@ -1,9 +1,10 @@
 """Match export (issue 6 item 7): the games the referee recorded, as gnubg ``.sgf`` and Jellyfish ``.mat``
 files written by the rules-core formats (controller.formats.record, mat, sgf).
 
-Player 0 of the record is light, player 1 dark. A move that was accepted as played although illegal
-(RULES.md B17) has no legal steps to write; it is written as the formats' "illegal play" marker with the
-note ``(accepted as played)``. Long nardy has no such formats: its games are not exported.
+Player 0 of the record is light, player 1 dark, named by the settings (RULES.md B18). A move that was
+accepted as played although illegal (RULES.md B17) has no legal steps to write; it is written as the
+formats' "illegal play" marker with the note ``(accepted as played)``. Long nardy has no such formats:
+its games are not exported.
 """
 
 from __future__ import annotations
@@ -23,8 +24,6 @@ from controller.formats.record import (
     Take,
     write_record,
 )
-
-PLAYERS = ("light", "dark")
 
 
 def match_record(state: Any) -> MatchRecord:
@@ -77,10 +76,13 @@ def match_record(state: Any) -> MatchRecord:
             )
         )
     headers: tuple[tuple[str, str], ...] = (("Site", "Tavla station"),)
+    if state.settings.team_format != "single":  # RULES.md B18: recorded as ordinary games, named sides
+        headers += (("Event", f"{state.settings.team_format} backgammon"),)
     if state.settings.money:  # the agreements a money session was played under (RULES.md B11, B12)
         on = {True: "On", False: "Off"}
         headers += (("Jacoby", on[settings.jacobi]), ("Beaver", on[settings.beavers]))
-    return MatchRecord(state.settings.match_length, PLAYERS, tuple(games), headers)
+    players = (state.settings.light_player, state.settings.dark_player)
+    return MatchRecord(state.settings.match_length, players, tuple(games), headers)
 
 
 def export_match(

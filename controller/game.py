@@ -194,6 +194,8 @@ def _button(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, 
         return state, out
     if ev.button == "dispute":
         if state.phase != "deciding":
+            if ev.gesture == "long" and s.variant == "backgammon":
+                return _mix_request(state, out)
             out.append(Prompt("nothing to dispute now"))
             return state, out
         if ev.gesture == "short":  # the opponent accepts the move as played
@@ -231,6 +233,35 @@ def _button(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, 
             return _commit(state, state.pending[1][0], out, "confirmed by the players")
         return state, out
     return _cube(state, ev, out)
+
+
+def _mix_request(state: State, out: list[Effect]) -> tuple[State, list[Effect]]:
+    """RULES.md B15 (RO): at the start of any game either player may ask for the dice to be mixed --
+    all four dice in one cup, the players take one at a time until each has two; never mid-game.
+
+    Asked with a long press of the dispute button while no dispute is open. "Start of a game" is
+    before its opening roll: no game yet, or between games (``setup``/``game_over`` phases). The
+    station rules on the request and journals it; it has no dice of its own to mix.
+    """
+    if state.phase in ("setup", "game_over"):
+        return _announce(
+            state,
+            Ruling(
+                "B15",
+                "mix",
+                "dice mixed on request: put all four dice in one cup; take one at a time, "
+                "in turn, until each player has two",
+            ),
+            out,
+        ), out
+    if state.phase == "match_over":
+        out.append(Prompt("the match is over: nothing to mix"))
+        return state, out
+    return _announce(
+        state,
+        Ruling("B15", "mix_refused", "the dice may be mixed only at the start of a game, never mid-game"),
+        out,
+    ), out
 
 
 def _hint_request(state: State, out: list[Effect]) -> tuple[State, list[Effect]]:

@@ -52,7 +52,10 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "nardy_next_game": ("alternate", "winner"),
     "hints": ("assistant", "home", "referee"),
     "nardy_block": ("strict", "transient", "after_home"),
+    "team_format": ("single", "consultation", "team", "chouette"),
 }
+# A side's name goes into .mat/.sgf headers and the journal: one printable line.
+_NAME_MAX = 60
 _CLOCKS = (None, "usbgf", "uk", "simple")
 
 
@@ -65,7 +68,13 @@ class Settings:
     ``referee`` (rulings only). ``light_home``: the corner of light's home board, or ``"auto"`` to infer
     it from the position (see controller.station).
 
-    :raises SettingsError: on an unknown choice.
+    RULES.md B18: consultation (two against two at one board), team matches and chouette are recorded
+    as ordinary games with named sides: ``light_player`` / ``dark_player`` name the sides (a team's
+    or players' names, e.g. ``"Ana & Ion"``; for a chouette, the box and the team with its captain),
+    ``team_format`` says which format the match was (``single`` when it is none of them).
+
+    :raises SettingsError: on an unknown choice or a name that is empty, too long, not one printable
+    line, or holds a ``:`` (the .mat score line's separator).
     """
 
     variant: str = "backgammon"
@@ -96,8 +105,25 @@ class Settings:
     clock: str | None = None
     clock_reserve: float = 600.0
     clock_delay: float = 12.0
+    light_player: str = "light"
+    dark_player: str = "dark"
+    team_format: str = "single"
 
     def __post_init__(self) -> None:
+        for name in ("light_player", "dark_player"):
+            value = getattr(self, name)
+            if (
+                not isinstance(value, str)
+                or not value.strip()
+                or value != value.strip()
+                or len(value) > _NAME_MAX
+                or not value.isprintable()
+                or ":" in value  # a .mat score line is `name : score`
+            ):
+                raise SettingsError(
+                    f"{name} = {value!r}; use a name of 1-{_NAME_MAX} printable characters, without ':' "
+                    "or spaces at either end"
+                )
         for name, allowed in _CHOICES.items():
             if getattr(self, name) not in allowed:
                 raise SettingsError(f"{name} = {getattr(self, name)!r}; use one of {', '.join(allowed)}")

@@ -17,7 +17,7 @@ from controller.export import export_match, match_record
 from controller.formats.record import read_record
 from controller.formats.replay import replay_match
 from controller.journal import Journal
-from controller.rulings import Settings
+from controller.rulings import Settings, SettingsError
 from controller.station import replay
 from tests.conftest import shared_data
 
@@ -101,6 +101,32 @@ def test_export_round_trips_and_replays_legally(tmp_path):
         check = replay_match(record)
         assert not check.illegal_plays and check.final_score == state.score
     assert match_record(state).length == 5
+
+
+@pytest.mark.parametrize(
+    ("light", "dark", "fmt"),
+    [
+        ("Ana & Ion", "Petra [box]", "consultation"),
+        ("Team Riga (Ozols, Kalns, Liepa)", "Team Brno", "team"),
+        ("Box Erik", "Team Lena (captain), Ola", "chouette"),
+    ],
+)
+def test_b18_team_formats_are_recorded_as_games_with_named_sides(tmp_path, light, dark, fmt):
+    settings = Settings(match_length=5, light_player=light, dark_player=dark, team_format=fmt)
+    state, _ = replay(scripted_events(5, settings=settings))
+    paths = export_match(state, tmp_path)
+    assert [p.suffix for p in paths] == [".sgf", ".mat"]
+    for p in paths:
+        record = read_record(p)
+        assert tuple(record.players) == (light, dark), p.suffix
+        check = replay_match(record)
+        assert not check.illegal_plays and check.final_score == state.score
+
+
+@pytest.mark.parametrize("bad", ["", "   ", " Ana", "two\nlines", "Box: Erik", "x" * 61])
+def test_b18_side_names_must_be_one_printable_line(bad):
+    with pytest.raises(SettingsError, match="light_player"):
+        Settings(light_player=bad)
 
 
 def test_config_file(tmp_path):

@@ -609,3 +609,33 @@ def test_n9_draw_setting_off_by_default_white_wins_at_once():
     s = _nardy_white_bears_off_last(2)
     [end] = s.ended()
     assert end.winner == 0 and end.kind == "oin" and s.codes() == [("N9", "game_over")]
+
+
+def test_b15_dice_mixed_on_request_at_the_start_of_a_game():
+    s = Script()
+    s.look()
+    out = s.press("dispute", gesture="long")
+    assert s.codes(out) == [("B15", "mix")]
+    s.opening(3, 1)
+    assert s.state.phase == "moving"  # the request changes nothing else
+
+
+def test_b15_dice_mixing_refused_mid_game():
+    s = Script()
+    s.opening(3, 1)
+    s.move("8/5 6/5")
+    s.pickup()
+    out = s.press("dispute", gesture="long")
+    assert s.codes(out) == [("B15", "mix_refused")]
+    assert s.state.phase == "to_roll" and s.state.on_roll == 1
+    s.roll(6, 4)
+    assert s.state.phase == "moving" and s.state.dice == (6, 4)
+
+
+def test_b15_dice_mixing_not_in_nardy_and_short_press_still_means_nothing_to_dispute():
+    s = Script(variant="nardy")
+    s.look()
+    assert s.codes(s.press("dispute", gesture="long")) == []
+    b = Script()
+    b.look()
+    assert b.codes(b.press("dispute")) == []
