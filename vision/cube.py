@@ -8,8 +8,10 @@ of it. Its ``position`` follows DESIGN.md: ``"centre"`` in the middle third of t
 (the undoubled cube on the bar or beside the board), else ``"top"`` / ``"bottom"`` (the side of its
 owner).
 
-.. warning:: The face value is not read yet (``value`` is None): the figures 2-64 of real cubes come
-   in many fonts and orientations, and no reader of them is measured here.
+The face is read by :mod:`vision.cube_face` (figures 2-64 matched against figures drawn in several
+fonts, at the four quarter turns); a face it cannot read -- a maker's logo, shown by an undoubled cube
+instead of 64 -- gives ``value`` None. Of several squares found, the one nearest the field is taken (score
+cards and clocks stand further out).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import cv2
 import numpy as np
 
 from vision.board import POINT_PX, BoardGeometry
+from vision.cube_face import read_face
 from vision.reading import CubeReading
 
 __all__ = ["find_cube"]
@@ -43,7 +46,7 @@ def find_cube(image: np.ndarray, geom: BoardGeometry, checker_radius: float) -> 
     """The cube near the board in a BGR uint8 image (H, W, 3), or None when none is seen.
 
     ``checker_radius``: in rectified pixels (from the stack counter). ``image_xy`` of the result is
-    in input pixels; ``value`` is None (see the module warning).
+    in input pixels; ``value`` 2-64 as read by :func:`vision.cube_face.read_face`, None when unread.
     """
     pad = int(_REACH * POINT_PX)
     width, height = geom.size
@@ -51,7 +54,7 @@ def find_cube(image: np.ndarray, geom: BoardGeometry, checker_radius: float) -> 
     ext = cv2.warpPerspective(image, shift @ geom.homography, (width + 2 * pad, height))
     lab = cv2.cvtColor(cv2.GaussianBlur(ext, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     side = 1.6 * checker_radius  # a cube is about 0.8 of a checker across
-    best: tuple[float, float, float] | None = None
+    found: list[tuple[float, float, float, float, float]] = []  # dist, x, y (ext px), side, angle
     for x0, x1 in _places(geom, pad):
         if x1 - x0 < 0.5 * side:
             continue
@@ -66,20 +69,21 @@ def find_cube(image: np.ndarray, geom: BoardGeometry, checker_radius: float) -> 
             if not 0.45 * side * side <= area <= 1.8 * side * side:
                 continue
             pts = np.column_stack(np.nonzero(labels == i)[::-1]).astype(np.float32)
-            (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
+            (_, _), (rw, rh), ang = cv2.minAreaRect(pts)
             if rw <= 0 or rh <= 0 or not 0.7 < rw / rh < 1.43:
                 continue
             fill = area / (rw * rh)
             if fill < _SQUARE_FILL:
                 continue
             cx = float(cents[i][0] + x0)
-            # of several squares (score cards, a clock), the cube is the one nearest the field
             dist = max(0.0, pad - cx, cx - (pad + width))
-            if best is None or dist < best[0]:
-                best = (dist, cx, float(cents[i][1]))
-    if best is None:
+            found.append((dist, cx, float(cents[i][1]), float(np.sqrt(rw * rh)), float(ang)))
+    if not found:
         return None
-    _, x, y = best
+    # of several squares (score cards, a clock), the cube is the one nearest the field
+    best = min(found)
+    value = read_face(image, shift @ geom.homography, (best[1], best[2]), best[3], best[4])
+    _, x, y, _, _ = best
     position = "centre" if height / 3 <= y <= 2 * height / 3 else ("top" if y < height / 3 else "bottom")
     img_xy = geom.to_image(np.array([[x - pad, y]]))[0]
-    return CubeReading(None, position, (float(img_xy[0]), float(img_xy[1])))
+    return CubeReading(value, position, (float(img_xy[0]), float(img_xy[1])))

@@ -1,14 +1,18 @@
-"""The doubling cube's position (DESIGN.md: centre / top / bottom) on rendered boards."""
+"""The doubling cube (issue 4 item 4): its position (DESIGN.md: centre / top / bottom) on rendered
+boards, and its face value 2-64 (None for a logo face) at any turn, dark on light or light on dark."""
 
 from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 
+from vision import render_draw as draw
 from vision.calibration import calibrate
 from vision.checkers import count_stacks
 from vision.cube import find_cube
+from vision.cube_face import VALUES, read_face, score_face
 from vision.render import Camera, render, starting_spec
 
 CAMERA = Camera(tilt_deg=12, yaw_deg=4, roll_deg=3, fill=0.8)
@@ -30,4 +34,49 @@ def test_cube_position(style: str, position: str | None) -> None:
     assert r.truth.cube is not None and r.truth.cube.image_xy is not None and got.image_xy is not None
     tx, ty = r.truth.cube.image_xy
     assert abs(got.image_xy[0] - tx) < 10 and abs(got.image_xy[1] - ty) < 10
-    assert got.value is None  # the face is not read yet (vision.cube module warning)
+    assert got.value == r.truth.cube.value == 64
+
+
+@pytest.mark.parametrize("face", ["dark_on_light", "light_on_dark"])
+@pytest.mark.parametrize("value", VALUES)
+@pytest.mark.parametrize("angle", [0.0, 23.0, 90.0, 151.0, 180.0, 262.0])
+@pytest.mark.parametrize("side", [26, 44])
+def test_face_value_any_turn(face: str, value: int, angle: float, side: int) -> None:
+    img = np.full((110, 110, 3), (60, 90, 120), np.uint8)
+    draw.cube(img, 55, 55, side, value, angle, face)
+    # the face's sides are known only modulo a quarter turn (cv2.minAreaRect): so is the reader's
+    assert read_face(img, np.eye(3), (55.0, 55.0), float(side), angle % 90) == value
+
+
+@pytest.mark.parametrize("angle", [0.0, 40.0, 200.0])
+def test_logo_and_blank_faces_read_none(angle: float) -> None:
+    img = np.full((110, 110, 3), (60, 90, 120), np.uint8)
+    draw.cube(img, 55, 55, 40, 64, angle, "logo")
+    assert read_face(img, np.eye(3), (55.0, 55.0), 40.0, angle % 90) is None
+    blank = np.full((64, 64), 200, np.uint8)
+    assert score_face(blank) == {}
+
+
+@pytest.mark.parametrize("figure", ["0", "13", "5"])
+def test_score_card_figures_are_no_cube_value(figure: str) -> None:
+    """Score cards and clocks beside the board show figures a cube never does."""
+    img = np.full((110, 110, 3), 235, np.uint8)
+    import cv2
+
+    cv2.putText(img, figure, (30, 75), cv2.FONT_HERSHEY_SIMPLEX, 1.6, (20, 20, 20), 4, cv2.LINE_AA)
+    assert read_face(img, np.eye(3), (55.0, 55.0), 80.0, 0.0) is None
+
+
+@pytest.mark.parametrize("value", VALUES)
+@pytest.mark.parametrize("style", ["paper", "tournament"])
+def test_cube_value_on_rendered_board(style: str, value: int) -> None:
+    """The whole path: board found, cube found beside/on it, its face read through the homography."""
+    spec = dataclasses.replace(starting_spec(style), cube_value=value, cube_position="top",
+                               cube_angle=35.0 * value)
+    r = render(spec, size=(1280, 720), view="perspective", camera=CAMERA, seed=2)
+    calib = calibrate(r.image)
+    assert calib is not None
+    stacks = count_stacks(calib.geometry.rectify(r.image), calib.geometry)
+    got = find_cube(r.image, calib.geometry, stacks[0].radius)
+    assert got is not None and got.position == "top"
+    assert got.value == value

@@ -1,0 +1,155 @@
+"""Read the figure on the doubling cube's top face: 2, 4, 8, 16, 32 or 64, or None.
+
+The face is cut out of the *input* image through the board's homography (so perspective is removed
+and the camera's full resolution is used), square to the cube's own sides (``angle`` from its
+minimum-area rectangle), at ``_FACE_PX`` pixels. Its figure is whichever of its two tones covers less
+of it (dark figures on a light cube or light on dark alike; Otsu's threshold, "A threshold selection
+method from gray-level histograms", 1979); marks that run round the face (a printed ring, the cube's
+own edge) are dropped. The figure's box, made square, is compared by normalised correlation with
+each value drawn by ``cv2.putText`` in several fonts and weights, at each quarter turn (the cube may
+lie any way round). The best value is kept when its correlation passes ``_MIN_SCORE`` and beats the
+best *other* value by ``_MARGIN``, and no figure a cube never shows (0, 1, 3, ..., the score cards'
+and clocks' figures) matches better; otherwise the face is unread (None): a maker's logo, shown by an
+undoubled cube in place of 64, or a face too small or blurred to read.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import cv2
+import numpy as np
+
+__all__ = ["VALUES", "read_face", "score_face"]
+
+VALUES = (2, 4, 8, 16, 32, 64)
+# Figures a cube never shows but a score card or a clock beside the board does: when one of these
+# matches best, the square is no cube face (key -1 in :func:`score_face`).
+_OTHERS = (0, 1, 3, 5, 6, 7, 9, 10, 11, 12, 13)
+# The face is resampled to this many pixels a side; its middle _INNER is read (the rest: the edge).
+_FACE_PX = 64
+_INNER = 0.86
+# Figures are compared at this size (pixels a side).
+_CMP = 24
+_FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
+          cv2.FONT_HERSHEY_TRIPLEX)
+_MIN_SCORE = 0.55
+_MARGIN = 0.04
+# ... and a figure no cube shows must not match better than it by this much (a small 8 is nearly a 3).
+_OTHER_MARGIN = 0.02
+# A figure covers this share of the face at least and at most (a blank face, or the cube's edge).
+_INK = (0.03, 0.5)
+
+
+def _norm(img: np.ndarray) -> np.ndarray | None:
+    """A binary figure (uint8, 0/255) cropped to its box, padded square, resized to _CMP, zero mean
+    and unit norm as float32 (_CMP*_CMP,); None when empty."""
+    ys, xs = np.nonzero(img)
+    if len(xs) == 0:
+        return None
+    crop = img[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    h, w = crop.shape
+    side = max(h, w)
+    sq = np.zeros((side, side), np.uint8)
+    sq[(side - h) // 2 : (side - h) // 2 + h, (side - w) // 2 : (side - w) // 2 + w] = crop
+    v = cv2.resize(sq, (_CMP, _CMP), interpolation=cv2.INTER_AREA).astype(np.float32).ravel()
+    v -= v.mean()
+    n = float(np.linalg.norm(v))
+    return v / n if n > 0 else None
+
+
+@functools.lru_cache(maxsize=1)
+def _templates() -> tuple[np.ndarray, np.ndarray]:
+    """(T, _CMP*_CMP) float32 unit templates and their values (T,): each value in each font and two
+    weights, drawn upright."""
+    rows, vals = [], []
+    for value in VALUES + _OTHERS:
+        for font in _FONTS:
+            for thick in (2, 4):
+                canvas = np.zeros((120, 200), np.uint8)
+                cv2.putText(canvas, str(value), (10, 90), font, 2.4, 255, thick, cv2.LINE_AA)
+                v = _norm((canvas > 127).astype(np.uint8) * 255)
+                if v is not None:
+                    rows.append(v)
+                    vals.append(value if value in VALUES else -1)
+    return np.stack(rows), np.array(vals)
+
+
+def _figure(face: np.ndarray) -> np.ndarray | None:
+    """The figure's pixels (uint8 0/255, face-sized) of a grey face, or None when it shows none."""
+    n = face.shape[0]
+    m = int(round(n * (1 - _INNER) / 2))
+    inner = face[m : n - m, m : n - m]
+    if float(inner.std()) < 8.0:
+        return None  # one flat tone: a blank face
+    t, ink = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if np.count_nonzero(ink) > ink.size / 2:
+        ink = 255 - ink
+    k, labels, stats, _ = cv2.connectedComponentsWithStats(ink)
+    keep = np.zeros_like(ink)
+    side = inner.shape[0]
+    for i in range(1, k):
+        x, y, w, h, area = stats[i]
+        if area < 0.004 * side * side:
+            continue  # a speck
+        if w > 0.85 * side and h > 0.85 * side:
+            continue  # a ring printed round the figure, or the cube's own edge
+        if x == 0 or y == 0 or x + w == side or y + h == side:
+            if area < 0.02 * side * side or w > 0.7 * side or h > 0.7 * side:
+                continue  # the edge of the face, seen at a slant
+        keep[labels == i] = 255
+    share = np.count_nonzero(keep) / keep.size
+    if not _INK[0] <= share <= _INK[1]:
+        return None
+    return keep
+
+
+def score_face(face: np.ndarray) -> dict[int, float]:
+    """Best correlation (-1..1) of each value with the figure on a square grey face (uint8 (N, N)),
+    over fonts, weights and quarter turns, and under key -1 the best of figures no cube shows; {}
+    when the face shows no figure."""
+    fig = _figure(face)
+    if fig is None:
+        return {}
+    temps, vals = _templates()
+    best: dict[int, float] = {}
+    for turn in range(4):
+        v = _norm(np.ascontiguousarray(np.rot90(fig, turn)))
+        if v is None:
+            continue
+        scores = temps @ v
+        for value in (*VALUES, -1):
+            s = float(scores[vals == value].max())
+            if s > best.get(value, -1.0):
+                best[value] = s
+    return best
+
+
+def read_face(image: np.ndarray, to_plane: np.ndarray, centre: tuple[float, float], side: float,
+              angle: float) -> int | None:
+    """The value on a cube's face, or None when it cannot be read (see the module docstring).
+
+    ``image``: BGR uint8 (H, W, 3); ``to_plane``: float64 (3, 3) homography from image pixels to a
+    top view of the board (the cube lies flat in it); ``centre``, ``side`` (pixels) and ``angle``
+    (degrees, as from ``cv2.minAreaRect``) place the cube's face in that view.
+    """
+    if side <= 2:
+        return None
+    a = np.deg2rad(angle)
+    u = np.array([np.cos(a), np.sin(a)]) * side / _FACE_PX
+    v = np.array([-np.sin(a), np.cos(a)]) * side / _FACE_PX
+    c = np.asarray(centre, np.float64) - (u + v) * _FACE_PX / 2
+    face_to_plane = np.array([[u[0], v[0], c[0]], [u[1], v[1], c[1]], [0, 0, 1]])
+    image_to_face = np.linalg.inv(face_to_plane) @ to_plane
+    face = cv2.warpPerspective(image, image_to_face, (_FACE_PX, _FACE_PX), flags=cv2.INTER_LINEAR)
+    if face.ndim == 3:
+        face = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
+    scores = score_face(face)
+    if not scores:
+        return None
+    other = scores.pop(-1, -1.0)
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    (value, best), (_, second) = ranked[0], ranked[1]
+    if best < _MIN_SCORE or best - second < _MARGIN or other > best + _OTHER_MARGIN:
+        return None
+    return value
