@@ -77,7 +77,7 @@ def off_positions(
     little. On a board without trays (paper) they lie flat on the table beside the home board, in two
     rows of discs side by side, whatever ``pose``.
 
-    :raises RenderError: when ``count`` flat checkers do not fit (more than 9 in half a tray).
+    :raises RenderError: when ``count`` flat checkers do not fit (more than 10 in half a tray).
     """
     cd = lay.checker_d
     bottom = colour == LIGHT

@@ -317,3 +317,61 @@ def test_straight_camera_sees_a_centred_rectangle_and_a_turned_one_turns_the_slo
     # turned half round: slot 0 (bottom-right in the rectified view) is now top-left in the image
     x0, y0 = r.truth.points[0].image_xy
     assert x0 < SMALL[0] / 2 and y0 < SMALL[1] / 2
+
+
+@pytest.mark.parametrize("count", range(16))
+@pytest.mark.parametrize("style,pose", [("wood", "edge"), ("tournament", "flat"), ("paper", "flat")])
+def test_off_every_count(count: int, style: str, pose: str) -> None:
+    """0-15 borne off of a side: truth as asked, every checker in the home side's tray (or beside a
+    paper board), none overlapping another by more than 40 % of a diameter; flat rows that cannot fit
+    half a tray are refused."""
+    from vision.render import off_positions
+    from vision.render_spec import RenderError as SpecError
+
+    lay = layout_for(style)
+    for colour, home in ((LIGHT, "right"), (DARK, "left")):
+        if pose == "flat" and lay.trays and count > 10:
+            with pytest.raises(SpecError, match="do not fit"):
+                off_positions(lay, colour, count, home, pose)
+            continue
+        spots = off_positions(lay, colour, count, home, pose)
+        assert len(spots) == count
+        for x, y, on_edge in spots:
+            assert on_edge == (pose == "edge" and bool(lay.trays))
+            if lay.trays:
+                (tx0, ty0, tx1, ty1), _ = next(t for t in lay.trays if t[1] == home)
+                assert tx0 <= x <= tx1 and ty0 <= y <= ty1
+                assert (y > (ty0 + ty1) / 2) == (colour == LIGHT)  # light's half is the bottom
+            else:
+                assert (x > 1000) == (home == "right")
+        if not (pose == "edge" and lay.trays):
+            for i, (x, y, _) in enumerate(spots):
+                for x2, y2, _ in spots[i + 1 :]:
+                    assert np.hypot(x - x2, y - y2) >= 0.6 * lay.checker_d - 1e-6
+    if pose == "flat" and lay.trays and count > 10:
+        return
+    spec = random_spec(count, style, off={LIGHT: count}, bar={})
+    spec = BoardSpec(**{**spec.__dict__, "off_pose": pose})
+    r = render(spec, size=SMALL, view="rectified", seed=count)
+    assert r.truth.off == ({LIGHT: count} if count else {})
+    _check_truth(r, spec)
+
+
+@pytest.mark.parametrize("value", [2, 4, 8, 16, 32, 64])
+@pytest.mark.parametrize("face", ["dark_on_light", "light_on_dark", "logo"])
+def test_cube_every_value_truth(value: int, face: str) -> None:
+    spec = BoardSpec(**{**starting_spec("tournament").__dict__, "cube_value": value, "cube_face": face,
+                        "cube_angle": 7.0 * value, "cube_position": "bottom"})
+    r = render(spec, size=SMALL, view="rectified", seed=1)
+    assert r.truth.cube is not None
+    assert r.truth.cube.value == (None if face == "logo" else value)
+    x, y = r.truth.cube.image_xy
+    inside = r.regions["tray_left"]
+    assert cv2.pointPolygonTest(inside.astype(np.float32), (float(x), float(y)), False) >= 0
+
+
+def test_bad_off_pose_and_cube_face_are_refused() -> None:
+    with pytest.raises(RenderError, match="off_pose"):
+        render(BoardSpec(**{**starting_spec().__dict__, "off_pose": "heap"}), size=SMALL)
+    with pytest.raises(RenderError, match="cube_face"):
+        render(BoardSpec(**{**starting_spec().__dict__, "cube_face": "mirror"}), size=SMALL)
