@@ -8,35 +8,20 @@ coordinate system"; ``image_xy`` is in the input image's pixels.
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from vision.board import POINT_PX, BoardGeometry, find_board
+from vision.board_dice import find_board_dice
 from vision.calibration import Calibration
-from vision.checkers import StackReading, _field_colour, count_stacks, find_bar_checkers, name_colours
+from vision.checkers import StackReading, count_stacks, find_bar_checkers, name_colours
 from vision.cube import find_cube
 from vision.occlusion import find_occlusion
-from vision.reading import BoardReading, DieReading, DieStatus, FrameStatus, PointReading
+from vision.reading import BoardReading, DieReading, FrameStatus, PointReading
 
 __all__ = ["read_board", "ReaderInputError", "MIN_SIDE"]
 
 # Smaller frames cannot show 24 points (a point would be a few pixels wide).
 MIN_SIDE = 64
-# A die's edge in checker diameters (real and rendered sets: 0.5-0.8).
-_DIE_OF_CHECKER = 0.6
-# Dice are looked for this far past the field (1 = the field's own outline), from its centre.
-_DIE_REACH = 1.0
-# Checker discs are masked out to this many radii; triangles to this share of a point's width, from
-# the base to this share of the field's height (the tips are left: a die often lies across one).
-_DISC_MASK = 1.1
-_TRIANGLE_MASK = 1.15
-_TIP = 0.42
-# A die's face: this share of its middle within _FACE_SAME (Lab) of its median colour, and that
-# colour _FACE_APART from this share of a ring around it.
-_FACE_AROUND = 0.8
-_FACE_UNIFORM = 0.5
-_FACE_SAME = 20.0
-_FACE_APART = 25.0
 # Frames darker than this mean grey level (0-255) are reported as too dark.
 _TOO_DARK = 12.0
 
@@ -107,8 +92,7 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
     # (vision.board._complete_corners) is under a hand even where the field itself looks clear
     occluded = geom.outline_broken or find_occlusion(rect, geom, stacks + on_bar, radius, img)
     points = _points(geom, stacks, names)
-    field = _field_colour(cv2.cvtColor(rect, cv2.COLOR_BGR2LAB).astype(np.float32), geom)
-    dice = _dice(img, geom, stacks + on_bar, radius, cube.image_xy if cube is not None else None, field)
+    dice = _dice(img, geom, stacks + on_bar, radius, cube.image_xy if cube is not None else None)
     return BoardReading(
         board_found=True,
         occluded=occluded,
@@ -148,116 +132,11 @@ def _points(
     return tuple(out)
 
 
-def _die_regions(image: np.ndarray, geom: BoardGeometry, discs: list[tuple[float, float, float]],
-                 cube_xy: tuple[float, float] | None, radius: float) -> np.ndarray:
-    """Where a die may be looked for: uint8 (H, W), 255 on the field (grown a little past its frame)
-    except on the found checkers' discs, the printed triangles' inner parts and the cube -- the
-    things of a board that pass for a die-sized blob of another colour than the field."""
-    corners = np.array(geom.corners, dtype=np.float64)
-    centre = corners.mean(axis=0)
-    region = np.zeros(image.shape[:2], np.uint8)
-    grown = centre + _DIE_REACH * (corners - centre)
-    cv2.fillConvexPoly(region, np.round(grown).astype(np.int32), 255)
-    height = geom.size[1]
-    half_w = 0.5 * POINT_PX * _TRIANGLE_MASK
-    for x in geom.columns:
-        for base, tip in ((0.0, _TIP * height), (float(height), (1.0 - _TIP) * height)):
-            tri = np.array([[x - half_w, base], [x + half_w, base], [x, tip]])
-            cv2.fillConvexPoly(region, np.round(geom.to_image(tri)).astype(np.int32), 0)
-    for cx, cy, r in discs:
-        ring = geom.to_image(np.array([[cx, cy], [cx + r, cy], [cx, cy + r]]))
-        rr = _DISC_MASK * max(np.linalg.norm(ring[1] - ring[0]), np.linalg.norm(ring[2] - ring[0]))
-        cv2.circle(region, (int(round(ring[0][0])), int(round(ring[0][1]))), int(np.ceil(rr)), 0, -1)
-    if cube_xy is not None:
-        c = geom.to_rectified(np.array([cube_xy]))[0]
-        ring = geom.to_image(np.array([c, c + [radius, 0.0], c + [0.0, radius]]))
-        rr = max(np.linalg.norm(ring[1] - ring[0]), np.linalg.norm(ring[2] - ring[0]))
-        cv2.circle(region, (int(round(cube_xy[0])), int(round(cube_xy[1]))), int(np.ceil(1.2 * rr)), 0, -1)
-    return region
-
-
-def _face_stands_out(lab: np.ndarray, xy: tuple[float, float], size: float,
-                     field: np.ndarray | None = None) -> bool:
-    """True when a die-sized face at ``xy`` (input pixels) is one uniform colour, unlike its
-    surroundings: most of the face's middle (pips aside) within ``_FACE_SAME`` (Lab) of its median,
-    and that median more than ``_FACE_APART`` from nearly all of a ring around the die. ``lab``:
-    float32 (H, W, 3) of the input image; ``size``: the die's edge in pixels."""
-    h, w = lab.shape[:2]
-    x, y = xy
-    k = max(1, int(round(0.3 * size)))
-    xi, yi = int(round(x)), int(round(y))
-    inner = lab[max(0, yi - k) : yi + k + 1, max(0, xi - k) : xi + k + 1].reshape(-1, 3)
-    if inner.size == 0:
-        return False
-    face = np.median(inner, axis=0)
-    same = float(np.mean(np.linalg.norm(inner - face, axis=1) < _FACE_SAME))
-    if field is not None and float(np.linalg.norm(face - field)) <= _FACE_APART:
-        return False  # the field itself, left between the masked triangles, checkers and bar
-    ang = np.linspace(0, 2 * np.pi, 32, endpoint=False)
-    ring = []
-    for rr in (0.95 * size, 1.2 * size):
-        xs = np.clip(np.rint(x + rr * np.cos(ang)), 0, w - 1).astype(np.intp)
-        ys = np.clip(np.rint(y + rr * np.sin(ang)), 0, h - 1).astype(np.intp)
-        ring.append(lab[ys, xs])
-    # all round: a face cut from the field by the masked pattern has the field on some side
-    apart = float(np.mean(np.linalg.norm(np.concatenate(ring) - face, axis=1) > _FACE_APART))
-    return same >= _FACE_UNIFORM and apart >= _FACE_AROUND
-
-
-def _die_size(geom: BoardGeometry, radius: float) -> float:
-    """A die's edge in input pixels near the field's middle: ``_DIE_OF_CHECKER`` checker diameters."""
-    w, h = geom.size
-    pts = geom.to_image(np.array([[0.5 * w, 0.5 * h], [0.5 * w + 2 * radius, 0.5 * h],
-                                  [0.5 * w, 0.5 * h + 2 * radius]]))
-    d = 0.5 * (np.linalg.norm(pts[1] - pts[0]) + np.linalg.norm(pts[2] - pts[0]))
-    return float(_DIE_OF_CHECKER * d)
-
-
 def _dice(image: np.ndarray, geom: BoardGeometry, stacks: list[StackReading], radius: float,
-          cube_xy: tuple[float, float] | None = None,
-          field: np.ndarray | None = None) -> tuple[DieReading, ...]:
-    """The dice on and around the board, with the board-relative status (RULES.md B15).
-
-    :func:`vision.dice.find_dice` reads the pips and tells flat from cocked; it is asked at the die
-    size the board gives (a die is about ``_DIE_OF_CHECKER`` checker diameters) and only where the
-    board's own checkers, triangles and cube are not (:func:`_die_regions`). Here a die whose centre
-    lies outside the field is ``off_board``, on the bar ``on_bar``, on a checker's disc
-    ``on_checker``. A die's face must stand out from the board around it and, given ``field`` (the
-    field's Lab colour, float (3,)), from the field (:func:`_face_stands_out`).
-    Whether a die is on the roller's wrong half needs to know who rolled: the
-    controller decides that from the positions given.
-    """
-    try:
-        from vision.dice import find_dice
-    except ImportError:  # the dice reader is optional for the board reader
-        return ()
+          cube_xy: tuple[float, float] | None = None) -> tuple[DieReading, ...]:
+    """The dice on the board (:func:`vision.board_dice.find_board_dice`); () when that reader fails."""
     discs = [(x, y, s.radius) for s in stacks for x, y in s.centres]
-    region = _die_regions(image, geom, discs, cube_xy, radius)
     try:
-        found = find_dice(image, region, _die_size(geom, radius))
+        return find_board_dice(image, geom, discs, radius, cube_xy)
     except Exception:  # noqa: BLE001 -- a failing dice reader must not cost the board reading
         return ()
-    if not found:
-        return ()
-    width, height = geom.size
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
-    size = _die_size(geom, radius)
-    out = []
-    for die in found:
-        if die.image_xy is None:
-            out.append(die)
-            continue
-        if not _face_stands_out(lab, die.image_xy, size, field):
-            continue  # a sliver of the board's pattern between the masked parts
-        x, y = geom.to_rectified(np.array([die.image_xy]))[0]
-        if any((x - cx) ** 2 + (y - cy) ** 2 < (0.6 * r) ** 2 for cx, cy, r in discs):
-            continue  # a checker's face taken for a die: the stack counter explains it
-        status = DieStatus(die.status)
-        if not (0 <= x <= width and 0 <= y <= height):
-            status = DieStatus.OFF_BOARD
-        elif geom.bar is not None and geom.bar[0] <= x <= geom.bar[1]:
-            status = DieStatus.ON_BAR
-        elif any((x - cx) ** 2 + (y - cy) ** 2 < r * r for cx, cy, r in discs):
-            status = DieStatus.ON_CHECKER
-        out.append(DieReading(die.value, die.image_xy, status, die.confidence))
-    return tuple(out)

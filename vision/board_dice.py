@@ -1,0 +1,537 @@
+"""Find and read the dice lying on a board, knowing the board's geometry.
+
+:mod:`vision.dice` reads dice in any photo and must guess their scale and tell a die from the surface
+by colour; on a board neither is needed and both fail (a white die on a white paper board, a black die
+on a black point). Here the board is known: the rectified field (:mod:`vision.board`, points
+``POINT_PX`` wide) and the checkers' radius give the die's scale (a die's edge is 0.4-0.8 checker
+diameters), so the dice are found by what every die shows whatever its colour -- its pips:
+
+1. **Pips.** Small round blobs at the pip scale: peaks of the scale-normalised determinant of the
+   Hessian of the rectified field's lightness (Lindeberg, "Feature detection with automatic scale
+   selection", 1998). Straight edges (triangles, the printed lines, a checker's rim) give no
+   response; the cube and the checkers' discs are left out.
+2. **Faces.** Every pip, and the midpoint of every two pips closer than a die's diagonal, is a
+   candidate face centre; the pips around it that form a d6 layout are chosen by
+   :func:`vision.dice_faces.select_face` (centrally symmetric, alike pips; side faces seen in
+   perspective rarely fit). Faces are taken greedily, best first, no pip in two faces, no two faces
+   overlapping.
+3. **Checks** (a wrong die is worse than an unread one: the station then asks the players): the
+   face's body around the pips is one uniform colour, the pips all differ from it the same way
+   (darker or lighter), and a one-pip face needs a partner die near it or a face standing out from
+   the board around it (a single dot is the weakest evidence).
+
+The board-relative status (``off_board``, ``on_bar``, ``on_checker``, ``cocked`` -- RULES.md B15/N10)
+is given by :func:`vision.dice_status.board_status`. ``wrong_half`` needs to know who rolled: the
+controller decides it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from vision.board import BoardGeometry
+from vision.dice_status import BoardRegions, board_status
+from vision.reading import DieReading, DieStatus
+
+__all__ = ["BoardDie", "BoardPip", "find_board_dice", "board_pips"]
+
+# A die's edge in checker radii: the sets seen (paper webcam boards, tournament boards, renders) make
+# it 0.65-1.6 radii; faces are looked for at these edges.
+_EDGES_OF_RADIUS = (0.7, 1.0, 1.4)
+# Pip blob scale (Gaussian sigma) in checker radii (a pip is 0.15-0.2 die edges across; the scale
+# of the smaller dice seen, a larger pip still responds), and the least sigma in pixels.
+_PIP_SIGMA = 0.055
+_MIN_SIGMA = 0.9
+# A pip's blob strength (lightness units, scale-normalised) must reach this.
+_PIP_MIN = 14.0
+# A diagonal pair of pips spans this many die edges (0.78 on the dice seen), within _SPAN of the
+# edge tried.
+_DIAGONAL = 0.78
+_SPAN = (0.55, 0.95)
+# A pip is round: the Hessian's eigenvalue ratio at least this (line ends and tips are elongated;
+# the close pips of a six make each other a little elongated).
+_ROUND_MIN = 0.25
+# The dice view is at most this many times as sharp as the reader's rectified field.
+_MAX_VIEW = 2.0
+# Body measures (Lab units, OpenCV 8-bit scaling): see _Body.
+_SAME = 18.0
+_APART = 15.0
+# Two dice's centres are at least this many die edges apart (touching dice: one edge).
+_APART_EDGES = 0.85
+# A face's checks: its body within _SAME of one colour on this share; every pip's core this far
+# (lightness) from it and within this ratio of the deepest; a face of 2-6 pips implies an edge of at
+# least _MIN_EDGE checker radii. A one-pip face: cleaner body, rounder and deeper pip.
+_SAME_MIN = 0.8
+_DEPTH_MIN = 45.0
+_DEPTH_RATIO = 0.5
+_MIN_EDGE = 0.58
+_ONE_SAME = 0.9
+_ONE_ROUND = 0.6
+_ONE_DEPTH = 60.0
+# One set: a die's mean pip contrast at least this share of the best die's; edges within this ratio.
+_SET_CONTRAST = 0.6
+_SET_SIZE = 1.3
+# A die this close to a checker (die edges beyond its rim) is against it (vision.dice_status).
+_TOUCH = 0.2
+# A pip's isolation is sampled on a ring of this many pip scales (sigma) around it; the least share
+# of every pip's ring that must be the face's body.
+_ISOLATION_RING = 2.5
+_ISOLATION_MIN = 0.8
+# A face of this many pips or more is crowded: its pips blur into each other, and when it is refused
+# no part of it is read instead (a row of a six is no three).
+_CROWDED = 4
+# The strongest pip of a face over its weakest at most this (faces of 1-3 pips; crowded faces).
+_ALIKE = 1.7
+_ALIKE_CROWDED = 2.2
+# Least tolerance (px) of a pip's mirror image through the face centre.
+_MIN_TOL = 1.0
+# At most this many pips are considered per frame (strongest first).
+_MAX_PIPS = 200
+
+
+@dataclass(frozen=True)
+class BoardPip:
+    """A pip-like blob of the rectified field: centre (x, y) px, ``contrast`` (scale-normalised blob
+    strength, lightness units), ``dark`` (darker than around it), ``roundness`` (the Hessian's
+    eigenvalue ratio, 0-1: 1 for a round dot, low for the end of a line or a triangle's tip) and the
+    smoothed Lab ``colour`` there."""
+
+    x: float
+    y: float
+    contrast: float
+    dark: bool
+    roundness: float
+    colour: tuple[float, float, float]
+    sigma: float = 1.0  # the blob scale (px) that found it: a pip's radius is about 1.4 sigma
+
+
+@dataclass(frozen=True)
+class BoardDie:
+    """One die found on the rectified field: ``value`` 1-6, ``centre`` (x, y) rectified pixels,
+    ``edge`` the die edge used (rectified px), ``score`` (sum of pip contrast) and ``confidence`` 0-1."""
+
+    value: int
+    centre: tuple[float, float]
+    edge: float
+    score: float
+    confidence: float
+    pips: tuple[BoardPip, ...]
+
+
+def _sigmas(radius: float) -> tuple[float, float]:
+    """The two pip scales (px) tried for checkers of ``radius`` px: small and large dice."""
+    small = max(_MIN_SIGMA, _PIP_SIGMA * radius)
+    return small, 1.5 * small
+
+
+def dice_view(image: np.ndarray, geom: BoardGeometry) -> tuple[np.ndarray, float]:
+    """The field rectified for the dice search, and its scale ``k`` (view px per rectified px).
+
+    The board reader's rectified field (``POINT_PX`` per point) is as sharp as a webcam frame, but a
+    tournament camera sees a point 50-80 px wide and its dice's pips only 3-5 px: the dice are looked
+    for at the frame's own resolution, up to ``_MAX_VIEW`` times the reader's.
+    :returns: (uint8 (k*H, k*W, 3) BGR, k >= 1).
+    """
+    w, h = geom.size
+    corners = geom.to_image(np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]], np.float64))
+    native = 0.5 * (np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3])) / w
+    k = float(np.clip(native, 1.0, _MAX_VIEW))
+    if k < 1.15:
+        return geom.rectify(image), 1.0
+    size = (int(round(k * w)), int(round(k * h)))
+    hom = np.diag([k, k, 1.0]) @ geom.homography
+    return cv2.warpPerspective(image, hom, size, flags=cv2.INTER_LINEAR), k
+
+
+def _doh(light: np.ndarray, sigma: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    g = cv2.GaussianBlur(light, (0, 0), sigma)
+    dxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3)
+    dyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3)
+    dxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3)
+    strength = (sigma * sigma) * np.sqrt(np.maximum(dxx * dyy - dxy * dxy, 0.0))
+    return strength, dxx, dyy, dxy
+
+
+def _subpixel(resp: np.ndarray, x: int, y: int) -> tuple[float, float]:
+    """A peak's centre to a fraction of a pixel: the vertex of a parabola through it and its two
+    neighbours, per axis (pips of small dice are 2-3 px apart: whole pixels break their symmetry)."""
+    h, w = resp.shape
+    out = []
+    for (c, lo, hi) in ((x, resp[y, x - 1] if x > 0 else None, resp[y, x + 1] if x < w - 1 else None),
+                        (y, resp[y - 1, x] if y > 0 else None, resp[y + 1, x] if y < h - 1 else None)):
+        if lo is None or hi is None:
+            out.append(float(c))
+            continue
+        mid = float(resp[y, x])
+        den = float(lo) - 2.0 * mid + float(hi)
+        shift = float(np.clip(0.5 * (float(lo) - float(hi)) / den, -0.5, 0.5)) if den < 0 else 0.0
+        out.append(float(c) + shift)
+    return out[0], out[1]
+
+
+def board_pips(lab: np.ndarray, sigmas: tuple[float, ...], keep: np.ndarray | None = None) -> list[BoardPip]:
+    """Pip-like blobs of a rectified field, strongest first (at most ``_MAX_PIPS``).
+
+    :param lab: uint8 (H, W, 3) CIE-Lab (OpenCV scaling) of the rectified field.
+    :param sigmas: the blob scales tried, in pixels (a pip's radius is about 1.4 sigma); each pixel
+        keeps its strongest scale.
+    :param keep: optional bool (H, W), True where a pip may be.
+    :returns: a :class:`BoardPip` per blob; ``contrast`` is the scale-normalised determinant of
+        the Hessian (Lindeberg 1998), ``dark`` the sign of the Laplacian.
+    """
+    light = lab[:, :, 0].astype(np.float32)
+    best: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+    scale = np.full(light.shape, sigmas[0], np.float32)
+    for sigma in sigmas:
+        cur = _doh(light, sigma)
+        if best is None:
+            best = cur
+        else:
+            better = cur[0] > best[0]
+            scale[better] = sigma
+            best = tuple(np.where(better, c, b) for c, b in zip(cur, best, strict=True))  # type: ignore[assignment]
+    assert best is not None
+    strength, dxx, dyy, dxy = best
+    peaks = (strength >= cv2.dilate(strength, np.ones((3, 3), np.uint8))) & (strength > _PIP_MIN)
+    if keep is not None:
+        peaks &= keep
+    ys, xs = np.nonzero(peaks)
+    if len(xs) == 0:
+        return []
+    a, b, c = dxx[ys, xs], dyy[ys, xs], dxy[ys, xs]
+    root = np.sqrt((a - b) ** 2 + 4 * c * c)
+    roundness = np.maximum(0.0, np.abs(a + b) - root) / np.maximum(np.abs(a + b) + root, 1e-6)
+    ok = roundness >= _ROUND_MIN
+    ys, xs, a, b, roundness = ys[ok], xs[ok], a[ok], b[ok], roundness[ok]
+    order = np.argsort(-strength[ys, xs])[:_MAX_PIPS]
+    h, w = light.shape
+    out = []
+    for j in order:
+        y, x = int(ys[j]), int(xs[j])
+        colour = lab[max(0, y - 1) : y + 2, max(0, x - 1) : x + 2].reshape(-1, 3).mean(axis=0)
+        fx, fy = _subpixel(strength, x, y)
+        out.append(BoardPip(fx, fy, float(strength[y, x]), bool(a[j] + b[j] > 0),
+                            float(roundness[j]), (float(colour[0]), float(colour[1]), float(colour[2])),
+                            float(scale[y, x])))
+    return out
+
+
+def _layout_ok(pairs: list[tuple[BoardPip, BoardPip]], centre: bool, edge: float) -> bool:
+    """Do pip pairs mirrored through one centre (and a centre pip) form a d6 face of edge ``edge``?
+
+    Affine invariant up to mild perspective: 2/3 = one diagonal; 4/5 = two diagonals of about equal
+    length, far from parallel; 6 = two such diagonals d1, d2 and a middle pair (d1 +- d2) / 2.
+    """
+    n = 2 * len(pairs) + int(centre)
+    if n == 0 or n > 6 or (n == 6 and centre):
+        return False
+    vec = [np.array([b.x - a.x, b.y - a.y]) for a, b in pairs]
+    lens = [float(np.hypot(*v)) for v in vec]
+    if len(pairs) == 1:
+        return _SPAN[0] * edge <= lens[0] <= _SPAN[1] * edge
+    if len(pairs) == 2:
+        if min(lens) < _SPAN[0] * edge or max(lens) > _SPAN[1] * edge or max(lens) > 1.4 * min(lens):
+            return False
+        return abs(float(vec[0] @ vec[1])) / (lens[0] * lens[1]) < 0.55
+    if len(pairs) == 3:
+        tol = 0.12 * edge
+        for k in range(3):
+            mid, d1, d2 = vec[k], vec[(k + 1) % 3], vec[(k + 2) % 3]
+            l1, l2 = lens[(k + 1) % 3], lens[(k + 2) % 3]
+            short, long = min(l1, l2), max(l1, l2)
+            if short < _SPAN[0] * edge or long > _SPAN[1] * edge or long > 1.4 * short:
+                continue
+            if abs(float(d1 @ d2)) / (l1 * l2) > 0.55:
+                continue
+            for cand in ((d1 + d2) / 2, (d1 - d2) / 2):
+                if min(np.hypot(*(mid - cand)), np.hypot(*(mid + cand))) <= tol:
+                    return True
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class _Face:
+    score: float
+    centre: tuple[float, float]
+    members: tuple[int, ...]
+    edge: float  # the die edge its pips imply (rectified px)
+
+
+def _face_at(pips: list[BoardPip], near: list[int], cx: float, cy: float, edge: float) -> _Face | None:
+    """The d6 face centred at (cx, cy) made of the pips ``near`` (indices, all dark or all light:
+    the dark gaps between a dark die's light pips make a symmetric pattern too), or None."""
+    tol = max(0.1 * edge, _MIN_TOL)
+    centre = None
+    for i in near:
+        p = pips[i]
+        if (p.x - cx) ** 2 + (p.y - cy) ** 2 > tol * tol:
+            continue
+        if centre is None or p.contrast > pips[centre].contrast:
+            centre = i
+    used = set() if centre is None else {centre}
+    pairs: list[tuple[BoardPip, BoardPip]] = []
+    for i in near:
+        if i in used:
+            continue
+        p = pips[i]
+        mx, my = 2 * cx - p.x, 2 * cy - p.y
+        best, best_d = -1, tol * tol
+        for j in near:
+            if j in used or j == i:
+                continue
+            q = pips[j]
+            d = (q.x - mx) ** 2 + (q.y - my) ** 2
+            if d <= best_d:
+                best, best_d = j, d
+        if best >= 0:
+            used.update((i, best))
+            pairs.append((p, pips[best]))
+    if not used or not _layout_ok(pairs, centre is not None, edge):
+        return None
+    chosen = [pips[i] for i in used]
+    top = max(p.contrast for p in chosen)
+    # pips of one face print alike; those of a crowded face (4-6 close pips) blur into each other
+    if min(p.contrast for p in chosen) < top / (_ALIKE_CROWDED if len(chosen) >= _CROWDED else _ALIKE):
+        return None
+    reach = max([np.hypot(p.x - cx, p.y - cy) for p in chosen] + [0.25 * edge]) + tol
+    left = sum(pips[i].contrast for i in near if i not in used
+               and (pips[i].x - cx) ** 2 + (pips[i].y - cy) ** 2 < reach * reach)
+    score = sum(p.contrast for p in chosen) - left
+    if score <= 0:
+        return None
+    # the corner pips sit about 0.28 edges from the face's centre along each side, so a diagonal
+    # pair spans about 0.78 edges
+    lens = [float(np.hypot(a.x - b.x, a.y - b.y)) for a, b in pairs]
+    own = max(lens) / _DIAGONAL if lens else edge
+    own = float(np.clip(own, 0.75 * edge, 1.25 * edge))
+    return _Face(float(score), (cx, cy), tuple(sorted(used)), own)
+
+
+def _faces(pips: list[BoardPip], edges: tuple[float, ...],
+           accept: Callable[[_Face], bool] = lambda f: True) -> list[_Face]:
+    """Non-overlapping d6 faces among the pips, best first: greedy, no pip in two faces, no face
+    centred on a die already taken (closer than _APART_EDGES of the larger edge); a face that
+    ``accept`` refuses takes nothing (the face under it may still be read). Each die edge in
+    ``edges`` (px) is tried: the dice's size is known from the checkers only within a factor of two."""
+    n = len(pips)
+    if n == 0:
+        return []
+    xy = np.array([[p.x, p.y] for p in pips])
+    d2 = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
+    hyps: dict[tuple[int, ...], _Face] = {}
+    for edge in edges:
+        reach2 = (0.65 * edge) ** 2
+        centres: list[tuple[float, float]] = [(p.x, p.y) for p in pips]
+        for i, j in np.argwhere((d2 <= (_SPAN[1] * edge) ** 2) & (d2 >= (0.25 * edge) ** 2)):
+            if i < j:
+                centres.append(((pips[i].x + pips[j].x) / 2, (pips[i].y + pips[j].y) / 2))
+        for cx, cy in centres:
+            near = [int(k) for k in np.nonzero(((xy - (cx, cy)) ** 2).sum(axis=1) <= reach2)[0]]
+            for dark in (True, False):
+                f = _face_at(pips, [k for k in near if pips[k].dark == dark], cx, cy, edge)
+                if f is not None and (f.members not in hyps or hyps[f.members].score < f.score):
+                    hyps[f.members] = f
+    out: list[_Face] = []
+    taken: set[int] = set()
+    refused: list[set[int]] = []
+    for f in sorted(hyps.values(), key=lambda f: (-f.score, -len(f.members))):
+        if taken.intersection(f.members):
+            continue
+        if any((f.centre[0] - g.centre[0]) ** 2 + (f.centre[1] - g.centre[1]) ** 2
+               < (_APART_EDGES * max(f.edge, g.edge)) ** 2 for g in out):
+            continue
+        if any(set(f.members) < r for r in refused):
+            continue  # part of a face already refused (a row of a six is no three)
+        if not accept(f):
+            if len(f.members) >= _CROWDED:
+                refused.append(set(f.members))
+            continue
+        out.append(f)
+        taken.update(f.members)
+    return out
+
+
+@dataclass(frozen=True)
+class _Body:
+    same: float  # share of the face's body (pips aside) within _SAME Lab of its median colour
+    depth: float  # the least lightness difference between a pip's core and the body
+    depth_ratio: float  # the least over the largest of those differences (pips print alike)
+    isolation: float  # the least share of a ring around a pip that is body (a stroke's end is not)
+    apart: float  # share of a ring just outside the die that differs from the body by _APART Lab
+    colour: tuple[float, float, float]
+
+
+def _body(lab: np.ndarray, face: _Face, pips: list[BoardPip], sigma: float) -> _Body | None:
+    """Measure the face's body around its pips (see :class:`_Body`); None when it leaves the view."""
+    h, w = lab.shape[:2]
+    cx, cy = face.centre
+    rad = 0.42 * face.edge
+    x0, x1 = int(cx - rad), int(np.ceil(cx + rad)) + 1
+    y0, y1 = int(cy - rad), int(np.ceil(cy + rad)) + 1
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+        return None
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    sel = (xx - cx) ** 2 + (yy - cy) ** 2 <= rad * rad
+    for i in face.members:
+        p = pips[i]
+        sel &= (xx - p.x) ** 2 + (yy - p.y) ** 2 > (2.2 * max(sigma, p.sigma)) ** 2
+    vals = lab[y0:y1, x0:x1][sel].astype(np.float32)
+    if len(vals) < 6:
+        return None
+    med = np.median(vals, axis=0)
+    same = float(np.mean(np.linalg.norm(vals - med, axis=1) < _SAME))
+    depths = []
+    for i in face.members:
+        p = pips[i]
+        xi, yi = int(round(p.x)), int(round(p.y))
+        core = lab[max(0, yi - 1) : yi + 2, max(0, xi - 1) : xi + 2, 0].astype(np.float32)
+        # (the core's extreme: a pip's centre is its darkest or lightest spot)
+        ext = float(core.min()) if p.dark else float(core.max())
+        depths.append(abs(ext - float(med[0])))
+    ang12 = np.linspace(0.0, 2 * np.pi, 12, endpoint=False)
+    isolation = 1.0
+    for i, dep in zip(face.members, depths, strict=True):
+        p = pips[i]
+        rho = _ISOLATION_RING * max(sigma, p.sigma)
+        xs = np.clip(np.rint(p.x + rho * np.cos(ang12)), 0, w - 1).astype(np.intp)
+        ys = np.clip(np.rint(p.y + rho * np.sin(ang12)), 0, h - 1).astype(np.intp)
+        ring_l = lab[ys, xs, 0].astype(np.float32)
+        isolation = min(isolation, float(np.mean(np.abs(ring_l - med[0]) < 0.5 * dep)))
+    ang = np.linspace(0.0, 2 * np.pi, 24, endpoint=False)
+    ring = []
+    for rr in (0.75 * face.edge, 0.9 * face.edge):
+        xs = np.clip(np.rint(cx + rr * np.cos(ang)), 0, w - 1).astype(np.intp)
+        ys = np.clip(np.rint(cy + rr * np.sin(ang)), 0, h - 1).astype(np.intp)
+        ring.append(lab[ys, xs].astype(np.float32))
+    apart = float(np.mean(np.linalg.norm(np.concatenate(ring) - med, axis=1) > _APART))
+    return _Body(same, min(depths), min(depths) / max(max(depths), 1e-6), isolation, apart,
+                 (float(med[0]), float(med[1]), float(med[2])))
+
+
+def _keep(shape: tuple[int, int], discs: list[tuple[float, float, float]],
+          cube: tuple[float, float, float] | None) -> np.ndarray:
+    """bool (H, W): where a pip may be -- off the checkers' discs and their rims (out to 1.12 radii:
+    rims, shadows and the gaps between touching checkers make blobs), out of the gaps where two
+    checkers meet (within 1.4 radii of both) and off the cube (x, y, half-diagonal). A die lying on
+    a checker is not read (the station then sees no whole roll and asks)."""
+    block = np.zeros(shape, np.uint8)
+    near = np.zeros(shape, np.uint8)
+    for x, y, r in discs:
+        c = (int(round(x)), int(round(y)))
+        cv2.circle(block, c, int(round(1.12 * r)), 1, -1)
+        one = np.zeros(shape, np.uint8)
+        cv2.circle(one, c, int(round(1.4 * r)), 1, -1)
+        near += one
+    if cube is not None:
+        cv2.circle(block, (int(round(cube[0])), int(round(cube[1]))), int(np.ceil(cube[2])), 1, -1)
+    return (block == 0) & (near < 2)
+
+
+def _accept(lab: np.ndarray, pips: list[BoardPip], sigma: float, radius: float) -> Callable[[_Face], bool]:
+    """The checks a face must pass to be taken for a die (module docstring, step 3)."""
+
+    def ok(face: _Face) -> bool:
+        one = len(face.members) == 1
+        if not one and face.edge < _MIN_EDGE * radius:
+            return False  # pips of a side face seen beside the top face, or printing
+        body = _body(lab, face, pips, sigma)
+        if body is None:
+            return False
+        if (body.same < _SAME_MIN or body.depth < _DEPTH_MIN or body.depth_ratio < _DEPTH_RATIO
+                or body.isolation < _ISOLATION_MIN):
+            return False
+        if one:
+            # a lone dot is the weakest evidence: round, deep, on a clean face
+            p = pips[face.members[0]]
+            return body.same >= _ONE_SAME and p.roundness >= _ONE_ROUND and body.depth >= _ONE_DEPTH
+        return True
+
+    return ok
+
+
+def _mean_contrast(face: _Face, pips: list[BoardPip]) -> float:
+    return float(np.mean([pips[i].contrast for i in face.members]))
+
+
+def find_board_dice(
+    image: np.ndarray,
+    geom: BoardGeometry,
+    discs: list[tuple[float, float, float]],
+    radius: float,
+    cube_xy: tuple[float, float] | None = None,
+) -> tuple[DieReading, ...]:
+    """Every die lying on the board, read from its pips (module docstring).
+
+    :param image: the input frame, uint8 BGR (H, W, 3), of ``geom.image_size``.
+    :param geom: the board (:func:`vision.board.find_board` or a calibration).
+    :param discs: the checkers found, ``(x, y, radius)`` in rectified pixels (stacks and bar).
+    :param radius: the checkers' radius in rectified pixels (sets the die's scale).
+    :param cube_xy: the cube's centre in input pixels, when found (its face is no die).
+    :returns: one :class:`~vision.reading.DieReading` per die, left to right in the image:
+        ``value`` 1-6, ``image_xy`` the top face's centre in input pixels, ``status`` by
+        :func:`vision.dice_status.board_status` (``off_board``, ``on_bar``, ``on_checker`` or
+        ``flat``; RULES.md B15, N10), ``confidence`` 0-1. Dice of another set's size or much fainter
+        pips than the best die are left out (the dice on a board come in pairs of one set).
+    """
+    view, k = dice_view(image, geom)
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB)
+    r = radius * k
+    cube = None
+    if cube_xy is not None:
+        c = geom.to_rectified(np.array([cube_xy], np.float64))[0] * k
+        cube = (float(c[0]), float(c[1]), 1.1 * r)
+    keep = _keep(lab.shape[:2], [(x * k, y * k, rr * k) for x, y, rr in discs], cube)
+    sigmas = _sigmas(r)
+    pips = board_pips(lab, sigmas, keep)
+    faces = _faces(pips, tuple(e * r for e in _EDGES_OF_RADIUS), _accept(lab, pips, sigmas[0], r))
+    if not faces:
+        return ()
+    # one set of dice: pips printed alike, dice of one size
+    best = max(_mean_contrast(f, pips) for f in faces)
+    sized = [f.edge for f in faces if len(f.members) > 1]
+    ref = float(np.median(sized)) if sized else None
+    kept = [f for f in faces if _mean_contrast(f, pips) >= _SET_CONTRAST * best
+            and (ref is None or len(f.members) == 1 or 1 / _SET_SIZE <= f.edge / ref <= _SET_SIZE)]
+    return _readings(kept, pips, geom, k, discs)
+
+
+def _regions(geom: BoardGeometry, discs: list[tuple[float, float, float]]) -> BoardRegions:
+    """The board's :class:`~vision.dice_status.BoardRegions` in input pixels."""
+    w, h = geom.size
+    area = geom.to_image(np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]], np.float64))
+    bars: tuple[np.ndarray, ...] = ()
+    if geom.bar is not None:
+        x0, x1 = geom.bar
+        bar = geom.to_image(np.array([[x0, 0.0], [x1, 0.0], [x1, h], [x0, h]], np.float64))
+        bars = (bar.astype(np.float32),)
+    circles = np.zeros((0, 3), np.float32)
+    if discs:
+        c = np.array(discs, np.float64)
+        centres = geom.to_image(c[:, :2])
+        rims = geom.to_image(c[:, :2] + np.stack([c[:, 2], np.zeros(len(c))], axis=1))
+        circles = np.column_stack([centres, np.linalg.norm(rims - centres, axis=1)]).astype(np.float32)
+    return BoardRegions(area.astype(np.float32), bars, None, circles, touch=_TOUCH)
+
+
+def _readings(faces: list[_Face], pips: list[BoardPip], geom: BoardGeometry, k: float,
+              discs: list[tuple[float, float, float]]) -> tuple[DieReading, ...]:
+    regions = _regions(geom, discs)
+    out = []
+    for f in faces:
+        xy = geom.to_image(np.array([[f.centre[0] / k, f.centre[1] / k]], np.float64))[0]
+        rim = geom.to_image(np.array([[(f.centre[0] + f.edge) / k, f.centre[1] / k]], np.float64))[0]
+        edge_px = float(np.linalg.norm(rim - xy))
+        die = DieReading(len(f.members), (float(xy[0]), float(xy[1])), DieStatus.FLAT, _confidence(f))
+        out.append(replace(die, status=board_status(die, regions, edge_px)))
+    out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
+    return tuple(out)
+
+
+def _confidence(face: _Face) -> float:
+    """0.5-1: the face's score over its pips' count, saturating (a clear six and a clear one alike)."""
+    return float(np.clip(0.5 + 0.5 * face.score / (len(face.members) * 100.0), 0.5, 1.0))
