@@ -236,8 +236,10 @@ def count_stacks(
                 # whose shared edges are too faint for the ring score
                 run = _colour_run(lab, centres, colour, bare_field, best_r, top)
                 count = max(count, int(round(run / d)))
-            if idx:
-                # checkers may be piled over the column (a pyramid): only a clear pile changes the count
+            if len(idx) >= _PILE_BELOW or count >= _PILE_BELOW:
+                # checkers may be piled over the column (a pyramid): only a clear pile changes the
+                # count, and only over a column nearly full (players pile the sixth and further
+                # checkers on five; a short column's shiny rims must not pass for a pile)
                 piled = _pyramid_count(judged, depth, [float(depth[i]) for i in idx[:5]], d)
                 if piled > 5:
                     count = piled
@@ -255,7 +257,9 @@ _LAYERS = tuple(tuple(range(layer, 9 - layer, 2)) for layer in range(5))
 # The ring score expected where no disc is centred, where the top disc is partly covered by a
 # disc of the layer above beside it, and where it shows its whole outline.
 _RING_NONE, _RING_PART, _RING_WHOLE = 0.35, 0.7, 0.95
-# A pile is read only where its top checkers' rings are at least this complete on average.
+# A pile is read only over a column of at least this many checkers (chain or colour run) ...
+_PILE_BELOW = 4
+# ... and only where its top checkers' rings are at least this complete on average.
 _PILE_WHOLE = 0.8
 
 
