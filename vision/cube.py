@@ -10,8 +10,9 @@ owner).
 
 The face is read by :mod:`vision.cube_face` (figures 2-64 matched against figures drawn in several
 fonts, at the four quarter turns); a face it cannot read -- a maker's logo, shown by an undoubled cube
-instead of 64 -- gives ``value`` None. Of several squares found, the one nearest the field is taken (score
-cards and clocks stand further out).
+instead of 64 -- gives ``value`` None. Of several squares found, the nearest the field (within a tray's reach)
+whose face reads as a value is taken, else the nearest (score cards and clocks stand further out;
+figures no cube shows, as theirs, are refused by the face reader).
 """
 
 from __future__ import annotations
@@ -29,7 +30,12 @@ __all__ = ["find_cube"]
 _REACH = 3.0
 # A square fills at least this share of its minimum-area rectangle (a disc fills pi/4 = 0.785).
 _SQUARE_FILL = 0.86
-# Lab distance from the place's median colour above which a pixel belongs to an object.
+# Squares this far past the field's ends (point widths: a tray's reach) are read, nearest first;
+# the first that reads as a value is the cube.
+_READ_REACH = 2.0
+# The background is the median colour within a window this many cube sides across.
+_BG_SIDES = 3.0
+# Lab distance from the background colour above which a pixel belongs to an object.
 _DIFF = 35.0
 
 
@@ -40,6 +46,35 @@ def _places(geom: BoardGeometry, pad: int) -> list[tuple[int, int]]:
     if geom.bar is not None:
         out.append((pad + int(geom.bar[0]), pad + int(geom.bar[1])))
     return out
+
+
+def _squares(region: np.ndarray, bg: np.ndarray, side: float, x0: int, pad: int,
+             width: int) -> list[tuple[float, float, float, float, float]]:
+    """Cube-sized squares in one place (Lab float32 (H, w, 3)) unlike ``bg`` (a colour, or one per
+    pixel): (distance past the field's ends, x, y (extended-canvas px), side, angle) each."""
+    mask = (np.linalg.norm(region - bg, axis=-1) > _DIFF).astype(np.uint8) * 255
+    # a cube of the place's own colour shows only its outline and figures: fill what they enclose
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(mask, contours, -1, 255, cv2.FILLED)
+    k = max(3, int(0.15 * side) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask)
+    found = []
+    for i in range(1, n):
+        area = float(stats[i, cv2.CC_STAT_AREA])
+        if not 0.45 * side * side <= area <= 1.8 * side * side:
+            continue
+        pts = np.column_stack(np.nonzero(labels == i)[::-1]).astype(np.float32)
+        (_, _), (rw, rh), ang = cv2.minAreaRect(pts)
+        if rw <= 0 or rh <= 0 or not 0.7 < rw / rh < 1.43:
+            continue
+        fill = area / (rw * rh)
+        if fill < _SQUARE_FILL:
+            continue
+        cx = float(cents[i][0] + x0)
+        dist = max(0.0, pad - cx, cx - (pad + width))
+        found.append((dist, cx, float(cents[i][1]), float(np.sqrt(rw * rh)), float(ang)))
+    return found
 
 
 def find_cube(image: np.ndarray, geom: BoardGeometry, checker_radius: float) -> CubeReading | None:
@@ -59,30 +94,25 @@ def find_cube(image: np.ndarray, geom: BoardGeometry, checker_radius: float) -> 
         if x1 - x0 < 0.5 * side:
             continue
         region = lab[:, x0:x1]
-        bg = np.median(region.reshape(-1, 3), axis=0)
-        mask = (np.linalg.norm(region - bg, axis=2) > _DIFF).astype(np.uint8) * 255
-        k = max(3, int(0.15 * side) | 1)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-        n, labels, stats, cents = cv2.connectedComponentsWithStats(mask)
-        for i in range(1, n):
-            area = float(stats[i, cv2.CC_STAT_AREA])
-            if not 0.45 * side * side <= area <= 1.8 * side * side:
-                continue
-            pts = np.column_stack(np.nonzero(labels == i)[::-1]).astype(np.float32)
-            (_, _), (rw, rh), ang = cv2.minAreaRect(pts)
-            if rw <= 0 or rh <= 0 or not 0.7 < rw / rh < 1.43:
-                continue
-            fill = area / (rw * rh)
-            if fill < _SQUARE_FILL:
-                continue
-            cx = float(cents[i][0] + x0)
-            dist = max(0.0, pad - cx, cx - (pad + width))
-            found.append((dist, cx, float(cents[i][1]), float(np.sqrt(rw * rh)), float(ang)))
+        # two backgrounds: the place's median colour (a cube on the bar or on the table), and the
+        # median round each pixel (a cube inside a tray, which itself differs from the place)
+        kb = min(255, max(3, int(_BG_SIDES * side) | 1))
+        local = cv2.cvtColor(cv2.medianBlur(np.ascontiguousarray(ext[:, x0:x1]), kb), cv2.COLOR_BGR2LAB)
+        for bg in (np.median(region.reshape(-1, 3), axis=0), local.astype(np.float32)):
+            found += _squares(region, bg, side, x0, pad, width)
     if not found:
         return None
-    # of several squares (score cards, a clock), the cube is the one nearest the field
-    best = min(found)
-    value = read_face(image, shift @ geom.homography, (best[1], best[2]), best[3], best[4])
+    # of several squares (score cards, a clock), the cube is the one whose face reads among those
+    # within the trays' reach, else the one nearest the field
+    found.sort()
+    best, value = found[0], None
+    for cand in found:
+        if cand[0] > _READ_REACH * POINT_PX:
+            break
+        v = read_face(image, shift @ geom.homography, (cand[1], cand[2]), cand[3], cand[4])
+        if v is not None:
+            best, value = cand, v
+            break
     _, x, y, _, _ = best
     position = "centre" if height / 3 <= y <= 2 * height / 3 else ("top" if y < height / 3 else "bottom")
     img_xy = geom.to_image(np.array([[x - pad, y]]))[0]

@@ -186,7 +186,7 @@ def die(
 # Cube faces (body, figures) BGR: an ivory cube with dark figures, a black cube with gold ones.
 CUBE_INKS = {
     "dark_on_light": ((200, 225, 235), (30, 30, 60)),
-    "light_on_dark": ((28, 28, 30), (70, 190, 225)),
+    "light_on_dark": ((36, 36, 40), (70, 190, 225)),
     "logo": ((40, 40, 190), (235, 235, 235)),
 }
 
@@ -203,6 +203,8 @@ def cube(img: np.ndarray, x: float, y: float, side: float, value: int, angle_deg
     body, ink = CUBE_INKS[face]
     poly(img, sq + side * 0.07, (20, 20, 20))
     poly(img, sq, body)
+    # the bevelled edge catches the light: a black cube on a black table still shows its outline
+    outline(img, sq, shade(body, 2.4) if sum(body) < 200 else shade(body, 0.8), max(1, int(round(side / 24))))
     # the figures are drawn upright on a patch, turned with the cube and laid on it as a mask
     n = max(8, int(math.ceil(side * 1.5)))
     patch = np.zeros((n, n), np.uint8)
