@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -59,6 +60,11 @@ _GAP_MARGIN = 0.08
 _BAR_MARGIN = 0.15
 # How many of the best-scoring candidates are refined and compared by their fit.
 _FINALISTS = 4
+# A hull of at most this many sides whose four longest carry less than 80 % of its outline (several
+# corners cut) is completed from every four sides carrying _CUT_SHARE of it, growing by _CUT_GROWTH.
+_MAX_CUT_SIDES = 8
+_CUT_SHARE = 0.65
+_CUT_GROWTH = 1.35
 # Minimum pattern score for a board to be accepted.
 _MIN_SCORE = 0.25
 # A field found by completing a broken outline must show this pattern score (rows' mean) as
@@ -124,31 +130,58 @@ class BoardGeometry:
 # candidates
 
 
-def _quads_from_hull(hull: np.ndarray) -> list[np.ndarray]:
+def _quads_from_hull(hull: np.ndarray, cut: bool = False) -> list[np.ndarray]:
     """Quadrilaterals (float32 (4, 2)) approximating a convex hull; empty when it is not quad-like.
 
     Two readings of the hull: the plain four-vertex simplification, and -- because the hull of a
     field often has a cut corner (a dark point merging with a dark frame) -- the four longest sides
-    of a finer simplification, extended to meet. The pattern score chooses between them.
+    of a finer simplification, extended to meet. The pattern score chooses between them. With
+    ``cut``, instead: hulls with several corners cut, completed from every four sides that carry
+    most of the outline (a fallback: many more candidates, each a chance for a wrong one).
     """
     out = []
-    simple = _quad_simple(hull)
-    if simple is not None:
-        out.append(simple)
     area = cv2.contourArea(hull)
     peri = cv2.arcLength(hull, True)
     poly = cv2.approxPolyDP(hull, 0.012 * peri, True).reshape(-1, 2).astype(np.float64)
-    if len(poly) > 4:
-        k = len(poly)
+    k = len(poly)
+    if cut:
+        if not 4 < k <= _MAX_CUT_SIDES:
+            return out
+        lens = [float(np.hypot(*(poly[(i + 1) % k] - poly[i]))) for i in range(k)]
+        for keep4 in itertools.combinations(range(k), 4):
+            if sum(lens[i] for i in keep4) >= _CUT_SHARE * peri:
+                quad = _quad_of_sides(poly, list(keep4), area, _CUT_GROWTH)
+                if quad is not None:
+                    out.append(quad)
+        return out
+    simple = _quad_simple(hull)
+    if simple is not None:
+        out.append(simple)
+    if k > 4:
         lens = [float(np.hypot(*(poly[(i + 1) % k] - poly[i]))) for i in range(k)]
         keep = sorted(sorted(range(k), key=lambda i: -lens[i])[:4])
         if sum(lens[i] for i in keep) >= 0.8 * peri:
-            sides = [(poly[i], poly[(i + 1) % k]) for i in keep]
-            quad = np.array([_intersect(*sides[j - 1], *sides[j]) for j in range(4)], dtype=np.float32)
-            qa = cv2.contourArea(quad)
-            if cv2.isContourConvex(quad.reshape(-1, 1, 2)) and area * 0.95 <= qa <= area * 1.25:
+            quad = _quad_of_sides(poly, keep, area, 1.25)
+            if quad is not None:
                 out.append(quad)
     return out
+
+
+def _quad_of_sides(poly: np.ndarray, keep: list[int], area: float, growth: float) -> np.ndarray | None:
+    """The quadrilateral (float32 (4, 2)) of the sides ``keep`` (indices, in order) of the convex
+    polygon ``poly`` extended to meet; None unless it is convex, alternates in direction (two pairs
+    of roughly opposite sides) and has 0.95-``growth`` times the hull's ``area``."""
+    k = len(poly)
+    sides = [(poly[i], poly[(i + 1) % k]) for i in keep]
+    dirs = [(b - a) / max(float(np.linalg.norm(b - a)), 1e-9) for a, b in sides]
+    if any(abs(float(np.dot(dirs[j], dirs[(j + 1) % 4]))) > 0.7 for j in range(4)):
+        return None
+    quad = np.array([_intersect(*sides[j - 1], *sides[j]) for j in range(4)], dtype=np.float32)
+    if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+        return None
+    if not area * 0.95 <= cv2.contourArea(quad) <= area * growth:
+        return None
+    return quad
 
 
 def _quad_from_sides(contour: np.ndarray) -> np.ndarray | None:
@@ -217,7 +250,9 @@ def _candidate_masks(work: np.ndarray) -> list[np.ndarray]:
     return masks
 
 
-def _candidates(work: np.ndarray) -> list[np.ndarray]:
+def _candidates(work: np.ndarray, cut: bool = False) -> list[np.ndarray]:
+    """Candidate field quads (float32 (4, 2), work pixels) of the regions' hulls (see
+    :func:`_quads_from_hull` for ``cut``)."""
     h, w = work.shape[:2]
     min_area = 0.02 * h * w
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
@@ -231,8 +266,8 @@ def _candidates(work: np.ndarray) -> list[np.ndarray]:
             hull = cv2.convexHull(c)
             if cv2.contourArea(hull) < min_area:
                 continue
-            quads.extend(_quads_from_hull(hull))
-            quad = _quad_from_sides(c)
+            quads.extend(_quads_from_hull(hull, cut))
+            quad = None if cut else _quad_from_sides(c)
             if quad is not None:
                 quads.append(quad)
     return _dedupe(quads, 0.01 * max(h, w))
@@ -725,8 +760,23 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
     scale = work.shape[1] / w
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
     quads = _candidates(work)
-    hyps = _hypotheses(lab, quads)
-    # candidates: (coarse score, field quad TL TR BR BL, bar share of the width, has a bar)
+    cands = _assemble(lab, _hypotheses(lab, quads))
+    broken = False
+    if not cands:
+        cands = _completed_candidates(lab, quads)
+        broken = bool(cands)
+    if not cands:
+        # several corners of the field cut (dark checkers on dark points against a dark frame)
+        cands = _assemble(lab, _hypotheses(lab, _candidates(work, cut=True)))
+    if not cands:
+        return None
+    cands.sort(key=lambda c: -c[0])
+    return _finish(image, work, lab, cands, broken)
+
+
+def _assemble(lab: np.ndarray, hyps: list[_Hyp]) -> list[tuple[float, np.ndarray, float, bool]]:
+    """Whole-field candidates from the hypotheses: (coarse score, field quad TL TR BR BL in work
+    pixels, bar share of the width, has a bar), those scoring at least ``_MIN_SCORE``."""
     cands: list[tuple[float, np.ndarray, float, bool]] = []
     for hyp in hyps:
         if hyp.n == 12 and hyp.accept >= _MIN_SCORE:
@@ -745,14 +795,15 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
         left, right = corners8[:4], corners8[4:]
         quad = np.float32([left[0], right[1], right[2], left[3]])
         cands.append((score, quad, float(ratio / (2.0 + ratio)), True))
-    cands = [c for c in cands if c[0] >= _MIN_SCORE]
-    broken = False
-    if not cands:
-        cands = _completed_candidates(lab, quads)
-        broken = bool(cands)
-    if not cands:
-        return None
-    cands.sort(key=lambda c: -c[0])
+    return [c for c in cands if c[0] >= _MIN_SCORE]
+
+
+def _finish(image: np.ndarray, work: np.ndarray, lab: np.ndarray,
+            cands: list[tuple[float, np.ndarray, float, bool]], broken: bool) -> BoardGeometry | None:
+    """Refine the best candidates (sorted, best first) and return the geometry of the one whose
+    refined field shows the clearest pattern (module docstring, step 4)."""
+    h, w = image.shape[:2]
+    scale = work.shape[1] / w
     mag = colour_gradient(work)
     smooth = cv2.GaussianBlur(mag, (5, 5), 1.2)
     top = cands[0][0]
