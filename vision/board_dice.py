@@ -47,7 +47,7 @@ _EDGES_OF_RADIUS = (0.7, 1.0, 1.4)
 _PIP_SIGMA = 0.055
 _MIN_SIGMA = 0.9
 # A pip's blob strength (lightness units, scale-normalised) must reach this.
-_PIP_MIN = 14.0
+_PIP_MIN = 25.0
 # A diagonal pair of pips spans this many die edges (0.78 on the dice seen), within _SPAN of the
 # edge tried.
 _DIAGONAL = 0.78
@@ -60,8 +60,13 @@ _MAX_VIEW = 2.0
 # Body measures (Lab units, OpenCV 8-bit scaling): see _Body.
 _SAME = 18.0
 _APART = 15.0
+# Checkers' discs are masked out to this many radii (their rims and shadows); a die touching a
+# checker has its nearest pips a little further out.
+_RIM = 1.0
+# A face's pips lie within this many edges of its centre.
+_PIP_AREA = 0.45
 # Two dice's centres are at least this many die edges apart (touching dice: one edge).
-_APART_EDGES = 0.85
+_APART_EDGES = 0.95
 # A face's checks: its body within _SAME of one colour on this share; every pip's core this far
 # (lightness) from it and within this ratio of the deepest; a face of 2-6 pips implies an edge of at
 # least _MIN_EDGE checker radii. A one-pip face: cleaner body, rounder and deeper pip.
@@ -70,6 +75,16 @@ _DEPTH_MIN = 45.0
 _DEPTH_RATIO = 0.5
 _MIN_EDGE = 0.58
 _ONE_SAME = 0.9
+# Around a face's pips, out to this many edges from its centre, lies the die's bare rim: no other
+# blob like its pips (a logo's letters make many; a touching die's pips are further out).
+_CLEAR = 0.6
+# A die stands out from the board somewhere just outside it (a white die on white paper by its shadow
+# and sides) or shows round pips; marks that do neither -- less than _APART_MIN of the ring outside
+# differs, a pip rounder than _PRINT_ROUND missing -- are printing, letters of a logo.
+_APART_MIN = 0.35
+_PRINT_ROUND = 0.45
+# On a wooden board's bar (hinges, screws) a die's face is this clean.
+_BAR_SAME = 0.9
 _ONE_ROUND = 0.6
 _ONE_DEPTH = 60.0
 # One set: a die's mean pip contrast at least this share of the best die's; edges within this ratio.
@@ -168,7 +183,7 @@ def _subpixel(resp: np.ndarray, x: int, y: int) -> tuple[float, float]:
             continue
         mid = float(resp[y, x])
         den = float(lo) - 2.0 * mid + float(hi)
-        shift = float(np.clip(0.5 * (float(lo) - float(hi)) / den, -0.5, 0.5)) if den < 0 else 0.0
+        shift = min(0.5, max(-0.5, 0.5 * (float(lo) - float(hi)) / den)) if den < 0 else 0.0
         out.append(float(c) + shift)
     return out[0], out[1]
 
@@ -184,29 +199,23 @@ def board_pips(lab: np.ndarray, sigmas: tuple[float, ...], keep: np.ndarray | No
         the Hessian (Lindeberg 1998), ``dark`` the sign of the Laplacian.
     """
     light = lab[:, :, 0].astype(np.float32)
-    best: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
-    scale = np.full(light.shape, sigmas[0], np.float32)
-    for sigma in sigmas:
-        cur = _doh(light, sigma)
-        if best is None:
-            best = cur
-        else:
-            better = cur[0] > best[0]
-            scale[better] = sigma
-            best = tuple(np.where(better, c, b) for c, b in zip(cur, best, strict=True))  # type: ignore[assignment]
-    assert best is not None
-    strength, dxx, dyy, dxy = best
+    scales = [_doh(light, sigma) for sigma in sigmas]
+    strength = scales[0][0] if len(scales) == 1 else np.maximum.reduce([sc[0] for sc in scales])
     peaks = (strength >= cv2.dilate(strength, np.ones((3, 3), np.uint8))) & (strength > _PIP_MIN)
     if keep is not None:
         peaks &= keep
     ys, xs = np.nonzero(peaks)
     if len(xs) == 0:
         return []
-    a, b, c = dxx[ys, xs], dyy[ys, xs], dxy[ys, xs]
+    which = np.argmax(np.stack([sc[0][ys, xs] for sc in scales]), axis=0)
+    a = np.choose(which, [sc[1][ys, xs] for sc in scales])
+    b = np.choose(which, [sc[2][ys, xs] for sc in scales])
+    c = np.choose(which, [sc[3][ys, xs] for sc in scales])
+    scale = np.asarray(sigmas, np.float64)[which]
     root = np.sqrt((a - b) ** 2 + 4 * c * c)
     roundness = np.maximum(0.0, np.abs(a + b) - root) / np.maximum(np.abs(a + b) + root, 1e-6)
     ok = roundness >= _ROUND_MIN
-    ys, xs, a, b, roundness = ys[ok], xs[ok], a[ok], b[ok], roundness[ok]
+    ys, xs, a, b, roundness, scale = ys[ok], xs[ok], a[ok], b[ok], roundness[ok], scale[ok]
     order = np.argsort(-strength[ys, xs])[:_MAX_PIPS]
     h, w = light.shape
     out = []
@@ -216,7 +225,7 @@ def board_pips(lab: np.ndarray, sigmas: tuple[float, ...], keep: np.ndarray | No
         fx, fy = _subpixel(strength, x, y)
         out.append(BoardPip(fx, fy, float(strength[y, x]), bool(a[j] + b[j] > 0),
                             float(roundness[j]), (float(colour[0]), float(colour[1]), float(colour[2])),
-                            float(scale[y, x])))
+                            float(scale[j])))
     return out
 
 
@@ -308,7 +317,7 @@ def _face_at(pips: list[BoardPip], near: list[int], cx: float, cy: float, edge: 
     # pair spans about 0.78 edges
     lens = [float(np.hypot(a.x - b.x, a.y - b.y)) for a, b in pairs]
     own = max(lens) / _DIAGONAL if lens else edge
-    own = float(np.clip(own, 0.75 * edge, 1.25 * edge))
+    own = min(1.25 * edge, max(0.75 * edge, own))
     return _Face(float(score), (cx, cy), tuple(sorted(used)), own)
 
 
@@ -323,19 +332,29 @@ def _faces(pips: list[BoardPip], edges: tuple[float, ...],
         return []
     xy = np.array([[p.x, p.y] for p in pips])
     d2 = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
+    dark = np.array([p.dark for p in pips])
+    contrast = np.array([p.contrast for p in pips])
+    # pairs that may be a face's diagonal: same polarity, alike, a diagonal's length apart (every
+    # even face has one through its centre; odd faces are centred on a pip)
+    strong, weak = np.maximum.outer(contrast, contrast), np.minimum.outer(contrast, contrast)
+    alike = (dark[:, None] == dark[None, :]) & (strong <= _ALIKE_CROWDED * weak)
     hyps: dict[tuple[int, ...], _Face] = {}
     for edge in edges:
         reach2 = (0.65 * edge) ** 2
-        centres: list[tuple[float, float]] = [(p.x, p.y) for p in pips]
-        for i, j in np.argwhere((d2 <= (_SPAN[1] * edge) ** 2) & (d2 >= (0.25 * edge) ** 2)):
-            if i < j:
-                centres.append(((pips[i].x + pips[j].x) / 2, (pips[i].y + pips[j].y) / 2))
-        for cx, cy in centres:
-            near = [int(k) for k in np.nonzero(((xy - (cx, cy)) ** 2).sum(axis=1) <= reach2)[0]]
-            for dark in (True, False):
-                f = _face_at(pips, [k for k in near if pips[k].dark == dark], cx, cy, edge)
-                if f is not None and (f.members not in hyps or hyps[f.members].score < f.score):
-                    hyps[f.members] = f
+        centres: dict[tuple[int, int], tuple[float, float, bool]] = {}
+        for p in pips:
+            centres[(round(2 * p.x), round(2 * p.y))] = (p.x, p.y, p.dark)
+        span = alike & (d2 <= (_SPAN[1] * edge) ** 2) & (d2 >= (_SPAN[0] * edge) ** 2)
+        for i, j in np.argwhere(np.triu(span, 1)):
+            cx, cy = (xy[i] + xy[j]) / 2
+            centres.setdefault((round(2 * cx), round(2 * cy)), (float(cx), float(cy), bool(dark[i])))
+        for cx, cy, polarity in centres.values():
+            near = np.nonzero((((xy - (cx, cy)) ** 2).sum(axis=1) <= reach2) & (dark == polarity))[0]
+            if len(near) == 1 and pips[int(near[0])].roundness < _ONE_ROUND:
+                continue  # a lone blob too elongated to be a one
+            f = _face_at(pips, [int(k) for k in near], cx, cy, edge)
+            if f is not None and (f.members not in hyps or hyps[f.members].score < f.score):
+                hyps[f.members] = f
     out: list[_Face] = []
     taken: set[int] = set()
     refused: list[set[int]] = []
@@ -370,7 +389,7 @@ def _body(lab: np.ndarray, face: _Face, pips: list[BoardPip], sigma: float) -> _
     """Measure the face's body around its pips (see :class:`_Body`); None when it leaves the view."""
     h, w = lab.shape[:2]
     cx, cy = face.centre
-    rad = 0.42 * face.edge
+    rad = _PIP_AREA * face.edge
     x0, x1 = int(cx - rad), int(np.ceil(cx + rad)) + 1
     y0, y1 = int(cy - rad), int(np.ceil(cy + rad)) + 1
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
@@ -415,15 +434,15 @@ def _body(lab: np.ndarray, face: _Face, pips: list[BoardPip], sigma: float) -> _
 
 def _keep(shape: tuple[int, int], discs: list[tuple[float, float, float]],
           cube: tuple[float, float, float] | None) -> np.ndarray:
-    """bool (H, W): where a pip may be -- off the checkers' discs and their rims (out to 1.12 radii:
-    rims, shadows and the gaps between touching checkers make blobs), out of the gaps where two
+    """bool (H, W): where a pip may be -- off the checkers' discs and their rims (out to _RIM radii:
+    rims and shadows make blobs), out of the gaps where two
     checkers meet (within 1.4 radii of both) and off the cube (x, y, half-diagonal). A die lying on
     a checker is not read (the station then sees no whole roll and asks)."""
     block = np.zeros(shape, np.uint8)
     near = np.zeros(shape, np.uint8)
     for x, y, r in discs:
         c = (int(round(x)), int(round(y)))
-        cv2.circle(block, c, int(round(1.12 * r)), 1, -1)
+        cv2.circle(block, c, int(round(_RIM * r)), 1, -1)
         one = np.zeros(shape, np.uint8)
         cv2.circle(one, c, int(round(1.4 * r)), 1, -1)
         near += one
@@ -432,23 +451,61 @@ def _keep(shape: tuple[int, int], discs: list[tuple[float, float, float]],
     return (block == 0) & (near < 2)
 
 
-def _accept(lab: np.ndarray, pips: list[BoardPip], sigma: float, radius: float) -> Callable[[_Face], bool]:
-    """The checks a face must pass to be taken for a die (module docstring, step 3)."""
+def _accept(
+    lab: np.ndarray, pips: list[BoardPip], sigma: float, radius: float,
+    keep: np.ndarray | None = None, bar: tuple[float, float] | None = None,
+) -> Callable[[_Face], bool]:
+    """The checks a face must pass to be taken for a die (module docstring, step 3). Where pips
+    were not looked for (``keep`` False: a checker's disc) a face may have lost some: a face whose
+    pip area reaches there is not read. ``bar``: the bar's x-extent in the same pixels, if any."""
+    h, w = lab.shape[:2]
+
+    def hidden(face: _Face) -> bool:
+        if keep is None:
+            return False
+        cx, cy = face.centre
+        rad = _PIP_AREA * face.edge
+        x0, x1 = max(0, int(cx - rad)), min(w, int(np.ceil(cx + rad)) + 1)
+        y0, y1 = max(0, int(cy - rad)), min(h, int(np.ceil(cy + rad)) + 1)
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        inside = (xx - cx) ** 2 + (yy - cy) ** 2 <= rad * rad
+        return bool((inside & ~keep[y0:y1, x0:x1]).any())
+
+    xy = np.array([[p.x, p.y] for p in pips]).reshape(-1, 2)
+    dark = np.array([p.dark for p in pips], bool)
+    contrast = np.array([p.contrast for p in pips])
+
+    def crowded(face: _Face) -> bool:
+        """Blobs like its pips beside the face, where the die's bare rim is: printing (a logo's
+        letters), not a die."""
+        d2 = ((xy - face.centre) ** 2).sum(axis=1)
+        weakest = min(pips[i].contrast for i in face.members)
+        near = (d2 < (_CLEAR * face.edge) ** 2) & (dark == pips[face.members[0]].dark)
+        near &= contrast >= 0.5 * weakest
+        near[list(face.members)] = False
+        return bool(near.any())
 
     def ok(face: _Face) -> bool:
         one = len(face.members) == 1
         if not one and face.edge < _MIN_EDGE * radius:
             return False  # pips of a side face seen beside the top face, or printing
+        if one and pips[face.members[0]].roundness < _ONE_ROUND:
+            return False
+        if hidden(face):
+            return False
         body = _body(lab, face, pips, sigma)
         if body is None:
             return False
         if (body.same < _SAME_MIN or body.depth < _DEPTH_MIN or body.depth_ratio < _DEPTH_RATIO
-                or body.isolation < _ISOLATION_MIN):
+                or body.isolation < _ISOLATION_MIN or crowded(face)):
             return False
+        if body.apart < _APART_MIN and min(pips[i].roundness for i in face.members) < _PRINT_ROUND:
+            return False  # elongated marks on a plate the board's own colour: printing (a logo)
+        if bar is not None and bar[0] <= face.centre[0] <= bar[1] and body.same < _BAR_SAME:
+            return False  # the bar's hinges show screws on a plate: a die there shows a clean face
         if one:
-            # a lone dot is the weakest evidence: round, deep, on a clean face
-            p = pips[face.members[0]]
-            return body.same >= _ONE_SAME and p.roundness >= _ONE_ROUND and body.depth >= _ONE_DEPTH
+            # a lone dot is the weakest evidence: round (above), deep, on a clean face
+            return body.same >= _ONE_SAME and body.depth >= _ONE_DEPTH
         return True
 
     return ok
@@ -488,7 +545,8 @@ def find_board_dice(
     keep = _keep(lab.shape[:2], [(x * k, y * k, rr * k) for x, y, rr in discs], cube)
     sigmas = _sigmas(r)
     pips = board_pips(lab, sigmas, keep)
-    faces = _faces(pips, tuple(e * r for e in _EDGES_OF_RADIUS), _accept(lab, pips, sigmas[0], r))
+    bar = None if geom.bar is None else (geom.bar[0] * k, geom.bar[1] * k)
+    faces = _faces(pips, tuple(e * r for e in _EDGES_OF_RADIUS), _accept(lab, pips, sigmas[0], r, keep, bar))
     if not faces:
         return ()
     # one set of dice: pips printed alike, dice of one size
