@@ -64,7 +64,9 @@ def _squares(region: np.ndarray, bg: np.ndarray, side: float, x0: int, pad: int,
         area = float(stats[i, cv2.CC_STAT_AREA])
         if not 0.45 * side * side <= area <= 1.8 * side * side:
             continue
-        pts = np.column_stack(np.nonzero(labels == i)[::-1]).astype(np.float32)
+        bx, by, bw, bh = (int(v) for v in stats[i, :4])
+        ys, xs = np.nonzero(labels[by : by + bh, bx : bx + bw] == i)
+        pts = np.column_stack([xs + bx, ys + by]).astype(np.float32)
         (_, _), (rw, rh), ang = cv2.minAreaRect(pts)
         if rw <= 0 or rh <= 0 or not 0.7 < rw / rh < 1.43:
             continue
@@ -87,17 +89,23 @@ def find_cube(image: np.ndarray, geom: BoardGeometry, checker_radius: float) -> 
     width, height = geom.size
     shift = np.array([[1, 0, pad], [0, 1, 0], [0, 0, 1]], dtype=np.float64)
     ext = cv2.warpPerspective(image, shift @ geom.homography, (width + 2 * pad, height))
-    lab = cv2.cvtColor(cv2.GaussianBlur(ext, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     side = 1.6 * checker_radius  # a cube is about 0.8 of a checker across
     found: list[tuple[float, float, float, float, float]] = []  # dist, x, y (ext px), side, angle
     for x0, x1 in _places(geom, pad):
         if x1 - x0 < 0.5 * side:
             continue
-        region = lab[:, x0:x1]
+        # only the places are converted (the field between them is two thirds of the canvas)
+        place = np.ascontiguousarray(ext[:, x0:x1])
+        region = cv2.cvtColor(cv2.GaussianBlur(place, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
         # two backgrounds: the place's median colour (a cube on the bar or on the table), and the
         # median round each pixel (a cube inside a tray, which itself differs from the place)
         kb = min(255, max(3, int(_BG_SIDES * side) | 1))
-        local = cv2.cvtColor(cv2.medianBlur(np.ascontiguousarray(ext[:, x0:x1]), kb), cv2.COLOR_BGR2LAB)
+        # (at half resolution: the background changes slowly, and a large median is costly)
+        small = ((x1 - x0 + 1) // 2, (place.shape[0] + 1) // 2)
+        half = cv2.resize(place, small, interpolation=cv2.INTER_AREA)
+        local = cv2.resize(cv2.medianBlur(half, max(3, (kb // 2) | 1)), (x1 - x0, place.shape[0]),
+                           interpolation=cv2.INTER_LINEAR)
+        local = cv2.cvtColor(local, cv2.COLOR_BGR2LAB)
         for bg in (np.median(region.reshape(-1, 3), axis=0), local.astype(np.float32)):
             found += _squares(region, bg, side, x0, pad, width)
     if not found:
