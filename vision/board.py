@@ -65,6 +65,16 @@ _FINALISTS = 4
 _MAX_CUT_SIDES = 8
 _CUT_SHARE = 0.65
 _CUT_GROWTH = 1.35
+# A point's base: its axis differs from the frame's colour by _BASE_DELTA (Lab) for _BASE_RUN point
+# widths on; a side is put on the line of at least _BASE_MIN bases within _BASE_TOL point widths.
+_BASE_DELTA = 25.0
+_BASE_RUN = 0.3
+_BASE_MIN = 3
+_BASE_TOL = 0.06
+_BASE_SPREAD = 0.3
+# ... when that moves one of its ends by this many point widths (the refinement before it places a
+# side that shows its bases to a few pixels; a side this far off was drawn by a cut corner).
+_BASE_MOVE = 0.15
 # Minimum pattern score for a board to be accepted.
 _MIN_SCORE = 0.25
 # A field found by completing a broken outline must show this pattern score (rows' mean) as
@@ -521,6 +531,103 @@ def _refine_bases(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
     return cv2.perspectiveTransform(src.reshape(-1, 1, 2), inv).reshape(4, 2).astype(np.float32)
 
 
+def _side_bases(rect: np.ndarray, centres: np.ndarray, pad: int, height: int, top: bool,
+                pw: float) -> list[tuple[float, float]]:
+    """(x, base row) of each point of one row whose base shows against the frame, in a rectified
+    view (float32 Lab, the field between rows ``pad`` and ``pad + height``). A point's base is the
+    first row from outside where its axis takes on the point's own colour (as just inside the edge:
+    its triangle, or a checker on it) for ``_BASE_RUN`` point widths; a frame's shadow line or lip
+    is neither. A point whose colour is the frame's (a black point against a black frame, a black
+    checker on it) shows no base and is left out."""
+    half = max(1, int(0.15 * pw))
+    run = max(2, int(_BASE_RUN * pw))
+    rows = np.arange(rect.shape[0]) if top else np.arange(rect.shape[0] - 1, -1, -1)
+    edge = pad if top else rect.shape[0] - 1 - (pad + height)  # the edge's index along ``rows``
+    outer = rect[rows[: max(1, edge - int(0.3 * pw))]]  # beyond the edge, clear of checkers' rims
+    frame = np.median(outer[:, np.clip(centres.astype(int), 0, rect.shape[1] - 1)].reshape(-1, 3), axis=0)
+    out = []
+    for x in centres:
+        xi = int(round(x))
+        prof = np.median(rect[rows, max(0, xi - half) : xi + half + 1], axis=1)  # (rows, 3), outside first
+        # the point's own colour just inside the edge (its triangle, or a checker on it)
+        inner = np.median(prof[edge + int(0.2 * pw) : edge + int(0.6 * pw)], axis=0)
+        if np.linalg.norm(inner - frame) <= _BASE_DELTA:
+            continue  # the point's base is the frame's colour: no base to see
+        near = np.linalg.norm(prof - inner, axis=1) < _BASE_DELTA
+        lo, hi = max(0, edge - int(0.5 * pw)), min(len(rows) - run, edge + int(0.5 * pw))
+        for i in range(lo, hi):
+            if near[i : i + run].all():
+                if i > lo:  # (not already the point's colour where the search starts)
+                    out.append((float(x), float(rows[i]) if top else float(rows[i]) + 1.0))
+                break
+    return out
+
+
+def _line_edge(edge_y: np.ndarray, y0: float, y1: float) -> float:
+    """Mean of ``edge_y`` (float (H, W)) along the line from (0, y0) to (W, y1), each sample the
+    strongest within a row of the line."""
+    h, w = edge_y.shape
+    xs = np.arange(w)
+    ys = y0 + (y1 - y0) * xs / max(w - 1, 1)
+    vals = [edge_y[np.clip(np.rint(ys + dy).astype(np.intp), 0, h - 1), xs] for dy in (-1, 0, 1)]
+    return float(np.max(vals, axis=0).mean())
+
+
+def _straighten_sides(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
+    """Put each point-carrying side of ``q`` (TL-TR, BL-BR) on the line through its points' bases.
+
+    A side found tilted -- its corner cut from the field's outline by dark checkers on a dark point
+    against a dark frame, the fit then free to drift there -- is put right by the points whose base
+    shows (:func:`_side_bases`): the line with most bases within ``_BASE_TOL`` point widths of it
+    (every pair tried; least squares on those), when it carries at least ``_BASE_MIN`` bases spread
+    over half the field's width. Returns the quad, float32 (4, 2).
+    """
+    pw = 20.0
+    width = int(12 * pw)
+    height = int(round(width * _aspect(q)))
+    if height < 8:
+        return q
+    pad = int(round(0.12 * height))
+    dst = np.float32([[0, pad], [width, pad], [width, pad + height], [0, pad + height]])
+    hmg = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
+    rect = cv2.warpPerspective(lab, hmg, (width, height + 2 * pad), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    centres = point_centres_u(gap) * width
+    lines = {True: (float(pad), float(pad)), False: (float(pad + height), float(pad + height))}
+    edge_y = np.abs(cv2.Sobel(rect, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)  # across the long sides
+    for top in (True, False):
+        pts = _side_bases(rect, centres, pad, height, top, pw)
+        if len(pts) < _BASE_MIN:
+            continue
+        xy = np.array(pts)
+        best: np.ndarray | None = None
+        for i, j in itertools.combinations(range(len(xy)), 2):
+            if xy[j, 0] - xy[i, 0] < 2 * pw:
+                continue
+            slope = (xy[j, 1] - xy[i, 1]) / (xy[j, 0] - xy[i, 0])
+            resid = np.abs(xy[:, 1] - (xy[i, 1] + slope * (xy[:, 0] - xy[i, 0])))
+            inl = resid <= _BASE_TOL * pw
+            if best is None or inl.sum() > best.sum():
+                best = inl
+        if best is None or best.sum() < _BASE_MIN:
+            continue
+        sel = xy[best]
+        if sel[:, 0].max() - sel[:, 0].min() < _BASE_SPREAD * width:
+            continue
+        a, b = np.polyfit(sel[:, 0], sel[:, 1], 1)
+        now = lines[top][0]
+        if max(abs(b - now), abs(a * width + b - now)) < _BASE_MOVE * pw:
+            continue  # the side already lies on its bases
+        # checkers whose rims reach over the frame line up too: the line kept is the one that runs
+        # along the stronger edge (the field's own outline)
+        if _line_edge(edge_y, float(b), float(a * width + b)) > _line_edge(edge_y, now, now):
+            lines[top] = (float(b), float(a * width + b))
+    src = np.float32([[0, lines[True][0]], [width, lines[True][1]],
+                      [width, lines[False][1]], [0, lines[False][0]]])
+    inv = np.linalg.inv(hmg)
+    return cv2.perspectiveTransform(src.reshape(-1, 1, 2), inv).reshape(4, 2).astype(np.float32)
+
+
 # ----------------------------------------------------------------------------------------------
 # pattern score
 
@@ -823,6 +930,8 @@ def _finish(image: np.ndarray, work: np.ndarray, lab: np.ndarray,
             if gap < _MIN_GAP:
                 continue  # no room for a bar: a bar-less field, found as such by another candidate
         quad = _refine_bases(lab, quad, gap)
+        if not broken:
+            quad = _straighten_sides(lab, quad, gap)
         # judged by the colour pattern where the refined geometry puts the points (the fit itself
         # maximised the edge energy, so that would favour whichever candidate was fitted)
         final = _pattern_score(lab, quad, 12, gap) - (_BAR_MARGIN if with_bar else 0.0)

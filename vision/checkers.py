@@ -261,6 +261,9 @@ _RING_NONE, _RING_PART, _RING_WHOLE = 0.35, 0.7, 0.95
 _PILE_BELOW = 4
 # ... and only where its top checkers' rings are at least this complete on average.
 _PILE_WHOLE = 0.8
+# ... and where the column's first checker's ring is less complete than this (the pile's second
+# layer covers part of it).
+_PILE_BASE = 0.9
 
 
 def _pyramid_rings(n: int) -> np.ndarray:
@@ -307,6 +310,8 @@ def _pyramid_count(score: np.ndarray, depth: np.ndarray, column: list[float], d:
         for n, e in _PYRAMIDS.items():
             if n > 5 and float(seen[e == _RING_WHOLE].mean()) < _PILE_WHOLE:
                 continue  # a pile shows its top checkers whole, or it is not read as one
+            if n > 5 and seen[0] >= _PILE_BASE:
+                continue  # the sixth checker lies over the first two: the first is never whole
             errs[n] = min(errs.get(n, np.inf), float(((seen - e) ** 2).sum()))
     if not errs:
         return len(column)
