@@ -55,8 +55,12 @@ _SPAN = (0.55, 0.95)
 # A pip is round: the Hessian's eigenvalue ratio at least this (line ends and tips are elongated;
 # the close pips of a six make each other a little elongated).
 _ROUND_MIN = 0.25
-# The dice view is at most this many times as sharp as the reader's rectified field.
+# The dice view reaches this many point widths past the field's ends (half that above and below).
+_MARGIN = 1.5
+# The dice view is at most this many times as sharp as the reader's rectified field, and no sharper
+# than makes the smallest pip scale this many px.
 _MAX_VIEW = 2.0
+_PIP_PX = 1.25
 # Body measures (Lab units, OpenCV 8-bit scaling): see _Body.
 _SAME = 18.0
 _APART = 15.0
@@ -90,8 +94,15 @@ _ONE_DEPTH = 60.0
 # One set: a die's mean pip contrast at least this share of the best die's; edges within this ratio.
 _SET_CONTRAST = 0.6
 _SET_SIZE = 1.3
-# A die this close to a checker (die edges beyond its rim) is against it (vision.dice_status).
-_TOUCH = 0.2
+# A die this close to a checker (its centre, die edges beyond the checker's rim) is against it
+# (vision.dice_status; half an edge: touching side on, a little more for a turned die).
+_TOUCH = 0.6
+# A cocked die's side face: pips this strong against the top face's weakest, this far (edges) from
+# the top face's centre.
+_SIDE_CONTRAST = 0.6
+_SIDE_NEAR = 0.55
+_SIDE_FAR = 0.9
+_SIDE_SPREAD = 70.0
 # A pip's isolation is sampled on a ring of this many pip scales (sigma) around it; the least share
 # of every pip's ring that must be the face's body.
 _ISOLATION_RING = 2.5
@@ -143,23 +154,45 @@ def _sigmas(radius: float) -> tuple[float, float]:
     return small, 1.5 * small
 
 
-def dice_view(image: np.ndarray, geom: BoardGeometry) -> tuple[np.ndarray, float]:
-    """The field rectified for the dice search, and its scale ``k`` (view px per rectified px).
+@dataclass(frozen=True)
+class DiceView:
+    """The image the dice are looked for in: the field rectified with a margin round it (dice off
+    the board lie on the frame, in a tray or on the table), ``scale`` view px per rectified px.
+    A rectified point (x, y) is at ``scale * (x + margin[0], y + margin[1])`` in the view."""
+
+    image: np.ndarray
+    scale: float
+    margin: tuple[float, float]
+
+    def to_view(self, xy: np.ndarray) -> np.ndarray:
+        return (np.asarray(xy, np.float64).reshape(-1, 2) + self.margin) * self.scale
+
+    def to_rectified(self, xy: np.ndarray) -> np.ndarray:
+        return np.asarray(xy, np.float64).reshape(-1, 2) / self.scale - self.margin
+
+
+def dice_view(image: np.ndarray, geom: BoardGeometry, radius: float) -> DiceView:
+    """The field rectified for the dice search (see :class:`DiceView`).
 
     The board reader's rectified field (``POINT_PX`` per point) is as sharp as a webcam frame, but a
     tournament camera sees a point 50-80 px wide and its dice's pips only 3-5 px: the dice are looked
-    for at the frame's own resolution, up to ``_MAX_VIEW`` times the reader's.
-    :returns: (uint8 (k*H, k*W, 3) BGR, k >= 1).
+    for at the frame's own resolution, as far as the smallest pips then span ``_PIP_PX`` (sigma) --
+    no sharper (the search's cost grows with the scale squared) and at most ``_MAX_VIEW`` times the
+    reader's. The margin is ``_MARGIN`` point widths along the long sides' ends (the trays) and half
+    that above and below. ``radius``: the checkers' radius in rectified px.
     """
     w, h = geom.size
     corners = geom.to_image(np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]], np.float64))
     native = 0.5 * (np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3])) / w
-    k = float(np.clip(native, 1.0, _MAX_VIEW))
+    enough = _PIP_PX / (_PIP_SIGMA * max(radius, 1.0))
+    k = min(_MAX_VIEW, max(1.0, float(min(native, enough))))
     if k < 1.15:
-        return geom.rectify(image), 1.0
-    size = (int(round(k * w)), int(round(k * h)))
-    hom = np.diag([k, k, 1.0]) @ geom.homography
-    return cv2.warpPerspective(image, hom, size, flags=cv2.INTER_LINEAR), k
+        k = 1.0
+    mx, my = _MARGIN * geom.point_w, 0.5 * _MARGIN * geom.point_w
+    size = (int(round(k * (w + 2 * mx))), int(round(k * (h + 2 * my))))
+    hom = np.array([[k, 0.0, k * mx], [0.0, k, k * my], [0.0, 0.0, 1.0]]) @ geom.homography
+    view = cv2.warpPerspective(image, hom, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return DiceView(view, k, (mx, my))
 
 
 def _doh(light: np.ndarray, sigma: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -531,21 +564,27 @@ def find_board_dice(
     :param cube_xy: the cube's centre in input pixels, when found (its face is no die).
     :returns: one :class:`~vision.reading.DieReading` per die, left to right in the image:
         ``value`` 1-6, ``image_xy`` the top face's centre in input pixels, ``status`` by
-        :func:`vision.dice_status.board_status` (``off_board``, ``on_bar``, ``on_checker`` or
-        ``flat``; RULES.md B15, N10), ``confidence`` 0-1. Dice of another set's size or much fainter
-        pips than the best die are left out (the dice on a board come in pairs of one set).
+        :func:`vision.dice_status.board_status` (``off_board``, ``on_bar``, ``on_checker``,
+        ``cocked`` or ``flat``; RULES.md B15, N10), ``confidence`` 0-1. Dice of another set's size
+        or much fainter pips than the best die are left out (the dice on a board come in pairs of
+        one set).
     """
-    view, k = dice_view(image, geom)
-    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB)
+    dv = dice_view(image, geom, radius)
+    lab = cv2.cvtColor(dv.image, cv2.COLOR_BGR2LAB)
+    k = dv.scale
     r = radius * k
     cube = None
     if cube_xy is not None:
-        c = geom.to_rectified(np.array([cube_xy], np.float64))[0] * k
+        c = dv.to_view(geom.to_rectified(np.array([cube_xy], np.float64)))[0]
         cube = (float(c[0]), float(c[1]), 1.1 * r)
-    keep = _keep(lab.shape[:2], [(x * k, y * k, rr * k) for x, y, rr in discs], cube)
+    circles = [(*dv.to_view(np.array([x, y]))[0], rr * k) for x, y, rr in discs]
+    keep = _keep(lab.shape[:2], circles, cube)
     sigmas = _sigmas(r)
     pips = board_pips(lab, sigmas, keep)
-    bar = None if geom.bar is None else (geom.bar[0] * k, geom.bar[1] * k)
+    bar = None
+    if geom.bar is not None:
+        x0, x1 = dv.to_view(np.array([[geom.bar[0], 0.0], [geom.bar[1], 0.0]]))[:, 0]
+        bar = (float(x0), float(x1))
     faces = _faces(pips, tuple(e * r for e in _EDGES_OF_RADIUS), _accept(lab, pips, sigmas[0], r, keep, bar))
     if not faces:
         return ()
@@ -555,7 +594,7 @@ def find_board_dice(
     ref = float(np.median(sized)) if sized else None
     kept = [f for f in faces if _mean_contrast(f, pips) >= _SET_CONTRAST * best
             and (ref is None or len(f.members) == 1 or 1 / _SET_SIZE <= f.edge / ref <= _SET_SIZE)]
-    return _readings(kept, pips, geom, k, discs)
+    return _readings(kept, pips, geom, dv, discs)
 
 
 def _regions(geom: BoardGeometry, discs: list[tuple[float, float, float]]) -> BoardRegions:
@@ -576,18 +615,43 @@ def _regions(geom: BoardGeometry, discs: list[tuple[float, float, float]]) -> Bo
     return BoardRegions(area.astype(np.float32), bars, None, circles, touch=_TOUCH)
 
 
-def _readings(faces: list[_Face], pips: list[BoardPip], geom: BoardGeometry, k: float,
+def _readings(faces: list[_Face], pips: list[BoardPip], geom: BoardGeometry, dv: DiceView,
               discs: list[tuple[float, float, float]]) -> tuple[DieReading, ...]:
     regions = _regions(geom, discs)
     out = []
     for f in faces:
-        xy = geom.to_image(np.array([[f.centre[0] / k, f.centre[1] / k]], np.float64))[0]
-        rim = geom.to_image(np.array([[(f.centre[0] + f.edge) / k, f.centre[1] / k]], np.float64))[0]
-        edge_px = float(np.linalg.norm(rim - xy))
-        die = DieReading(len(f.members), (float(xy[0]), float(xy[1])), DieStatus.FLAT, _confidence(f))
+        cx, cy = f.centre
+        ends = geom.to_image(dv.to_rectified(np.array([[cx, cy], [cx + f.edge, cy]])))
+        xy, edge_px = ends[0], float(np.linalg.norm(ends[1] - ends[0]))
+        flat = DieStatus.COCKED if _cocked(f, faces, pips) else DieStatus.FLAT
+        die = DieReading(len(f.members), (float(xy[0]), float(xy[1])), flat, _confidence(f))
         out.append(replace(die, status=board_status(die, regions, edge_px)))
     out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
     return tuple(out)
+
+
+def _cocked(face: _Face, faces: list[_Face], pips: list[BoardPip]) -> bool:
+    """A die resting tilted (on an edge, against the frame or a checker) shows a side face beside its
+    top face: at least two blobs like its pips (same polarity, at least _SIDE_CONTRAST of its weakest
+    pip, round), in no other face, _SIDE_NEAR-_SIDE_FAR edges from its centre and all on one side
+    of it (within _SIDE_SPREAD degrees as seen from the centre). Pips of a touching die are pips of
+    its own face."""
+    used = {i for f in faces for i in f.members}
+    weakest = min(pips[i].contrast for i in face.members)
+    polarity = pips[face.members[0]].dark
+    cx, cy = face.centre
+    angles = []
+    for i, p in enumerate(pips):
+        if i in used or p.dark != polarity or p.contrast < _SIDE_CONTRAST * weakest or p.roundness < 0.5:
+            continue
+        d = float(np.hypot(p.x - cx, p.y - cy))
+        if _SIDE_NEAR * face.edge <= d <= _SIDE_FAR * face.edge:
+            angles.append(np.arctan2(p.y - cy, p.x - cx))
+    if len(angles) < 2:
+        return False
+    a = np.array(angles)
+    spread = np.angle(np.exp(1j * (a[:, None] - a[None, :])))
+    return bool(np.abs(spread).max() <= np.radians(_SIDE_SPREAD))
 
 
 def _confidence(face: _Face) -> float:

@@ -105,11 +105,11 @@ RENDER_CASES = [
 ]
 
 
-def _render_rolls() -> tuple[int, int, list[str]]:
+def _render_rolls(cases: list) -> tuple[int, int, list[str]]:
     from vision.reader import read_board
 
     right, wrong, notes = 0, 0, []
-    for style, view, seed, (a, b) in RENDER_CASES:
+    for style, view, seed, (a, b) in cases:
         spec = random_spec(seed, style=style, with_dice=False)
         spec = BoardSpec(**{**spec.__dict__, "dice": (DieSpec(a), DieSpec(b))})
         image = render(spec, size=(960, 540), view=view, seed=seed).image
@@ -122,11 +122,19 @@ def _render_rolls() -> tuple[int, int, list[str]]:
     return right, wrong, notes
 
 
+def test_rendered_rolls_sample() -> None:
+    """18 rendered rolls (3 styles x 2 views x 3 seeds). Measured 15:00 UTC: 16 right, none wrong."""
+    right, wrong, notes = _render_rolls([c for c in RENDER_CASES if c[2] < 3])
+    assert right >= 15, notes
+    assert wrong == 0, notes
+
+
+@pytest.mark.slow
 def test_rendered_rolls() -> None:
-    """36 rendered rolls (3 styles x 2 views x 6 seeds, every value twice or more). Measured 14:50 UTC:
+    """36 rendered rolls (3 styles x 2 views x 6 seeds, every value twice or more). Measured 15:00 UTC:
     29 right, 1 read wrong (a four against a checker read as a one: its other pips lie where
     checkers' rims are not searched), 6 unread (dice against checkers)."""
-    right, wrong, notes = _render_rolls()
+    right, wrong, notes = _render_rolls(RENDER_CASES)
     assert right >= 27, notes
     assert wrong <= 1, notes
 
@@ -134,13 +142,13 @@ def test_rendered_rolls() -> None:
 # --- real labelled frames (../shared/data; skipped when absent) -----------------------------------
 
 
-def _real_rolls(folder_name: str) -> tuple[int, int, int, list[str]]:
+def _real_rolls(folder_name: str, every: int = 1) -> tuple[int, int, int, list[str]]:
     from vision.reader import read_board
 
     folder = shared_data(folder_name)
     right = wrong = scored = 0
     notes = []
-    for line in (folder / "labels.jsonl").read_text().splitlines():
+    for line in (folder / "labels.jsonl").read_text().splitlines()[::every]:
         label = json.loads(line)
         dice = label.get("dice", [])
         want = sorted(d["value"] for d in dice if d.get("sure") and d.get("value"))
@@ -159,6 +167,14 @@ def _real_rolls(folder_name: str) -> tuple[int, int, int, list[str]]:
     return right, wrong, scored, notes
 
 
+def test_webcam_rolls_sample() -> None:
+    """boards-webcam, every second labelled frame: 14 rolls, all right, no die on the frames without."""
+    right, wrong, scored, notes = _real_rolls("boards-webcam", every=2)
+    assert wrong == 0, notes
+    assert right >= scored - 1, notes
+
+
+@pytest.mark.slow
 def test_webcam_rolls() -> None:
     """boards-webcam: white dice 10-20 px on a white paper board. Measured: 28/28 rolls right, none
     wrong, no die read on the 9 frames without dice."""
@@ -194,3 +210,28 @@ def test_no_dice_on_an_empty_board() -> None:
 
     spec = BoardSpec(points=((None, 0),) * 24, style="wood", cube_position=None)
     assert read_board(render(spec, size=(960, 540), view="perspective", seed=5).image).dice == ()
+
+
+def _status_renders(status: DieStatus) -> list[list[tuple[int, DieStatus]]]:
+    from vision.reader import read_board
+
+    out = []
+    for style in ("wood", "paper"):
+        for view in ("rectified", "perspective"):
+            for seed in (11, 12):
+                spec = random_spec(seed, style=style, with_dice=False)
+                spec = BoardSpec(**{**spec.__dict__, "dice": (DieSpec(4, status), DieSpec(2))})
+                image = render(spec, size=(960, 540), view=view, seed=seed).image
+                out.append([(d.value, d.status) for d in read_board(image).dice])
+    return out
+
+
+def test_cocked_dice_are_told_and_flat_ones_are_not() -> None:
+    """A cocked die shows a side face's pips beside its top face (RULES.md B15: a re-throw). Measured
+    on 8 renders each: 3 of 8 cocked fours read cocked (the others flat or unread), no flat die
+    read cocked -- a false re-throw call is the worse error."""
+    flat = [s for dice in _status_renders(DieStatus.FLAT) for _, s in dice]
+    assert DieStatus.COCKED not in flat
+    cocked = [(v, s) for dice in _status_renders(DieStatus.COCKED) for v, s in dice]
+    assert sum(1 for v, s in cocked if (v, s) == (4, DieStatus.COCKED)) >= 2
+    assert all(v == 4 for v, s in cocked if s == DieStatus.COCKED)
