@@ -87,6 +87,10 @@ _CLEAR = 0.6
 # differs, a pip rounder than _PRINT_ROUND missing -- are printing, letters of a logo.
 _APART_MIN = 0.35
 _PRINT_ROUND = 0.45
+# Off the field (or within half a die of its edge) a die stands out at least this much and its pips
+# are at least this round (frames, trays and tables carry grain, stitching, screws and print).
+_OFF_APART = 0.6
+_OFF_ROUND = 0.5
 # On a wooden board's bar (hinges, screws) a die's face is this clean.
 _BAR_SAME = 0.9
 _ONE_ROUND = 0.6
@@ -183,9 +187,10 @@ def dice_view(image: np.ndarray, geom: BoardGeometry, radius: float) -> DiceView
     """
     w, h = geom.size
     corners = geom.to_image(np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]], np.float64))
-    native = 0.5 * (np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3])) / w
+    top, bottom = np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[3])
+    native = float(0.5 * (top + bottom) / w)
     enough = _PIP_PX / (_PIP_SIGMA * max(radius, 1.0))
-    k = min(_MAX_VIEW, max(1.0, float(min(native, enough))))
+    k = min(_MAX_VIEW, max(1.0, min(native, enough)))
     if k < 1.15:
         k = 1.0
     mx, my = _MARGIN * geom.point_w, 0.5 * _MARGIN * geom.point_w
@@ -487,11 +492,21 @@ def _keep(shape: tuple[int, int], discs: list[tuple[float, float, float]],
 def _accept(
     lab: np.ndarray, pips: list[BoardPip], sigma: float, radius: float,
     keep: np.ndarray | None = None, bar: tuple[float, float] | None = None,
+    field: tuple[float, float, float, float] | None = None,
 ) -> Callable[[_Face], bool]:
     """The checks a face must pass to be taken for a die (module docstring, step 3). Where pips
     were not looked for (``keep`` False: a checker's disc) a face may have lost some: a face whose
-    pip area reaches there is not read. ``bar``: the bar's x-extent in the same pixels, if any."""
+    pip area reaches there is not read. ``bar``: the bar's x-extent in the same pixels, if any;
+    ``field``: the playing field (x0, y0, x1, y1) in the same pixels -- off it (the frame, trays,
+    score cards, the table) a die must stand out clearly and show round pips."""
     h, w = lab.shape[:2]
+
+    def off_field(face: _Face) -> bool:
+        if field is None:
+            return False
+        cx, cy = face.centre
+        m = 0.5 * face.edge
+        return not (field[0] + m <= cx <= field[2] - m and field[1] + m <= cy <= field[3] - m)
 
     def hidden(face: _Face) -> bool:
         if keep is None:
@@ -536,6 +551,9 @@ def _accept(
             return False  # elongated marks on a plate the board's own colour: printing (a logo)
         if bar is not None and bar[0] <= face.centre[0] <= bar[1] and body.same < _BAR_SAME:
             return False  # the bar's hinges show screws on a plate: a die there shows a clean face
+        if off_field(face) and (body.apart < _OFF_APART
+                                or min(pips[i].roundness for i in face.members) < _OFF_ROUND):
+            return False
         if one:
             # a lone dot is the weakest evidence: round (above), deep, on a clean face
             return body.same >= _ONE_SAME and body.depth >= _ONE_DEPTH
@@ -585,7 +603,9 @@ def find_board_dice(
     if geom.bar is not None:
         x0, x1 = dv.to_view(np.array([[geom.bar[0], 0.0], [geom.bar[1], 0.0]]))[:, 0]
         bar = (float(x0), float(x1))
-    faces = _faces(pips, tuple(e * r for e in _EDGES_OF_RADIUS), _accept(lab, pips, sigmas[0], r, keep, bar))
+    (fx0, fy0), (fx1, fy1) = dv.to_view(np.array([[0.0, 0.0], [float(geom.size[0]), float(geom.size[1])]]))
+    accept = _accept(lab, pips, sigmas[0], r, keep, bar, (fx0, fy0, fx1, fy1))
+    faces = _faces(pips, tuple(e * r for e in _EDGES_OF_RADIUS), accept)
     if not faces:
         return ()
     # one set of dice: pips printed alike, dice of one size
