@@ -17,6 +17,7 @@ from vision.checkers import StackReading, count_stacks, find_bar_checkers, name_
 from vision.cube import find_cube
 from vision.occlusion import find_occlusion
 from vision.reading import BoardReading, DieReading, FrameStatus, PointReading
+from vision.trays import find_off, name_off
 
 __all__ = ["read_board", "ReaderInputError", "MIN_SIDE"]
 
@@ -92,13 +93,17 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
     # (vision.board._complete_corners) is under a hand even where the field itself looks clear
     occluded = geom.outline_broken or find_occlusion(rect, geom, stacks + on_bar, radius, img)
     points = _points(geom, stacks, names)
+    # borne-off checkers in the trays (or beside a board without), clear of the cube lying there
+    cube_at = [] if cube is None or cube.image_xy is None else [
+        tuple(geom.to_rectified(np.array([cube.image_xy]))[0])]
+    off = name_off(find_off(img, geom, radius, stacks + on_bar, cube_at), stacks + on_bar, all_names)
     dice = _dice(img, geom, stacks + on_bar, radius, cube.image_xy if cube is not None else None)
     return BoardReading(
         board_found=True,
         occluded=occluded,
         points=points,
         bar=bar,
-        off={},
+        off=off,
         dice=dice,
         cube=cube,
         status=FrameStatus.OCCLUDED if occluded else FrameStatus.OK,

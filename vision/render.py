@@ -270,7 +270,8 @@ def _draw_board(
             (px, py), = c([(cx, cy)])
             if on_edge:
                 cd = lay.checker_d * sc
-                draw.checker_edge(canvas, px, py, cd * 0.9, cd * 0.2, pal[colour])
+                rim = (130, 130, 130) if spec.style == "tournament" else None
+                draw.checker_edge(canvas, px, py, cd * 0.9, cd * 0.2, pal[colour], rim)
             else:
                 draw.checker(canvas, px, py, r, pal[colour], spec.style)
 

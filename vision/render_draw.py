@@ -115,10 +115,16 @@ def checker(img: np.ndarray, x: float, y: float, r: float, colour: BGR, style: s
     disc(img, x - r * 0.25, y - r * 0.25, r * 0.25, shade(colour, 1.08))
 
 
-def checker_edge(img: np.ndarray, x: float, y: float, w: float, h: float, colour: BGR) -> None:
-    """A borne-off checker standing on its edge in a tray: a rounded slab ``w`` by ``h`` pixels."""
+def checker_edge(img: np.ndarray, x: float, y: float, w: float, h: float, colour: BGR,
+                 rim: BGR | None = None) -> None:
+    """A borne-off checker standing on its edge in a tray: a slab ``w`` by ``h`` pixels (its round
+    side seen from above), edged by its faces' ``rim`` when it has one (tournament checkers: a silver
+    ring on each face)."""
     x0, y0 = x - w / 2, y - h / 2
     cv2.rectangle(img, _pt(x0, y0), _pt(x0 + w, y0 + h), colour, -1, AA, SHIFT)
+    if rim is not None:
+        for yy in (y0 + h * 0.1, y0 + h * 0.9):
+            cv2.line(img, _pt(x0, yy), _pt(x0 + w, yy), rim, 1, AA, SHIFT)
     cv2.rectangle(img, _pt(x0, y0), _pt(x0 + w, y0 + h), shade(colour, 0.6), 1, AA, SHIFT)
 
 
