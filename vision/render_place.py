@@ -97,7 +97,7 @@ def off_positions(
     else:
         out = 1.0 if home == "right" else -1.0
         edge = BOARD_W if home == "right" else 0.0
-        xs = [edge + out * cd * 0.65, edge + out * cd * 1.7]
+        xs = [edge + out * cd * 0.6, edge + out * cd * 1.62]
         y0 = lay.board_h - cd * 0.6 if bottom else cd * 0.6
         room = lay.board_h / 2 - cd * 0.7
     per_row = -(-count // len(xs)) if count else 0
