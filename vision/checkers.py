@@ -54,6 +54,10 @@ _BAR_RING = 0.75
 _SAME_STACK = 30.0
 # ... or this much when it differs from one of the bare references only.
 _RING_FAIR = 0.7
+# ... and shows at least this share of the ring completeness of those below it.
+_CHAIN_DROP = 0.65
+# Each next checker of a stack stands within this many diameters sideways of the one before it.
+_IN_LINE = 0.2
 # Two stack colours closer than this (Lab) are one colour.
 _SAME_COLOUR = 30.0
 
@@ -125,7 +129,7 @@ def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
 
 
 def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
-           inside: np.ndarray | None = None) -> list[int]:
+           inside: np.ndarray | None = None, xs: np.ndarray | None = None) -> list[int]:
     """Indices into ``ys`` of a stack's discs: the first within a diameter of the base, then one
     diameter apart, while the ring score holds -- and, given the discs' ``inside`` colours (float
     (D, 3)), while each next disc has the first one's colour (a stack is one player's)."""
@@ -136,11 +140,16 @@ def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
         if out and inside is not None:
             same = np.linalg.norm(inside[sel] - inside[out[0]], axis=1) < _SAME_STACK
             sel = sel[same]
+        if out and xs is not None:
+            # a stack stands in line: a ring beside it is a neighbour's checker or a triangle's edge
+            sel = sel[np.abs(xs[sel] - xs[out[-1]]) <= _IN_LINE * d]
         if sel.size == 0:
             break
         i = int(sel[np.argmax(score[sel])])
         if score[i] < _RING_MIN:
             break
+        if out and score[i] < _CHAIN_DROP * float(np.mean(score[out])):
+            break  # far fainter than the stack below it: a neighbour's rim and a triangle's edge
         out.append(i)
         lo, hi = ys[i] + 0.8 * d, ys[i] + 1.2 * d
     return out
@@ -223,7 +232,7 @@ def count_stacks(
             judged = np.where(differs, score[col], weak[col])
             usable = np.where(judged >= need, judged, 0.0)
             # a stack's discs stay in its own half: beyond the middle they are the other row's
-            idx = _chain(usable, depth, d, abs(0.5 * height - base[top]) - 0.3 * d, inside)
+            idx = _chain(usable, depth, d, abs(0.5 * height - base[top]) - 0.3 * d, inside, xbest[col])
             centres = []
             for i in idx:
                 y = cy_all[i]

@@ -30,16 +30,16 @@ def _points_right(truth, got) -> int:
     return best
 
 
-# Measured: 284 of 288 point counts right on these 12 renders (paper 48/48, wood 48/48 -- the
-# long sides straightened onto the points' bases and no pile read over a first checker shown whole
-# --; tournament 44/48: a gold checker over a gold point at the base is missed and a column of
-# three is read as four or five). Not strict: should a case read right it passes as XPASS.
+# Measured: 287 of 288 point counts right on these 12 renders (paper 48/48, wood 48/48, tournament
+# perspective 24/24 each seed; tournament rectified seed 1 misses a stack of four dark checkers on a
+# dark point: the first one, at the base, shows too little of its rim). Not strict: should the case
+# read right it passes as XPASS.
 READER_NOT_YET = pytest.mark.xfail(
-    reason="vision.reader reads 284/288 render points; tournament renders miss 4 of 48",
+    reason="vision.reader reads 287/288 render points; a dark stack on a dark point is missed",
     strict=False,
 )
 CASES = [
-    pytest.param(style, view, marks=[READER_NOT_YET] if style == "tournament" else [])
+    pytest.param(style, view, marks=[READER_NOT_YET] if (style, view) == ("tournament", "rectified") else [])
     for style, view in itertools.product(("paper", "wood", "tournament"), ("rectified", "perspective"))
 ]
 
