@@ -201,11 +201,15 @@ def dice_view(image: np.ndarray, geom: BoardGeometry, radius: float) -> DiceView
 
 
 def _doh(light: np.ndarray, sigma: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(strength, dxx, dyy, dxy) float32 (H, W) at scale ``sigma`` px; the derivatives are scaled by
+    sigma squared so that sqrt(det) is the scale-normalised strength."""
+    s2 = sigma * sigma
     g = cv2.GaussianBlur(light, (0, 0), sigma)
-    dxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3)
-    dyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3)
-    dxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3)
-    strength = (sigma * sigma) * np.sqrt(np.maximum(dxx * dyy - dxy * dxy, 0.0))
+    dxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3, scale=s2)
+    dyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3, scale=s2)
+    dxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3, scale=s2)
+    det = cv2.subtract(cv2.multiply(dxx, dyy), cv2.multiply(dxy, dxy))
+    strength = cv2.sqrt(cv2.threshold(det, 0.0, 0.0, cv2.THRESH_TOZERO)[1])
     return strength, dxx, dyy, dxy
 
 
@@ -535,24 +539,26 @@ def _accept(
 
     def ok(face: _Face) -> bool:
         one = len(face.members) == 1
+        roundest = min(pips[i].roundness for i in face.members)
+        off = off_field(face)
+        # the cheap checks first (most candidates fail one)
         if not one and face.edge < _MIN_EDGE * radius:
             return False  # pips of a side face seen beside the top face, or printing
-        if one and pips[face.members[0]].roundness < _ONE_ROUND:
+        if (one and roundest < _ONE_ROUND) or (off and roundest < _OFF_ROUND):
             return False
-        if hidden(face):
+        if hidden(face) or crowded(face):
             return False
         body = _body(lab, face, pips, sigma)
         if body is None:
             return False
         if (body.same < _SAME_MIN or body.depth < _DEPTH_MIN or body.depth_ratio < _DEPTH_RATIO
-                or body.isolation < _ISOLATION_MIN or crowded(face)):
+                or body.isolation < _ISOLATION_MIN):
             return False
-        if body.apart < _APART_MIN and min(pips[i].roundness for i in face.members) < _PRINT_ROUND:
+        if body.apart < _APART_MIN and roundest < _PRINT_ROUND:
             return False  # elongated marks on a plate the board's own colour: printing (a logo)
         if bar is not None and bar[0] <= face.centre[0] <= bar[1] and body.same < _BAR_SAME:
             return False  # the bar's hinges show screws on a plate: a die there shows a clean face
-        if off_field(face) and (body.apart < _OFF_APART
-                                or min(pips[i].roundness for i in face.members) < _OFF_ROUND):
+        if off and body.apart < _OFF_APART:
             return False
         if one:
             # a lone dot is the weakest evidence: round (above), deep, on a clean face
