@@ -2,27 +2,32 @@
 
 :mod:`vision.dice` reads dice in any photo and must guess their scale and tell a die from the surface
 by colour; on a board neither is needed and both fail (a white die on a white paper board, a black die
-on a black point). Here the board is known: the rectified field (:mod:`vision.board`, points
-``POINT_PX`` wide) and the checkers' radius give the die's scale (a die's edge is 0.4-0.8 checker
-diameters), so the dice are found by what every die shows whatever its colour -- its pips:
+on a black point). Here the board is known: the rectified field (:mod:`vision.board`) and the
+checkers' radius give the die's scale (a die's edge is 0.3-0.8 checker diameters on the sets seen),
+so the dice are found by what every die shows whatever its colour -- its pips:
 
-1. **Pips.** Small round blobs at the pip scale: peaks of the scale-normalised determinant of the
-   Hessian of the rectified field's lightness (Lindeberg, "Feature detection with automatic scale
-   selection", 1998). Straight edges (triangles, the printed lines, a checker's rim) give no
-   response; the cube and the checkers' discs are left out.
-2. **Faces.** Every pip, and the midpoint of every two pips closer than a die's diagonal, is a
-   candidate face centre; the pips around it that form a d6 layout are chosen by
-   :func:`vision.dice_faces.select_face` (centrally symmetric, alike pips; side faces seen in
-   perspective rarely fit). Faces are taken greedily, best first, no pip in two faces, no two faces
-   overlapping.
-3. **Checks** (a wrong die is worse than an unread one: the station then asks the players): the
-   face's body around the pips is one uniform colour, the pips all differ from it the same way
-   (darker or lighter), and a one-pip face needs a partner die near it or a face standing out from
-   the board around it (a single dot is the weakest evidence).
+1. **View.** The field and a margin round it (frame, trays) rectified at the frame's own sharpness,
+   as far as the smallest pips need (:func:`dice_view`).
+2. **Pips.** Small round blobs at two pip scales: peaks of the scale-normalised determinant of the
+   Hessian of the lightness (Lindeberg, "Feature detection with automatic scale selection", 1998),
+   dark or light, with the Hessian's eigenvalue ratio as roundness. Straight edges (triangles,
+   printed lines, rims) give little response and line ends and tips are elongated; the checkers'
+   discs and rims, the gaps between touching checkers and the cube are left out (:func:`board_pips`).
+3. **Faces.** Every pip, and the midpoint of every two alike pips a die's diagonal apart, is a
+   candidate face centre, at three die edges; the pips of one polarity mirrored through it form a d6
+   layout or not (affine-invariant test: one diagonal, two equal crossing ones, or two and their
+   middle pair). Faces are taken greedily, best first: no pip in two faces, no two dice overlapping.
+4. **Checks** (a wrong die is worse than an unread one: the station then asks the players): pips of
+   one face alike; the body around them one colour, every pip deep against it and isolated on it;
+   no other pip-like blob on the die's bare rim (a logo's letters); printing refused (elongated marks
+   that do not stand out); a face whose pips may lie under a checker's masked disc is not read, nor
+   a refused 4-6 face as its rows; a one is a round, deep dot on a clean face; on the bar (hinges)
+   and off the field (grain, stitching, print) stricter. The dice kept are one set: pips alike in
+   contrast, dice of one size.
 
-The board-relative status (``off_board``, ``on_bar``, ``on_checker``, ``cocked`` -- RULES.md B15/N10)
-is given by :func:`vision.dice_status.board_status`. ``wrong_half`` needs to know who rolled: the
-controller decides it.
+The status by :func:`vision.dice_status.board_status` (``off_board``, ``on_bar``, ``on_checker``,
+then ``cocked`` -- a side face's pips beside the top face -- or ``flat``; RULES.md B15/N10).
+``wrong_half`` needs to know who rolled: the controller decides it.
 """
 
 from __future__ import annotations
@@ -34,10 +39,11 @@ import cv2
 import numpy as np
 
 from vision.board import BoardGeometry
+from vision.board_dice_faces import BoardPip, Face, find_faces
 from vision.dice_status import BoardRegions, board_status
 from vision.reading import DieReading, DieStatus
 
-__all__ = ["BoardDie", "BoardPip", "find_board_dice", "board_pips"]
+__all__ = ["BoardPip", "DiceView", "board_pips", "dice_view", "find_board_dice"]
 
 # A die's edge in checker radii: the sets seen (paper webcam boards, tournament boards, renders) make
 # it 0.65-1.6 radii; faces are looked for at these edges.
@@ -48,10 +54,6 @@ _PIP_SIGMA = 0.055
 _MIN_SIGMA = 0.9
 # A pip's blob strength (lightness units, scale-normalised) must reach this.
 _PIP_MIN = 25.0
-# A diagonal pair of pips spans this many die edges (0.78 on the dice seen), within _SPAN of the
-# edge tried.
-_DIAGONAL = 0.78
-_SPAN = (0.55, 0.95)
 # A pip is round: the Hessian's eigenvalue ratio at least this (line ends and tips are elongated;
 # the close pips of a six make each other a little elongated).
 _ROUND_MIN = 0.25
@@ -69,8 +71,6 @@ _APART = 15.0
 _RIM = 1.0
 # A face's pips lie within this many edges of its centre.
 _PIP_AREA = 0.45
-# Two dice's centres are at least this many die edges apart (touching dice: one edge).
-_APART_EDGES = 0.95
 # A face's checks: its body within _SAME of one colour on this share; every pip's core this far
 # (lightness) from it and within this ratio of the deepest; a face of 2-6 pips implies an edge of at
 # least _MIN_EDGE checker radii. A one-pip face: cleaner body, rounder and deeper pip.
@@ -111,45 +111,8 @@ _SIDE_SPREAD = 70.0
 # of every pip's ring that must be the face's body.
 _ISOLATION_RING = 2.5
 _ISOLATION_MIN = 0.8
-# A face of this many pips or more is crowded: its pips blur into each other, and when it is refused
-# no part of it is read instead (a row of a six is no three).
-_CROWDED = 4
-# The strongest pip of a face over its weakest at most this (faces of 1-3 pips; crowded faces).
-_ALIKE = 1.7
-_ALIKE_CROWDED = 2.2
-# Least tolerance (px) of a pip's mirror image through the face centre.
-_MIN_TOL = 1.0
 # At most this many pips are considered per frame (strongest first).
 _MAX_PIPS = 200
-
-
-@dataclass(frozen=True)
-class BoardPip:
-    """A pip-like blob of the rectified field: centre (x, y) px, ``contrast`` (scale-normalised blob
-    strength, lightness units), ``dark`` (darker than around it), ``roundness`` (the Hessian's
-    eigenvalue ratio, 0-1: 1 for a round dot, low for the end of a line or a triangle's tip) and the
-    smoothed Lab ``colour`` there."""
-
-    x: float
-    y: float
-    contrast: float
-    dark: bool
-    roundness: float
-    colour: tuple[float, float, float]
-    sigma: float = 1.0  # the blob scale (px) that found it: a pip's radius is about 1.4 sigma
-
-
-@dataclass(frozen=True)
-class BoardDie:
-    """One die found on the rectified field: ``value`` 1-6, ``centre`` (x, y) rectified pixels,
-    ``edge`` the die edge used (rectified px), ``score`` (sum of pip contrast) and ``confidence`` 0-1."""
-
-    value: int
-    centre: tuple[float, float]
-    edge: float
-    score: float
-    confidence: float
-    pips: tuple[BoardPip, ...]
 
 
 def _sigmas(radius: float) -> tuple[float, float]:
@@ -271,152 +234,6 @@ def board_pips(lab: np.ndarray, sigmas: tuple[float, ...], keep: np.ndarray | No
     return out
 
 
-def _layout_ok(pairs: list[tuple[BoardPip, BoardPip]], centre: bool, edge: float) -> bool:
-    """Do pip pairs mirrored through one centre (and a centre pip) form a d6 face of edge ``edge``?
-
-    Affine invariant up to mild perspective: 2/3 = one diagonal; 4/5 = two diagonals of about equal
-    length, far from parallel; 6 = two such diagonals d1, d2 and a middle pair (d1 +- d2) / 2.
-    """
-    n = 2 * len(pairs) + int(centre)
-    if n == 0 or n > 6 or (n == 6 and centre):
-        return False
-    vec = [np.array([b.x - a.x, b.y - a.y]) for a, b in pairs]
-    lens = [float(np.hypot(*v)) for v in vec]
-    if len(pairs) == 1:
-        return _SPAN[0] * edge <= lens[0] <= _SPAN[1] * edge
-    if len(pairs) == 2:
-        if min(lens) < _SPAN[0] * edge or max(lens) > _SPAN[1] * edge or max(lens) > 1.4 * min(lens):
-            return False
-        return abs(float(vec[0] @ vec[1])) / (lens[0] * lens[1]) < 0.55
-    if len(pairs) == 3:
-        tol = 0.12 * edge
-        for k in range(3):
-            mid, d1, d2 = vec[k], vec[(k + 1) % 3], vec[(k + 2) % 3]
-            l1, l2 = lens[(k + 1) % 3], lens[(k + 2) % 3]
-            short, long = min(l1, l2), max(l1, l2)
-            if short < _SPAN[0] * edge or long > _SPAN[1] * edge or long > 1.4 * short:
-                continue
-            if abs(float(d1 @ d2)) / (l1 * l2) > 0.55:
-                continue
-            for cand in ((d1 + d2) / 2, (d1 - d2) / 2):
-                if min(np.hypot(*(mid - cand)), np.hypot(*(mid + cand))) <= tol:
-                    return True
-        return False
-    return True
-
-
-@dataclass(frozen=True)
-class _Face:
-    score: float
-    centre: tuple[float, float]
-    members: tuple[int, ...]
-    edge: float  # the die edge its pips imply (rectified px)
-
-
-def _face_at(pips: list[BoardPip], near: list[int], cx: float, cy: float, edge: float) -> _Face | None:
-    """The d6 face centred at (cx, cy) made of the pips ``near`` (indices, all dark or all light:
-    the dark gaps between a dark die's light pips make a symmetric pattern too), or None."""
-    tol = max(0.1 * edge, _MIN_TOL)
-    centre = None
-    for i in near:
-        p = pips[i]
-        if (p.x - cx) ** 2 + (p.y - cy) ** 2 > tol * tol:
-            continue
-        if centre is None or p.contrast > pips[centre].contrast:
-            centre = i
-    used = set() if centre is None else {centre}
-    pairs: list[tuple[BoardPip, BoardPip]] = []
-    for i in near:
-        if i in used:
-            continue
-        p = pips[i]
-        mx, my = 2 * cx - p.x, 2 * cy - p.y
-        best, best_d = -1, tol * tol
-        for j in near:
-            if j in used or j == i:
-                continue
-            q = pips[j]
-            d = (q.x - mx) ** 2 + (q.y - my) ** 2
-            if d <= best_d:
-                best, best_d = j, d
-        if best >= 0:
-            used.update((i, best))
-            pairs.append((p, pips[best]))
-    if not used or not _layout_ok(pairs, centre is not None, edge):
-        return None
-    chosen = [pips[i] for i in used]
-    top = max(p.contrast for p in chosen)
-    # pips of one face print alike; those of a crowded face (4-6 close pips) blur into each other
-    if min(p.contrast for p in chosen) < top / (_ALIKE_CROWDED if len(chosen) >= _CROWDED else _ALIKE):
-        return None
-    reach = max([np.hypot(p.x - cx, p.y - cy) for p in chosen] + [0.25 * edge]) + tol
-    left = sum(pips[i].contrast for i in near if i not in used
-               and (pips[i].x - cx) ** 2 + (pips[i].y - cy) ** 2 < reach * reach)
-    score = sum(p.contrast for p in chosen) - left
-    if score <= 0:
-        return None
-    # the corner pips sit about 0.28 edges from the face's centre along each side, so a diagonal
-    # pair spans about 0.78 edges
-    lens = [float(np.hypot(a.x - b.x, a.y - b.y)) for a, b in pairs]
-    own = max(lens) / _DIAGONAL if lens else edge
-    own = min(1.25 * edge, max(0.75 * edge, own))
-    return _Face(float(score), (cx, cy), tuple(sorted(used)), own)
-
-
-def _faces(pips: list[BoardPip], edges: tuple[float, ...],
-           accept: Callable[[_Face], bool] = lambda f: True) -> list[_Face]:
-    """Non-overlapping d6 faces among the pips, best first: greedy, no pip in two faces, no face
-    centred on a die already taken (closer than _APART_EDGES of the larger edge); a face that
-    ``accept`` refuses takes nothing (the face under it may still be read). Each die edge in
-    ``edges`` (px) is tried: the dice's size is known from the checkers only within a factor of two."""
-    n = len(pips)
-    if n == 0:
-        return []
-    xy = np.array([[p.x, p.y] for p in pips])
-    d2 = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
-    dark = np.array([p.dark for p in pips])
-    contrast = np.array([p.contrast for p in pips])
-    # pairs that may be a face's diagonal: same polarity, alike, a diagonal's length apart (every
-    # even face has one through its centre; odd faces are centred on a pip)
-    strong, weak = np.maximum.outer(contrast, contrast), np.minimum.outer(contrast, contrast)
-    alike = (dark[:, None] == dark[None, :]) & (strong <= _ALIKE_CROWDED * weak)
-    hyps: dict[tuple[int, ...], _Face] = {}
-    for edge in edges:
-        reach2 = (0.65 * edge) ** 2
-        centres: dict[tuple[int, int], tuple[float, float, bool]] = {}
-        for p in pips:
-            centres[(round(2 * p.x), round(2 * p.y))] = (p.x, p.y, p.dark)
-        span = alike & (d2 <= (_SPAN[1] * edge) ** 2) & (d2 >= (_SPAN[0] * edge) ** 2)
-        for i, j in np.argwhere(np.triu(span, 1)):
-            cx, cy = (xy[i] + xy[j]) / 2
-            centres.setdefault((round(2 * cx), round(2 * cy)), (float(cx), float(cy), bool(dark[i])))
-        for cx, cy, polarity in centres.values():
-            near = np.nonzero((((xy - (cx, cy)) ** 2).sum(axis=1) <= reach2) & (dark == polarity))[0]
-            if len(near) == 1 and pips[int(near[0])].roundness < _ONE_ROUND:
-                continue  # a lone blob too elongated to be a one
-            f = _face_at(pips, [int(k) for k in near], cx, cy, edge)
-            if f is not None and (f.members not in hyps or hyps[f.members].score < f.score):
-                hyps[f.members] = f
-    out: list[_Face] = []
-    taken: set[int] = set()
-    refused: list[set[int]] = []
-    for f in sorted(hyps.values(), key=lambda f: (-f.score, -len(f.members))):
-        if taken.intersection(f.members):
-            continue
-        if any((f.centre[0] - g.centre[0]) ** 2 + (f.centre[1] - g.centre[1]) ** 2
-               < (_APART_EDGES * max(f.edge, g.edge)) ** 2 for g in out):
-            continue
-        if any(set(f.members) < r for r in refused):
-            continue  # part of a face already refused (a row of a six is no three)
-        if not accept(f):
-            if len(f.members) >= _CROWDED:
-                refused.append(set(f.members))
-            continue
-        out.append(f)
-        taken.update(f.members)
-    return out
-
-
 @dataclass(frozen=True)
 class _Body:
     same: float  # share of the face's body (pips aside) within _SAME Lab of its median colour
@@ -427,7 +244,7 @@ class _Body:
     colour: tuple[float, float, float]
 
 
-def _body(lab: np.ndarray, face: _Face, pips: list[BoardPip], sigma: float) -> _Body | None:
+def _body(lab: np.ndarray, face: Face, pips: list[BoardPip], sigma: float) -> _Body | None:
     """Measure the face's body around its pips (see :class:`_Body`); None when it leaves the view."""
     h, w = lab.shape[:2]
     cx, cy = face.centre
@@ -497,7 +314,7 @@ def _accept(
     lab: np.ndarray, pips: list[BoardPip], sigma: float, radius: float,
     keep: np.ndarray | None = None, bar: tuple[float, float] | None = None,
     field: tuple[float, float, float, float] | None = None,
-) -> Callable[[_Face], bool]:
+) -> Callable[[Face], bool]:
     """The checks a face must pass to be taken for a die (module docstring, step 3). Where pips
     were not looked for (``keep`` False: a checker's disc) a face may have lost some: a face whose
     pip area reaches there is not read. ``bar``: the bar's x-extent in the same pixels, if any;
@@ -505,14 +322,14 @@ def _accept(
     score cards, the table) a die must stand out clearly and show round pips."""
     h, w = lab.shape[:2]
 
-    def off_field(face: _Face) -> bool:
+    def off_field(face: Face) -> bool:
         if field is None:
             return False
         cx, cy = face.centre
         m = 0.5 * face.edge
         return not (field[0] + m <= cx <= field[2] - m and field[1] + m <= cy <= field[3] - m)
 
-    def hidden(face: _Face) -> bool:
+    def hidden(face: Face) -> bool:
         if keep is None:
             return False
         cx, cy = face.centre
@@ -527,7 +344,7 @@ def _accept(
     dark = np.array([p.dark for p in pips], bool)
     contrast = np.array([p.contrast for p in pips])
 
-    def crowded(face: _Face) -> bool:
+    def crowded(face: Face) -> bool:
         """Blobs like its pips beside the face, where the die's bare rim is: printing (a logo's
         letters), not a die."""
         d2 = ((xy - face.centre) ** 2).sum(axis=1)
@@ -537,7 +354,7 @@ def _accept(
         near[list(face.members)] = False
         return bool(near.any())
 
-    def ok(face: _Face) -> bool:
+    def ok(face: Face) -> bool:
         one = len(face.members) == 1
         roundest = min(pips[i].roundness for i in face.members)
         off = off_field(face)
@@ -568,7 +385,7 @@ def _accept(
     return ok
 
 
-def _mean_contrast(face: _Face, pips: list[BoardPip]) -> float:
+def _mean_contrast(face: Face, pips: list[BoardPip]) -> float:
     return float(np.mean([pips[i].contrast for i in face.members]))
 
 
@@ -611,7 +428,7 @@ def find_board_dice(
         bar = (float(x0), float(x1))
     (fx0, fy0), (fx1, fy1) = dv.to_view(np.array([[0.0, 0.0], [float(geom.size[0]), float(geom.size[1])]]))
     accept = _accept(lab, pips, sigmas[0], r, keep, bar, (fx0, fy0, fx1, fy1))
-    faces = _faces(pips, tuple(e * r for e in _EDGES_OF_RADIUS), accept)
+    faces = find_faces(pips, tuple(e * r for e in _EDGES_OF_RADIUS), accept, _ONE_ROUND)
     if not faces:
         return ()
     # one set of dice: pips printed alike, dice of one size
@@ -641,7 +458,7 @@ def _regions(geom: BoardGeometry, discs: list[tuple[float, float, float]]) -> Bo
     return BoardRegions(area.astype(np.float32), bars, None, circles, touch=_TOUCH)
 
 
-def _readings(faces: list[_Face], pips: list[BoardPip], geom: BoardGeometry, dv: DiceView,
+def _readings(faces: list[Face], pips: list[BoardPip], geom: BoardGeometry, dv: DiceView,
               discs: list[tuple[float, float, float]]) -> tuple[DieReading, ...]:
     regions = _regions(geom, discs)
     out = []
@@ -656,7 +473,7 @@ def _readings(faces: list[_Face], pips: list[BoardPip], geom: BoardGeometry, dv:
     return tuple(out)
 
 
-def _cocked(face: _Face, faces: list[_Face], pips: list[BoardPip]) -> bool:
+def _cocked(face: Face, faces: list[Face], pips: list[BoardPip]) -> bool:
     """A die resting tilted (on an edge, against the frame or a checker) shows a side face beside its
     top face: at least two blobs like its pips (same polarity, at least _SIDE_CONTRAST of its weakest
     pip, round), in no other face, _SIDE_NEAR-_SIDE_FAR edges from its centre and all on one side
@@ -680,6 +497,6 @@ def _cocked(face: _Face, faces: list[_Face], pips: list[BoardPip]) -> bool:
     return bool(np.abs(spread).max() <= np.radians(_SIDE_SPREAD))
 
 
-def _confidence(face: _Face) -> float:
+def _confidence(face: Face) -> float:
     """0.5-1: the face's score over its pips' count, saturating (a clear six and a clear one alike)."""
     return float(np.clip(0.5 + 0.5 * face.score / (len(face.members) * 100.0), 0.5, 1.0))

@@ -1,7 +1,7 @@
-"""The dice on a board (vision.board_dice): pips found, d6 layouts read in any rotation, faces of
-printing and side faces refused, and -- on the project's renders and the real labelled frames in
-../shared/data -- rolls read right with no roll read wrong (issue 4 item 3; RULES.md B15: the
-station asks the players rather than rule on a wrong roll, so precision comes first)."""
+"""The dice on a board (vision.board_dice, vision.board_dice_faces): pips found, d6 layouts read in
+any rotation, faces of printing and side faces refused, and -- on the project's renders and the real
+labelled frames in ../shared/data -- rolls read right with no roll read wrong (issue 4 item 3;
+RULES.md B15: the station asks the players rather than rule on a wrong roll, so precision first)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import pytest
 
 from tests.conftest import shared_data
 from vision import board_dice as bd
+from vision.board_dice_faces import find_faces
 from vision.reading import DieStatus
 from vision.render import random_spec, render
 from vision.render_spec import BoardSpec, DieSpec
@@ -43,14 +44,14 @@ def _pips(value: int, centre: tuple[float, float], edge: float, angle: float) ->
 @pytest.mark.parametrize("value", range(1, 7))
 @pytest.mark.parametrize("angle", [0.0, 23.0, 45.0, 71.0])
 def test_every_face_reads_in_any_rotation(value: int, angle: float) -> None:
-    faces = bd._faces(_pips(value, (60.0, 50.0), 20.0, angle), (14.0, 20.0, 28.0))
+    faces = find_faces(_pips(value, (60.0, 50.0), 20.0, angle), (14.0, 20.0, 28.0))
     assert [len(f.members) for f in faces] == [value]
     assert math.dist(faces[0].centre, (60.0, 50.0)) < 1.0
 
 
 def test_two_touching_dice_are_two_faces() -> None:
     pips = _pips(6, (40.0, 40.0), 20.0, 10.0) + _pips(2, (61.0, 44.0), 20.0, 10.0)
-    faces = bd._faces(pips, (14.0, 20.0, 28.0))
+    faces = find_faces(pips, (14.0, 20.0, 28.0))
     assert sorted(len(f.members) for f in faces) == [2, 6]
 
 
@@ -59,12 +60,12 @@ def test_unlike_pips_make_no_face() -> None:
     outline, a side-face pip) are no two."""
     a, b = _pips(2, (40.0, 40.0), 20.0, 0.0)
     faint = bd.BoardPip(b.x, b.y, a.contrast / 2.5, True, 0.9, b.colour, 1.5)
-    assert [len(f.members) for f in bd._faces([a, faint], (14.0, 20.0, 28.0))] == [1, 1]
+    assert [len(f.members) for f in find_faces([a, faint], (14.0, 20.0, 28.0))] == [1, 1]
 
 
 def test_a_refused_six_is_not_read_as_its_rows() -> None:
     pips = _pips(6, (40.0, 40.0), 20.0, 0.0)
-    faces = bd._faces(pips, (14.0, 20.0, 28.0), accept=lambda f: len(f.members) != 6)
+    faces = find_faces(pips, (14.0, 20.0, 28.0), accept=lambda f: len(f.members) != 6)
     assert all(len(f.members) not in (2, 3) for f in faces)
 
 
@@ -91,7 +92,7 @@ def test_a_drawn_die_passes_its_checks(value: int) -> None:
     lab = cv2.cvtColor(_dice_image(value), cv2.COLOR_BGR2LAB)
     sigmas = bd._sigmas(20.0)
     pips = bd.board_pips(lab, sigmas)
-    faces = bd._faces(pips, (14.0, 20.0, 28.0), bd._accept(lab, pips, sigmas[0], 20.0))
+    faces = find_faces(pips, (14.0, 20.0, 28.0), bd._accept(lab, pips, sigmas[0], 20.0))
     assert [len(f.members) for f in faces] == [value]
 
 

@@ -1,0 +1,202 @@
+"""The d6 faces among pip-like blobs: which blobs, mirrored through one centre, make a die's top face
+(:mod:`vision.board_dice` finds the blobs and checks each face; this module only does the geometry).
+
+A face of a d6 is centrally symmetric: its centre is a pip (1, 3, 5) or the midpoint of a diagonal
+pair (2, 4, 6). Every pip and every alike pair a diagonal apart is tried as a centre; the pips of one
+polarity mirrored through it are taken when they make a d6 layout, seen under mild perspective (an
+affine-invariant test). Faces are then taken greedily, best first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["BoardPip", "Face", "face_at", "find_faces", "layout_ok"]
+
+# A diagonal pair of pips spans this many die edges (0.78 on the dice seen), within _SPAN of the
+# edge tried.
+_DIAGONAL = 0.78
+_SPAN = (0.55, 0.95)
+# Two dice's centres are at least this many die edges apart (touching dice: one edge).
+_APART_EDGES = 0.95
+# A face of this many pips or more is crowded: its pips blur into each other, and when it is refused
+# no part of it is read instead (a row of a six is no three).
+_CROWDED = 4
+# The strongest pip of a face over its weakest at most this (faces of 1-3 pips; crowded faces).
+_ALIKE = 1.7
+_ALIKE_CROWDED = 2.2
+# Least tolerance (px) of a pip's mirror image through the face centre.
+_MIN_TOL = 1.0
+
+
+@dataclass(frozen=True)
+class BoardPip:
+    """A pip-like blob of the rectified field: centre (x, y) px, ``contrast`` (scale-normalised blob
+    strength, lightness units), ``dark`` (darker than around it), ``roundness`` (the Hessian's
+    eigenvalue ratio, 0-1: 1 for a round dot, low for the end of a line or a triangle's tip) and the
+    smoothed Lab ``colour`` there."""
+
+    x: float
+    y: float
+    contrast: float
+    dark: bool
+    roundness: float
+    colour: tuple[float, float, float]
+    sigma: float = 1.0  # the blob scale (px) that found it: a pip's radius is about 1.4 sigma
+
+
+def layout_ok(pairs: list[tuple[BoardPip, BoardPip]], centre: bool, edge: float) -> bool:
+    """Do pip pairs mirrored through one centre (and a centre pip) form a d6 face of edge ``edge``?
+
+    Affine invariant up to mild perspective: 2/3 = one diagonal; 4/5 = two diagonals of about equal
+    length, far from parallel; 6 = two such diagonals d1, d2 and a middle pair (d1 +- d2) / 2.
+    """
+    n = 2 * len(pairs) + int(centre)
+    if n == 0 or n > 6 or (n == 6 and centre):
+        return False
+    vec = [np.array([b.x - a.x, b.y - a.y]) for a, b in pairs]
+    lens = [float(np.hypot(*v)) for v in vec]
+    if len(pairs) == 1:
+        return _SPAN[0] * edge <= lens[0] <= _SPAN[1] * edge
+    if len(pairs) == 2:
+        if min(lens) < _SPAN[0] * edge or max(lens) > _SPAN[1] * edge or max(lens) > 1.4 * min(lens):
+            return False
+        return abs(float(vec[0] @ vec[1])) / (lens[0] * lens[1]) < 0.55
+    if len(pairs) == 3:
+        tol = 0.12 * edge
+        for k in range(3):
+            mid, d1, d2 = vec[k], vec[(k + 1) % 3], vec[(k + 2) % 3]
+            l1, l2 = lens[(k + 1) % 3], lens[(k + 2) % 3]
+            short, long = min(l1, l2), max(l1, l2)
+            if short < _SPAN[0] * edge or long > _SPAN[1] * edge or long > 1.4 * short:
+                continue
+            if abs(float(d1 @ d2)) / (l1 * l2) > 0.55:
+                continue
+            for cand in ((d1 + d2) / 2, (d1 - d2) / 2):
+                if min(np.hypot(*(mid - cand)), np.hypot(*(mid + cand))) <= tol:
+                    return True
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Face:
+    """One d6 top face: ``members`` (indices of its pips; their count is the value), ``centre`` (x, y)
+    px, ``score`` (its pips' contrast less that of unexplained blobs on it) and ``edge`` (the die
+    edge its pips imply, px)."""
+
+    score: float
+    centre: tuple[float, float]
+    members: tuple[int, ...]
+    edge: float
+
+
+def face_at(pips: list[BoardPip], near: list[int], cx: float, cy: float, edge: float) -> Face | None:
+    """The d6 face centred at (cx, cy) made of the pips ``near`` (indices, all dark or all light:
+    the dark gaps between a dark die's light pips make a symmetric pattern too), or None."""
+    tol = max(0.1 * edge, _MIN_TOL)
+    centre = None
+    for i in near:
+        p = pips[i]
+        if (p.x - cx) ** 2 + (p.y - cy) ** 2 > tol * tol:
+            continue
+        if centre is None or p.contrast > pips[centre].contrast:
+            centre = i
+    used = set() if centre is None else {centre}
+    pairs: list[tuple[BoardPip, BoardPip]] = []
+    for i in near:
+        if i in used:
+            continue
+        p = pips[i]
+        mx, my = 2 * cx - p.x, 2 * cy - p.y
+        best, best_d = -1, tol * tol
+        for j in near:
+            if j in used or j == i:
+                continue
+            q = pips[j]
+            d = (q.x - mx) ** 2 + (q.y - my) ** 2
+            if d <= best_d:
+                best, best_d = j, d
+        if best >= 0:
+            used.update((i, best))
+            pairs.append((p, pips[best]))
+    if not used or not layout_ok(pairs, centre is not None, edge):
+        return None
+    chosen = [pips[i] for i in used]
+    top = max(p.contrast for p in chosen)
+    # pips of one face print alike; those of a crowded face (4-6 close pips) blur into each other
+    if min(p.contrast for p in chosen) < top / (_ALIKE_CROWDED if len(chosen) >= _CROWDED else _ALIKE):
+        return None
+    reach = max([np.hypot(p.x - cx, p.y - cy) for p in chosen] + [0.25 * edge]) + tol
+    left = sum(pips[i].contrast for i in near if i not in used
+               and (pips[i].x - cx) ** 2 + (pips[i].y - cy) ** 2 < reach * reach)
+    score = sum(p.contrast for p in chosen) - left
+    if score <= 0:
+        return None
+    # the corner pips sit about 0.28 edges from the face's centre along each side, so a diagonal
+    # pair spans about 0.78 edges
+    lens = [float(np.hypot(a.x - b.x, a.y - b.y)) for a, b in pairs]
+    own = max(lens) / _DIAGONAL if lens else edge
+    own = min(1.25 * edge, max(0.75 * edge, own))
+    return Face(float(score), (cx, cy), tuple(sorted(used)), own)
+
+
+def find_faces(pips: list[BoardPip], edges: tuple[float, ...],
+               accept: Callable[[Face], bool] = lambda f: True, one_round: float = 0.0) -> list[Face]:
+    """Non-overlapping d6 faces among the pips, best first: greedy, no pip in two faces, no face
+    centred on a die already taken (closer than _APART_EDGES of the larger edge); a face that
+    ``accept`` refuses takes nothing (the face under it may still be read). Each die edge in
+    ``edges`` (px) is tried: the dice's size is known from the checkers only within a factor of two.
+    A lone blob less round than ``one_round`` is not tried as a one.
+
+    :param pips: the blobs, strongest first (:func:`vision.board_dice.board_pips`).
+    :returns: the faces taken, each with its pips' indices, centre (px), score and implied edge."""
+    n = len(pips)
+    if n == 0:
+        return []
+    xy = np.array([[p.x, p.y] for p in pips])
+    d2 = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
+    dark = np.array([p.dark for p in pips])
+    contrast = np.array([p.contrast for p in pips])
+    # pairs that may be a face's diagonal: same polarity, alike, a diagonal's length apart (every
+    # even face has one through its centre; odd faces are centred on a pip)
+    strong, weak = np.maximum.outer(contrast, contrast), np.minimum.outer(contrast, contrast)
+    alike = (dark[:, None] == dark[None, :]) & (strong <= _ALIKE_CROWDED * weak)
+    hyps: dict[tuple[int, ...], Face] = {}
+    for edge in edges:
+        reach2 = (0.65 * edge) ** 2
+        centres: dict[tuple[int, int], tuple[float, float, bool]] = {}
+        for p in pips:
+            centres[(round(2 * p.x), round(2 * p.y))] = (p.x, p.y, p.dark)
+        span = alike & (d2 <= (_SPAN[1] * edge) ** 2) & (d2 >= (_SPAN[0] * edge) ** 2)
+        for i, j in np.argwhere(np.triu(span, 1)):
+            cx, cy = (xy[i] + xy[j]) / 2
+            centres.setdefault((round(2 * cx), round(2 * cy)), (float(cx), float(cy), bool(dark[i])))
+        for cx, cy, polarity in centres.values():
+            near = np.nonzero((((xy - (cx, cy)) ** 2).sum(axis=1) <= reach2) & (dark == polarity))[0]
+            if len(near) == 1 and pips[int(near[0])].roundness < one_round:
+                continue  # a lone blob too elongated to be a one
+            f = face_at(pips, [int(k) for k in near], cx, cy, edge)
+            if f is not None and (f.members not in hyps or hyps[f.members].score < f.score):
+                hyps[f.members] = f
+    out: list[Face] = []
+    taken: set[int] = set()
+    refused: list[set[int]] = []
+    for f in sorted(hyps.values(), key=lambda f: (-f.score, -len(f.members))):
+        if taken.intersection(f.members):
+            continue
+        if any((f.centre[0] - g.centre[0]) ** 2 + (f.centre[1] - g.centre[1]) ** 2
+               < (_APART_EDGES * max(f.edge, g.edge)) ** 2 for g in out):
+            continue
+        if any(set(f.members) < r for r in refused):
+            continue  # part of a face already refused (a row of a six is no three)
+        if not accept(f):
+            if len(f.members) >= _CROWDED:
+                refused.append(set(f.members))
+            continue
+        out.append(f)
+        taken.update(f.members)
+    return out
