@@ -56,6 +56,8 @@ _SAME_STACK = 30.0
 _RING_FAIR = 0.7
 # ... and shows at least this share of the ring completeness of those below it.
 _CHAIN_DROP = 0.65
+# Where a stack's second checker is looked for (diameters from the base) when its first shows none.
+_SECOND = (1.2, 1.8)
 # Each next checker of a stack stands within this many diameters sideways of the one before it.
 _IN_LINE = 0.2
 # Two stack colours closer than this (Lab) are one colour.
@@ -129,12 +131,13 @@ def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
 
 
 def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
-           inside: np.ndarray | None = None, xs: np.ndarray | None = None) -> list[int]:
+           inside: np.ndarray | None = None, xs: np.ndarray | None = None,
+           first: tuple[float, float] = (0.25, 1.0)) -> list[int]:
     """Indices into ``ys`` of a stack's discs: the first within a diameter of the base, then one
     diameter apart, while the ring score holds -- and, given the discs' ``inside`` colours (float
     (D, 3)), while each next disc has the first one's colour (a stack is one player's)."""
     out: list[int] = []
-    lo, hi = 0.25 * d, 1.0 * d
+    lo, hi = first[0] * d, first[1] * d
     while True:
         sel = np.flatnonzero((ys >= lo) & (ys <= hi) & (ys <= limit))
         if out and inside is not None:
@@ -232,14 +235,22 @@ def count_stacks(
             judged = np.where(differs, score[col], weak[col])
             usable = np.where(judged >= need, judged, 0.0)
             # a stack's discs stay in its own half: beyond the middle they are the other row's
-            idx = _chain(usable, depth, d, abs(0.5 * height - base[top]) - 0.3 * d, inside, xbest[col])
-            centres = []
-            for i in idx:
-                y = cy_all[i]
-                centres.append((float(xbest[col, i]), float(y)))
+            limit = abs(0.5 * height - base[top]) - 0.3 * d
+            idx = _chain(usable, depth, d, limit, inside, xbest[col])
+            centres = [(float(xbest[col, i]), float(cy_all[i])) for i in idx]
+            if not idx:
+                # a stack whose first checker shows no ring (dark on a dark point in the frame's
+                # shadow, its rim cut by the field's edge) still stands on the base: two or more
+                # checkers in line from the second place on mean one more beneath them
+                above = _chain(usable, depth, d, limit, inside, xbest[col], _SECOND)
+                if len(above) >= 2:
+                    y0 = float(cy_all[above[0]]) + (-d if top else d)
+                    centres = [(float(xbest[col, above[0]]), y0)] + [
+                        (float(xbest[col, i]), float(cy_all[i])) for i in above]
+                    idx = above
             colour = _stack_colour(lab, centres, best_r) if centres else None
             conf = float(np.mean([score[col, i] for i in idx])) if idx else 1.0 - float(usable.max())
-            count = len(idx)
+            count = len(centres)
             if colour is not None and _distinct(colour, bare_field):
                 # a stack unlike its point: its length in its own colour counts touching checkers
                 # whose shared edges are too faint for the ring score
@@ -249,7 +260,7 @@ def count_stacks(
                 # checkers may be piled over the column (a pyramid): only a clear pile changes the
                 # count, and only over a column nearly full (players pile the sixth and further
                 # checkers on five; a short column's shiny rims must not pass for a pile)
-                piled = _pyramid_count(judged, depth, [float(depth[i]) for i in idx[:5]], d)
+                piled = _pyramid_count(judged, depth, [abs(y - base[top]) for _, y in centres[:5]], d)
                 if piled > 5:
                     count = piled
             out.append(

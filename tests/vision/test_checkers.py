@@ -106,3 +106,20 @@ def test_one_colour_on_the_board_is_one_name() -> None:
 def test_empty_board_has_no_checkers() -> None:
     got = count_stacks(_board({}), _geometry())
     assert all(s.count == 0 for s in got) and len(got) == 24
+
+
+def test_a_stack_whose_first_checker_shows_no_rim_is_counted_whole() -> None:
+    """A dark checker on a dark point at the base, its rim lost in the frame's shadow (boards-real:
+    black on black, gold on gold): the checkers in line above it stand on something."""
+    want = {(1, True): (DARK, 3), (4, False): (DARK, 3), (8, True): (LIGHT, 2)}
+    img = _board(want)
+    r = int(0.45 * POINT_PX)
+    for col, top in ((1, True), (4, False)):  # the first checker: no rim, the point's own colour
+        cy = r + 1 if top else H - 2 - r
+        cv2.circle(img, (int((col + 0.5) * POINT_PX), cy), r + 2, POINTS[(col + (0 if top else 1)) % 2], -1)
+    got = {(s.column, s.top): s.count for s in count_stacks(img, _geometry()) if s.count}
+    assert got == {(1, True): 3, (4, False): 3, (8, True): 2}
+
+
+def test_an_empty_board_reads_no_checker_at_the_bases() -> None:
+    assert not any(s.count for s in count_stacks(_board({}), _geometry()))

@@ -97,8 +97,8 @@ def test_webcam_folder_accuracy() -> None:
 def test_real_folder_accuracy() -> None:
     folder = shared_data("boards-real")
     tally = _run(folder, _labels(folder))
-    # measured 142/144 points (98.6%), bar 6/6, off 6/6, occluded 2/2
-    assert tally.points_ok / tally.points_n >= 0.98
+    # measured 143/144 points (99.3%), bar 6/6, off 6/6, occluded 2/2
+    assert tally.points_ok / tally.points_n >= 0.985
     assert tally.bar_ok == tally.bar_n
     assert tally.occ_ok == tally.occ_n
 
