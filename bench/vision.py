@@ -10,6 +10,8 @@ project's renderer: rendering itself is not timed). Stages, each timed alone on 
 * gate -- the stability gate's motion/brightness thumbnail (`vision.stability`);
 * board finding -- `vision.board.find_board` (what calibration does once per session);
 * checkers -- rectify + `vision.checkers.count_stacks` + colour naming, given the board;
+* cube -- `vision.cube.find_cube` (finding the cube and reading its face), given board and stacks;
+* borne off -- `vision.trays.find_off` (both trays or the table beside), given board and stacks;
 * dice -- `vision.dice.find_dice` on the whole frame;
 * full reading -- `vision.reader.read_board` without a calibration (finds the board every frame) and
   with one (the per-frame cost on a live camera once calibrated).
@@ -148,7 +150,32 @@ def _stages() -> list[tuple[str, Make | str]]:
         return make
 
     optional("checkers (rectify + count + colours)", "vision.checkers", checkers)
+
+    def beside(stage: Callable[[Any, np.ndarray, Any, list[Any]], Any]) -> Callable[[Any], Make]:
+        """A stage given the board and its stacks (found once, outside the timed call)."""
+        def build(m: Any) -> Make:
+            from vision.board import find_board
+            from vision.checkers import count_stacks
+
+            def make(img: np.ndarray, blob: bytes) -> Callable[[], Any]:
+                geom = find_board(img)
+                if geom is None:
+                    raise LookupError("no board found")
+                stacks = count_stacks(geom.rectify(img), geom)
+                return lambda: stage(m, img, geom, stacks)
+
+            return make
+
+        return build
+
+    optional("cube (find + read its face)", "vision.cube",
+             beside(lambda m, img, geom, stacks: m.find_cube(img, geom, stacks[0].radius)))
+    optional("borne off (both trays)", "vision.trays",
+             beside(lambda m, img, geom, stacks: m.find_off(img, geom, stacks[0].radius, stacks)))
     optional("dice (whole frame)", "vision.dice", lambda m: lambda img, blob: lambda: m.find_dice(img))
+    optional("dice on the board (given board, stacks)", "vision.board_dice",
+             beside(lambda m, img, geom, stacks: m.find_board_dice(
+                 img, geom, [(x, y, s.radius) for s in stacks for x, y in s.centres], stacks[0].radius)))
     optional("full reading, no calibration", "vision.reader",
              lambda m: lambda img, blob: lambda: m.read_board(img))
 

@@ -54,7 +54,7 @@ _BEYOND = 0.8
 _CENTRE_NEAR = 0.3
 _CENTRE_FAR = 2.1
 # The strip is sampled at this many times the rectified resolution.
-_SCALE = 2
+_SCALE = 1.5
 # A horizontal edge: its y-gradient (summed |Sobel| of the Lab channels) above this and twice its
 # x-gradient.
 _EDGE = 40.0
@@ -85,7 +85,7 @@ _FLAT_RING_NEXT = 0.62
 _FLAT_STEP = 0.55
 # Of a ring _AROUND radii from a disc's centre, less than this share is of the disc's colour.
 _AROUND = 1.3
-_SAME_AROUND = 0.6
+_SAME_AROUND = 0.7
 # Lab distance from a checker colour within which a slab row's or a disc's colour is that colour.
 _COLOUR_ROW = 32.0
 # The slabs of one row differ from their median colour by at most this (weighted as _nearest).
@@ -240,14 +240,14 @@ def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray,
     A groove is a horizontal edge across most of a window 0.6 checker wide; a run of grooves a slab's
     pitch apart is cut to its longest stretch whose spacings are all of a checker colour (the tray's
     floor between the row and the tray's end is as wide as a slab)."""
-    hy = sum(np.abs(cv2.Sobel(lab[:, :, c], cv2.CV_32F, 0, 1, ksize=3)) for c in range(3))
-    hx = sum(np.abs(cv2.Sobel(lab[:, :, c], cv2.CV_32F, 1, 0, ksize=3)) for c in range(3))
+    hy = np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)
+    hx = np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)).sum(axis=2)
     line = ((hy > _EDGE) & (hy > _HORIZONTAL * hx)).astype(np.float32)
     # a groove slanted by the camera crosses a few rows: each row of it counts for its neighbours
     line = cv2.dilate(line, np.ones((3, 1), np.uint8))
     hw = max(2, int(round(_WINDOW * d)))
     h, w = line.shape
-    step = max(1, int(round(0.1 * d)))
+    step = max(1, int(round(0.15 * d)))
     xs = np.arange(max(hw, int(x_range[0])), min(w - hw, int(x_range[1])), step)
     if len(xs) == 0:
         return []
@@ -276,7 +276,7 @@ def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray,
                 cols.append(c)
                 # a slab is one colour along its length (its round edge shades it across only): a
                 # card's line of print is not
-                plain = float(np.median(spread[a + m : b - m + 1, xi])) < _PLAIN
+                plain = float(spread[a + m : b - m + 1, xi].mean()) < _PLAIN
                 ok.append(plain and _nearest(c, known) <= _COLOUR_ROW)
             # the slabs of a row are one colour: split where the colour changes (tray floor, the
             # frame at the tray's end), keep the longest stretch of slab-long spacings
@@ -322,11 +322,17 @@ def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray,
     colour."""
     small = cv2.resize(lab, (lab.shape[1] // 2, lab.shape[0] // 2), interpolation=cv2.INTER_AREA)
     rs = r / 2
-    dist = np.min(np.stack([np.linalg.norm((small - c) * _LAB_WEIGHT, axis=2) for c in known]), axis=0)
     k = max(1, int(round(0.5 * rs)))
-    middle = cv2.erode((dist < _COLOUR_ONE).astype(np.uint8), np.ones((k, k), np.uint8))
     x0, x1 = int(x_range[0] / 2), int(x_range[1] / 2)
-    ys, xs = np.nonzero(middle[:, x0:x1])
+    # checker-coloured pixels, only in the columns a centre may lie in (and the erosion's margin)
+    a, b = max(0, x0 - k), min(small.shape[1], x1 + k)
+    band = small[:, a:b] * _LAB_WEIGHT
+    near = np.zeros(band.shape[:2], bool)
+    for c in known:
+        diff = band - c * _LAB_WEIGHT
+        near |= np.einsum("ijk,ijk->ij", diff, diff) < _COLOUR_ONE * _COLOUR_ONE
+    middle = cv2.erode(near.astype(np.uint8), np.ones((k, k), np.uint8))
+    ys, xs = np.nonzero(middle[:, x0 - a : x1 - a])
     if len(xs) == 0:
         return []
     keep = (ys % 2 == 0) & (xs % 2 == 0)
@@ -440,7 +446,7 @@ def _distinct(colours: list[tuple[float, float, float]]) -> np.ndarray:
     out: list[np.ndarray] = []
     for c in colours:
         v = np.array(c, np.float32)
-        if all(float(np.linalg.norm(v - o)) > 0.5 * _COLOUR_ONE for o in out):
+        if all(float(np.linalg.norm(v - o)) > 0.75 * _COLOUR_ONE for o in out):
             out.append(v)
     return np.array(out, np.float32).reshape(-1, 3)
 
