@@ -13,6 +13,7 @@ project's renderer: rendering itself is not timed). Stages, each timed alone on 
 * cube -- `vision.cube.find_cube` (finding the cube and reading its face), given board and stacks;
 * borne off -- `vision.trays.find_off` (both trays or the table beside), given board and stacks;
 * dice -- `vision.dice.find_dice` on the whole frame;
+* dice on the board -- `vision.board_dice.find_board_dice` (what the reader runs), given board and stacks;
 * full reading -- `vision.reader.read_board` without a calibration (finds the board every frame) and
   with one (the per-frame cost on a live camera once calibrated).
 
