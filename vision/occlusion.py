@@ -11,6 +11,7 @@ No skin colour is assumed: a sleeve, a cup or a shadow of a hand counts as well.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -25,8 +26,8 @@ _DIFF = 30.0
 # A foreign region this many checker areas large (or more) is an occlusion ...
 _FOREIGN_CHECKERS = 3.0
 # ... and one this large, while something covers the frame beside the field this many point widths.
-_FOREIGN_CROSSING = 1.15
-_CROSSING = 1.5
+_FOREIGN_CROSSING = 1.0
+_CROSSING = 1.0
 # The model is trusted to this share of a point's width (see _far_from_model).
 _SLACK = 0.125
 # Foreign regions narrower than this share of a point's width are lines and rims, not a hand.
@@ -155,17 +156,22 @@ def find_occlusion(rectified: np.ndarray, geom: BoardGeometry, stacks: list[Stac
         return True
     if image is None or largest < _FOREIGN_CROSSING:
         return False
-    return border_crossing(image, geom) >= _CROSSING
+    return border_crossing(image, geom, stacks, radius) >= _CROSSING
 
 
-def border_crossing(image: np.ndarray, geom: BoardGeometry) -> float:
+def border_crossing(image: np.ndarray, geom: BoardGeometry, stacks: Sequence[StackReading] = (),
+                    radius: float = 0.0) -> float:
     """The longest stretch, in point widths, of the board's frame just outside the field that
     something covers (a hand or an arm reaching in from outside, a sleeve).
 
     The band from ``_BAND[0]`` to ``_BAND[1]`` point widths outside each side of the field is
-    warped straight (half resolution); along each side, a position whose colour (the band's median
-    across its depth) is more than ``_DIFF`` from the side's median colour is covered. The frame is
-    one colour along a side, whatever the board; the bar's ends (hinges) are skipped.
+    warped straight (half resolution); along each side, a position is covered where the band across
+    it differs (median over its depth) by more than ``_DIFF`` from the side's own look at each depth
+    (the median along the side): a frame is one pattern along a side, whatever the board -- also a
+    band that straddles a printed frame line and the margin beyond. The bar's ends (hinges) are
+    skipped, and so is the
+    frame beside the found checkers nearest each long edge (``stacks``, ``radius`` in rectified
+    pixels): a checker at a point's base often reaches over the frame.
     ``image``: the BGR uint8 frame ``geom`` was found in.
     """
     scale = 0.5
@@ -187,9 +193,16 @@ def border_crossing(image: np.ndarray, geom: BoardGeometry) -> float:
     ]
     best = 0
     for i, band in enumerate(sides):
-        prof = np.median(band, axis=1)  # (along, 3)
-        ref = np.median(prof, axis=0)
-        covered = np.linalg.norm(prof - ref, axis=1) > _DIFF
+        # each depth across the band against its own colour along the side: a band that
+        # straddles the frame's line and the margin beyond is still one pattern along the side
+        ref = np.median(band, axis=0)  # (across, 3)
+        covered = np.median(np.linalg.norm(band - ref[None], axis=2), axis=1) > _DIFF
+        if i < 2:
+            for st in stacks:
+                if st.centres and st.top == (i == 0) and st.column >= 0:
+                    x = scale * st.centres[0][0]
+                    reach = scale * 1.2 * radius
+                    covered[max(0, int(x - reach)) : int(x + reach) + 1] = False
         if i < 2 and geom.bar is not None:
             hinge = int(0.5 * pw)
             covered[int(scale * geom.bar[0]) - hinge : int(scale * geom.bar[1]) + hinge] = False
