@@ -63,6 +63,9 @@ _MARGIN = 1.5
 # than makes the smallest pip scale this many px.
 _MAX_VIEW = 2.0
 _PIP_PX = 1.25
+# A pip's own pixels (and its blur) reach this many pip scales (sigma) from its centre: left out of
+# the body's colour.
+_PIP_CLEAR = 2.6
 # Body measures (Lab units, OpenCV 8-bit scaling): see _Body.
 _SAME = 18.0
 _APART = 15.0
@@ -257,7 +260,7 @@ def _body(lab: np.ndarray, face: Face, pips: list[BoardPip], sigma: float) -> _B
     sel = (xx - cx) ** 2 + (yy - cy) ** 2 <= rad * rad
     for i in face.members:
         p = pips[i]
-        sel &= (xx - p.x) ** 2 + (yy - p.y) ** 2 > (2.2 * max(sigma, p.sigma)) ** 2
+        sel &= (xx - p.x) ** 2 + (yy - p.y) ** 2 > (_PIP_CLEAR * max(sigma, p.sigma)) ** 2
     vals = lab[y0:y1, x0:x1][sel].astype(np.float32)
     if len(vals) < 6:
         return None
