@@ -18,8 +18,9 @@ import numpy as np
 
 from vision.board import POINT_PX, BoardGeometry
 from vision.checkers import StackReading
+from vision.reading import PointReading
 
-__all__ = ["find_occlusion", "foreign_mask"]
+__all__ = ["border_crossing", "find_occlusion", "foreign_mask", "hide_points"]
 
 # Lab distance from the bare-board model above which a pixel is not bare board.
 _DIFF = 30.0
@@ -34,6 +35,8 @@ _SLACK = 0.125
 _OPEN = 0.2
 # ... and the outermost this share of a point's width at the field's ends and the bar's edges.
 _EDGE = 0.3
+# A point is hidden when this share of its half of the field's column is foreign.
+_HIDDEN = 0.1
 # The band of the frame just outside the field watched for an arm reaching in (point widths).
 _BAND = (0.1, 0.35)
 
@@ -211,3 +214,23 @@ def border_crossing(image: np.ndarray, geom: BoardGeometry, stacks: Sequence[Sta
             run = run + 1 if c else 0
             best = max(best, run)
     return best / pw
+
+
+def hide_points(points: Sequence[PointReading], rectified: np.ndarray, geom: BoardGeometry,
+                stacks: list[StackReading], radius: float) -> tuple[PointReading, ...]:
+    """The ``points`` (24, slot order) with ``confidence`` 0 on those something foreign covers: at
+    least ``_HIDDEN`` of the point's triangle area (its column, from the base to the middle) lies in
+    the :func:`foreign_mask`. A reader says so for an occluded frame instead of trusting a count
+    read around a hand (the frame's own ``occluded`` flag stays the rule: RULES.md readings are
+    taken from settled, clear frames only)."""
+    mask = foreign_mask(rectified, geom, stacks, radius)
+    h = mask.shape[0]
+    out = []
+    for p in points:
+        col, top = geom.slot_column(p.slot)
+        x0 = max(0, int(round(geom.columns[col] - 0.5 * POINT_PX)))
+        x1 = int(round(geom.columns[col] + 0.5 * POINT_PX))
+        ys = slice(0, h // 2) if top else slice(h - h // 2, h)
+        covered = float(np.mean(mask[ys, x0:x1] > 0)) if x1 > x0 else 0.0
+        out.append(dataclasses.replace(p, confidence=0.0) if covered >= _HIDDEN else p)
+    return tuple(out)

@@ -15,7 +15,7 @@ from vision.board_dice import find_board_dice
 from vision.calibration import Calibration
 from vision.checkers import StackReading, count_stacks, find_bar_checkers, name_colours
 from vision.cube import find_cube
-from vision.occlusion import find_occlusion
+from vision.occlusion import find_occlusion, hide_points
 from vision.reading import BoardReading, DieReading, FrameStatus, PointReading
 from vision.trays import find_off, name_off
 
@@ -93,6 +93,8 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
     # (vision.board._complete_corners) is under a hand even where the field itself looks clear
     occluded = geom.outline_broken or find_occlusion(rect, geom, stacks + on_bar, radius, img)
     points = _points(geom, stacks, names)
+    if occluded:  # the points under the hand are not read: confidence 0
+        points = hide_points(points, rect, geom, stacks + on_bar, radius)
     # borne-off checkers in the trays (or beside a board without), clear of the cube lying there
     cube_at = [] if cube is None or cube.image_xy is None else [
         tuple(geom.to_rectified(np.array([cube.image_xy]))[0])]

@@ -84,3 +84,15 @@ def test_webcam_frames_not_labelled_occluded_are_not_flagged() -> None:
     clear = [lab["image"] for lab in labels if not lab.get("occluded")]
     flagged = [name for name in clear if read_board(cv2.imread(str(folder / name))).occluded]
     assert not flagged, flagged
+
+
+@pytest.mark.parametrize("style,seed", [("paper", 1), ("paper", 2), ("wood", 3)])
+def test_points_under_a_rendered_hand_are_not_read(style: str, seed: int) -> None:
+    """An occluded reading says which points it could not read (confidence 0) instead of guessing:
+    every point whose checker column's centre the hand covers, and not the whole board."""
+    r = _hand_render(style, seed)
+    got = read_board(r.image)
+    assert got.occluded
+    hidden = {p.slot for p in got.points if p.confidence == 0.0}
+    under = {p.slot for p in got.points if r.hand_mask[int(p.image_xy[1]), int(p.image_xy[0])]}
+    assert under and under <= hidden and len(hidden) < 24
