@@ -4,8 +4,9 @@ the game's end).
 
 The trays lie beyond the two short ends of the field. Each end is looked at in a strip of the
 rectified view extended past the field (``_NEAR``-``_FAR`` point widths out, the field's whole
-height), sampled at ``_SCALE`` times the rectified resolution so a checker standing on edge (a stripe
-about a fifth of a checker thick) is several pixels tall. Two ways of lying are counted:
+height and ``_BEYOND`` above and below), sampled at ``_SCALE`` times the rectified resolution so a
+checker standing on edge (a stripe about a fifth of a checker thick) is several pixels tall. Two ways
+of lying are counted:
 
 * **On edge, in a row** (the tournament way): seen from above, a row of thin slabs, a checker wide,
   one behind the other along the tray. At each candidate column, the share of a window 0.8 checker
@@ -15,6 +16,8 @@ about a fifth of a checker thick) is several pixels tall. Two ways of lying are 
   repeats best (autocorrelation, so that a groove's two edges do not halve it); the run is cut to
   its longest stretch of slab-long spacings of one checker colour, each one colour along its length
   (print on a card is not); the count is the number of pitches in it (two for a groove lost).
+  The strip is sampled at ``_SCALE`` = 1.5 times the rectified resolution: a slab is then about ten
+  pixels thick.
 * **Flat**: discs of the board's checker radius, found by the ring score of
   :func:`vision.checkers.ring_scores` (as for the bar) where the middle of a disc would be of a
   checker colour, each counted once; next to a disc found, one of its colour needs less of its ring
@@ -26,7 +29,7 @@ blocks or irregular marks without the slabs' even spacing or a disc's ring, and 
 checker colour where they look like one.
 
 Known limits (measured on renders, see tests/vision/test_trays.py): a row of fewer than
-``_MIN_ROW`` checkers on edge is not counted (two slabs look like a card's lines or a divider); a
+``_MIN_ROW`` checkers on edge is not counted (one slab looks like a divider or the frame's edge); a
 colour none of whose checkers is on the points (all fifteen off: the game is over) cannot be named;
 flat checkers piled on top of one another are seen as one.
 """
@@ -63,8 +66,8 @@ _HORIZONTAL = 2.0
 # card, with gaps between its letters, does not).
 _GROOVE_SPAN = 0.75
 _WINDOW = 0.4
-# A row on edge is counted from this many slabs (shorter rows look like too many other things).
-_MIN_ROW = 3
+# A row on edge is counted from this many slabs (one slab's two edges are a divider's, a frame's).
+_MIN_ROW = 2
 # Spacing of slabs standing on edge, in checker diameters (real sets: 0.18-0.3 thick).
 _PITCH = (0.16, 0.42)
 # Of a run's spacings, at least this share is one pitch (within _PITCH_TOL); the rest two (a groove
@@ -302,7 +305,7 @@ def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray,
             seg = seg[lo : hi + 2]
             count = _count_run(np.diff(seg).astype(np.float64), pitch)
             if count is None or count < _MIN_ROW:
-                continue  # two slabs' three edges: as likely a card's lines, a divider, a frame
+                continue  # one slab's two edges: as likely a tray's divider or the frame's edge
             strength = float(span[seg, xi].mean())
             found.append((float(xs[xi]), float(seg[0]), float(seg[-1]), count, strength, colour))
     # one row is seen from several neighbouring columns: keep the best view of each
