@@ -275,7 +275,9 @@ def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray,
             cols, ok = [], []
             for a, b in zip(seg[:-1], seg[1:], strict=True):
                 m = max(1, (b - a) // 3)
-                c = mean[a + m : b - m + 1, xi].mean(axis=0)
+                # the slab's colour: most rows between two grooves (a groove found on a face's rim
+                # puts the dark seam in the middle)
+                c = np.median(mean[a + 1 : max(a + 2, b), xi], axis=0)
                 cols.append(c)
                 # a slab is one colour along its length (its round edge shades it across only): a
                 # card's line of print is not
