@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["BoardGeometry", "find_board", "POINT_PX"]
+__all__ = ["BoardGeometry", "find_board", "geometry_from_corners", "POINT_PX"]
 
 # Working resolution (long side, pixels) for the search; the reading itself uses the full frame.
 _WORK_SIDE = 480
@@ -1047,6 +1047,30 @@ def _geometry(quad: np.ndarray, gap: float | None, image_size: tuple[int, int],
         bar = (float(half), float(w_px - half))
     return BoardGeometry(hmg, (w_px, height), cols, bar, image_size, score,
                          tuple((float(x), float(y)) for x, y in quad))
+
+
+def geometry_from_corners(image: np.ndarray, corners: np.ndarray, bar: float | None = None) -> BoardGeometry:
+    """The geometry of a field whose four corners are known (markers, a user's clicks): float
+    (4, 2) image pixels in any order, the points along the longer pair of sides. ``bar``: the bar's
+    share of the field's width (0 for none); None tries ``_GAPS`` and keeps the one whose triangle
+    pattern scores best (a bar must beat no bar by ``_GAP_MARGIN``). ``image``: the BGR uint8 frame
+    (H, W, 3) the corners belong to. The score is the pattern score there (0 when the triangles
+    cannot be seen: the corners are trusted)."""
+    h, w = image.shape[:2]
+    q = _order_corners(np.asarray(corners, dtype=np.float32).reshape(4, 2))
+    if _edge_len(q[0], q[1]) + _edge_len(q[3], q[2]) < _edge_len(q[0], q[3]) + _edge_len(q[1], q[2]):
+        q = np.roll(q, -1, axis=0)  # points along TL-TR: the longer sides
+    scale = min(1.0, _WORK_SIDE / max(h, w))
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    work = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
+    qs = q * (work.shape[1] / w)
+    gaps = _GAPS if bar is None else (float(bar),)
+    scored = [(0.5 * (lo + hi) - (_GAP_MARGIN if g and bar is None else 0.0), g)
+              for g, (lo, hi) in zip(gaps, _pattern_scores(lab, qs, 12, gaps), strict=True)]
+    score, gap = max(scored)
+    geom = _geometry(q, gap if gap > 0 else None, (w, h), max(0.0, float(score)))
+    return _align_columns(image, geom) if geom.bar is not None else geom
 
 
 def pattern_score_at(image: np.ndarray, geom: BoardGeometry) -> float:

@@ -13,17 +13,35 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
-from vision.board import POINT_PX, BoardGeometry, border_energy, find_board, pattern_score_at
+from vision.board import (
+    POINT_PX,
+    BoardGeometry,
+    border_energy,
+    find_board,
+    geometry_from_corners,
+    pattern_score_at,
+)
 from vision.checkers import count_stacks
 
-__all__ = ["Calibration", "CalibrationError", "calibrate", "still_valid", "load", "save"]
+__all__ = [
+    "Calibration", "CalibrationError", "MARKER_IDS", "calibrate", "calibrate_markers", "find_markers",
+    "still_valid", "load", "save",
+]
 
 FORMAT = "tavla-calibration/1"
 # A calibration is still valid while the pattern where it puts the points scores at least this.
 _VALID_SCORE = 0.2
 _VALID_RATIO = 0.6
+# ArUco markers (OpenCV's 4x4 dictionary of 50) whose centres mark the field's corners, in the
+# order top-left, top-right, bottom-right, bottom-left as the players see the board from the
+# camera (any order works: the corners are sorted).
+MARKER_DICT = "DICT_4X4_50"
+MARKER_IDS = (0, 1, 2, 3)
+# A marker moved by more than this share of a point's width means the camera (or board) moved.
+_MARKER_MOVE = 0.25
 
 
 class CalibrationError(ValueError):
@@ -39,6 +57,8 @@ class Calibration:
     home: str | None = None
     border: float = 0.0  # the field outline's edge strength when calibrated (see still_valid)
     checker_radius: float = 0.0  # rectified pixels; 0 = unknown (chosen on every frame)
+    # the corner markers' centres (image pixels) when calibrated from markers (calibrate_markers)
+    markers: tuple[tuple[float, float], ...] = ()
 
     def to_json(self) -> dict[str, object]:
         g = self.geometry
@@ -55,6 +75,7 @@ class Calibration:
             "home": self.home,
             "border": float(self.border),
             "checker_radius": float(self.checker_radius),
+            "markers": [list(m) for m in self.markers],
         }
 
     @classmethod
@@ -90,9 +111,10 @@ class Calibration:
         try:
             border = float(data.get("border", 0.0))  # type: ignore[arg-type]
             radius = float(data.get("checker_radius", 0.0))  # type: ignore[arg-type]
+            markers = tuple((float(x), float(y)) for x, y in data.get("markers") or [])  # type: ignore[attr-defined]
         except (TypeError, ValueError) as exc:
             raise CalibrationError(f"malformed calibration: {exc}") from exc
-        return cls(geom, home if isinstance(home, str) else None, border, radius)
+        return cls(geom, home if isinstance(home, str) else None, border, radius, markers)
 
 
 def calibrate(image: np.ndarray) -> Calibration | None:
@@ -106,14 +128,61 @@ def calibrate(image: np.ndarray) -> Calibration | None:
     return Calibration(geom, border=border_energy(image, geom), checker_radius=radius)
 
 
+def find_markers(image: np.ndarray, ids: tuple[int, ...] = MARKER_IDS) -> np.ndarray | None:
+    """The centres (float (4, 2), image pixels, in ``ids`` order) of the four corner markers in a BGR
+    uint8 frame (H, W, 3), or None unless all four are seen once each. OpenCV's ArUco detector
+    (``cv2.aruco``, dictionary ``MARKER_DICT``; Garrido-Jurado et al., "Automatic generation and
+    detection of highly reliable fiducial markers under occlusion", Pattern Recognition 2014)."""
+    aruco = cv2.aruco
+    detector = aruco.ArucoDetector(aruco.getPredefinedDictionary(getattr(aruco, MARKER_DICT)),
+                                   aruco.DetectorParameters())
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    corners, found, _ = detector.detectMarkers(grey)
+    if found is None:
+        return None
+    seen = [int(i) for i in np.asarray(found).ravel()]
+    if any(seen.count(i) != 1 for i in ids):
+        return None
+    return np.array([np.asarray(corners[seen.index(i)]).reshape(4, 2).mean(axis=0) for i in ids])
+
+
+def calibrate_markers(image: np.ndarray, bar: float | None = None,
+                      ids: tuple[int, ...] = MARKER_IDS) -> Calibration | None:
+    """Calibrate from four ArUco markers centred on the field's corners (:func:`find_markers`), for a
+    board whose triangles the camera cannot make out (issue 4, item 1: optional markers).
+
+    ``bar``: the bar's share of the field's width when known (0: none); None reads it from the
+    triangle pattern where it can be seen (:func:`vision.board.geometry_from_corners`). Returns None
+    unless all four markers are seen. ``image``: BGR uint8 (H, W, 3).
+    """
+    centres = find_markers(image, ids)
+    if centres is None:
+        return None
+    geom = geometry_from_corners(image, centres, bar)
+    stacks = count_stacks(geom.rectify(image), geom)
+    radius = stacks[0].radius if any(st.count for st in stacks) else 0.0
+    return Calibration(geom, border=0.0, checker_radius=radius,
+                       markers=tuple((float(x), float(y)) for x, y in centres))
+
+
 def still_valid(image: np.ndarray, calib: Calibration) -> bool:
     """True while the points are still where ``calib`` says (same image size, triangle pattern there).
 
     A moved or bumped camera shifts the points; the pattern score at the calibrated position drops.
+    A calibration made from markers (:func:`calibrate_markers`) is valid while all four are seen
+    within ``_MARKER_MOVE`` of a point's width of where they were.
     """
     h, w = image.shape[:2]
     if (w, h) != tuple(calib.geometry.image_size):
         return False
+    if calib.markers:
+        # calibrated from markers: they must still be where they were (a quarter of a point)
+        centres = find_markers(image)
+        if centres is None:
+            return False
+        c = np.asarray(calib.markers, dtype=np.float64)
+        point = float(np.linalg.norm(c[1] - c[0])) / 12.0
+        return bool(np.linalg.norm(centres - c, axis=1).max() <= _MARKER_MOVE * point)
     score = pattern_score_at(image, calib.geometry)
     # relative to the score at calibration: checkers moved since then lower it a little, a camera
     # moved by a fraction of a point lowers it a lot
