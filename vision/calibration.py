@@ -4,7 +4,9 @@ A :class:`Calibration` is the board geometry of :mod:`vision.board` (the homogra
 image to the rectified field, the point columns, the bar) plus the image size it belongs to. It is
 saved as JSON so a station can start without searching again; :func:`still_valid` re-checks the
 triangle pattern where the calibration says the points are, so a bumped camera is noticed (the
-pattern score drops) and :func:`calibrate` can be run again.
+pattern score drops) and :func:`calibrate` can be run again. For a board whose triangles the camera
+cannot make out, four optional ArUco markers on the field's corners calibrate it instead
+(:func:`calibrate_markers`; :func:`calibrate` uses them whenever all four are in view).
 """
 
 from __future__ import annotations
@@ -118,7 +120,15 @@ class Calibration:
 
 
 def calibrate(image: np.ndarray) -> Calibration | None:
-    """Find the board in a BGR uint8 frame (H, W, 3); None when no board is seen."""
+    """Find the board in a BGR uint8 frame (H, W, 3); None when no board is seen.
+
+    Corner markers, when all four are in view, are trusted first (:func:`calibrate_markers`: the
+    players put them there for a board the finder cannot read); else the board is found by its
+    triangles (:func:`vision.board.find_board`).
+    """
+    marked = calibrate_markers(image)
+    if marked is not None:
+        return marked
     geom = find_board(image)
     if geom is None or geom.outline_broken:
         return None  # a field completed around a hand is a guess: calibrate on a clear frame

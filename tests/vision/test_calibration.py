@@ -132,3 +132,11 @@ def test_markers_calibrate_a_board_whose_triangles_cannot_be_seen() -> None:
     calib = cal.calibrate_markers(marked, bar=0.0)
     assert calib is not None and calib.geometry.bar is None
     assert np.abs(np.array(calib.geometry.corners) - corners).max() < 3.0
+
+
+def test_calibrate_prefers_corner_markers_in_view() -> None:
+    r = render(starting_spec("wood"), size=(960, 540), view="rectified", camera=CAMERA, seed=2)
+    found = cal.calibrate(r.image)
+    assert found is not None and not found.markers
+    marked = cal.calibrate(_with_markers(r.image, np.array(found.geometry.corners)))
+    assert marked is not None and len(marked.markers) == 4
