@@ -66,6 +66,11 @@ _PIP_PX = 1.25
 # A pip's own pixels (and its blur) reach this many pip scales (sigma) from its centre: left out of
 # the body's colour.
 _PIP_CLEAR = 2.6
+# Where a face has no pip (see _vacancies) nothing at least this pip-like (0 = body, 1 = its
+# shallowest pip, by the pips' smoothed colour); a six's bare centre lies between two pips whose
+# blur reaches it on small dice (up to 0.32 seen).
+_BARE_MAX = 0.3
+_BARE_SIX = 0.5
 # Body measures (Lab units, OpenCV 8-bit scaling): see _Body.
 _SAME = 18.0
 _APART = 15.0
@@ -85,6 +90,9 @@ _ONE_SAME = 0.9
 # Around a face's pips, out to this many edges from its centre, lies the die's bare rim: no other
 # blob like its pips (a logo's letters make many; a touching die's pips are further out).
 _CLEAR = 0.6
+# ... counting blobs at least this share of the face's weakest pip (a six's middle pips blurred
+# away in a soft JPEG keep a third of their strength).
+_CLEAR_CONTRAST = 0.3
 # A die stands out from the board somewhere just outside it (a white die on white paper by its shadow
 # and sides) or shows round pips; marks that do neither -- less than _APART_MIN of the ring outside
 # differs, a pip rounder than _PRINT_ROUND missing -- are printing, letters of a logo.
@@ -247,6 +255,53 @@ class _Body:
     colour: tuple[float, float, float]
 
 
+def _vacancies(face: Face, pips: list[BoardPip]) -> list[tuple[float, float]]:
+    """Where a pip of a higher face would be that this face leaves bare (px): a two's or a three's
+    other diagonal, a four's or a five's side middles (a six's two middle pips), the centre of a
+    two, a four or a six. A six whose middle pips blur away reads as a perfect four; a three as a
+    six's column: the bare places tell."""
+    cx, cy = face.centre
+    pts = [np.array([pips[i].x, pips[i].y]) for i in face.members]
+    c = np.array([cx, cy])
+    n = len(pts)
+    rim = sorted(pts, key=lambda q: -float(np.hypot(*(q - c))))
+    out: list[np.ndarray] = []
+    if n in (2, 3):
+        v = rim[0] - c
+        out += [c + np.array([-v[1], v[0]]), c - np.array([-v[1], v[0]])]
+    elif n in (4, 5):
+        corners = rim[:4]
+        for i in range(4):
+            for j in range(i + 1, 4):
+                mid = (corners[i] + corners[j]) / 2
+                if np.hypot(*(mid - c)) > 0.25 * face.edge:  # not a diagonal pair
+                    out.append(mid)
+    if n in (2, 4, 6):
+        out.append(c)
+    return [(float(q[0]), float(q[1])) for q in out]
+
+
+def _bare(lab: np.ndarray, face: Face, pips: list[BoardPip], sigma: float, body_l: float) -> float:
+    """How pip-like the darkest (for dark pips; lightest for light ones) spot near the face's bare
+    places is: 0 = the body's lightness, 1 = as deep as its shallowest pip."""
+    h, w = lab.shape[:2]
+    dark = pips[face.members[0]].dark
+    shallow = min(abs(pips[i].colour[0] - body_l) for i in face.members)
+    if shallow <= 0:
+        return 0.0
+    k = max(1, int(round(sigma)))
+    worst = 0.0
+    for x, y in _vacancies(face, pips):
+        xi, yi = int(round(x)), int(round(y))
+        if not (0 <= xi < w and 0 <= yi < h):
+            continue
+        patch = lab[max(0, yi - k) : yi + k + 1, max(0, xi - k) : xi + k + 1, 0].astype(np.float32)
+        spot = cv2.blur(patch, (3, 3)) if min(patch.shape) >= 3 else patch
+        ext = float(spot.min()) if dark else float(spot.max())
+        worst = max(worst, (body_l - ext) / shallow if dark else (ext - body_l) / shallow)
+    return worst
+
+
 def _body(lab: np.ndarray, face: Face, pips: list[BoardPip], sigma: float) -> _Body | None:
     """Measure the face's body around its pips (see :class:`_Body`); None when it leaves the view."""
     h, w = lab.shape[:2]
@@ -353,7 +408,7 @@ def _accept(
         d2 = ((xy - face.centre) ** 2).sum(axis=1)
         weakest = min(pips[i].contrast for i in face.members)
         near = (d2 < (_CLEAR * face.edge) ** 2) & (dark == pips[face.members[0]].dark)
-        near &= contrast >= 0.5 * weakest
+        near &= contrast >= _CLEAR_CONTRAST * weakest
         near[list(face.members)] = False
         return bool(near.any())
 
@@ -374,6 +429,9 @@ def _accept(
         if (body.same < _SAME_MIN or body.depth < _DEPTH_MIN or body.depth_ratio < _DEPTH_RATIO
                 or body.isolation < _ISOLATION_MIN):
             return False
+        bare_max = _BARE_SIX if len(face.members) == 6 else _BARE_MAX
+        if _bare(lab, face, pips, sigma, body.colour[0]) > bare_max:
+            return False  # a pip (faint, blurred) where this face has none: a higher face
         if body.apart < _APART_MIN and roundest < _PRINT_ROUND:
             return False  # elongated marks on a plate the board's own colour: printing (a logo)
         if bar is not None and bar[0] <= face.centre[0] <= bar[1] and body.same < _BAR_SAME:

@@ -96,6 +96,23 @@ def test_a_drawn_die_passes_its_checks(value: int) -> None:
     assert [len(f.members) for f in faces] == [value]
 
 
+def test_a_six_whose_middle_pips_blur_away_is_no_lower_face() -> None:
+    """A small six in a soft JPEG keeps a third of its middle pips' contrast: its corners make a
+    perfect four and its sides perfect twos. The faint middle pips on those faces' bare places and
+    rims refuse them: the six is read as six or not at all."""
+    img = np.full((120, 160, 3), (225, 228, 230), np.uint8)
+    cv2.rectangle(img, (60, 40), (84, 64), (245, 245, 245), -1)
+    for u, v in LAYOUTS[6]:
+        x, y = 72 + 0.28 * 24 * u, 52 + 0.28 * 24 * v
+        grey = 20 if v else 150  # the middle pair faint
+        cv2.circle(img, (round(x), round(y)), 2, (grey, grey, grey), -1)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    sigmas = bd._sigmas(20.0)
+    pips = bd.board_pips(lab, sigmas)
+    faces = find_faces(pips, (14.0, 20.0, 28.0), bd._accept(lab, pips, sigmas[0], 20.0))
+    assert all(len(f.members) == 6 for f in faces)
+
+
 # --- renders: every value, three board styles, both views ------------------------------------------
 
 RENDER_CASES = [
