@@ -112,6 +112,9 @@ _SET_SIZE = 1.3
 # A die this close to a checker (its centre, die edges beyond the checker's rim) is against it
 # (vision.dice_status; half an edge: touching side on, a little more for a turned die).
 _TOUCH = 0.6
+# A die between two checkers this close (radii, centre to centre) on opposite sides is on or
+# against one (a die on a stack's checker hides it: the stack shows a gap there).
+_BETWEEN = 2.6
 # A cocked die's side face: pips this strong against the top face's weakest, this far (edges) from
 # the top face's centre.
 _SIDE_CONTRAST = 0.6
@@ -529,9 +532,28 @@ def _readings(faces: list[Face], pips: list[BoardPip], geom: BoardGeometry, dv: 
         xy, edge_px = ends[0], float(np.linalg.norm(ends[1] - ends[0]))
         flat = DieStatus.COCKED if _cocked(f, faces, pips) else DieStatus.FLAT
         die = DieReading(len(f.members), (float(xy[0]), float(xy[1])), flat, _confidence(f))
-        out.append(replace(die, status=board_status(die, regions, edge_px)))
+        status = board_status(die, regions, edge_px)
+        if status in (DieStatus.FLAT, DieStatus.COCKED) and _between_checkers(
+                dv.to_rectified(np.array([[cx, cy]]))[0], discs):
+            status = DieStatus.ON_CHECKER
+        out.append(replace(die, status=status))
     out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
     return tuple(out)
+
+
+def _between_checkers(xy: np.ndarray, discs: list[tuple[float, float, float]]) -> bool:
+    """A die between two checkers closer than _BETWEEN radii, on opposite sides of it (more than 120
+    degrees apart as seen from the die), lies on the checker it hides from the stack counter (a gap
+    in a stack) or is squeezed against both (RULES.md B15: on or against a checker). ``xy`` and
+    ``discs`` in rectified px."""
+    dirs = [np.array([x - xy[0], y - xy[1]]) for x, y, r in discs
+            if float(np.hypot(x - xy[0], y - xy[1])) < _BETWEEN * r]
+    for i in range(len(dirs)):
+        for j in range(i + 1, len(dirs)):
+            cos = float(dirs[i] @ dirs[j]) / (float(np.linalg.norm(dirs[i]) * np.linalg.norm(dirs[j])) + 1e-9)
+            if cos < -0.5:
+                return True
+    return False
 
 
 def _cocked(face: Face, faces: list[Face], pips: list[BoardPip]) -> bool:
