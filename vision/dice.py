@@ -1,7 +1,13 @@
 """Find dice in any photo and read the pips of each die's top face.
 
-A classical pipeline (no learned weights), so that it carries over to dice, trays and boards it has
-never seen:
+Two readers share this module. :func:`find_dice` / :func:`read_dice` use the small convolutional
+network of :mod:`vision.dice_cnn` (trained on real photos, run through OpenCV's dnn) to find dice and
+read their pips, on the image scaled so that a die edge is a fixed number of pixels; the die size for
+that scaling, and the ``cocked`` status, come from the classical pipeline below. Without the network's
+weights file the classical pipeline reads alone. (Held out by photo, the classical reading got 82 % of
+the dice-d6 dice right, the network 98-99 %: see ``python -m vision.dice_cnn_train``.)
+
+The classical pipeline (no learned weights):
 
 1. **Foreground.** The surface the dice lie on (tray, table, board) varies slowly; a median filter far
    larger than a die estimates it, and every pixel whose CIE-Lab colour differs from that estimate is
@@ -26,6 +32,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.dice_cnn import DiceClassifier, DiceNet, load_classifier, load_net
+from vision.dice_cnn import find as cnn_find
 from vision.dice_faces import FaceRead, blob_strength, read_face
 from vision.dice_learn import MIN_EDGE, DiceModel, crop_die, decide, load_model
 from vision.reading import DieReading, DieStatus
@@ -73,6 +81,9 @@ _PIP_FIRST_MIN = 120.0
 # Pips closer than this (die edges) belong to one die.
 _PIP_LINK = 0.75
 _ONE_ASPECT = 1.3
+# Weight (times its confidence) of the classical face reading added to the network's six face
+# probabilities when both read a die; 0 = the network's value alone.
+CLASSICAL_JOIN = 0.35
 _ONE_SOLIDITY = 0.9
 
 
@@ -454,16 +465,22 @@ def read_dice(
 ) -> DiceFrame:
     """:func:`find_dice` plus the typical die edge in input pixels (for
     :func:`vision.dice_status.board_status`). Same parameters and errors."""
-    return read_dice_with(image, load_model(), region_mask, die_size)
+    return read_dice_with(image, load_model(), region_mask, die_size, net=load_net(),
+                          classifier=load_classifier())
 
 
 def read_dice_with(
     image: np.ndarray, model: DiceModel | None, region_mask: np.ndarray | None = None,
-    die_size: float | None = None,
+    die_size: float | None = None, net: DiceNet | None = None, classifier: DiceClassifier | None = None,
 ) -> DiceFrame:
-    """:func:`read_dice` with a given learned check (:mod:`vision.dice_learn`; None = the classical
-    reading alone). Used by ``python -m vision.dice_train`` to score a model before it is shipped."""
+    """:func:`read_dice` with a given network (:mod:`vision.dice_cnn`) or, when ``net`` is None, the
+    classical reading with a given learned check (:mod:`vision.dice_learn`; None = the classical
+    reading alone). Used by the training scripts to score a model before it is shipped."""
     img = _check_image(image)
+    if net is not None:
+        # the network finds dice itself: the classical candidates give the die size and cocked status
+        reads, scale, size = read_candidates(img, region_mask, die_size, pip_first=False)
+        return _read_with_net(img, net, classifier, reads, scale, size, region_mask, die_size)
     reads, scale, size = read_candidates(img, region_mask, die_size)
     found = [(c, face) for c, face in reads if face is not None]
     probs = None
@@ -487,6 +504,35 @@ def read_dice_with(
     return DiceFrame(tuple(out), size)
 
 
+def _read_with_net(
+    img: np.ndarray, net: DiceNet, classifier: DiceClassifier | None,
+    reads: list[tuple[DieCandidate, FaceRead | None]], scale: float, size: float,
+    region_mask: np.ndarray | None, die_size: float | None,
+) -> DiceFrame:
+    """Dice found and read by the network (:func:`vision.dice_cnn.find`) at the classical die size;
+    the status is the classical one (``cocked`` when the classical reader found that die cocked)."""
+    h, w = img.shape[:2]
+    edge = float(die_size) if die_size else size if size > 0 else min(h, w) / 15.0
+    region = None if region_mask is None else np.asarray(region_mask) > 0
+    found, edge = cnn_find(img, edge, net, classifier, region, trust_edge=die_size is not None)
+    faces = [((c.x0 + f.centre[0]) / scale, (c.y0 + f.centre[1]) / scale, f)
+             for c, f in reads if f is not None]
+    out = []
+    for d in found:
+        near = [f for x, y, f in faces if (d.xy[0] - x) ** 2 + (d.xy[1] - y) ** 2 < (0.5 * d.edge) ** 2]
+        value, confidence = d.value, d.confidence
+        if near and d.probs and CLASSICAL_JOIN > 0:
+            q = np.array(d.probs, np.float64)
+            q[near[0].value - 1] += CLASSICAL_JOIN * near[0].confidence
+            q /= q.sum()
+            value = int(np.argmax(q)) + 1
+            confidence = d.p_die * float(q[value - 1])
+        status = DieStatus.COCKED if near and near[0].cocked else DieStatus.FLAT
+        out.append(DieReading(value, d.xy, status, float(np.clip(confidence, 0.0, 1.0))))
+    out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
+    return DiceFrame(tuple(out), edge)
+
+
 def candidate_crop(work: np.ndarray, c: DieCandidate, face: FaceRead) -> np.ndarray:
     """The normalised crop (:func:`vision.dice_learn.crop_die`) of a candidate's top face, from the
     working image ``work`` (BGR)."""
@@ -494,10 +540,12 @@ def candidate_crop(work: np.ndarray, c: DieCandidate, face: FaceRead) -> np.ndar
 
 
 def read_candidates(
-    img: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None
+    img: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None,
+    pip_first: bool = True,
 ) -> tuple[list[tuple[DieCandidate, FaceRead | None]], float, float]:
     """Every die candidate of a checked image with its classical face reading (None: no d6 face),
-    the working-image scale (working px per input px) and the typical die edge in input pixels."""
+    the working-image scale (working px per input px) and the typical die edge in input pixels.
+    ``pip_first``: also look for dice by their pips outside the foreground blobs."""
     cands, scale = find_die_candidates(img, region_mask, die_size)
     if not cands:
         return [], scale, float(die_size or 0.0)
@@ -507,7 +555,8 @@ def read_candidates(
     if region_mask is not None:
         rm = cv2.resize((np.asarray(region_mask) > 0).astype(np.uint8), (work.shape[1], work.shape[0]),
                         interpolation=cv2.INTER_NEAREST) > 0
-    cands = cands + _pip_first_candidates(lab, cands, rm)
+    if pip_first:
+        cands = cands + _pip_first_candidates(lab, cands, rm)
     faces: list[tuple[DieCandidate, FaceRead | None]] = []
     for c in cands:
         h, w = c.mask.shape

@@ -1,0 +1,297 @@
+"""A small convolutional network that finds dice and reads their top faces, run through OpenCV's dnn.
+
+The network (trained by ``python -m vision.dice_cnn_train``, weights ``vision/assets/dice_cnn.onnx``)
+is fully convolutional and works on an image scaled so that one die edge is about ``EDGE_PX`` pixels:
+that scale is what makes a small network read dice of any size (webcam boards, phone photos). Its
+output, at 1/``STRIDE`` of its input, has ``1 + 6 + 1`` channels per cell, after the heat-map
+detectors of Zhou, Wang & Krähenbühl, "Objects as Points" (CenterNet, 2019):
+
+* ``heat`` (logit): a die's centre lies in this cell;
+* ``pips`` (6 logits): pips of the top face, 1-6, of the die centred here;
+* ``size``: log(die edge / ``EDGE_PX``) of the die centred here (so a wrong scale guess is corrected).
+
+Runtime needs only OpenCV (``cv2.dnn.readNetFromONNX``), not PyTorch. Scale: the caller's die edge
+(a board reader knows it), else the classical scale vote (:func:`vision.dice.estimate_die_size`), then
+corrected once by the network's own size channel when the two disagree.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+__all__ = [
+    "CLASSIFIER", "CROP", "CROP_EDGE", "EDGE_PX", "STRIDE", "WEIGHTS", "CnnDie", "DieClass",
+    "DiceClassifier", "DiceNet", "classify_die", "die_crop", "face_angle", "find", "load_classifier",
+    "load_net",
+]
+
+WEIGHTS = Path(__file__).with_name("assets") / "dice_cnn.onnx"
+CLASSIFIER = Path(__file__).with_name("assets") / "dice_cls.onnx"
+# The classifier's crop: CROP x CROP px, one die edge = CROP_EDGE px of it.
+CROP = 32
+CROP_EDGE = 26.0
+# A detection is dropped when the classifier gives "not a die" at least this probability.
+NOT_A_DIE = 0.3
+# Die edge (px) in the network's input, and the output stride (input px per output cell).
+EDGE_PX = 22.0
+STRIDE = 4
+# A heat peak above this probability is a die.
+DETECT = 0.35
+# Peaks closer than this (die edges) are one die: the stronger is kept.
+MIN_APART = 0.8
+# The network's own size estimate replaces the given one when they differ by more than this factor.
+RESCALE = 1.3
+# Largest side (px) of the scaled input: a photo of tiny dice is not blown up past this.
+_MAX_INPUT = 2048
+
+
+@dataclass(frozen=True)
+class CnnDie:
+    """One die the network found: centre (x, y) in input-image px, pips 1-6, ``p_die`` (heat 0-1),
+    ``p_value`` (probability of ``value`` among the six faces), ``edge`` (die edge, input px),
+    ``probs`` (the six faces' probabilities, when the classifier read it)."""
+
+    xy: tuple[float, float]
+    value: int
+    p_die: float
+    p_value: float
+    edge: float
+    probs: tuple[float, ...] = ()
+
+    @property
+    def confidence(self) -> float:
+        """p(die) x p(value), 0-1."""
+        return float(self.p_die * self.p_value)
+
+
+@dataclass(frozen=True)
+class DieClass:
+    """The verdict on one die crop: ``value`` 1-6 or None (not a die), ``confidence`` 0-1 (of the
+    value; of "not a die" when ``value`` is None), ``p_die`` (0-1) and the six face probabilities."""
+
+    value: int | None
+    confidence: float
+    p_die: float
+    probs: tuple[float, ...]
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(x, -30, 30))))
+
+
+def _softmax(z: np.ndarray, axis: int = 0) -> np.ndarray:
+    z = z - z.max(axis=axis, keepdims=True)
+    e = np.exp(z)
+    return np.asarray(e / e.sum(axis=axis, keepdims=True))
+
+
+class DiceNet:
+    """The ONNX network through ``cv2.dnn``. ``forward(bgr)`` maps an HxWx3 uint8 image (H, W multiples
+    of ``STRIDE``) to an 8 x H/STRIDE x W/STRIDE float32 array (heat logit, 6 pip logits, log size).
+
+    :raises cv2.error: when ``path`` is not a readable ONNX network.
+    """
+
+    def __init__(self, path: Path | str = WEIGHTS) -> None:
+        self.path = Path(path)
+        self._net = cv2.dnn.readNetFromONNX(str(self.path))
+        self._lock = threading.Lock()  # one cv2.dnn.Net is not safe to share between threads
+
+    def forward(self, bgr: np.ndarray) -> np.ndarray:
+        blob = cv2.dnn.blobFromImage(bgr.astype(np.float32))  # 1x3xHxW, raw 0-255 BGR
+        with self._lock:
+            self._net.setInput(blob)
+            out = self._net.forward()
+        return np.asarray(out[0], np.float32)
+
+    def scan(self, image: np.ndarray, edge: float, region: np.ndarray | None = None) -> list[CnnDie]:
+        """Every die of an HxWx3 uint8 BGR image whose dice have edges of about ``edge`` px.
+
+        The image is scaled by ``EDGE_PX / edge`` and padded to a multiple of ``STRIDE`` (border
+        replicated); ``region`` (HxW bool, optional) keeps only dice centred where it is True.
+        """
+        h, w = image.shape[:2]
+        f = EDGE_PX / max(edge, 1.0)
+        f = min(f, _MAX_INPUT / max(h, w))
+        sw, sh = max(STRIDE, round(w * f)), max(STRIDE, round(h * f))
+        interp = cv2.INTER_AREA if f < 1.0 else cv2.INTER_LINEAR
+        small = cv2.resize(image, (sw, sh), interpolation=interp)
+        pw, ph = (-sw) % STRIDE + 2 * STRIDE, (-sh) % STRIDE + 2 * STRIDE
+        pad = STRIDE
+        small = cv2.copyMakeBorder(small, pad, ph - pad, pad, pw - pad, cv2.BORDER_REPLICATE)
+        out = self.forward(small)
+        return _decode(out, f, (sw / w, sh / h), pad, region)
+
+
+def _decode(out: np.ndarray, f: float, fxy: tuple[float, float], pad: int,
+            region: np.ndarray | None) -> list[CnnDie]:
+    """Heat peaks of a network output (8 x h x w) -> dice in input px (``fxy``: scaled px per input
+    px in x and y; ``pad``: scaled px of border added on the top and left)."""
+    heat = _sigmoid(out[0])
+    peak = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > DETECT)
+    ys, xs = np.nonzero(peak)
+    order = np.argsort(-heat[ys, xs])
+    h, w = heat.shape
+    kept: list[CnnDie] = []
+    for i in order:
+        y, x = int(ys[i]), int(xs[i])
+        y0, y1, x0, x1 = max(0, y - 1), min(h, y + 2), max(0, x - 1), min(w, x + 2)
+        wgt = heat[y0:y1, x0:x1]
+        gy, gx = np.mgrid[y0:y1, x0:x1]
+        cy = float((wgt * gy).sum() / wgt.sum())
+        cx = float((wgt * gx).sum() / wgt.sum())
+        probs = (_softmax(out[1:7, y0:y1, x0:x1], 0) * wgt).sum(axis=(1, 2)) / wgt.sum()
+        edge = EDGE_PX * float(np.exp(out[7, y, x])) / f
+        # cell centre -> scaled px -> input px
+        px = ((cx + 0.5) * STRIDE - pad) / fxy[0]
+        py = ((cy + 0.5) * STRIDE - pad) / fxy[1]
+        if region is not None:
+            ry, rx = int(round(py)), int(round(px))
+            if not (0 <= ry < region.shape[0] and 0 <= rx < region.shape[1] and region[ry, rx]):
+                continue
+        if any(math.dist((px, py), k.xy) < MIN_APART * min(edge, k.edge) for k in kept):
+            continue
+        v = int(np.argmax(probs))
+        kept.append(CnnDie((px, py), v + 1, float(heat[y, x]), float(probs[v]), edge))
+    return kept
+
+
+@lru_cache(maxsize=4)
+def load_net(path: Path = WEIGHTS) -> DiceNet | None:
+    """The shipped network, or None when its file is absent or unreadable (callers then fall back to
+    the classical reader)."""
+    try:
+        return DiceNet(path)
+    except (cv2.error, OSError):
+        return None
+
+
+def face_angle(image: np.ndarray, centre: tuple[float, float], edge: float) -> float:
+    """The turn (degrees, 0-90) of the die's edges at ``centre`` in an HxWx3 uint8 BGR image: the
+    mean direction of the squared gradients, taken modulo 90 degrees (four-fold circular mean, as in
+    fingerprint orientation fields), weighted by a Gaussian window of 0.6 die edges."""
+    k = 16.0 / max(edge, 1.0)
+    cx, cy = centre
+    m = np.float32([[k, 0, 16 - cx * k], [0, k, 16 - cy * k]])
+    patch = cv2.warpAffine(image, m, (32, 32), flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    gx = sum(cv2.Sobel(lab[:, :, c], cv2.CV_32F, 1, 0) for c in range(3))
+    gy = sum(cv2.Sobel(lab[:, :, c], cv2.CV_32F, 0, 1) for c in range(3))
+    yy, xx = np.mgrid[0:32, 0:32] - 15.5
+    win = np.exp(-(xx * xx + yy * yy) / (2 * (0.6 * 16) ** 2))
+    mag2 = (gx * gx + gy * gy) * win
+    th = np.arctan2(gy, gx)
+    z = (mag2 * np.exp(4j * th)).sum()
+    return float(np.degrees(np.angle(z)) / 4.0) % 90.0
+
+
+def die_crop(image: np.ndarray, centre: tuple[float, float], edge: float, angle: float | None = None
+             ) -> np.ndarray:
+    """A CROPxCROP uint8 BGR crop of ``image`` (HxWx3) centred on ``centre`` (x, y px), scaled so that
+    ``edge`` px become ``CROP_EDGE`` px and turned by ``angle`` degrees (default :func:`face_angle`:
+    the die's edges then run along the crop's); the border is replicated where the crop leaves the
+    image."""
+    if angle is None:
+        angle = face_angle(image, centre, edge)
+    k = CROP_EDGE / max(edge, 1.0)
+    m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), float(angle), k)
+    m[:, 2] += (CROP / 2 - centre[0], CROP / 2 - centre[1])
+    interp = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
+    return np.asarray(cv2.warpAffine(image, m, (CROP, CROP), flags=interp, borderMode=cv2.BORDER_REPLICATE))
+
+
+class DiceClassifier:
+    """The crop classifier (ONNX through ``cv2.dnn``): ``probabilities(crops)`` maps n CROPxCROP BGR
+    uint8 crops to n x 7 float64 probabilities (0 = not a die, 1-6 = pips), each the mean over the crop
+    turned by 0, 90, 180 and 270 degrees (a d6 face counts the same turned).
+
+    :raises cv2.error: when ``path`` is not a readable ONNX network.
+    """
+
+    def __init__(self, path: Path | str = CLASSIFIER) -> None:
+        self.path = Path(path)
+        self._net = cv2.dnn.readNetFromONNX(str(self.path))
+        self._lock = threading.Lock()
+
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        if not crops:
+            return np.zeros((0, 7))
+        views = [np.ascontiguousarray(np.rot90(c, k)) for c in crops for k in range(4)]
+        blob = cv2.dnn.blobFromImages([v.astype(np.float32) for v in views])
+        with self._lock:
+            self._net.setInput(blob)
+            z = np.asarray(self._net.forward(), np.float64).reshape(len(crops), 4, 7)
+        return np.asarray(_softmax(z, 2).mean(axis=1))
+
+
+@lru_cache(maxsize=4)
+def load_classifier(path: Path = CLASSIFIER) -> DiceClassifier | None:
+    """The shipped crop classifier, or None when its file is absent or unreadable."""
+    try:
+        return DiceClassifier(path)
+    except (cv2.error, OSError):
+        return None
+
+
+def find(image: np.ndarray, edge: float, net: DiceNet, classifier: DiceClassifier | None,
+         region: np.ndarray | None = None, trust_edge: bool = False) -> tuple[list[CnnDie], float]:
+    """The dice of an HxWx3 uint8 BGR image and the die edge used (input px).
+
+    ``edge``: the expected die edge in px. Unless ``trust_edge``, when the median size the network
+    reports for its dice differs from ``edge`` by more than ``RESCALE`` the image is scanned again at
+    that size. Each heat peak is then read by ``classifier`` (when given) at the size found: dropped
+    when it is no die, else its value is the classifier's.
+    """
+    dice = net.scan(image, edge, region)
+    if not trust_edge and dice:
+        sure = [d.edge for d in dice if d.p_die > 0.6] or [d.edge for d in dice]
+        own = float(np.median(sure))
+        if max(own / edge, edge / own) > RESCALE:
+            again = net.scan(image, own, region)
+            if sum(d.p_die for d in again) >= sum(d.p_die for d in dice):
+                dice, edge = again, own
+    if classifier is None or not dice:
+        return dice, edge
+    probs = classifier.probabilities([die_crop(image, d.xy, edge) for d in dice])
+    out = []
+    for d, p in zip(dice, probs, strict=True):
+        if p[0] >= NOT_A_DIE:
+            continue
+        v = int(np.argmax(p[1:]))
+        faces = tuple(float(x) for x in p[1:] / max(1e-9, 1.0 - p[0]))
+        out.append(CnnDie(d.xy, v + 1, float(1.0 - p[0]), faces[v], d.edge, faces))
+    return out, edge
+
+
+def classify_die(image: np.ndarray, centre: tuple[float, float], edge: float,
+                 classifier: DiceClassifier | None = None) -> DieClass:
+    """Is there a die centred at ``centre`` (x, y, px) of ``image`` (HxWx3 uint8 BGR), with an edge of
+    about ``edge`` px, and how many pips does its top face show? (The crop classifier on
+    :func:`die_crop`; meant for callers that found a die-like thing themselves, e.g. on a board.)
+
+    ``value`` is None ("not a die") when the classifier gives that class at least ``NOT_A_DIE``.
+
+    :raises ValueError: when ``edge`` is not positive or ``image`` is not HxWx3 uint8.
+    :raises FileNotFoundError: when the classifier's weights file is missing.
+    """
+    if not edge > 0:
+        raise ValueError(f"die edge {edge} px must be positive")
+    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        raise ValueError(f"expected an HxWx3 uint8 BGR image, got {image.shape} {image.dtype}")
+    classifier = classifier or load_classifier()
+    if classifier is None:
+        raise FileNotFoundError(f"no dice classifier at {CLASSIFIER}: retrain with `make train-dice`")
+    p = classifier.probabilities([die_crop(image, centre, edge)])[0]
+    faces = tuple(float(v) for v in p[1:] / max(1e-9, 1.0 - p[0]))
+    if p[0] >= NOT_A_DIE:
+        return DieClass(None, float(p[0]), float(1.0 - p[0]), faces)
+    v = int(np.argmax(p[1:]))
+    return DieClass(v + 1, float(p[v + 1]), float(1.0 - p[0]), faces)

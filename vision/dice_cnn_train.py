@@ -1,0 +1,419 @@
+"""Train the dice network (:mod:`vision.dice_cnn`) on labelled photos and measure it on photos it has not
+seen. Needs the ``train`` extra (PyTorch, ONNX): ``pip install -e '.[train]'`` in a separate venv, or
+``make train-dice``.
+
+``python -m vision.dice_cnn_train [--data ../shared/data/dice-d6] [--folds 4] [--epochs 24] [--write]``
+
+1. Photos and YOLO labels (``CLASS CX CY W H``, CLASS = pips - 1) are read from ``--data``; never
+   copied. A photo's die edge is the median of its boxes' sqrt(w h) / (4 / pi) (the mean of
+   ``|cos t| + |sin t|``: an axis-aligned box around a square turned by a random angle t).
+2. Each training step draws patches of ``PATCH`` px: a photo, scaled so its dice are ``EDGE_PX`` px
+   times a random factor (0.67-1.5), turned by any angle, mirrored at random, centred on a die or
+   anywhere; hue shift, saturation, brightness, contrast, gamma, negative image, grey, channel order,
+   blur, noise and JPEG artefacts. Targets (CenterNet, Zhou et al. 2019): a Gaussian heat bump per
+   die centre, pips and log size at the cells near it.
+3. ``--folds K`` (K >= 2): photos are split by photo (sorted name, index mod K); a network trained on
+   K - 1 parts reads the held-out part through the real reader (:func:`vision.dice.read_dice_with`,
+   OpenCV dnn), scored as ``../shared/tools/eval_dice.py`` scores ``tavla dice``. Then (``--write``)
+   a network trained on all photos is exported to ``vision/assets/dice_cnn.onnx``.
+
+Seeded (numpy, torch): a run is repeatable on one machine. CPU only; ``torch.set_num_threads``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+try:
+    import torch
+    from torch import nn
+except ImportError as exc:  # pragma: no cover - the runtime never imports this module
+    raise SystemExit("training needs PyTorch: install the train extra (pip install -e '.[train]')") from exc
+
+from vision.dice_cnn import (
+    CLASSIFIER,
+    CROP,
+    CROP_EDGE,
+    EDGE_PX,
+    STRIDE,
+    WEIGHTS,
+    DiceClassifier,
+    DiceNet,
+    face_angle,
+)
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "dice-d6"
+PATCH = 96
+_BOX_PER_EDGE = 4.0 / math.pi
+
+
+@dataclass
+class Photo:
+    """One labelled photo: BGR uint8 image, dice as rows (pips, cx, cy, edge) in px, its median edge."""
+
+    name: str
+    image: np.ndarray
+    dice: np.ndarray
+    edge: float
+
+
+def load_photos(data: Path) -> list[Photo]:
+    """Every photo of ``data/images`` with a label file in ``data/labels``, sorted by name."""
+    out = []
+    for p in sorted((data / "images").iterdir()):
+        lab = data / "labels" / (p.stem + ".txt")
+        img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+        if img is None or not lab.exists():
+            continue
+        h, w = img.shape[:2]
+        rows = []
+        for line in lab.read_text().splitlines():
+            f = line.split()
+            if len(f) == 5:
+                c, cx, cy, bw, bh = int(f[0]), *map(float, f[1:])
+                rows.append((c + 1, cx * w, cy * h, math.sqrt(bw * w * bh * h) / _BOX_PER_EDGE))
+        dice = np.array(rows, np.float64).reshape(-1, 4)
+        edge = float(np.median(dice[:, 3])) if len(dice) else 30.0
+        out.append(Photo(p.name, img, dice, edge))
+    return out
+
+
+def _photometric(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Colour and quality changes of a uint8 BGR patch (see the module docstring)."""
+    if rng.random() < 0.6:
+        hsv = cv2.cvtColor(x, cv2.COLOR_BGR2HSV).astype(np.int32)
+        hsv[..., 0] = (hsv[..., 0] + rng.integers(0, 180)) % 180
+        hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.4, 1.6), 0, 255)
+        x = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    f = x.astype(np.float32)
+    if rng.random() < 0.2:
+        f = f[..., rng.permutation(3)]
+    if rng.random() < 0.1:
+        f[:] = f.mean(axis=2, keepdims=True)
+    mean = f.mean()
+    f = (f - mean) * rng.uniform(0.6, 1.4) + mean * rng.uniform(0.6, 1.4)
+    f = 255.0 * (np.clip(f, 0, 255) / 255.0) ** rng.uniform(0.7, 1.4)
+    if rng.random() < 0.15:
+        f = 255.0 - f
+    if rng.random() < 0.3:
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.3, 1.2))
+    f = f + rng.normal(0, rng.uniform(0, 6), f.shape)
+    x = np.clip(f, 0, 255).astype(np.uint8)
+    if rng.random() < 0.2:
+        ok, buf = cv2.imencode(".jpg", x, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
+        x = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return x
+
+
+Patch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def make_patch(photo: Photo, rng: np.random.Generator) -> Patch:
+    """One augmented training patch and its targets.
+
+    :returns: BGR uint8 PATCHxPATCHx3; heat float32 (n x n, n = PATCH / STRIDE, 1.0 at die centres);
+        pips int64 (n x n, 0-5, -1 = not near a centre); log size float32 (n x n, NaN = not near).
+    """
+    s = EDGE_PX / photo.edge * math.exp(rng.uniform(-0.4, 0.4))
+    ang = rng.uniform(0, 360)
+    if len(photo.dice) and rng.random() < 0.75:
+        d = photo.dice[rng.integers(len(photo.dice))]
+        cx, cy = d[1] + rng.normal(0, 0.35 * PATCH / s), d[2] + rng.normal(0, 0.35 * PATCH / s)
+    else:
+        h, w = photo.image.shape[:2]
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    m = cv2.getRotationMatrix2D((cx, cy), ang, s)
+    m[:, 2] += (PATCH / 2 - cx, PATCH / 2 - cy)
+    if rng.random() < 0.5:  # mirror image: a d6 face keeps its pip count
+        m = np.array([[-1.0, 0, PATCH], [0, 1, 0]]) @ np.vstack([m, [0, 0, 1]])
+    border = tuple(float(v) for v in np.median(photo.image[::8, ::8].reshape(-1, 3), axis=0))
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    patch = cv2.warpAffine(photo.image, m, (PATCH, PATCH), flags=interp, borderMode=cv2.BORDER_CONSTANT,
+                           borderValue=border)
+    patch = _photometric(patch, rng)
+    n = PATCH // STRIDE
+    heat = np.zeros((n, n), np.float32)
+    pips = np.full((n, n), -1, np.int64)
+    size = np.full((n, n), np.nan, np.float32)
+    gy, gx = np.mgrid[0:n, 0:n].astype(np.float32)
+    if len(photo.dice):
+        pts = np.hstack([photo.dice[:, 1:3], np.ones((len(photo.dice), 1))]) @ m.T
+        for (px, py), d in zip(pts, photo.dice, strict=True):
+            e = d[3] * s / STRIDE  # die edge in cells
+            ux, uy = px / STRIDE - 0.5, py / STRIDE - 0.5
+            if not (-e <= ux <= n + e and -e <= uy <= n + e):
+                continue
+            d2 = (gx - ux) ** 2 + (gy - uy) ** 2
+            sigma = max(0.6, 0.12 * e)
+            heat = np.maximum(heat, np.exp(-d2 / (2 * sigma * sigma)))
+            ix, iy = int(round(ux)), int(round(uy))
+            if 0 <= ix < n and 0 <= iy < n:
+                heat[iy, ix] = 1.0
+            near = d2 <= max(1.0, 0.22 * e) ** 2
+            pips[near] = int(d[0]) - 1
+            size[near] = math.log(d[3] * s / EDGE_PX)
+    return patch, heat, pips, size
+
+
+def make_crop(photo: Photo, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    """One augmented crop for the classifier (:func:`vision.dice_cnn.die_crop` geometry) and its class:
+    a die's pips (centre jittered by 0.1 edge), or 0 for a point at least 0.75 edge from every die
+    centre (half of them next to a die, as a detector's second peak on a die would be)."""
+    h, w = photo.image.shape[:2]
+    e = photo.edge
+    cls = 0
+    if len(photo.dice) and rng.random() < 0.6:
+        d = photo.dice[rng.integers(len(photo.dice))]
+        cx, cy = d[1] + rng.normal(0, 0.1 * e), d[2] + rng.normal(0, 0.1 * e)
+        cls = int(d[0])
+    else:
+        for _ in range(20):
+            if len(photo.dice) and rng.random() < 0.5:
+                d = photo.dice[rng.integers(len(photo.dice))]
+                a, r = rng.uniform(0, 2 * math.pi), rng.uniform(0.75, 1.3) * e
+                cx, cy = d[1] + r * math.cos(a), d[2] + r * math.sin(a)
+            else:
+                cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            if not len(photo.dice) or np.hypot(photo.dice[:, 1] - cx, photo.dice[:, 2] - cy).min() > 0.75 * e:
+                break
+    k = CROP_EDGE / e * math.exp(rng.uniform(-0.25, 0.25))
+    # turned as the reader turns it (the die's edges along the crop's), give or take a few degrees, and
+    # by a random quarter turn (a d6 face reads the same)
+    turn = face_angle(photo.image, (cx, cy), e) + rng.normal(0, 5.0) + 90.0 * rng.integers(4)
+    m = cv2.getRotationMatrix2D((cx, cy), turn, k)
+    m[:, 2] += (CROP / 2 - cx, CROP / 2 - cy)
+    if rng.random() < 0.5:
+        m = np.array([[-1.0, 0, CROP], [0, 1, 0]]) @ np.vstack([m, [0, 0, 1]])
+    interp = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
+    crop = cv2.warpAffine(photo.image, m, (CROP, CROP), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    return _photometric(crop, rng), cls
+
+
+def build_classifier() -> nn.Module:
+    """The crop classifier: 3x3 convolutions, three 2x2 poolings, global average, 7 logits."""
+
+    def block(cin: int, cout: int) -> list[nn.Module]:
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    class Cls(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.body = nn.Sequential(
+                *block(3, 16), *block(16, 16), nn.MaxPool2d(2), *block(16, 32), *block(32, 32),
+                nn.MaxPool2d(2), *block(32, 64), nn.MaxPool2d(2), *block(64, 64),
+                nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 7),
+            )
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.body((x - 128.0) / 64.0)
+
+    return Cls()
+
+
+def train_classifier(photos: list[Photo], epochs: int, seed: int, label: str,
+                     per_epoch: int = 2048) -> nn.Module:
+    """The crop classifier trained on ``photos``: ``epochs`` x ``per_epoch`` fresh crops, batches of 128."""
+    rng = np.random.default_rng(seed + 1000)
+    torch.manual_seed(seed + 1000)
+    model = build_classifier()
+    steps = epochs * (per_epoch // 128)
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    model.train()
+    cols = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+            TextColumn("loss {task.fields[loss]:.3f}"))
+    with Progress(*cols) as prog:
+        task = prog.add_task(f"classifier {label}", total=steps, loss=float("nan"))
+        avg = None
+        for _ in range(steps):
+            batch = [make_crop(photos[rng.integers(len(photos))], rng) for _ in range(128)]
+            x = torch.from_numpy(np.stack([b[0] for b in batch]).transpose(0, 3, 1, 2).astype(np.float32))
+            y = torch.tensor([b[1] for b in batch])
+            loss = nn.functional.cross_entropy(model(x), y, label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            avg = loss.item() if avg is None else 0.97 * avg + 0.03 * loss.item()
+            prog.update(task, advance=1, loss=avg)
+    model.eval()
+    return model
+
+
+def build_model() -> nn.Module:
+    """The network: 3x3 convolutions with batch norm, two stride-2 steps, dilated context at 1/4."""
+
+    def block(cin: int, cout: int, stride: int = 1, dil: int = 1) -> list[nn.Module]:
+        return [nn.Conv2d(cin, cout, 3, stride, padding=dil, dilation=dil, bias=False),
+                nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.body = nn.Sequential(
+                *block(3, 16), *block(16, 24, 2), *block(24, 24), *block(24, 48, 2), *block(48, 48),
+                *block(48, 48, dil=2), *block(48, 48, dil=4), *block(48, 48, dil=2),
+            )
+            self.head = nn.Conv2d(48, 8, 1)
+            with torch.no_grad():
+                self.head.bias.zero_()
+                self.head.bias[0] = -2.2  # prior p(die centre) ~ 0.1
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.head(self.body((x - 128.0) / 64.0))
+
+    return Net()
+
+
+def _loss(out: torch.Tensor, heat: torch.Tensor, pips: torch.Tensor, size: torch.Tensor) -> torch.Tensor:
+    """Focal heat loss (CenterNet: alpha 2, beta 4) per die + pip cross-entropy + L1 on log size."""
+    p = torch.sigmoid(out[:, 0]).clamp(1e-4, 1 - 1e-4)
+    pos = heat >= 1.0
+    lpos = -((1 - p) ** 2 * torch.log(p))[pos].sum()
+    lneg = -((1 - heat) ** 4 * p**2 * torch.log(1 - p))[~pos].sum()
+    focal = (lpos + lneg) / pos.sum().clamp(min=1)
+    ce = nn.functional.cross_entropy(out[:, 1:7], pips, ignore_index=-1)
+    ok = ~torch.isnan(size)
+    l1 = (out[:, 7][ok] - size[ok]).abs().mean() if ok.any() else out.sum() * 0
+    return focal + ce + 0.5 * l1
+
+
+def train(photos: list[Photo], epochs: int, steps: int, seed: int, label: str) -> nn.Module:
+    """A network trained on ``photos`` for ``epochs`` x ``steps`` batches of 32 patches."""
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    model = build_model()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    total = epochs * steps
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=total, pct_start=0.15)
+    weights = np.array([len(p.dice) + 3.0 for p in photos])
+    weights /= weights.sum()
+    model.train()
+    cols = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+            TextColumn("loss {task.fields[loss]:.3f}"))
+    with Progress(*cols) as prog:
+        task = prog.add_task(f"training {label}", total=total, loss=float("nan"))
+        avg = None
+        for _ in range(total):
+            batch = [make_patch(photos[rng.choice(len(photos), p=weights)], rng) for _ in range(32)]
+            x = torch.from_numpy(np.stack([b[0] for b in batch]).transpose(0, 3, 1, 2).astype(np.float32))
+            heat, pips, size = (torch.from_numpy(np.stack([b[k] for b in batch])) for k in (1, 2, 3))
+            loss = _loss(model(x), heat, pips, size)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            avg = loss.item() if avg is None else 0.98 * avg + 0.02 * loss.item()
+            prog.update(task, advance=1, loss=avg)
+    model.eval()
+    return model
+
+
+def export(model: nn.Module, path: Path) -> None:
+    """Write the detector as ONNX (opset 17, batch norm folded, height and width free)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    x = torch.zeros(1, 3, 128, 160)
+    torch.onnx.export(model, (x,), str(path), input_names=["image"], output_names=["out"], opset_version=17,
+                      dynamic_axes={"image": {2: "h", 3: "w"}, "out": {2: "h4", 3: "w4"}}, dynamo=False)
+
+
+def export_classifier(model: nn.Module, path: Path) -> None:
+    """Write the classifier as ONNX (opset 17, batch size free)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    x = torch.zeros(4, 3, CROP, CROP)
+    torch.onnx.export(model, (x,), str(path), input_names=["crops"], output_names=["logits"],
+                      opset_version=17, dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
+
+
+def score(net: DiceNet, cls: DiceClassifier, photos: list[Photo]) -> tuple[int, int, int, int, int]:
+    """(right, labelled, wrong value, missed, extra) of the real reader with ``net`` on ``photos``,
+    matched as ``eval_dice.py`` does (first unused labelled box holding the die's centre)."""
+    from vision.dice import read_dice_with
+    from vision.dice_learn import load_model
+
+    right = wrong = missed = extra = total = 0
+    for ph in photos:
+        got = read_dice_with(ph.image, load_model(), net=net, classifier=cls).dice
+        boxes = []
+        for d in ph.dice:
+            half = d[3] * _BOX_PER_EDGE / 2
+            boxes.append((int(d[0]), d[1] - half, d[2] - half, d[1] + half, d[2] + half))
+        used: set[int] = set()
+        for g in got:
+            x, y = g.image_xy or (-1.0, -1.0)
+            hit = [i for i, b in enumerate(boxes)
+                   if i not in used and b[1] <= x <= b[3] and b[2] <= y <= b[4]]
+            if not hit:
+                extra += 1
+                continue
+            used.add(hit[0])
+            right += int(g.value == boxes[hit[0]][0])
+            wrong += int(g.value != boxes[hit[0]][0])
+        total += len(boxes)
+        missed += len(boxes) - len(used)
+    return right, total, wrong, missed, extra
+
+
+def _line(r: tuple[int, ...]) -> str:
+    return (f"dice right {r[0]}/{r[1]} = {100 * r[0] / max(r[1], 1):.2f}%, wrong value {r[2]}, "
+            f"missed {r[3]}, extra {r[4]}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--folds", type=int, default=4, help="K of the K-fold check by photo (0 = none)")
+    ap.add_argument("--only-fold", type=int, default=-1, help="train and score only this fold")
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--steps", type=int, default=40, help="batches of 32 patches per epoch")
+    ap.add_argument("--seed", type=int, default=4)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--write", action="store_true", help=f"train on all photos and write {WEIGHTS.name}")
+    ap.add_argument("--cls-epochs", type=int, default=36, help="classifier epochs of 2048 crops")
+    ap.add_argument("--keep", type=Path, default=Path("build/dice_cnn_folds"), help="where fold networks go")
+    ap.add_argument("--reuse", action="store_true", help="score fold networks already in --keep")
+    a = ap.parse_args()
+    torch.set_num_threads(a.threads)
+    console = Console()
+    photos = load_photos(a.data)
+    if not photos:
+        raise SystemExit(f"no labelled photos under {a.data}: give --data a folder with images/ and labels/")
+    console.print(f"{len(photos)} photos, {sum(len(p.dice) for p in photos)} dice")
+    sums = np.zeros(5, int)
+    for k in range(a.folds if a.folds >= 2 else 0):
+        if a.only_fold >= 0 and k != a.only_fold:
+            continue
+        t0 = time.time()
+        held = [p for i, p in enumerate(photos) if i % a.folds == k]
+        train_on = [p for i, p in enumerate(photos) if i % a.folds != k]
+        det, cls = a.keep / f"fold{k}_of{a.folds}_cnn.onnx", a.keep / f"fold{k}_of{a.folds}_cls.onnx"
+        if not (a.reuse and det.exists()):
+            export(train(train_on, a.epochs, a.steps, a.seed + k, f"fold {k + 1}/{a.folds}"), det)
+        if not (a.reuse and cls.exists()):
+            name = f"fold {k + 1}/{a.folds}"
+            export_classifier(train_classifier(train_on, a.cls_epochs, a.seed + k, name), cls)
+        r = score(DiceNet(det), DiceClassifier(cls), held)
+        sums += r
+        console.print(f"fold {k + 1}/{a.folds} ({len(held)} held-out photos, {time.time() - t0:.0f} s): "
+                      f"{_line(r)}")
+    if sums[1]:
+        console.print(f"[bold]held out by photo: {_line(tuple(int(v) for v in sums))}[/bold]")
+    if a.write:
+        t0 = time.time()
+        export(train(photos, a.epochs, a.steps, a.seed, "all photos"), WEIGHTS)
+        export_classifier(train_classifier(photos, a.cls_epochs, a.seed, "all photos"), CLASSIFIER)
+        kib = (WEIGHTS.stat().st_size + CLASSIFIER.stat().st_size) / 1024
+        console.print(f"wrote {WEIGHTS} and {CLASSIFIER.name} ({kib:.0f} KiB) in {time.time() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
