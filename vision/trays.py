@@ -203,9 +203,17 @@ def _one_pitch(ys: np.ndarray, profile: np.ndarray, d: float) -> tuple[np.ndarra
     hi = min(hi, len(part) - 2)
     ac = np.array([float(np.dot(part[:-k], part[k:])) / (len(part) - k) for k in range(lo, hi + 1)])
     energy = float(np.dot(part, part)) / len(part)
-    k = int(np.argmax(ac))
+    # a groove's edge saturates the profile over a few rows, so the autocorrelation also falls away
+    # from lag 0 across the shortest lags: prefer its highest interior local maximum
+    inner = [i for i in range(1, len(ac) - 1) if ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1]]
+    k = max(inner, key=lambda i: ac[i]) if inner else int(np.argmax(ac))
     if energy > 0 and ac[k] / energy >= _REPEAT:
         pitch = float(lo + k)
+        # refined by the spacings near it (the lag is whole pixels; the slabs' pitch is not)
+        gaps = np.diff(ys).astype(np.float64)
+        near = gaps[np.abs(gaps - pitch) <= 0.35 * pitch]
+        if len(near) >= 2:
+            pitch = float(np.median(near))
     else:
         # a short row among other edges (the tray's end, the frame) does not make the whole run
         # repeat: then the spacing that recurs, when at least two spacings agree on it
