@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.board import POINT_PX, BoardGeometry
+from vision.board import POINT_PX, BoardGeometry, normalise_exposure
 from vision.reading import DARK, LIGHT
 
 __all__ = ["StackReading", "count_stacks", "name_colours", "ring_scores"]
@@ -166,7 +166,9 @@ def count_stacks(
     ``radius``: the checkers' radius in rectified pixels when known (a calibration keeps it); else
     the best of ``_RADII`` point widths is chosen on this frame (three times the work).
     Colours are Lab medians; :func:`name_colours` turns them into ``light``/``dark``.
+    An under-exposed field is brought to the usual exposure first (:func:`normalise_exposure`).
     """
+    rectified = normalise_exposure(rectified)
     lab = cv2.cvtColor(cv2.GaussianBlur(rectified, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     gx, gy = _gradients(lab)
     height = lab.shape[0]
@@ -519,6 +521,7 @@ def find_bar_checkers(rectified: np.ndarray, geom: BoardGeometry, radius: float,
     """
     if geom.bar is None or radius <= 0:
         return []
+    rectified = normalise_exposure(rectified)
     lab = cv2.cvtColor(cv2.GaussianBlur(rectified, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     gx, gy = _gradients(lab)
     height, width = lab.shape[:2]

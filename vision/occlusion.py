@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision.board import POINT_PX, BoardGeometry
+from vision.board import POINT_PX, BoardGeometry, normalise_exposure
 from vision.checkers import StackReading
 from vision.reading import PointReading
 
@@ -105,6 +105,7 @@ def foreign_mask(rectified: np.ndarray, geom: BoardGeometry, stacks: list[StackR
     Compared at half resolution (a hand is large; a quarter of the pixels is 4x faster), each pixel
     against the bare-board model within ``_SLACK`` of a point's width (:func:`_far_from_model`).
     """
+    rectified = normalise_exposure(rectified)  # the _DIFF threshold is at the usual exposure
     h, w = rectified.shape[:2]
     small = cv2.resize(rectified, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
