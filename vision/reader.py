@@ -17,7 +17,7 @@ from vision.checkers import StackReading, count_stacks, find_bar_checkers, name_
 from vision.cube import find_cube
 from vision.occlusion import find_occlusion, hide_points
 from vision.reading import BoardReading, DieReading, FrameStatus, PointReading
-from vision.trays import find_off, name_off
+from vision.trays import find_off, name_by_off, name_off
 
 __all__ = ["read_board", "ReaderInputError", "MIN_SIDE"]
 
@@ -83,7 +83,12 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
         cx, cy = geom.to_rectified(np.array([cube.image_xy]))[0]
         on_bar = [b for b in on_bar
                   if (b.centres[0][0] - cx) ** 2 + (b.centres[0][1] - cy) ** 2 > (1.5 * radius) ** 2]
-    all_names = name_colours(stacks + on_bar)
+    # borne-off checkers in the trays (or beside a board without), clear of the cube lying there;
+    # with one colour on the points (the other all off) they tell which of the two it is
+    cube_at = [] if cube is None or cube.image_xy is None else [
+        tuple(geom.to_rectified(np.array([cube.image_xy]))[0])]
+    off_groups = find_off(img, geom, radius, stacks + on_bar, cube_at)
+    all_names = name_by_off(off_groups, stacks + on_bar, name_colours(stacks + on_bar))
     names = all_names[: len(stacks)]
     bar: dict[str, int] = {}
     for name in all_names[len(stacks) :]:
@@ -95,10 +100,7 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
     points = _points(geom, stacks, names)
     if occluded:  # the points under the hand are not read: confidence 0
         points = hide_points(points, rect, geom, stacks + on_bar, radius)
-    # borne-off checkers in the trays (or beside a board without), clear of the cube lying there
-    cube_at = [] if cube is None or cube.image_xy is None else [
-        tuple(geom.to_rectified(np.array([cube.image_xy]))[0])]
-    off = name_off(find_off(img, geom, radius, stacks + on_bar, cube_at), stacks + on_bar, all_names)
+    off = name_off(off_groups, stacks + on_bar, all_names)
     dice = _dice(img, geom, stacks + on_bar, radius, cube.image_xy if cube is not None else None)
     return BoardReading(
         board_found=True,

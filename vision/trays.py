@@ -42,9 +42,10 @@ import cv2
 import numpy as np
 
 from vision.board import POINT_PX, BoardGeometry
-from vision.checkers import StackReading, _gradients, ring_scores
+from vision.checkers import StackReading, _gradients, name_colours, ring_scores
+from vision.reading import DARK, LIGHT
 
-__all__ = ["OffGroup", "find_off", "name_off"]
+__all__ = ["OffGroup", "find_off", "name_off", "name_by_off"]
 
 # The strip beyond each end of the field, in point widths from the field's edge ...
 _NEAR = 0.05
@@ -77,6 +78,8 @@ _REGULAR = 0.7
 # energy.
 _REPEAT = 0.3
 _PITCH_TOL = 0.25
+# A groove within this share of a pitch of the fitted comb's tooth is on it (:func:`_comb_count`).
+_COMB_RES = 0.3
 # A slab's middle is one colour along it: its lightness varies along a row by less than this (Lab
 # L, 0-255 scale).
 _PLAIN = 14.0
@@ -91,10 +94,16 @@ _AROUND = 1.3
 _SAME_AROUND = 0.7
 # Lab distance from a checker colour within which a slab row's or a disc's colour is that colour.
 _COLOUR_ROW = 32.0
+# ... or of its hue (a, b within this) and lightness within _ROW_SHADE (Lab, 0-255 scales).
+_ROW_HUE = 12.0
+_ROW_SHADE = 80.0
 # The slabs of one row differ from their median colour by at most this (weighted as _nearest).
 _SAME_SLAB = 14.0
 _LAB_WEIGHT = np.array([0.5, 1.0, 1.0], np.float32)
 _COLOUR_ONE = 26.0
+# When the points show one colour only (the other's fifteen are all off), a row on edge at least this
+# far from it (weighted as _nearest) is of the other colour.
+_OTHER_FAR = 45.0
 
 
 @dataclass(frozen=True)
@@ -211,8 +220,8 @@ def _one_pitch(ys: np.ndarray, profile: np.ndarray, d: float) -> tuple[np.ndarra
         pitch = float(lo + k)
         # refined by the spacings near it (the lag is whole pixels; the slabs' pitch is not)
         gaps = np.diff(ys).astype(np.float64)
-        near = gaps[np.abs(gaps - pitch) <= 0.35 * pitch]
-        if len(near) >= 2:
+        near = gaps[np.abs(gaps - pitch) <= _PITCH_TOL * pitch]
+        if len(near) >= 2 and lo <= float(np.median(near)) <= hi:
             pitch = float(np.median(near))
     else:
         # a short row among other edges (the tray's end, the frame) does not make the whole run
@@ -244,13 +253,40 @@ def _count_run(gaps: np.ndarray, pitch: float) -> int | None:
     return int(one.sum() + 2 * (two & ~one).sum())
 
 
-def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray,
-               x_range: tuple[float, float]) -> list[tuple[float, float, float, int, float, np.ndarray]]:
+def _comb_count(ys: np.ndarray, pitch: float) -> int | None:
+    """Slabs in a run whose grooves jitter (a rim line on either side of a groove moves its peak by
+    a pixel or two): a comb y = a + pitch * k fitted by least squares to the grooves' positions (the
+    whole indices k re-assigned at each of three passes); the count is the comb's span when at least
+    _REGULAR of the grooves lie within _COMB_RES of a tooth and of its teeth as many have a groove.
+    None otherwise, or when the fitted pitch leaves its starting value by more than _PITCH_TOL."""
+    y = ys.astype(np.float64)
+    if len(y) < 3 or pitch <= 0:
+        return None
+    p, a = pitch, float(y[0])
+    for _ in range(3):
+        k = np.rint((y - a) / p)
+        if len(np.unique(k)) < 2:
+            return None
+        p, a = (float(v) for v in np.polyfit(k, y, 1))
+        if p <= 0 or abs(p / pitch - 1) > _PITCH_TOL:
+            return None
+    u = (y - a) / p
+    k = np.rint(u).astype(np.intp)
+    good = np.abs(u - k) <= _COMB_RES
+    n = int(k.max() - k.min())
+    if n < 1 or float(good.mean()) < _REGULAR or len(set(k[good].tolist())) < _REGULAR * (n + 1):
+        return None
+    return n
+
+
+def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray, x_range: tuple[float, float],
+               other: bool = False) -> list[tuple[float, float, float, int, float, np.ndarray]]:
     """Rows of slabs on edge in a strip: (x, y_first, y_last, count, span, Lab colour), strip px.
 
     A groove is a horizontal edge across most of a window 0.6 checker wide; a run of grooves a slab's
     pitch apart is cut to its longest stretch whose spacings are all of a checker colour (the tray's
-    floor between the row and the tray's end is as wide as a slab)."""
+    floor between the row and the tray's end is as wide as a slab). ``other``: the points show one
+    colour only, so a row of a colour unlike it (at least _OTHER_FAR away) is counted too."""
     hy = np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)
     hx = np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)).sum(axis=2)
     line = ((hy > _EDGE) & (hy > _HORIZONTAL * hx)).astype(np.float32)
@@ -280,7 +316,7 @@ def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray,
             seg, pitch = _one_pitch(ys[i : j + 1], span[:, xi], d)
             if len(seg) < 3 or pitch <= 0:
                 continue
-            cols, ok = [], []
+            cols, ok, plains = [], [], []
             for a, b in zip(seg[:-1], seg[1:], strict=True):
                 m = max(1, (b - a) // 3)
                 # the slab's colour: most rows between two grooves (a groove found on a face's rim
@@ -290,7 +326,14 @@ def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray,
                 # a slab is one colour along its length (its round edge shades it across only): a
                 # card's line of print is not
                 plain = float(spread[a + m : b - m + 1, xi].mean()) < _PLAIN
-                ok.append(plain and _nearest(c, known) <= _COLOUR_ROW)
+                plains.append(plain)
+                dist = _nearest(c, known)
+                # a slab's round side is lit unlike a checker's face: lightness may differ more
+                # than hue does
+                hue = np.linalg.norm(known[:, 1:] - c[1:], axis=1)
+                shade = np.abs(known[:, 0] - c[0])
+                like = dist <= _COLOUR_ROW or bool(np.any((hue <= _ROW_HUE) & (shade <= _ROW_SHADE)))
+                ok.append(plain and (like or (other and dist >= _OTHER_FAR)))
             # the slabs of a row are one colour: split where the colour changes (tray floor, the
             # frame at the tray's end), keep the longest stretch of slab-long spacings
             best: tuple[int, int] | None = None
@@ -311,9 +354,19 @@ def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray,
             if best is None:
                 continue
             lo, hi = best
+            # the slab at either end of a row lies in the tray's shade or light: one of the row's
+            # colour (beside it), plain and a pitch long is in the row though unlike the points'
+            for step in (-1, 1):
+                e = lo - 1 if step < 0 else hi + 1
+                n = lo if step < 0 else hi
+                if (0 <= e < len(ok) and plains[e] and abs((seg[e + 1] - seg[e]) / pitch - 1) <= _PITCH_TOL
+                        and _nearest(cols[e], cols[n][None]) <= _SAME_SLAB):
+                    lo, hi = (e, hi) if step < 0 else (lo, e)
             colour = np.median(np.stack(cols[lo : hi + 1]), axis=0)
             seg = seg[lo : hi + 2]
             count = _count_run(np.diff(seg).astype(np.float64), pitch)
+            if count is None:
+                count = _comb_count(seg, pitch)
             if count is None or count < _MIN_ROW:
                 continue  # one slab's two edges: as likely a tray's divider or the frame's edge
             strength = float(span[seg, xi].mean())
@@ -417,6 +470,8 @@ def find_off(image: np.ndarray, geom: BoardGeometry, radius: float, stacks: list
     known = _distinct([s.colour_lab for s in stacks if s.colour_lab is not None and s.count])
     if known.size == 0 or radius <= 0:
         return []
+    # one colour on the points: the other's fifteen may all be off (the game is over)
+    other = len({n for n, s in zip(name_colours(stacks), stacks, strict=True) if n and s.count}) == 1
     pw = float(POINT_PX)
     r = _SCALE * radius
     d = 2 * r
@@ -440,7 +495,7 @@ def find_off(image: np.ndarray, geom: BoardGeometry, radius: float, stacks: list
             return any((x - ax) ** 2 + (y - ay) ** 2 < (1.3 * radius) ** 2 for ax, ay in avoid or [])
 
         rows = []
-        for x, y_a, y_b, count, strength, c in _edge_rows(lab, d, known, rng):
+        for x, y_a, y_b, count, strength, c in _edge_rows(lab, d, known, rng, other):
             cx, cy = rect(x, 0.5 * (y_a + y_b))
             if avoided(cx, cy) or not 0 <= cy <= geom.size[1]:
                 continue
@@ -470,14 +525,40 @@ def _lab3(c: np.ndarray) -> tuple[float, float, float]:
 
 def name_off(groups: list[OffGroup], stacks: list[StackReading], names: list[str | None]) -> dict[str, int]:
     """Borne-off counts per colour name: each group takes the name of the stack whose colour is
-    nearest its own (``stacks`` and their ``names`` as from :func:`vision.checkers.name_colours`)."""
+    nearest its own (``stacks`` and their ``names`` as from :func:`vision.checkers.name_colours`).
+    When the points show one colour only, a group unlike it (at least ``_OTHER_FAR``, as
+    :func:`find_off` admits it) is the other colour: all its fifteen are off."""
     ref = [(np.array(s.colour_lab, np.float32), n) for s, n in zip(stacks, names, strict=True)
            if s.colour_lab is not None and n is not None and s.count]
     out: dict[str, int] = {}
     if not ref:
         return out
+    present = {n for _, n in ref}
     for g in groups:
         c = np.array(g.colour_lab, np.float32)
         name = min(ref, key=lambda rn: float(np.linalg.norm(rn[0] - c)))[1]
-        out[name] = out.get(name, 0) + g.count
+        if len(present) == 1 and _nearest(c, np.stack([rc for rc, _ in ref])) >= _OTHER_FAR:
+            name = DARK if name == LIGHT else LIGHT
+        # a side has fifteen checkers (RULES.md): a row's end misread by one cannot make sixteen
+        out[name] = min(15, out.get(name, 0) + g.count)
     return out
+
+
+def name_by_off(groups: list[OffGroup], stacks: list[StackReading],
+                names: list[str | None]) -> list[str | None]:
+    """The stacks' colour names, corrected by the borne-off checkers when the points show one colour
+    only: :func:`vision.checkers.name_colours` can then only guess it from its lightness (light
+    above mid-grey), but a row of the other colour in a tray (at least ``_OTHER_FAR`` unlike it: all
+    its fifteen are off) says which of the two is the lighter. ``names`` unchanged otherwise."""
+    ref = [np.array(s.colour_lab, np.float32) for s, n in zip(stacks, names, strict=True)
+           if s.colour_lab is not None and n is not None and s.count]
+    present = {n for s, n in zip(stacks, names, strict=True) if n is not None and s.count}
+    if len(present) != 1 or not ref:
+        return names
+    known = np.stack(ref)
+    others = [g for g in groups if _nearest(np.array(g.colour_lab, np.float32), known) >= _OTHER_FAR]
+    if not others:
+        return names
+    other_light = sum(g.colour_lab[0] * g.count for g in others) / sum(g.count for g in others)
+    name = DARK if other_light > float(np.median(known[:, 0])) else LIGHT
+    return [None if n is None else name for n in names]
