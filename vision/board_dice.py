@@ -54,6 +54,16 @@ _PIP_SIGMA = 0.055
 _MIN_SIGMA = 0.9
 # A pip's blob strength (lightness units, scale-normalised) must reach this.
 _PIP_MIN = 25.0
+# Exposure: a view whose bright end (this percentile of its grey) is below _EXPOSED is brightened to
+# it, at most _MAX_GAIN times (a dim room or a dark camera: every pip's contrast shrinks with the
+# light, and the contrast floors below are set for a normal exposure); a bright view is left as is.
+_BRIGHT_PCT = 95
+_EXPOSED = 125.0
+_MAX_GAIN = 3.0
+# Resolution: a die whose edge spans fewer input pixels than this is not read -- a six's pips are
+# 0.28 edges apart, so below ~2 px between them a six blurs into a two's or a three's pattern (any
+# face could be a higher one whose pips merged).
+_MIN_EDGE_PX = 7.5
 # A pip is round: the Hessian's eigenvalue ratio at least this (line ends and tips are elongated;
 # the close pips of a six make each other a little elongated).
 _ROUND_MIN = 0.25
@@ -144,6 +154,7 @@ class DiceView:
     image: np.ndarray
     scale: float
     margin: tuple[float, float]
+    source: float = 1.0  # input pixels per view pixel (mean over the field: the resolution there)
 
     def to_view(self, xy: np.ndarray) -> np.ndarray:
         return (np.asarray(xy, np.float64).reshape(-1, 2) + self.margin) * self.scale
@@ -174,7 +185,16 @@ def dice_view(image: np.ndarray, geom: BoardGeometry, radius: float) -> DiceView
     size = (int(round(k * (w + 2 * mx))), int(round(k * (h + 2 * my))))
     hom = np.array([[k, 0.0, k * mx], [0.0, k, k * my], [0.0, 0.0, 1.0]]) @ geom.homography
     view = cv2.warpPerspective(image, hom, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return DiceView(view, k, (mx, my))
+    return DiceView(view, k, (mx, my), native / k)
+
+
+def _exposed(view: np.ndarray) -> np.ndarray:
+    """The view brightened to a normal exposure (``_EXPOSED`` at its ``_BRIGHT_PCT`` percentile of
+    grey, gain at most ``_MAX_GAIN``), or as it is when already that bright. uint8 BGR (H, W, 3)."""
+    grey = cv2.cvtColor(view[::4, ::4], cv2.COLOR_BGR2GRAY)
+    top = float(np.percentile(grey, _BRIGHT_PCT))
+    gain = min(_MAX_GAIN, _EXPOSED / max(top, 1.0))
+    return view if gain <= 1.0 else cv2.convertScaleAbs(view, alpha=gain)
 
 
 def _doh(light: np.ndarray, sigma: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -374,13 +394,14 @@ def _keep(shape: tuple[int, int], discs: list[tuple[float, float, float]],
 def _accept(
     lab: np.ndarray, pips: list[BoardPip], sigma: float, radius: float,
     keep: np.ndarray | None = None, bar: tuple[float, float] | None = None,
-    field: tuple[float, float, float, float] | None = None,
+    field: tuple[float, float, float, float] | None = None, min_edge: float = 0.0,
 ) -> Callable[[Face], bool]:
     """The checks a face must pass to be taken for a die (module docstring, step 3). Where pips
     were not looked for (``keep`` False: a checker's disc) a face may have lost some: a face whose
     pip area reaches there is not read. ``bar``: the bar's x-extent in the same pixels, if any;
     ``field``: the playing field (x0, y0, x1, y1) in the same pixels -- off it (the frame, trays,
-    score cards, the table) a die must stand out clearly and show round pips."""
+    score cards, the table) a die must stand out clearly and show round pips. ``min_edge``: the least
+    die edge (px) whose pips the input resolves (``_MIN_EDGE_PX`` input pixels)."""
     h, w = lab.shape[:2]
 
     def off_field(face: Face) -> bool:
@@ -420,6 +441,8 @@ def _accept(
         roundest = min(pips[i].roundness for i in face.members)
         off = off_field(face)
         # the cheap checks first (most candidates fail one)
+        if face.edge < min_edge:
+            return False  # too few input pixels: its pips may have merged (a six read as a two)
         if not one and face.edge < _MIN_EDGE * radius:
             return False  # pips of a side face seen beside the top face, or printing
         if (one and roundest < _ONE_ROUND) or (off and roundest < _OFF_ROUND):
@@ -475,7 +498,7 @@ def find_board_dice(
         one set).
     """
     dv = dice_view(image, geom, radius)
-    lab = cv2.cvtColor(dv.image, cv2.COLOR_BGR2LAB)
+    lab = cv2.cvtColor(_exposed(dv.image), cv2.COLOR_BGR2LAB)
     k = dv.scale
     r = radius * k
     cube = None
@@ -491,7 +514,7 @@ def find_board_dice(
         x0, x1 = dv.to_view(np.array([[geom.bar[0], 0.0], [geom.bar[1], 0.0]]))[:, 0]
         bar = (float(x0), float(x1))
     (fx0, fy0), (fx1, fy1) = dv.to_view(np.array([[0.0, 0.0], [float(geom.size[0]), float(geom.size[1])]]))
-    accept = _accept(lab, pips, sigmas[0], r, keep, bar, (fx0, fy0, fx1, fy1))
+    accept = _accept(lab, pips, sigmas[0], r, keep, bar, (fx0, fy0, fx1, fy1), _MIN_EDGE_PX / dv.source)
     faces = find_faces(pips, tuple(e * r for e in _EDGES_OF_RADIUS), accept, _ONE_ROUND)
     if not faces:
         return ()

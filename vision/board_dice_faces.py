@@ -28,6 +28,11 @@ _CROWDED = 4
 # The strongest pip of a face over its weakest at most this (faces of 1-3 pips; crowded faces).
 _ALIKE = 1.7
 _ALIKE_CROWDED = 2.2
+# A one's pip stands alone: no round blob (as round as a one must be) of its polarity at least this
+# share of its contrast, in no face taken, within a diagonal of the largest die edge tried (a two
+# whose other pip prints a little unlike it would otherwise read as a one; the corner of a die's
+# outline or shadow is no round blob).
+_ONE_ALONE = 0.5
 # Least tolerance (px) of a pip's mirror image through the face centre.
 _MIN_TOL = 1.0
 
@@ -144,6 +149,20 @@ def face_at(pips: list[BoardPip], near: list[int], cx: float, cy: float, edge: f
     return Face(float(score), (cx, cy), tuple(sorted(used)), own)
 
 
+def _not_alone(face: Face, xy: np.ndarray, dark: np.ndarray, contrast: np.ndarray, round_: np.ndarray,
+               taken: set[int], reach: float) -> bool:
+    """Is there a blob like the one-pip ``face``'s pip (same polarity, ``_ONE_ALONE`` of its
+    contrast, as round as ``round_`` of the pip says a one must be), in no face taken, within
+    ``reach`` px of it?"""
+    i = face.members[0]
+    near = (((xy - xy[i]) ** 2).sum(axis=1) < reach * reach) & (dark == dark[i]) & round_
+    near &= contrast >= _ONE_ALONE * contrast[i]
+    near[i] = False
+    if taken:
+        near[list(taken)] = False
+    return bool(near.any())
+
+
 def find_faces(pips: list[BoardPip], edges: tuple[float, ...],
                accept: Callable[[Face], bool] = lambda f: True, one_round: float = 0.0) -> list[Face]:
     """Non-overlapping d6 faces among the pips, best first: greedy, no pip in two faces, no face
@@ -161,6 +180,7 @@ def find_faces(pips: list[BoardPip], edges: tuple[float, ...],
     d2 = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
     dark = np.array([p.dark for p in pips])
     contrast = np.array([p.contrast for p in pips])
+    pip_round = np.array([p.roundness >= one_round for p in pips], bool)
     # pairs that may be a face's diagonal: same polarity, alike, a diagonal's length apart (every
     # even face has one through its centre; odd faces are centred on a pip)
     strong, weak = np.maximum.outer(contrast, contrast), np.minimum.outer(contrast, contrast)
@@ -191,8 +211,12 @@ def find_faces(pips: list[BoardPip], edges: tuple[float, ...],
         if any((f.centre[0] - g.centre[0]) ** 2 + (f.centre[1] - g.centre[1]) ** 2
                < (_APART_EDGES * max(f.edge, g.edge)) ** 2 for g in out):
             continue
-        if any(set(f.members) < r for r in refused):
-            continue  # part of a face already refused (a row of a six is no three)
+        if any(len(r.intersection(f.members)) >= 2 for r in refused):
+            continue  # two pips of a face already refused: a row of a six is no three, nor a
+            # column of it with a blob beside (a six with a pip lost in the dark)
+        if len(f.members) == 1 and _not_alone(f, xy, dark, contrast, pip_round, taken,
+                                              _SPAN[1] * max(edges)):
+            continue  # a pip with a like blob a diagonal away: a two (or three) half seen, no one
         if not accept(f):
             if len(f.members) >= _CROWDED:
                 refused.append(set(f.members))
