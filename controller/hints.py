@@ -145,11 +145,21 @@ def _gnubg_process() -> Any:
     if _EXECUTOR is None:
         import multiprocessing
         import signal
+        import threading
         from concurrent.futures import ProcessPoolExecutor
+        from multiprocessing import resource_tracker
 
         # Ctrl-C goes to the whole process group. The spawned helper spends a second or two importing
-        # before its initializer can ignore SIGINT, and a Ctrl-C then printed its traceback; so it is
-        # started (submit spawns it, in this thread) with SIGINT blocked, a mask it keeps across exec.
+        # before its initializer can ignore SIGINT, and a Ctrl-C then printed its traceback. So it is
+        # started (submit spawns it, in this thread) with SIGINT ignored -- an ignored signal stays
+        # ignored across exec, and Python then installs no KeyboardInterrupt handler -- when this is
+        # the main thread (signal.signal works only there), and with SIGINT blocked in any case, a
+        # mask kept across exec. The resource tracker is started first: starting it unblocks SIGINT
+        # in the calling thread (multiprocessing.resource_tracker.ensure_running), which undid the
+        # mask for the helper spawned after it.
+        resource_tracker.ensure_running()
+        in_main = threading.current_thread() is threading.main_thread()
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if in_main else None
         previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             _EXECUTOR = ProcessPoolExecutor(
@@ -161,6 +171,8 @@ def _gnubg_process() -> Any:
             _EXECUTOR.submit(int)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+            if in_main:
+                signal.signal(signal.SIGINT, handler)
         import atexit
 
         atexit.register(close_engine)
