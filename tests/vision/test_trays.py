@@ -9,6 +9,7 @@ import json
 
 import cv2
 import numpy as np
+import pytest
 
 from tests.conftest import shared_data
 from vision.board import find_board
@@ -102,23 +103,29 @@ def test_real_trays_hold_no_checker() -> None:
         assert lab.get("off") == [] and reading.off == {}, (lab["image"], reading.off)
 
 
+def _paper_flat_right(colour: str, n: int) -> bool:
+    spec = random_spec(n, "paper", off={colour: n}, bar={})
+    r = render(spec, size=(1280, 720), view="rectified", seed=n)
+    geom = find_board(r.image)
+    assert geom is not None
+    stacks = count_stacks(geom.rectify(r.image), geom)
+    groups = find_off(r.image, geom, stacks[0].radius, stacks)
+    assert all(g.pose == "flat" and g.count == 1 for g in groups)
+    assert np.all([g.centre[0] > geom.size[0] for g in groups])  # beside the home board, right
+    return name_off(groups, stacks, name_colours(stacks)) == {colour: n}
+
+
+def test_paper_board_flat_rows_sample() -> None:
+    """Beside a board without trays the checkers lie flat in two rows, each one flat disc beside the
+    home board: 1, 6 and 9 of either colour (all right when measured; the slow test runs 1-9)."""
+    assert sum(_paper_flat_right(c, n) for c in (DARK, LIGHT) for n in (1, 6, 9)) >= 6
+
+
+@pytest.mark.slow
 def test_paper_board_flat_rows() -> None:
-    """Beside a board without trays the checkers lie flat in two rows: each is one flat disc beside
-    the home board, and the counts of 1-9 of either colour are right (measured 15/18 when written;
-    a light row of 3-4 overlapping discs loses one)."""
-    right = 0
-    for colour in (DARK, LIGHT):
-        for n in range(1, 10):
-            spec = random_spec(n, "paper", off={colour: n}, bar={})
-            r = render(spec, size=(1280, 720), view="rectified", seed=n)
-            geom = find_board(r.image)
-            assert geom is not None
-            stacks = count_stacks(geom.rectify(r.image), geom)
-            groups = find_off(r.image, geom, stacks[0].radius, stacks)
-            assert all(g.pose == "flat" and g.count == 1 for g in groups)
-            assert np.all([g.centre[0] > geom.size[0] for g in groups])  # beside the home board, right
-            right += name_off(groups, stacks, name_colours(stacks)) == {colour: n}
-    assert right >= 14
+    """Rows of 1-9 of either colour beside a paper board (measured 15/18 when written; a light row of
+    3-4 overlapping discs loses one)."""
+    assert sum(_paper_flat_right(c, n) for c in (DARK, LIGHT) for n in range(1, 10)) >= 14
 
 
 # All fifteen of one colour off (the game is over): the points show the other colour only, so the
@@ -160,3 +167,46 @@ def test_one_colour_on_the_points_is_named_by_the_row_off() -> None:
     # both colours on the points: nothing to correct
     two = stacks + [StackReading(2, True, 3, (30.0, 128.0, 128.0), 1.0)]
     assert name_by_off(row, two, name_colours(two)) == name_colours(two)
+
+
+def _random_off_case(i: int) -> tuple[int, str, str, int, int, str, str]:
+    """Case i of the broad measurement: style by turn, pose, counts to 15 (all fifteen of one colour
+    every seventh case), home side and view drawn from a fixed seed."""
+    rng = np.random.default_rng(100 + i)
+    style = ("wood", "tournament", "paper")[i % 3]
+    light = int(rng.integers(0, 16)) if rng.random() < 0.8 else 0
+    dark = int(rng.integers(0, 16)) if rng.random() < 0.8 else 0
+    if i % 7 == 3:
+        light, dark = 15, int(rng.integers(0, 8))
+    if i % 7 == 5:
+        dark, light = 15, int(rng.integers(0, 8))
+    pose = "flat" if style == "paper" else str(rng.choice(["edge", "edge", "flat"]))
+    if pose == "flat":
+        light, dark = min(light, 9), min(dark, 9)
+    return (100 + i, style, pose, light, dark, str(rng.choice(["left", "right"])),
+            str(rng.choice(["perspective", "perspective", "rectified"])))
+
+
+# Of 36 random boards (random looks, cameras, lighting): borne-off counts exactly right, and every
+# colour within one checker (measured 19/36 and 28/36 when written: dark rows on a dark tray are
+# missed or read a slab off; a single checker on edge is not counted).
+OFF_EXACT_FLOOR = 19
+OFF_NEAR_FLOOR = 28
+
+
+@pytest.mark.slow
+def test_borne_off_on_random_renders() -> None:
+    exact = near = 0
+    for i in range(36):
+        seed, style, pose, light, dark, home, view = _random_off_case(i)
+        spec = random_spec(seed, style, home=home, off={LIGHT: light, DARK: dark}, bar={}, variant=None)
+        spec = dataclasses.replace(spec, off_pose=pose, cube_value=(2, 4, 8, 16, 32, 64)[seed % 6],
+                                   cube_position=("centre", "top", "bottom")[seed % 3])
+        rng = np.random.default_rng(seed)
+        camera = Camera.random(rng) if view == "perspective" else None
+        r = render(spec, size=(1280, 720), view=view, camera=camera, seed=seed,
+                   lighting=float(rng.uniform(0.1, 0.6)), noise=2.0, jpeg_quality=85)
+        got, want = read_board(r.image).off, dict(r.truth.off)
+        exact += got == want
+        near += all(abs(got.get(c, 0) - want.get(c, 0)) <= 1 for c in (LIGHT, DARK))
+    assert exact >= OFF_EXACT_FLOOR and near >= OFF_NEAR_FLOOR, (exact, near)
