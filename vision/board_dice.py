@@ -125,6 +125,20 @@ _TOUCH = 0.6
 # A die between two checkers this close (radii, centre to centre) on opposite sides is on or
 # against one (a die on a stack's checker hides it: the stack shows a gap there).
 _BETWEEN = 2.6
+# A die where a stack's next checker would lie -- within _STACK_SIDE radii of a checker's column
+# line, _STACK_NEXT radii from its centre along the column -- with that checker's colour round it:
+# on a ring _UNDER_RING checker radii round the die's centre (past the die's sides, inside the rim
+# of a checker it lies on) at least _UNDER_MIN within _UNDER_SAME Lab of that checker's colour, and
+# _UNDER_DROP less of it on a ring _BEYOND_RING radii out (past that checker's rim: the board). A
+# die beside the stack shows the board on both rings; on a board of the checkers' own colour both
+# match and nothing is told.
+_STACK_SIDE = 0.45
+_STACK_NEXT = (1.5, 2.4)
+_UNDER_RING = 0.9
+_BEYOND_RING = 1.5
+_UNDER_SAME = 25.0
+_UNDER_MIN = 0.4
+_UNDER_DROP = 0.12
 # A cocked die's side face: pips this strong against the top face's weakest, this far (edges) from
 # the top face's centre.
 _SIDE_CONTRAST = 0.6
@@ -524,7 +538,7 @@ def find_board_dice(
     ref = float(np.median(sized)) if sized else None
     kept = [f for f in faces if _mean_contrast(f, pips) >= _SET_CONTRAST * best
             and (ref is None or len(f.members) == 1 or 1 / _SET_SIZE <= f.edge / ref <= _SET_SIZE)]
-    return _readings(kept, pips, geom, dv, discs)
+    return _readings(kept, pips, geom, dv, discs, lab)
 
 
 def _regions(geom: BoardGeometry, discs: list[tuple[float, float, float]]) -> BoardRegions:
@@ -546,7 +560,7 @@ def _regions(geom: BoardGeometry, discs: list[tuple[float, float, float]]) -> Bo
 
 
 def _readings(faces: list[Face], pips: list[BoardPip], geom: BoardGeometry, dv: DiceView,
-              discs: list[tuple[float, float, float]]) -> tuple[DieReading, ...]:
+              discs: list[tuple[float, float, float]], lab: np.ndarray) -> tuple[DieReading, ...]:
     regions = _regions(geom, discs)
     out = []
     for f in faces:
@@ -556,8 +570,9 @@ def _readings(faces: list[Face], pips: list[BoardPip], geom: BoardGeometry, dv: 
         flat = DieStatus.COCKED if _cocked(f, faces, pips) else DieStatus.FLAT
         die = DieReading(len(f.members), (float(xy[0]), float(xy[1])), flat, _confidence(f))
         status = board_status(die, regions, edge_px)
-        if status in (DieStatus.FLAT, DieStatus.COCKED) and _between_checkers(
-                dv.to_rectified(np.array([[cx, cy]]))[0], discs):
+        rect_xy = dv.to_rectified(np.array([[cx, cy]]))[0]
+        if status in (DieStatus.FLAT, DieStatus.COCKED) and (
+                _between_checkers(rect_xy, discs) or _on_stack(rect_xy, discs, lab, dv)):
             status = DieStatus.ON_CHECKER
         out.append(replace(die, status=status))
     out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
@@ -576,6 +591,36 @@ def _between_checkers(xy: np.ndarray, discs: list[tuple[float, float, float]]) -
             cos = float(dirs[i] @ dirs[j]) / (float(np.linalg.norm(dirs[i]) * np.linalg.norm(dirs[j])) + 1e-9)
             if cos < -0.5:
                 return True
+    return False
+
+
+def _on_stack(xy: np.ndarray, discs: list[tuple[float, float, float]], lab: np.ndarray,
+              dv: DiceView) -> bool:
+    """A die in a checker's column (points' columns are vertical in the rectified field), where the
+    stack's next checker would lie (_STACK_NEXT radii from it), with that checker's colour round it
+    and the board beyond: on the checker it hides from the stack counter (RULES.md B15). ``xy``,
+    ``discs`` rectified px; ``lab`` the dice view (``dv``) in Lab."""
+    lo, hi = _STACK_NEXT
+    h, w = lab.shape[:2]
+    ang = np.linspace(0.0, 2 * np.pi, 32, endpoint=False)
+    for x, y, r in discs:
+        if not (abs(xy[0] - x) <= _STACK_SIDE * r and lo * r <= abs(xy[1] - y) <= hi * r):
+            continue
+        (dx, dy), (cx, cy) = dv.to_view(np.array([[x, y], xy]))
+        rr = r * dv.scale
+        core = lab[max(0, int(dy - 0.4 * rr)) : int(dy + 0.4 * rr) + 1,
+                   max(0, int(dx - 0.4 * rr)) : int(dx + 0.4 * rr) + 1].reshape(-1, 3).astype(np.float32)
+        if len(core) == 0:
+            continue
+        colour = np.median(core, axis=0)
+        share = []
+        for k in (_UNDER_RING, _BEYOND_RING):
+            xs = np.clip(np.rint(cx + k * rr * np.cos(ang)), 0, w - 1).astype(np.intp)
+            ys = np.clip(np.rint(cy + k * rr * np.sin(ang)), 0, h - 1).astype(np.intp)
+            ring = lab[ys, xs].astype(np.float32)
+            share.append(float(np.mean(np.linalg.norm(ring - colour, axis=1) < _UNDER_SAME)))
+        if share[0] >= _UNDER_MIN and share[0] - share[1] >= _UNDER_DROP:
+            return True
     return False
 
 
