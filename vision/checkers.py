@@ -537,14 +537,19 @@ def find_bar_checkers(rectified: np.ndarray, geom: BoardGeometry, radius: float,
     bar_colour = np.median(lab[:, max(0, xb - 1) : xb + 2].reshape(-1, 3), axis=0)
     inside = _disc_colours(lab, best_x, ys, k)
     differs = np.linalg.norm(inside - bar_colour, axis=1) > _BARE_DELTA
+    # a checker of the bar's own colour (black on a tournament board's black bar) shows only its rim
+    # and shading: judged on the weaker-edge ring, which must then be near complete (the bar's straight
+    # edges touch a ring centred on it at two sides only, whatever the threshold)
+    weak = ring_scores(gx, gy, best_x, ys, radius, _EDGE_WEAK)
     # the bar carries hinges, logos and its own edges: only clear, complete discs count
-    usable = np.where(differs, score, 0.0)
+    usable = np.where(differs, np.where(score >= _BAR_RING, score, 0.0),
+                      np.where(weak >= _RING_STRONG, weak, 0.0))
     known = np.array([st.colour_lab for st in stacks or [] if st.colour_lab is not None], np.float32)
     out: list[StackReading] = []
     order = np.argsort(-usable)
     taken: list[float] = []
     for i in order:
-        if usable[i] < _BAR_RING:
+        if usable[i] <= 0.0:
             break
         if any(abs(ys[i] - t) < 1.6 * radius for t in taken):
             continue
