@@ -113,6 +113,37 @@ def test_a_six_whose_middle_pips_blur_away_is_no_lower_face() -> None:
     assert all(len(f.members) == 6 for f in faces)
 
 
+def test_a_two_with_one_unlike_pip_is_no_one() -> None:
+    """A two whose pips print unlike (one by a shadow, one blurred) is no face of two; neither pip is
+    then a one: a one's pip stands alone, with no round like blob a diagonal away."""
+    a, b = _pips(2, (40.0, 40.0), 20.0, 30.0)
+    faint = bd.BoardPip(b.x, b.y, a.contrast / 1.8, True, 0.9, b.colour, 1.5)
+    assert find_faces([a, faint], (14.0, 20.0, 28.0), one_round=0.6) == []
+    corner = bd.BoardPip(b.x, b.y, a.contrast / 1.8, True, 0.35, b.colour, 1.5)  # a shadow's corner
+    assert [len(f.members) for f in find_faces([a, corner], (14.0, 20.0, 28.0), one_round=0.6)] == [1]
+
+
+def test_a_die_too_small_for_the_input_is_not_read() -> None:
+    """Below the resolution floor a six's pips may have merged into a lower face's: nothing is read."""
+    lab = cv2.cvtColor(_dice_image(2), cv2.COLOR_BGR2LAB)
+    sigmas = bd._sigmas(20.0)
+    pips = bd.board_pips(lab, sigmas)
+    edges = (14.0, 20.0, 28.0)
+    assert find_faces(pips, edges, bd._accept(lab, pips, sigmas[0], 20.0, min_edge=30.0)) == []
+    assert len(find_faces(pips, edges, bd._accept(lab, pips, sigmas[0], 20.0, min_edge=15.0))) == 1
+
+
+def test_a_dim_view_is_brought_to_a_normal_exposure() -> None:
+    """A dark frame's pips lose contrast with the light: the view is brightened to the exposure the
+    contrast floors are set for, a bright one left as it is (real webcam frames at 40 % light: 0/28
+    rolls read before, 28/28 after -- tests/vision/test_board_dice_robustness.py)."""
+    img = _dice_image(5)
+    dim = cv2.convertScaleAbs(img, alpha=0.4)
+    grey = cv2.cvtColor(bd._exposed(dim), cv2.COLOR_BGR2GRAY)
+    assert abs(float(np.percentile(grey, bd._BRIGHT_PCT)) - bd._EXPOSED) < 6
+    assert bd._exposed(img) is img
+
+
 # --- renders: every value, three board styles, both views ------------------------------------------
 
 RENDER_CASES = [
