@@ -7,7 +7,8 @@ checkers' radius give the die's scale (a die's edge is 0.3-0.8 checker diameters
 so the dice are found by what every die shows whatever its colour -- its pips:
 
 1. **View.** The field and a margin round it (frame, trays) rectified at the frame's own sharpness,
-   as far as the smallest pips need (:func:`dice_view`).
+   as far as the smallest pips need (:func:`dice_view`), and a dim view brought to a normal exposure
+   (a dark room shrinks every pip's contrast below the floors).
 2. **Pips.** Small round blobs at two pip scales: peaks of the scale-normalised determinant of the
    Hessian of the lightness (Lindeberg, "Feature detection with automatic scale selection", 1998),
    dark or light, with the Hessian's eigenvalue ratio as roundness. Straight edges (triangles,
@@ -21,12 +22,16 @@ so the dice are found by what every die shows whatever its colour -- its pips:
    one face alike; the body around them one colour, every pip deep against it and isolated on it;
    no other pip-like blob on the die's bare rim (a logo's letters); printing refused (elongated marks
    that do not stand out); a face whose pips may lie under a checker's masked disc is not read, nor
-   a refused 4-6 face as its rows; a one is a round, deep dot on a clean face; on the bar (hinges)
+   a refused 4-6 face as its rows; a one is a round, deep dot on a clean face, alone (no round like
+   blob a diagonal away: a two half seen); a die spanning fewer than ``_MIN_EDGE_PX`` input pixels
+   is not read (a six's pips merge into a lower face's); on the bar (hinges)
    and off the field (grain, stitching, print) stricter. The dice kept are one set: pips alike in
    contrast, dice of one size.
 
 The status by :func:`vision.dice_status.board_status` (``off_board``, ``on_bar``, ``on_checker``,
-then ``cocked`` -- a side face's pips beside the top face -- or ``flat``; RULES.md B15/N10).
+then ``cocked`` -- a side face's pips beside the top face -- or ``flat``; RULES.md B15/N10); a die
+between two checkers, or where a stack's next checker would lie with that checker's colour round
+it, is ``on_checker`` too (the checker under it is hidden from the stack counter).
 ``wrong_half`` needs to know who rolled: the controller decides it.
 """
 
