@@ -153,34 +153,31 @@ def find_cube(image: np.ndarray, geom: BoardGeometry, checker_radius: float) -> 
         regions.append((x0, x1, region, local.astype(np.float32)))
         for bg in (np.median(region.reshape(-1, 3), axis=0), regions[-1][3]):
             found += _squares(region, bg, side, x0, pad, width)
-    if not any(c[0] <= _READ_REACH * POINT_PX and _value(image, geom, shift, c) is not None for c in found):
-        # no square reads: a cube of its place's colour shows only its figure
-        figures = []
-        for x0, _x1, region, local in regions:
-            figures += _figures(region, local, side, x0, pad, width)
-        for cand in sorted(figures):
-            if cand[0] > _READ_REACH * POINT_PX:
-                break
-            # the face's size is not known from its figure: it must read the same at three sizes
-            # round the expected one (at the wrong size a face's bevel joins its figure: 4 -> 64)
-            reads = [_value(image, geom, shift, (*cand[:3], f * cand[3], cand[4])) for f in _FIGURE_SIDES]
-            got = {v for v in reads if v is not None}
-            if len(got) == 1 and sum(v is not None for v in reads) >= 2:
-                return _reading(geom, cand, got.pop(), pad)
-    if not found:
-        return None
     # of several squares (score cards, a clock), the cube is the one whose face reads among those
     # within the trays' reach, else the one nearest the field
     found.sort()
-    best, value = found[0], None
     for cand in found:
         if cand[0] > _READ_REACH * POINT_PX:
             break
         v = _value(image, geom, shift, cand)
         if v is not None:
-            best, value = cand, v
+            return _reading(geom, cand, v, pad)
+    # no square reads: a cube of its place's colour shows only its figure
+    figures = []
+    for x0, _x1, region, local in regions:
+        figures += _figures(region, local, side, x0, pad, width)
+    for cand in sorted(figures):
+        if cand[0] > _READ_REACH * POINT_PX:
             break
-    return _reading(geom, best, value, pad)
+        # the face's size is not known from its figure: it must read the same at three sizes
+        # round the expected one (at the wrong size a face's bevel joins its figure: 4 -> 64)
+        reads = [_value(image, geom, shift, (*cand[:3], f * cand[3], cand[4])) for f in _FIGURE_SIDES]
+        got = {v for v in reads if v is not None}
+        if len(got) == 1 and sum(v is not None for v in reads) >= 2:
+            return _reading(geom, cand, got.pop(), pad)
+    if not found:
+        return None
+    return _reading(geom, found[0], None, pad)
 
 
 def _value(image: np.ndarray, geom: BoardGeometry, shift: np.ndarray,

@@ -104,6 +104,9 @@ _COLOUR_ONE = 26.0
 # When the points show one colour only (the other's fifteen are all off), a row on edge at least this
 # far from it (weighted as _nearest) is of the other colour.
 _OTHER_FAR = 45.0
+# ... and counts from this many slabs in a row (the points' other colour unread -- black on black
+# points -- must not turn a tray's lining into a short row).
+_OTHER_MIN_ROW = 5
 
 
 @dataclass(frozen=True)
@@ -499,6 +502,8 @@ def find_off(image: np.ndarray, geom: BoardGeometry, radius: float, stacks: list
             cx, cy = rect(x, 0.5 * (y_a + y_b))
             if avoided(cx, cy) or not 0 <= cy <= geom.size[1]:
                 continue
+            if other and count < _OTHER_MIN_ROW and _nearest(c, known) >= _OTHER_FAR:
+                continue  # fifteen off make long rows; a short one of no colour on the points is no row
             rows.append((x, y_a, y_b))
             out.append(OffGroup(side, "edge", count, _lab3(c), (cx, cy), strength))
         for x, y, score, c in _flat_discs(lab, r, known, rng):
