@@ -29,9 +29,15 @@ blocks or irregular marks without the slabs' even spacing or a disc's ring, and 
 checker colour where they look like one.
 
 Known limits (measured on renders, see tests/vision/test_trays.py): a row of fewer than
-``_MIN_ROW`` checkers on edge is not counted (one slab looks like a divider or the frame's edge); a
-colour none of whose checkers is on the points (all fifteen off: the game is over) cannot be named;
-flat checkers piled on top of one another are seen as one.
+``_MIN_ROW`` checkers on edge is not counted (one slab looks like a divider or the frame's edge); dark
+rows in a dark tray are often missed or read a slab off; flat checkers piled on top of one another
+are seen as one. A colour none of whose checkers is on the points (all fifteen off: the game is over)
+is counted from rows on edge of at least ``_OTHER_MIN_ROW`` slabs unlike the one colour there, and
+named by :func:`name_by_off` (lighter or darker than it); flat, it is not seen.
+
+A row's slabs are counted from its grooves' spacings when they are whole pitches, else by a comb
+fitted to the grooves (least squares, :func:`_comb_count`); the pitch is the groove profile's
+autocorrelation peak.
 """
 
 from __future__ import annotations
