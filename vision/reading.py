@@ -16,6 +16,7 @@ from typing import Any
 
 LIGHT = "light"
 DARK = "dark"
+COLOURS = (LIGHT, DARK)
 
 
 class DieStatus(StrEnum):
@@ -122,15 +123,21 @@ class BoardReading:
         """(colour, count) per slot 0-23, the part of a reading the rules care about."""
         return tuple((p.colour, p.count) for p in self.points)
 
+    def _per_colour(self, counts: dict[str, int]) -> dict[str, int]:
+        # DESIGN.md: "counts per colour" -- with a board in view both colours are given, 0 included,
+        # so a consumer never meets a missing key; with no board there is nothing to count.
+        return {**dict.fromkeys(COLOURS, 0), **counts} if self.board_found else dict(counts)
+
     def to_json(self) -> dict[str, Any]:
-        """The `tavla read` JSON object (DESIGN.md "Contracts")."""
+        """The `tavla read` JSON object (DESIGN.md "Contracts"); ``bar``/``off`` give both colours
+        (0 included) when a board was found."""
         return {
             "board_found": self.board_found,
             "occluded": self.occluded,
             "status": FrameStatus(self.status).value,
             "points": [p.to_json() for p in self.points],
-            "bar": dict(self.bar),
-            "off": dict(self.off),
+            "bar": self._per_colour(self.bar),
+            "off": self._per_colour(self.off),
             "dice": [d.to_json() for d in self.dice],
             "cube": self.cube.to_json() if self.cube else {"value": None, "position": None, "image_xy": None},
             "has_bar": self.has_bar,

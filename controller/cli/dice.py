@@ -7,6 +7,9 @@ from pathlib import Path
 
 import typer
 
+# Below this many pixels on its short side a photo cannot show a die's pips (vision.dice refuses it).
+_MIN_SIDE = 16
+
 
 def _err(message: str) -> typer.Exit:
     typer.echo(f"tavla: {message}", err=True)
@@ -36,8 +39,19 @@ def register(app: typer.Typer) -> None:
         frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
         if frame is None:
             raise _err(f"cannot decode {image} as an image: check the file is a complete JPEG or PNG")
+        h, w = frame.shape[:2]
+        if min(h, w) < _MIN_SIDE:  # it decodes, so it is readable: it just holds no die
+            typer.echo("[]")
+            return
         try:
             found = find_dice(frame)
         except DiceInputError as exc:
             raise _err(f"{image}: {exc}") from None
-        typer.echo(json.dumps([d.to_json() for d in found]))
+        out = []
+        for d in found:
+            raw = d.to_json()
+            if raw.get("image_xy") is not None:  # a die cut by the photo's edge: its centre stays inside
+                x, y = raw["image_xy"]
+                raw["image_xy"] = [min(max(float(x), 0.0), w - 1.0), min(max(float(y), 0.0), h - 1.0)]
+            out.append(raw)
+        typer.echo(json.dumps(out))

@@ -60,10 +60,13 @@ def _kill_and_resume(tmp_path: Path, kills: int, seed: int, cmd_first, cmd_resum
     cmd = cmd_first(journal, src)
     for _ in range(kills):
         killed += _kill_after(cmd, rng.uniform(*delays)) == -9
-        cmd = cmd_resume(journal, src)
+        # killed before the station wrote its journal (a loaded machine starts slowly): nothing was
+        # recorded, so the user starts the run again rather than resuming
+        cmd = cmd_resume(journal, src) if journal.exists() else cmd_first(journal, src)
         if journal.exists() and len(read(journal)) == len(events):
             break
-    subprocess.run(cmd_resume(journal, src), check=True, capture_output=True, timeout=300)
+    last = cmd_resume(journal, src) if journal.exists() else cmd_first(journal, src)
+    subprocess.run(last, check=True, capture_output=True, timeout=300)
     _check(journal, events)
     return killed
 

@@ -31,7 +31,7 @@ def test_json_has_every_contract_field() -> None:
     assert out["points"][5]["count"] == 3 and out["points"][5]["colour"] == "light"
     assert out["dice"][0] == {"value": 4, "image_xy": [50.0, 60.0], "status": "cocked", "confidence": 0.8}
     assert out["cube"]["value"] == 2 and out["cube"]["position"] == "top"
-    assert out["bar"] == {"dark": 1} and out["off"] == {"light": 2}
+    assert out["bar"] == {"light": 0, "dark": 1} and out["off"] == {"light": 2, "dark": 0}
 
 
 def test_no_board_reading_still_serialises() -> None:
