@@ -8,6 +8,9 @@ coordinate system"; ``image_xy`` is in the input image's pixels.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import cv2
 import numpy as np
 
 from vision.board import POINT_PX, BoardGeometry, find_board
@@ -19,10 +22,12 @@ from vision.occlusion import find_occlusion, hide_points
 from vision.reading import BoardReading, DieReading, FrameStatus, PointReading
 from vision.trays import find_off, name_by_off, name_off
 
-__all__ = ["read_board", "ReaderInputError", "MIN_SIDE"]
+__all__ = ["read_board", "ReaderInputError", "MIN_SIDE", "MAX_WORK_SIDE"]
 
 # Smaller frames cannot show 24 points (a point would be a few pixels wide).
 MIN_SIDE = 64
+# Larger photos are read shrunk to this long side (pixels); see _read_shrunk.
+MAX_WORK_SIDE = 1280
 # Frames darker than this mean grey level (0-255) are reported as too dark.
 _TOO_DARK = 12.0
 
@@ -62,6 +67,9 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
     img = _as_bgr(image)
     h, w = img.shape[:2]
     size = (w, h)
+    calibrated = calibration is not None and tuple(calibration.geometry.image_size) == size
+    if max(h, w) > MAX_WORK_SIDE and not calibrated:
+        return _read_shrunk(img, MAX_WORK_SIDE / max(h, w))
     if min(h, w) < MIN_SIDE:
         return BoardReading(False, status=FrameStatus.NO_BOARD, image_size=size)
     if float(img.mean()) < _TOO_DARK:
@@ -113,6 +121,28 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
         status=FrameStatus.OCCLUDED if occluded else FrameStatus.OK,
         has_bar=geom.has_bar,
         image_size=size,
+    )
+
+
+def _read_shrunk(img: np.ndarray, k: float) -> BoardReading:
+    """A photo far larger than a camera frame (a 24-megapixel still, an upscaled picture) is read at
+    ``k`` times its size: the stages' scales were measured on frames up to 1280 px and a checker's rim
+    in a 6000 px photo is a soft ramp many pixels wide (seen: miscounted stacks, a made-up bar).
+    Every ``image_xy`` is given back in the input's pixels."""
+    h, w = img.shape[:2]
+    small = cv2.resize(img, (max(1, round(w * k)), max(1, round(h * k))), interpolation=cv2.INTER_AREA)
+    r = read_board(small)
+    sx, sy = w / small.shape[1], h / small.shape[0]
+
+    def up(xy: tuple[float, float] | None) -> tuple[float, float] | None:
+        return None if xy is None else (float(xy[0]) * sx, float(xy[1]) * sy)
+
+    return replace(
+        r,
+        points=tuple(replace(p, image_xy=up(p.image_xy)) for p in r.points),
+        dice=tuple(replace(d, image_xy=up(d.image_xy)) for d in r.dice),
+        cube=None if r.cube is None else replace(r.cube, image_xy=up(r.cube.image_xy)),
+        image_size=(w, h),
     )
 
 

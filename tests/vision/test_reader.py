@@ -93,3 +93,22 @@ def test_cli_bad_calibration_file_exits_2(tmp_path: Path) -> None:
     calib.write_text("{not json")
     result = runner.invoke(app, ["read", str(path), "--calibration", str(calib)])
     assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def test_a_photo_far_larger_than_a_frame_reads_as_the_frame_does() -> None:
+    """A 6000 px still is read shrunk to MAX_WORK_SIDE; positions come back in its own pixels."""
+    from tests.conftest import shared_data
+    from vision.reader import MAX_WORK_SIDE
+
+    frame = cv2.imread(str(shared_data("boards-real") / "frame0.jpg"))
+    h, w = frame.shape[:2]
+    big = cv2.resize(frame, (6000, round(6000 * h / w)), interpolation=cv2.INTER_CUBIC)
+    assert max(big.shape[:2]) > MAX_WORK_SIDE
+    a, b = read_board(frame), read_board(big)
+    assert b.board_found and b.image_size == (big.shape[1], big.shape[0])
+    assert b.counts() == a.counts()
+    k = big.shape[1] / w
+    for p, q in zip(a.points, b.points, strict=True):
+        assert abs(q.image_xy[0] - k * p.image_xy[0]) < 3 * k
+        assert abs(q.image_xy[1] - k * p.image_xy[1]) < 3 * k
+    assert sorted(d.value for d in b.dice) == sorted(d.value for d in a.dice)
