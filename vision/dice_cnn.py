@@ -193,42 +193,53 @@ def face_angle(image: np.ndarray, centre: tuple[float, float], edge: float) -> f
     return float(np.degrees(np.angle(z)) / 4.0) % 90.0
 
 
-def die_crop(image: np.ndarray, centre: tuple[float, float], edge: float, angle: float | None = None
-             ) -> np.ndarray:
-    """A CROPxCROP uint8 BGR crop of ``image`` (HxWx3) centred on ``centre`` (x, y px), scaled so that
-    ``edge`` px become ``CROP_EDGE`` px and turned by ``angle`` degrees (default :func:`face_angle`:
-    the die's edges then run along the crop's); the border is replicated where the crop leaves the
-    image."""
+def die_crop(image: np.ndarray, centre: tuple[float, float], edge: float, angle: float | None = None,
+             size: int = CROP, edge_px: float = CROP_EDGE) -> np.ndarray:
+    """A ``size`` x ``size`` (default CROP) uint8 BGR crop of ``image`` (HxWx3) centred on ``centre``
+    (x, y px), scaled so that ``edge`` px become ``edge_px`` (default CROP_EDGE) px and turned by
+    ``angle`` degrees (default :func:`face_angle`: the die's edges then run along the crop's); the
+    border is replicated where the crop leaves the image."""
     if angle is None:
         angle = face_angle(image, centre, edge)
-    k = CROP_EDGE / max(edge, 1.0)
+    k = edge_px / max(edge, 1.0)
     m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), float(angle), k)
-    m[:, 2] += (CROP / 2 - centre[0], CROP / 2 - centre[1])
+    m[:, 2] += (size / 2 - centre[0], size / 2 - centre[1])
     interp = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
-    return np.asarray(cv2.warpAffine(image, m, (CROP, CROP), flags=interp, borderMode=cv2.BORDER_REPLICATE))
+    return np.asarray(cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE))
 
 
 class DiceClassifier:
-    """The crop classifier (ONNX through ``cv2.dnn``): ``probabilities(crops)`` maps n CROPxCROP BGR
-    uint8 crops to n x 7 float64 probabilities (0 = not a die, 1-6 = pips), each the mean over the crop
-    turned by 0, 90, 180 and 270 degrees (a d6 face counts the same turned).
+    """The crop classifier (ONNX through ``cv2.dnn``): ``probabilities(crops)`` maps n ``crop`` x
+    ``crop`` BGR uint8 crops (:func:`die_crop` with ``size=crop, edge_px=crop_edge``) to n x 7 float64
+    probabilities (0 = not a die, 1-6 = pips), each the mean over the crop turned by 0, 90, 180 and
+    270 degrees and (``flips``) mirrored too: a d6 face counts the same turned or mirrored.
+
+    ``crop``/``crop_edge`` must be what the network was trained on (CROP/CROP_EDGE for the shipped
+    one; the network is fully convolutional, so a wrong size would run but read worse).
 
     :raises cv2.error: when ``path`` is not a readable ONNX network.
     """
 
-    def __init__(self, path: Path | str = CLASSIFIER) -> None:
+    def __init__(self, path: Path | str = CLASSIFIER, crop: int = CROP, crop_edge: float = CROP_EDGE,
+                 flips: bool = True) -> None:
         self.path = Path(path)
+        self.crop, self.crop_edge, self.flips = crop, crop_edge, flips
         self._net = cv2.dnn.readNetFromONNX(str(self.path))
         self._lock = threading.Lock()
+
+    def crop_of(self, image: np.ndarray, centre: tuple[float, float], edge: float) -> np.ndarray:
+        """:func:`die_crop` at this classifier's crop size."""
+        return die_crop(image, centre, edge, size=self.crop, edge_px=self.crop_edge)
 
     def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
         if not crops:
             return np.zeros((0, 7))
-        views = [np.ascontiguousarray(np.rot90(c, k)) for c in crops for k in range(4)]
+        bases = [c for c0 in crops for c in ((c0, c0[:, ::-1]) if self.flips else (c0,))]
+        views = [np.ascontiguousarray(np.rot90(c, k)) for c in bases for k in range(4)]
         blob = cv2.dnn.blobFromImages([v.astype(np.float32) for v in views])
         with self._lock:
             self._net.setInput(blob)
-            z = np.asarray(self._net.forward(), np.float64).reshape(len(crops), 4, 7)
+            z = np.asarray(self._net.forward(), np.float64).reshape(len(crops), -1, 7)
         return np.asarray(_softmax(z, 2).mean(axis=1))
 
 
@@ -260,7 +271,7 @@ def find(image: np.ndarray, edge: float, net: DiceNet, classifier: DiceClassifie
                 dice, edge = again, own
     if classifier is None or not dice:
         return dice, edge
-    probs = classifier.probabilities([die_crop(image, d.xy, edge) for d in dice])
+    probs = classifier.probabilities([classifier.crop_of(image, d.xy, edge) for d in dice])
     out = []
     for d, p in zip(dice, probs, strict=True):
         if p[0] >= NOT_A_DIE:
@@ -289,7 +300,7 @@ def classify_die(image: np.ndarray, centre: tuple[float, float], edge: float,
     classifier = classifier or load_classifier()
     if classifier is None:
         raise FileNotFoundError(f"no dice classifier at {CLASSIFIER}: retrain with `make train-dice`")
-    p = classifier.probabilities([die_crop(image, centre, edge)])[0]
+    p = classifier.probabilities([classifier.crop_of(image, centre, edge)])[0]
     faces = tuple(float(v) for v in p[1:] / max(1e-9, 1.0 - p[0]))
     if p[0] >= NOT_A_DIE:
         return DieClass(None, float(p[0]), float(1.0 - p[0]), faces)

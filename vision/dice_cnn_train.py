@@ -17,6 +17,16 @@ seen. Needs the ``train`` extra (PyTorch, ONNX): ``pip install -e '.[train]'`` i
    OpenCV dnn), scored as ``../shared/tools/eval_dice.py`` scores ``tavla dice``. Then (``--write``)
    a network trained on all photos is exported to ``vision/assets/dice_cnn.onnx``.
 
+4. The crop classifier alone (``--cls-only``: the detector files are kept) can be fine-tuned from an
+   exported one (``--init FILE.onnx``, batch norm folded in the file, so it stays frozen) with a
+   ``--noise`` fraction of noise/texture crops added to "not a die" (uniform RGB noise otherwise
+   yields phantom dice). Shipped 2026-11-29 (2 cores shared, ~8.5 min a run)::
+
+       python -m vision.dice_cnn_train --folds 2 --only-fold 0 --cls-only \
+           --init build/dice_cnn_folds/fold0_of2_cls.onnx --cls-epochs 28 --noise 0.05  # held out
+       python -m vision.dice_cnn_train --folds 0 --write --cls-only \
+           --init vision/assets/dice_cls.onnx --cls-epochs 28 --noise 0.05            # ship
+
 Seeded (numpy, torch): a run is repeatable on one machine. CPU only; ``torch.set_num_threads``.
 """
 
@@ -164,10 +174,32 @@ def make_patch(photo: Photo, rng: np.random.Generator) -> Patch:
     return patch, heat, pips, size
 
 
-def make_crop(photo: Photo, rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """One augmented crop for the classifier (:func:`vision.dice_cnn.die_crop` geometry) and its class:
-    a die's pips (centre jittered by 0.1 edge), or 0 for a point at least 0.75 edge from every die
-    centre (half of them next to a die, as a detector's second peak on a die would be)."""
+def noise_crop(rng: np.random.Generator, size: int = CROP) -> np.ndarray:
+    """A ``size`` x ``size`` uint8 BGR "not a die" crop of noise or texture: uniform or Gaussian RGB
+    (or grey) noise drawn at a random grain and scaled to the crop, sometimes blurred -- what
+    the detector's peaks on a noisy or textured image look like to the classifier."""
+    g = int(rng.integers(max(2, size // 6), 3 * size))
+    ch = 3 if rng.random() < 0.8 else 1
+    if rng.random() < 0.6:
+        x = rng.integers(0, 256, (g, g, ch)).astype(np.float32)
+    else:
+        x = rng.normal(rng.uniform(40, 215), rng.uniform(10, 90), (g, g, ch)).astype(np.float32)
+    x = np.repeat(x, 3, axis=2) if ch == 1 else x
+    interp = cv2.INTER_AREA if g > size else cv2.INTER_LINEAR
+    x = cv2.resize(np.clip(x, 0, 255).astype(np.uint8), (size, size), interpolation=interp)
+    if rng.random() < 0.3:
+        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.3, 1.5))
+    return np.asarray(x)
+
+
+def make_crop(photo: Photo, rng: np.random.Generator, size: int = CROP, edge_px: float = CROP_EDGE,
+              noise: float = 0.0) -> tuple[np.ndarray, int]:
+    """One augmented crop for the classifier (:func:`vision.dice_cnn.die_crop` geometry, ``size`` px,
+    die edge ``edge_px``) and its class: a die's pips (centre jittered by 0.1 edge), or 0 for a point
+    at least 0.75 edge from every die centre (half of them next to a die, as a detector's second peak
+    on a die would be), or (a ``noise`` fraction) 0 for :func:`noise_crop`."""
+    if rng.random() < noise:
+        return noise_crop(rng, size), 0
     h, w = photo.image.shape[:2]
     e = photo.edge
     cls = 0
@@ -185,16 +217,16 @@ def make_crop(photo: Photo, rng: np.random.Generator) -> tuple[np.ndarray, int]:
                 cx, cy = rng.uniform(0, w), rng.uniform(0, h)
             if not len(photo.dice) or np.hypot(photo.dice[:, 1] - cx, photo.dice[:, 2] - cy).min() > 0.75 * e:
                 break
-    k = CROP_EDGE / e * math.exp(rng.uniform(-0.25, 0.25))
+    k = edge_px / e * math.exp(rng.uniform(-0.25, 0.25))
     # turned as the reader turns it (the die's edges along the crop's), give or take a few degrees, and
     # by a random quarter turn (a d6 face reads the same)
     turn = face_angle(photo.image, (cx, cy), e) + rng.normal(0, 5.0) + 90.0 * rng.integers(4)
     m = cv2.getRotationMatrix2D((cx, cy), turn, k)
-    m[:, 2] += (CROP / 2 - cx, CROP / 2 - cy)
+    m[:, 2] += (size / 2 - cx, size / 2 - cy)
     if rng.random() < 0.5:
-        m = np.array([[-1.0, 0, CROP], [0, 1, 0]]) @ np.vstack([m, [0, 0, 1]])
+        m = np.array([[-1.0, 0, size], [0, 1, 0]]) @ np.vstack([m, [0, 0, 1]])
     interp = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
-    crop = cv2.warpAffine(photo.image, m, (CROP, CROP), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    crop = cv2.warpAffine(photo.image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
     return _photometric(crop, rng), cls
 
 
@@ -219,23 +251,65 @@ def build_classifier() -> nn.Module:
     return Cls()
 
 
+def load_classifier_onnx(model: nn.Module, path: Path) -> None:
+    """Start ``model`` (:func:`build_classifier`) from an exported classifier: the ONNX file holds the
+    convolutions with batch norm folded in, so each conv takes the folded weight, its batch norm
+    becomes the identity plus the folded bias (mean 0, var 1, scale 1) and must stay in eval mode
+    (:func:`train_classifier` keeps it there) for the network to compute what the file does."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    init = {t.name: np.array(numpy_helper.to_array(t)) for t in graph.initializer}
+    conv_inputs = [n.input for n in graph.node if n.op_type == "Conv"]
+    convs = [m for m in model.modules() if isinstance(m, nn.Conv2d)]
+    bns = [m for m in model.modules() if isinstance(m, nn.BatchNorm2d)]
+    lin = [m for m in model.modules() if isinstance(m, nn.Linear)][0]
+    with torch.no_grad():
+        for conv, bn, ins in zip(convs, bns, conv_inputs, strict=True):
+            conv.weight.copy_(torch.from_numpy(init[ins[1]]))
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(init[ins[2]]))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        gemm = [t for t in init if t.endswith(".weight") and init[t].ndim == 2][0]
+        lin.weight.copy_(torch.from_numpy(init[gemm]))
+        lin.bias.copy_(torch.from_numpy(init[gemm.replace(".weight", ".bias")]))
+
+
 def train_classifier(photos: list[Photo], epochs: int, seed: int, label: str,
-                     per_epoch: int = 2048) -> nn.Module:
-    """The crop classifier trained on ``photos``: ``epochs`` x ``per_epoch`` fresh crops, batches of 128."""
+                     per_epoch: int = 2048, size: int = CROP, edge_px: float = CROP_EDGE,
+                     noise: float = 0.0, init: Path | None = None, minutes: float = 1e9) -> nn.Module:
+    """The crop classifier trained on ``photos``: ``epochs`` x ``per_epoch`` fresh crops
+    (:func:`make_crop` with ``size``, ``edge_px``, ``noise``), batches of 128; started from the ONNX
+    classifier ``init`` when given (fine-tuned at a third of the learning rate, batch norm frozen);
+    stopped after ``minutes`` of wall time."""
     rng = np.random.default_rng(seed + 1000)
     torch.manual_seed(seed + 1000)
     model = build_classifier()
+    lr = 3e-3
+    if init is not None:
+        load_classifier_onnx(model, init)
+        lr = 1e-3
     steps = epochs * (per_epoch // 128)
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
     model.train()
+    if init is not None:
+        for m in model.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.eval()
+    t_end = time.time() + 60.0 * minutes
     cols = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
             TextColumn("loss {task.fields[loss]:.3f}"))
     with Progress(*cols) as prog:
         task = prog.add_task(f"classifier {label}", total=steps, loss=float("nan"))
         avg = None
         for _ in range(steps):
-            batch = [make_crop(photos[rng.integers(len(photos))], rng) for _ in range(128)]
+            if time.time() > t_end:
+                break
+            batch = [make_crop(photos[rng.integers(len(photos))], rng, size, edge_px, noise)
+                     for _ in range(128)]
             x = torch.from_numpy(np.stack([b[0] for b in batch]).transpose(0, 3, 1, 2).astype(np.float32))
             y = torch.tensor([b[1] for b in batch])
             loss = nn.functional.cross_entropy(model(x), y, label_smoothing=0.05)
@@ -326,10 +400,10 @@ def export(model: nn.Module, path: Path) -> None:
                       dynamic_axes={"image": {2: "h", 3: "w"}, "out": {2: "h4", 3: "w4"}}, dynamo=False)
 
 
-def export_classifier(model: nn.Module, path: Path) -> None:
-    """Write the classifier as ONNX (opset 17, batch size free)."""
+def export_classifier(model: nn.Module, path: Path, size: int = CROP) -> None:
+    """Write the classifier as ONNX (opset 17, batch size free, ``size`` x ``size`` crops)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    x = torch.zeros(4, 3, CROP, CROP)
+    x = torch.zeros(4, 3, size, size)
     torch.onnx.export(model, (x,), str(path), input_names=["crops"], output_names=["logits"],
                       opset_version=17, dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
 
@@ -379,6 +453,14 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--write", action="store_true", help=f"train on all photos and write {WEIGHTS.name}")
     ap.add_argument("--cls-epochs", type=int, default=36, help="classifier epochs of 2048 crops")
+    ap.add_argument("--cls-crops", type=int, default=2048, help="classifier crops per epoch")
+    ap.add_argument("--crop", type=int, default=CROP, help="classifier crop side (px); ship only = CROP")
+    ap.add_argument("--crop-edge", type=float, default=CROP_EDGE, help="die edge in the crop (px)")
+    ap.add_argument("--noise", type=float, default=0.05, help="fraction of noise/texture negative crops")
+    ap.add_argument("--init", type=Path, default=None, help="ONNX classifier to fine-tune from")
+    ap.add_argument("--cls-minutes", type=float, default=1e9, help="stop classifier training after this")
+    ap.add_argument("--cls-only", action="store_true", help="retrain only the classifier (keep the detector)")
+    ap.add_argument("--no-flips", action="store_true", help="score without the mirrored test-time views")
     ap.add_argument("--keep", type=Path, default=Path("build/dice_cnn_folds"), help="where fold networks go")
     ap.add_argument("--reuse", action="store_true", help="score fold networks already in --keep")
     a = ap.parse_args()
@@ -396,12 +478,16 @@ def main() -> None:
         held = [p for i, p in enumerate(photos) if i % a.folds == k]
         train_on = [p for i, p in enumerate(photos) if i % a.folds != k]
         det, cls = a.keep / f"fold{k}_of{a.folds}_cnn.onnx", a.keep / f"fold{k}_of{a.folds}_cls.onnx"
-        if not (a.reuse and det.exists()):
+        if not ((a.reuse or a.cls_only) and det.exists()):
             export(train(train_on, a.epochs, a.steps, a.seed + k, f"fold {k + 1}/{a.folds}"), det)
+        if a.cls_only:
+            cls = a.keep / f"fold{k}_of{a.folds}_cls{a.crop}.onnx"
         if not (a.reuse and cls.exists()):
             name = f"fold {k + 1}/{a.folds}"
-            export_classifier(train_classifier(train_on, a.cls_epochs, a.seed + k, name), cls)
-        r = score(DiceNet(det), DiceClassifier(cls), held)
+            model = train_classifier(train_on, a.cls_epochs, a.seed + k, name, a.cls_crops, a.crop,
+                                     a.crop_edge, a.noise, a.init, a.cls_minutes)
+            export_classifier(model, cls, a.crop)
+        r = score(DiceNet(det), DiceClassifier(cls, a.crop, a.crop_edge, not a.no_flips), held)
         sums += r
         console.print(f"fold {k + 1}/{a.folds} ({len(held)} held-out photos, {time.time() - t0:.0f} s): "
                       f"{_line(r)}")
@@ -409,8 +495,14 @@ def main() -> None:
         console.print(f"[bold]held out by photo: {_line(tuple(int(v) for v in sums))}[/bold]")
     if a.write:
         t0 = time.time()
-        export(train(photos, a.epochs, a.steps, a.seed, "all photos"), WEIGHTS)
-        export_classifier(train_classifier(photos, a.cls_epochs, a.seed, "all photos"), CLASSIFIER)
+        if (a.crop, a.crop_edge) != (CROP, CROP_EDGE):
+            raise SystemExit(f"--write needs --crop {CROP} --crop-edge {CROP_EDGE} (vision.dice_cnn's CROP, "
+                             "CROP_EDGE): set those first, the runtime reads crops at that size")
+        if not a.cls_only:
+            export(train(photos, a.epochs, a.steps, a.seed, "all photos"), WEIGHTS)
+        model = train_classifier(photos, a.cls_epochs, a.seed, "all photos", a.cls_crops, a.crop, a.crop_edge,
+                                 a.noise, a.init, a.cls_minutes)
+        export_classifier(model, CLASSIFIER, a.crop)
         kib = (WEIGHTS.stat().st_size + CLASSIFIER.stat().st_size) / 1024
         console.print(f"wrote {WEIGHTS} and {CLASSIFIER.name} ({kib:.0f} KiB) in {time.time() - t0:.0f} s")
 
