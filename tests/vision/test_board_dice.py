@@ -13,21 +13,14 @@ import numpy as np
 import pytest
 
 from tests.conftest import shared_data
+from tests.vision.dice_layouts import LAYOUTS
 from vision import board_dice as bd
 from vision.board_dice_faces import find_faces
 from vision.reading import DieStatus
 from vision.render import random_spec, render
 from vision.render_spec import BoardSpec, DieSpec
 
-# d6 pip layouts in units of the pip step (a corner pip sits one step from the centre along each side)
-LAYOUTS = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
-}
+# pip layouts: tests/vision/dice_layouts.py
 
 
 def _pips(value: int, centre: tuple[float, float], edge: float, angle: float) -> list[bd.BoardPip]:

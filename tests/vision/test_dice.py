@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.dice_layouts import LAYOUTS
 from vision.dice import DiceFrame, DiceInputError, read_dice_with
 from vision.dice_faces import Pip, select_face
 from vision.reading import DieReading, DieStatus
@@ -25,15 +26,7 @@ def find_dice(image: np.ndarray, region_mask: np.ndarray | None = None,
               die_size: float | None = None) -> list[DieReading]:
     return list(read_dice(image, region_mask, die_size).dice)
 
-# Pip positions of each face in grid units (the face spans -1.6..1.6 of these).
-LAYOUTS = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
-}
+# pip layouts: tests/vision/dice_layouts.py (the face spans -1.6..1.6 pip steps)
 
 
 def draw_die(
