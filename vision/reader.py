@@ -26,8 +26,10 @@ __all__ = ["read_board", "ReaderInputError", "MIN_SIDE", "MAX_WORK_SIDE"]
 
 # Smaller frames cannot show 24 points (a point would be a few pixels wide).
 MIN_SIDE = 64
-# Larger photos are read shrunk to this long side (pixels); see _read_shrunk.
-MAX_WORK_SIDE = 1280
+# Photos whose long side is over MAX_WORK_SIDE pixels (larger than any camera frame the stages were
+# measured on: 640-1600 px) are read shrunk to a long side of WORK_SIDE; see _read_shrunk.
+MAX_WORK_SIDE = 1920
+WORK_SIDE = 1600
 # Frames darker than this mean grey level (0-255) are reported as too dark.
 _TOO_DARK = 12.0
 
@@ -69,7 +71,7 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
     size = (w, h)
     calibrated = calibration is not None and tuple(calibration.geometry.image_size) == size
     if max(h, w) > MAX_WORK_SIDE and not calibrated:
-        return _read_shrunk(img, MAX_WORK_SIDE / max(h, w))
+        return _read_shrunk(img, WORK_SIDE / max(h, w))
     if min(h, w) < MIN_SIDE:
         return BoardReading(False, status=FrameStatus.NO_BOARD, image_size=size)
     if float(img.mean()) < _TOO_DARK:
@@ -126,8 +128,8 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
 
 def _read_shrunk(img: np.ndarray, k: float) -> BoardReading:
     """A photo far larger than a camera frame (a 24-megapixel still, an upscaled picture) is read at
-    ``k`` times its size: the stages' scales were measured on frames up to 1280 px and a checker's rim
-    in a 6000 px photo is a soft ramp many pixels wide (seen: miscounted stacks, a made-up bar).
+    ``k`` times its size: the stages' scales were measured on frames of 640-1600 px and a checker's
+    rim in a 6000 px photo is a soft ramp many pixels wide (seen: 9 stacks miscounted, a made-up bar).
     Every ``image_xy`` is given back in the input's pixels."""
     h, w = img.shape[:2]
     small = cv2.resize(img, (max(1, round(w * k)), max(1, round(h * k))), interpolation=cv2.INTER_AREA)
