@@ -458,9 +458,10 @@ def test_hint_on_request_in_home_play_and_none_at_a_referee_station():
     assert "referee" in out[0].text and not r.leds()
 
 
-def _nardy_game_over(starter=1, **settings):
+def _nardy_light_bears_off_last(dark: tuple[int, ...], starter: int, **settings):
+    """A 5-point nardy match, game 1, light on roll with his last two checkers on his 1-point and
+    ``dark``'s checkers where given; light rolls 2-1 and bears both off."""
     light = (2,) + (0,) * 24
-    dark = tuple([0] * 12 + [15] + [0] * 12)
     s = Script(sides=(light, dark), variant="nardy", light_home="bottom-right", match_length=5, **settings)
     s.state = game.State(
         settings=s.settings,
@@ -473,6 +474,11 @@ def _nardy_game_over(starter=1, **settings):
     )
     s.roll(2, 1)
     s.move("1/off 1/off")
+    return s
+
+
+def _nardy_game_over(starter=1, **settings):
+    s = _nardy_light_bears_off_last(tuple([0] * 12 + [15] + [0] * 12), starter, **settings)
     s.pickup()
     assert s.state.phase == "game_over" and s.state.last_winner == 0
     s.sides = (game.start_side("nardy"), game.start_side("nardy"))
@@ -562,20 +568,7 @@ def test_buttons_outside_a_game_do_nothing_harmful():
 def _nardy_white_bears_off_last(dark_on_one: int, **settings):
     """Light (white: he made the first move) bears off his last two checkers; dark (black) has
     ``dark_on_one`` checkers left, all on his 1-point, the rest borne off."""
-    light = (2,) + (0,) * 24
-    dark = (dark_on_one,) + (0,) * 24
-    s = Script(sides=(light, dark), variant="nardy", light_home="bottom-right", match_length=5, **settings)
-    s.state = game.State(
-        settings=s.settings,
-        phase="to_roll",
-        seating=s.seating,
-        sides=s.sides,
-        on_roll=0,
-        game_number=1,
-        starter=0,
-    )
-    s.roll(2, 1)
-    s.move("1/off 1/off")
+    s = _nardy_light_bears_off_last((dark_on_one,) + (0,) * 24, 0, **settings)
     s.pickup()
     return s
 
