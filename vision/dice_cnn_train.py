@@ -35,8 +35,10 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -299,28 +301,36 @@ def train_classifier(photos: list[Photo], epochs: int, seed: int, label: str,
         for m in model.modules():
             if isinstance(m, nn.BatchNorm2d):
                 m.eval()
-    t_end = time.time() + 60.0 * minutes
+    def batch_loss() -> torch.Tensor:
+        batch = [make_crop(photos[rng.integers(len(photos))], rng, size, edge_px, noise) for _ in range(128)]
+        x = torch.from_numpy(np.stack([b[0] for b in batch]).transpose(0, 3, 1, 2).astype(np.float32))
+        y = torch.tensor([b[1] for b in batch])
+        return nn.functional.cross_entropy(model(x), y, label_smoothing=0.05)
+
+    _fit(model, opt, sched, steps, batch_loss, f"classifier {label}", 0.97, time.time() + 60.0 * minutes)
+    return model
+
+
+def _fit(model: nn.Module, opt: Any, sched: Any, steps: int, batch_loss: Callable[[], torch.Tensor],
+         label: str, smooth: float, deadline: float = math.inf) -> None:
+    """``steps`` optimiser steps on ``batch_loss()`` (or until ``deadline``, time.time() seconds), with a
+    rich progress bar showing the loss averaged with weight ``smooth``; leaves ``model`` in eval mode."""
     cols = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
             TextColumn("loss {task.fields[loss]:.3f}"))
     with Progress(*cols) as prog:
-        task = prog.add_task(f"classifier {label}", total=steps, loss=float("nan"))
+        task = prog.add_task(label, total=steps, loss=float("nan"))
         avg = None
         for _ in range(steps):
-            if time.time() > t_end:
+            if time.time() > deadline:
                 break
-            batch = [make_crop(photos[rng.integers(len(photos))], rng, size, edge_px, noise)
-                     for _ in range(128)]
-            x = torch.from_numpy(np.stack([b[0] for b in batch]).transpose(0, 3, 1, 2).astype(np.float32))
-            y = torch.tensor([b[1] for b in batch])
-            loss = nn.functional.cross_entropy(model(x), y, label_smoothing=0.05)
+            loss = batch_loss()
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
-            avg = loss.item() if avg is None else 0.97 * avg + 0.03 * loss.item()
+            avg = loss.item() if avg is None else smooth * avg + (1 - smooth) * loss.item()
             prog.update(task, advance=1, loss=avg)
     model.eval()
-    return model
 
 
 def build_model() -> nn.Module:
@@ -372,23 +382,14 @@ def train(photos: list[Photo], epochs: int, steps: int, seed: int, label: str) -
     weights = np.array([len(p.dice) + 3.0 for p in photos])
     weights /= weights.sum()
     model.train()
-    cols = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-            TextColumn("loss {task.fields[loss]:.3f}"))
-    with Progress(*cols) as prog:
-        task = prog.add_task(f"training {label}", total=total, loss=float("nan"))
-        avg = None
-        for _ in range(total):
-            batch = [make_patch(photos[rng.choice(len(photos), p=weights)], rng) for _ in range(32)]
-            x = torch.from_numpy(np.stack([b[0] for b in batch]).transpose(0, 3, 1, 2).astype(np.float32))
-            heat, pips, size = (torch.from_numpy(np.stack([b[k] for b in batch])) for k in (1, 2, 3))
-            loss = _loss(model(x), heat, pips, size)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            avg = loss.item() if avg is None else 0.98 * avg + 0.02 * loss.item()
-            prog.update(task, advance=1, loss=avg)
-    model.eval()
+
+    def batch_loss() -> torch.Tensor:
+        batch = [make_patch(photos[rng.choice(len(photos), p=weights)], rng) for _ in range(32)]
+        x = torch.from_numpy(np.stack([b[0] for b in batch]).transpose(0, 3, 1, 2).astype(np.float32))
+        heat, pips, size = (torch.from_numpy(np.stack([b[k] for b in batch])) for k in (1, 2, 3))
+        return _loss(model(x), heat, pips, size)
+
+    _fit(model, opt, sched, total, batch_loss, f"training {label}", 0.98)
     return model
 
 
