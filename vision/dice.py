@@ -21,7 +21,10 @@ The classical pipeline (no learned weights):
 4. **Pips.** Inside each die, a pip is a small round blob whose colour differs strongly from the local
    face colour (a median filter wider than a pip): white, black or coloured pips on any body.
    :mod:`vision.dice_faces` keeps the pips that form a d6 face (one square pip grid) and rejects
-   squashed pips of side faces seen in perspective; it also says whether the die is cocked.
+   squashed pips of side faces seen in perspective.
+5. **Cocked.** :mod:`vision.dice_tilt`: a side face beside a foreshortened top face, its pips
+   foreshortened too where they are large enough to tell (a flat die's top face is square to a
+   camera above it, whatever side faces the lens shows).
 
 Board-relative statuses (``on_bar``, ``wrong_half``, ``off_board``, ``on_checker``) need the board
 geometry: see :func:`vision.dice_status.board_status`.
@@ -39,6 +42,7 @@ from vision.dice_cnn import DiceClassifier, DiceNet, load_classifier, load_net
 from vision.dice_cnn import find as cnn_find
 from vision.dice_faces import FaceRead, blob_strength, read_face
 from vision.dice_learn import MIN_EDGE, DiceModel, crop_die, decide, load_model
+from vision.dice_tilt import is_cocked
 from vision.reading import DieReading, DieStatus
 
 __all__ = ["find_dice", "read_dice", "DiceFrame", "DieCandidate", "find_die_candidates", "DiceInputError"]
@@ -487,8 +491,9 @@ def read_dice_with(
     reads, scale, size = read_candidates(img, region_mask, die_size)
     found = [(c, face) for c, face in reads if face is not None]
     probs = None
+    work, _ = _working(img)
+    work_lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
     if model is not None and found:
-        work, _ = _working(img)
         probs = model.read([candidate_crop(work, c, face) for c, face in found])
     out: list[DieReading] = []
     for i, (c, face) in enumerate(found):
@@ -501,7 +506,7 @@ def read_dice_with(
             value, confidence = joined
         cx, cy = face.centre
         xy = ((c.x0 + cx) / scale, (c.y0 + cy) / scale)
-        status = DieStatus.COCKED if face.cocked else DieStatus.FLAT
+        status = DieStatus.COCKED if _cocked(work_lab, c, face) else DieStatus.FLAT
         out.append(DieReading(value, xy, status, confidence))
     out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
     return DiceFrame(tuple(out), size)
@@ -513,20 +518,21 @@ def _read_with_net(
     region_mask: np.ndarray | None, die_size: float | None,
 ) -> DiceFrame:
     """Dice found and read by the network (:func:`vision.dice_cnn.find`) at the classical die size;
-    the status is the classical one (``cocked`` when the classical reader found that die cocked)."""
+    the status is judged on the nearest classical face (:func:`_cocked`)."""
     h, w = img.shape[:2]
     edge = float(die_size) if die_size else size if size > 0 else min(h, w) / 15.0
     region = None if region_mask is None else np.asarray(region_mask) > 0
     found, edge = cnn_find(img, edge, net, classifier, region, trust_edge=die_size is not None)
-    faces = [((c.x0 + f.centre[0]) / scale, (c.y0 + f.centre[1]) / scale, f)
+    faces = [((c.x0 + f.centre[0]) / scale, (c.y0 + f.centre[1]) / scale, f, c)
              for c, f in reads if f is not None]
+    work_lab = cv2.cvtColor(_working(img)[0], cv2.COLOR_BGR2LAB) if faces else None
     out = []
     for d in found:
         # the classical face of this die: the nearest within 0.75 edge (a cocked die's box centre, which
         # the network was taught, lies off its top face's centre)
-        near = sorted((math.dist(d.xy, (x, y)), i) for i, (x, y, _) in enumerate(faces)
-                      if math.dist(d.xy, (x, y)) < 0.75 * d.edge)
-        near = [faces[i][2] for _, i in near]
+        order = sorted((math.dist(d.xy, (x, y)), i) for i, (x, y, _, _) in enumerate(faces)
+                       if math.dist(d.xy, (x, y)) < 0.75 * d.edge)
+        near = [faces[i][2] for _, i in order]
         value, confidence = d.value, d.confidence
         if near and d.probs and CLASSICAL_JOIN > 0:
             q = np.array(d.probs, np.float64)
@@ -534,10 +540,22 @@ def _read_with_net(
             q /= q.sum()
             value = int(np.argmax(q)) + 1
             confidence = d.p_die * float(q[value - 1])
-        status = DieStatus.COCKED if near and near[0].cocked else DieStatus.FLAT
+        cocked = bool(order) and work_lab is not None and _cocked(work_lab, faces[order[0][1]][3], near[0])
+        status = DieStatus.COCKED if cocked else DieStatus.FLAT
         out.append(DieReading(value, d.xy, status, float(np.clip(confidence, 0.0, 1.0))))
     out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
     return DiceFrame(tuple(out), edge)
+
+
+def _cocked(lab: np.ndarray, c: DieCandidate, face: FaceRead) -> bool:
+    """Is the die of candidate ``c`` with top face ``face`` cocked (:mod:`vision.dice_tilt`; RULES.md
+    B15, N10: a re-throw)? ``lab``: the working image in Lab. A candidate that is not the die's own
+    outline (a disc round a cluster of pips) tells nothing: flat."""
+    if not c.outline:
+        return False
+    h, w = c.mask.shape
+    return is_cocked(lab[c.y0 : c.y0 + h, c.x0 : c.x0 + w], c.mask, face.centre,
+                     [(p.x, p.y) for p in face.pips], c.size)
 
 
 def candidate_crop(work: np.ndarray, c: DieCandidate, face: FaceRead) -> np.ndarray:

@@ -39,20 +39,48 @@ def test_bad_scenes_are_refused() -> None:
         render_dice_scene([1] * 40, size=(120, 90), side=30)
 
 
-# Measured at 13:25 UTC: vision.dice (the dice engineer's, in progress) reads 21 of these 24 dice's
-# values and 20 statuses right (the cocked ones are read as flat).
-@pytest.mark.xfail(reason="vision.dice reads 21/24 values and 20/24 statuses of these scenes (13:25 UTC)",
-                   strict=False)
-def test_dice_reader_reads_scenes() -> None:
-    dice = pytest.importorskip("vision.dice", reason="vision.dice is not written yet")
-    misses = []
-    for seed in range(8):
+def _read_scenes(seeds: range) -> list[tuple[int, int, DieStatus, list[tuple[int, DieStatus]]]]:
+    """(seed, true value, true status, [(value, status) read within one die edge]) for every die of
+    three-dice scenes whose middle die is cocked on odd seeds."""
+    from vision.dice import find_dice
+
+    out = []
+    for seed in seeds:
         sc = render_dice_scene([1 + (seed * 5 + k) % 6 for k in range(3)], seed=seed,
                                cocked=[False, seed % 2 == 1, False])
-        got = dice.find_dice(sc.image)
+        got = find_dice(sc.image)
         for t in sc.dice:
-            near = [g for g in got if g.image_xy and np.hypot(g.image_xy[0] - t.image_xy[0],
-                                                              g.image_xy[1] - t.image_xy[1]) < sc.side_px[0]]
-            if not near or near[0].value != t.value or near[0].status != t.status:
-                misses.append((seed, t.value, t.status.value, [(g.value, g.status.value) for g in near]))
+            near = [(g.value, g.status) for g in got if g.image_xy and np.hypot(
+                g.image_xy[0] - t.image_xy[0], g.image_xy[1] - t.image_xy[1]) < sc.side_px[0]]
+            out.append((seed, t.value, t.status, near))
+    return out
+
+
+def test_dice_reader_reads_scenes() -> None:
+    """Every die of 8 scenes is found and its pips read (measured 17:40 UTC: 24/24, before 21/24)."""
+    misses = [r for r in _read_scenes(range(8)) if not r[3] or r[3][0][0] != r[1]]
     assert not misses, misses
+
+
+def test_dice_reader_tells_cocked_dice_in_scenes() -> None:
+    """RULES.md B15/N10 (a cocked die forces a re-throw): no flat die of 8 scenes is read cocked (the
+    worse error), and the cocked ones are (:mod:`vision.dice_tilt`). Measured 17:40 UTC: 3 of 4
+    cocked told, none of 20 flat called cocked; before, 0 of 4. The miss is a black die whose top
+    face's lone pip the classical reader passes over for the side face's two (no top face to judge)."""
+    rows = _read_scenes(range(8))
+    flat_called = [r for r in rows if r[2] == DieStatus.FLAT and r[3] and r[3][0][1] != DieStatus.FLAT]
+    assert not flat_called, flat_called
+    cocked = [r for r in rows if r[2] == DieStatus.COCKED]
+    told = [r for r in cocked if r[3] and r[3][0][1] == DieStatus.COCKED]
+    assert len(cocked) == 4 and len(told) >= 3, cocked
+
+
+@pytest.mark.slow
+def test_dice_reader_tells_cocked_dice_in_many_scenes() -> None:
+    """As above over 40 scenes (RULES.md B15/N10). Measured 17:40 UTC: 13 of 20 cocked told (the
+    misses: black dice whose side face is 13-15 Lab units from the top, a white die's side face the
+    cloth's colour, a green die on green), no flat die called cocked."""
+    rows = _read_scenes(range(40))
+    assert not [r for r in rows if r[2] == DieStatus.FLAT and r[3] and r[3][0][1] != DieStatus.FLAT]
+    told = [r for r in rows if r[2] == DieStatus.COCKED and r[3] and r[3][0][1] == DieStatus.COCKED]
+    assert len(told) >= 13
