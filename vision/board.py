@@ -75,6 +75,13 @@ _BASE_SPREAD = 0.3
 # ... when that moves one of its ends by this many point widths (the refinement before it places a
 # side that shows its bases to a few pixels; a side this far off was drawn by a cut corner).
 _BASE_MOVE = 0.15
+# Finalists whose outline contrast (:func:`_outline_contrast`) is within this share of the
+# sharpest one's are told apart by their pattern score.
+_CONTRAST_TIE = 0.05
+# A bar's colour: within _BAR_SAME (Lab) of its median; a finalist whose bar is plain in a share
+# _BAR_PLAIN_TIE (or more) below the plainest finalist's is no board (:func:`_bar_uniformity`).
+_BAR_SAME = 20.0
+_BAR_PLAIN_TIE = 0.15
 # Minimum pattern score for a board to be accepted.
 _MIN_SCORE = 0.25
 # A field found by completing a broken outline must show this pattern score (rows' mean) as
@@ -944,16 +951,80 @@ def _finish(image: np.ndarray, work: np.ndarray, lab: np.ndarray,
             final -= _BAR_MARGIN if with_bar else 0.0
             if final < _MIN_BROKEN_FINAL:
                 continue
-        fitted.append((final, score, quad, gap, with_bar))
+        fitted.append((final, score, quad, gap, with_bar, _outline_contrast(smooth, quad, gap),
+                       _bar_uniformity(lab, quad, gap) if with_bar else 1.0))
     if not fitted:
         return None
-    _, score, quad, gap, with_bar = max(fitted, key=lambda f: f[0])
+    if broken:
+        _, score, quad, gap, with_bar, _, _ = max(fitted, key=lambda f: f[0])
+    else:
+        # among the finalists whose pattern shows, the one whose triangles' outlines lie sharpest
+        # where it puts them: the pattern score samples only the points' centre lines, and a field
+        # stretched over a tray or cut short by a row of checkers still alternates there (seen on
+        # the same photos turned 90-270 degrees: the finalists' pattern scores swap by noise)
+        # (within _CONTRAST_TIE of the sharpest, the ratio is noise: the pattern decides). Only
+        # fields with a bar are compared so: each was fitted to the outlines (fit_triangles), so
+        # each sits on its own best fit; a bar-less field is snapped to the frame's edges, where a
+        # printed board's triangles need not have the model's shape. Between a field with a bar
+        # and one without, the pattern score less the bar's margin decides, as it did.
+        barred = [f for f in fitted if f[4]]
+        shown = [f for f in barred if f[0] > 0.0] or barred
+        if shown:
+            # a bar is a strip of one colour: a field whose "bar" is far less uniform than another
+            # finalist's covers points with it (its far half then sits two points too far out,
+            # over the frame or a tray, where the pattern -- period two -- still alternates)
+            plainest = max(f[6] for f in shown)
+            shown = [f for f in shown if f[6] >= plainest - _BAR_PLAIN_TIE]
+            sharpest = max(f[5] for f in shown)
+            keep = max((f for f in shown if f[5] >= (1.0 - _CONTRAST_TIE) * sharpest), key=lambda f: f[0])
+            fitted = [f for f in fitted if not f[4] or f is keep]
+        _, score, quad, gap, with_bar, _, _ = max(fitted, key=lambda f: f[0])
     geom = _geometry(quad / scale, gap if with_bar else None, (w, h), score)
     if with_bar:
         geom = _align_columns(image, geom)
     if broken:
         geom = dataclasses.replace(geom, outline_broken=True)
     return geom
+
+
+def _bar_uniformity(lab: np.ndarray, quad: np.ndarray, gap: float) -> float:
+    """Share (0-1) of the bar's middle half (across its width; its whole length but the ends) whose
+    colour is within ``_BAR_SAME`` (Lab) of the bar's median colour, where field ``quad`` (TL TR BR
+    BL, work pixels, points along TL-TR) with the bar's share ``gap`` puts it. ``lab``: the work image,
+    uint8 Lab (H, W, 3). Near 1 on a bare bar; checkers on it, hinges and a logo take a part; a
+    "bar" laid over triangles and the field between them scores far lower."""
+    width = int(round(12 * _SCORE_PX / (1.0 - gap)))
+    height = int(round(width * _aspect(quad)))
+    if height < 8:
+        return 0.0
+    dst = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    hmg = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    rect = cv2.warpPerspective(lab, hmg, (width, height), flags=cv2.INTER_AREA).astype(np.float32)
+    half = 0.5 * (1.0 - gap) * width
+    bar_w = width - 2.0 * half
+    x0 = int(round(half + 0.25 * bar_w))
+    x1 = max(x0 + 1, int(round(width - half - 0.25 * bar_w)))
+    band = rect[int(0.03 * height) : int(0.97 * height), x0:x1].reshape(-1, 3)
+    if band.size == 0:
+        return 0.0
+    med = np.median(band, axis=0)
+    return float((np.linalg.norm(band - med, axis=1) < _BAR_SAME).mean())
+
+
+def _outline_contrast(mag: np.ndarray, quad: np.ndarray, gap: float) -> float:
+    """How sharply the model triangles' outlines of field ``quad`` (TL TR BR BL, work pixels, points
+    along TL-TR; bar share ``gap``) lie on the image's edges: their edge energy (``mag``, the
+    smoothed colour gradient, float32 (H, W)) over the same model's shifted half a point along the
+    rows, at the best tip depth. About 2 on a correct field, near 1 where the model misses the
+    triangles; a ratio, so the frame's exposure and the board's contrast cancel (a matched filter's
+    peak against its side lobe)."""
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    hmg = cv2.getPerspectiveTransform(unit, quad.astype(np.float32))
+    half = 0.5 * (1.0 - gap) / 12.0
+    shifted = cv2.perspectiveTransform((unit + np.float32([half, 0.0])).reshape(-1, 1, 2), hmg).reshape(4, 2)
+    on = max(_edge_energy(mag, quad, _triangle_samples(gap, t)) for t in _TIPS)
+    off = max(_edge_energy(mag, shifted, _triangle_samples(gap, t)) for t in _TIPS)
+    return on / max(off, 1e-6)
 
 
 def _complete_corners(q: np.ndarray) -> list[np.ndarray]:
@@ -1118,7 +1189,8 @@ FIELD_EXPOSED = 150.0
 _MAX_GAIN = 4.0
 
 
-def normalise_exposure(rectified: np.ndarray, level: float = FIELD_EXPOSED) -> np.ndarray:
+def normalise_exposure(rectified: np.ndarray, level: float = FIELD_EXPOSED,
+                       reference: np.ndarray | None = None) -> np.ndarray:
     """The rectified field (or a whole frame) with an under-exposed camera's gain undone: uint8
     (H, W, 3) like the input.
 
@@ -1129,8 +1201,11 @@ def normalise_exposure(rectified: np.ndarray, level: float = FIELD_EXPOSED) -> n
     field, ``FRAME_EXPOSED`` for a whole frame, whose background is darker) by one gain common to
     the three channels (hue and white balance unchanged), at most ``_MAX_GAIN``. An image already as
     bright or brighter is returned as is: brighter frames only have clearer edges (and clip).
+    ``reference``: the part of the image whose bright reference sets the gain (default: all of it;
+    a field seen with a margin of frame around it takes the field's gain).
     """
-    grey = rectified.mean(axis=2) if rectified.ndim == 3 else rectified
+    ref_img = rectified if reference is None else reference
+    grey = ref_img.mean(axis=2) if ref_img.ndim == 3 else ref_img
     ref = float(np.percentile(grey[::2, ::2], 95))
     if ref >= level or ref <= 0:
         return rectified
