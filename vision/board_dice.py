@@ -29,7 +29,8 @@ so the dice are found by what every die shows whatever its colour -- its pips:
    contrast, dice of one size.
 
 The status by :func:`vision.dice_status.board_status` (``off_board``, ``on_bar``, ``on_checker``,
-then ``cocked`` -- a side face's pips beside the top face -- or ``flat``; RULES.md B15/N10); a die
+then ``cocked`` -- a side face's pips beside the top face, or a four's or five's corner pips
+foreshortened from a square (:func:`_foreshortened`) -- or ``flat``; RULES.md B15/N10); a die
 between two checkers, or where a stack's next checker would lie with that checker's colour round
 it, is ``on_checker`` too (the checker under it is hidden from the stack counter).
 ``wrong_half`` needs to know who rolled: the controller decides it.
@@ -46,6 +47,7 @@ import numpy as np
 from vision.board import BoardGeometry
 from vision.board_dice_faces import BoardPip, Face, find_faces
 from vision.dice_status import BoardRegions, board_status
+from vision.dice_tilt import ASPECT_MIN, corner_aspect
 from vision.reading import DieReading, DieStatus
 
 __all__ = ["BoardPip", "DiceView", "board_pips", "dice_view", "find_board_dice"]
@@ -150,6 +152,9 @@ _SIDE_CONTRAST = 0.6
 _SIDE_NEAR = 0.55
 _SIDE_FAR = 0.9
 _SIDE_SPREAD = 70.0
+# A four's or five's corner square is judged for foreshortening (a cocked die's tilted top face) only
+# on dice at least this many input px across: the pips' centres are then good to a few per cent.
+_GRID_MIN_EDGE_PX = 10.0
 # A pip's isolation is sampled on a ring of this many pip scales (sigma) around it; the least share
 # of every pip's ring that must be the face's body.
 _ISOLATION_RING = 2.5
@@ -572,7 +577,8 @@ def _readings(faces: list[Face], pips: list[BoardPip], geom: BoardGeometry, dv: 
         cx, cy = f.centre
         ends = geom.to_image(dv.to_rectified(np.array([[cx, cy], [cx + f.edge, cy]])))
         xy, edge_px = ends[0], float(np.linalg.norm(ends[1] - ends[0]))
-        flat = DieStatus.COCKED if _cocked(f, faces, pips) else DieStatus.FLAT
+        tilted = _cocked(f, faces, pips) or (edge_px >= _GRID_MIN_EDGE_PX and _foreshortened(f, pips))
+        flat = DieStatus.COCKED if tilted else DieStatus.FLAT
         die = DieReading(len(f.members), (float(xy[0]), float(xy[1])), flat, _confidence(f))
         status = board_status(die, regions, edge_px)
         rect_xy = dv.to_rectified(np.array([[cx, cy]]))[0]
@@ -651,6 +657,18 @@ def _cocked(face: Face, faces: list[Face], pips: list[BoardPip]) -> bool:
     a = np.array(angles)
     spread = np.angle(np.exp(1j * (a[:, None] - a[None, :])))
     return bool(np.abs(spread).max() <= np.radians(_SIDE_SPREAD))
+
+
+def _foreshortened(face: Face, pips: list[BoardPip]) -> bool:
+    """A four's or five's corner pips, seen in the rectified field, make a square when the die lies
+    flat (its top face parallel to the board); a cocked die's tilted face makes a rectangle of aspect
+    1/cos t (:func:`vision.dice_tilt.corner_aspect`): at least ``ASPECT_MIN`` (a tilt of 34 degrees
+    or more) is cocked (RULES.md B15, N10). Measured: rendered cocked fours 1.28-1.55, flat ones and
+    the real boards' fours and fives 1.00-1.06."""
+    if len(face.members) not in (4, 5):
+        return False
+    found = corner_aspect([(pips[i].x, pips[i].y) for i in face.members], face.centre)
+    return found is not None and found[0] >= ASPECT_MIN
 
 
 def _confidence(face: Face) -> float:

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["ASPECT_MIN", "SIDE_MIN_AREA", "Tilt", "is_cocked", "pip_aspect", "tilt_of"]
+__all__ = ["ASPECT_MIN", "SIDE_MIN_AREA", "Tilt", "corner_aspect", "is_cocked", "pip_aspect", "tilt_of"]
 
 ASPECT_MIN = 1.2
 SIDE_MIN_AREA = 0.15
@@ -148,7 +148,7 @@ def tilt_of(lab: np.ndarray, mask: np.ndarray, centre: tuple[float, float],
     return Tilt(float(aspect), float(side.sum()) / (size * size), float(along), axis)
 
 
-def _grid_aspect(pips: Sequence[tuple[float, float]], centre: tuple[float, float]
+def corner_aspect(pips: Sequence[tuple[float, float]], centre: tuple[float, float]
                  ) -> tuple[float, float] | None:
     """A four's or five's corner pips are a square's corners: the two diagonals d1, d2 (pairs mirrored
     through the centre) give the affine image of that square, A = [(d1 + d2) / 2, (d1 - d2) / 2];
@@ -219,7 +219,7 @@ def pip_aspect(lab: np.ndarray, pips: Sequence[tuple[float, float]], centre: tup
 
     :param lab: uint8 (h, w, 3) CIE-Lab crop; ``pips``, ``centre`` in its px; ``size`` the die edge, px.
     """
-    grid = _grid_aspect(pips, centre)
+    grid = corner_aspect(pips, centre)
     return grid if grid is not None else _ellipse_aspect(lab, pips, size)
 
 
