@@ -500,12 +500,19 @@ def fit_triangles(mag: np.ndarray, quad: np.ndarray, gap: float, with_bar: bool)
     return q.astype(np.float32), gap
 
 
+def _mostly(flags: np.ndarray) -> bool:
+    """True when more than half of ``flags`` (bool (N,)) are set; False for none."""
+    return bool(flags.size) and float(flags.mean()) > 0.5
+
+
 def _refine_bases(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
     """Move the two point-carrying sides of ``q`` (TL-TR and BL-BR) onto the triangles' bases.
 
     In the rectified quad, extended by 10 % above and below, the base is the first row (from outside)
     where adjacent points' colours start to differ -- a frame is uniform along its length, a row of
-    triangles alternates. Returns the corrected quad (float32 (4, 2)).
+    triangles alternates. A side is not moved inward over rows where a third of the pairs still
+    alternate (checkers of one colour on most points at the base: the field, not the frame).
+    Returns the corrected quad (float32 (4, 2)).
     """
     ext = 0.10
     width = 12 * _SCORE_PX
@@ -519,19 +526,25 @@ def _refine_bases(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
                                borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     centres = np.clip((point_centres_u(gap) * width).astype(int), 0, width - 1)
     v = rect[:, centres]  # (rows, n, 3)
-    alt = np.median(np.linalg.norm(v[:, 1:] - v[:, :-1], axis=2), axis=1)  # (rows,)
-    alt = np.convolve(alt, np.ones(3) / 3, mode="same")
+    diffs = np.linalg.norm(v[:, 1:] - v[:, :-1], axis=2)  # (rows, n - 1)
+    alt = np.convolve(np.median(diffs, axis=1), np.ones(3) / 3, mode="same")  # (rows,)
     inner = float(np.median(alt[pad + int(0.05 * height) : pad + int(0.25 * height)]))
     inner_b = float(np.median(alt[pad + int(0.75 * height) : pad + int(0.95 * height)]))
     new_top, new_bot = float(pad), float(pad + height)
+    # a row of one colour's checkers along the bases (a prime, a home board) leaves the median pair
+    # unlike only where fewer than half of its neighbours are checkers: a side is not moved inward
+    # over rows where many pairs still alternate (the 70th percentile pair: a third of them)
+    many = np.convolve(np.percentile(diffs, 70, axis=1), np.ones(3) / 3, mode="same")
+    many_t = float(np.median(many[pad + int(0.05 * height) : pad + int(0.25 * height)]))
+    many_b = float(np.median(many[pad + int(0.75 * height) : pad + int(0.95 * height)]))
     if inner > 10:
         rows = np.flatnonzero(alt[: pad + int(0.1 * height)] >= 0.5 * inner)
-        if rows.size:
+        if rows.size and not _mostly(many[pad : int(rows[0])] >= 0.5 * many_t):
             new_top = float(rows[0])
     if inner_b > 10:
         lo = pad + int(0.9 * height)
         rows = np.flatnonzero(alt[lo:] >= 0.5 * inner_b)
-        if rows.size:
+        if rows.size and not _mostly(many[lo + int(rows[-1]) + 1 : pad + height] >= 0.5 * many_b):
             new_bot = float(lo + rows[-1] + 1)
     src = np.float32([[0, new_top], [width, new_top], [width, new_bot], [0, new_bot]])
     inv = np.linalg.inv(hmg)
