@@ -304,3 +304,31 @@ def test_real_flat_dice_are_not_called_cocked_all_photos() -> None:
     photos (before: 53, in 14 photos)."""
     statuses = _d6_statuses(1)
     assert sum(s == DieStatus.COCKED for s in statuses) <= 13
+
+
+def test_corner_aspect_measures_a_tilt() -> None:
+    """RULES.md B15/N10: a die tilted by t shows its four's corner pips as a rectangle of aspect
+    1/cos t, at any turn; a square is 1; faces without four corner pips say nothing."""
+    from vision.dice_tilt import corner_aspect
+
+    for turn in (0.0, 0.4, 1.1):
+        c, s = math.cos(turn), math.sin(turn)
+        for squash in (1.0, 0.7):
+            pts = [(50 + 7 * (c * u - s * v * squash), 40 + 7 * (s * u + c * v * squash))
+                   for u, v in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+            found = corner_aspect(pts, (50.0, 40.0))
+            assert found is not None and found[0] == pytest.approx(1 / squash, rel=1e-6)
+            if squash < 1:
+                # the long axis runs along the face's u axis (the edge it tilts about)
+                assert abs(math.sin(found[1] - turn)) < 1e-6
+    assert corner_aspect([(0.0, 0.0), (10.0, 10.0)], (5.0, 5.0)) is None
+
+
+def test_tilt_of_refuses_a_mask_of_another_size() -> None:
+    from vision.dice_tilt import tilt_of
+
+    lab = np.zeros((20, 20, 3), np.uint8)
+    with pytest.raises(ValueError, match="differ"):
+        tilt_of(lab, np.zeros((10, 10), np.uint8), (5.0, 5.0), [], 10.0)
+    # an empty blob: nothing to judge
+    assert tilt_of(lab, np.zeros((20, 20), np.uint8), (5.0, 5.0), [], 10.0) is None
