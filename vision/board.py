@@ -964,8 +964,11 @@ def _finish(image: np.ndarray, work: np.ndarray, lab: np.ndarray,
             final -= _BAR_MARGIN if with_bar else 0.0
             if final < _MIN_BROKEN_FINAL:
                 continue
-        fitted.append((final, score, quad, gap, with_bar, _outline_contrast(smooth, quad, gap),
-                       _bar_uniformity(lab, quad, gap) if with_bar else 1.0))
+        # (the outline and the bar judge only fields with a bar and only when it is not broken)
+        judged = with_bar and not broken
+        fitted.append((final, score, quad, gap, with_bar,
+                       _outline_contrast(smooth, quad, gap) if judged else 0.0,
+                       _bar_uniformity(lab, quad, gap) if judged else 1.0))
     if not fitted:
         return None
     if broken:
