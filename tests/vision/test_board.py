@@ -1,12 +1,21 @@
 """The field finder (`vision.board`): a long side drawn tilted by a cut corner is put back on the
-points' bases; a column of five is no pile (issue 4: "perspective rims", "stacks of any height")."""
+points' bases; a column of five is no pile (issue 4: "perspective rims", "stacks of any height");
+the finalists' judges (a plain bar, sharp triangle outlines) tell a true field from a shifted one."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
-from vision.board import _straighten_sides, find_board
+from vision.board import (
+    _BAR_PLAIN_TIE,
+    _bar_uniformity,
+    _outline_contrast,
+    _straighten_sides,
+    colour_gradient,
+    find_board,
+)
 from vision.render import Camera, render, starting_spec
 
 
@@ -39,3 +48,72 @@ def test_a_side_on_its_bases_is_left_alone() -> None:
     quad = np.float32(geom.corners) * scale
     gap = 0.0 if geom.bar is None else (geom.bar[1] - geom.bar[0]) / geom.size[0]
     assert np.abs(_straighten_sides(lab, quad, gap) - quad).max() < 1.0
+
+
+def _found_quad(style: str, seed: int) -> tuple[np.ndarray, float, np.ndarray]:
+    """A rendered board's found field: (work-image Lab, bar share, field quad TL TR BR BL in work
+    pixels)."""
+    r = render(starting_spec(style), size=(960, 540), view="rectified", camera=Camera(), seed=seed)
+    geom = find_board(r.image)
+    assert geom is not None and geom.bar is not None
+    lab, scale = _work_lab(r.image)
+    return lab, (geom.bar[1] - geom.bar[0]) / geom.size[0], np.float32(geom.corners) * scale
+
+
+def _moved(quad: np.ndarray, unit: np.ndarray) -> np.ndarray:
+    """The quad whose corners are ``unit`` (float (4, 2)) in ``quad``'s own unit square."""
+    hmg = cv2.getPerspectiveTransform(np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]), quad.astype(np.float32))
+    return cv2.perspectiveTransform(np.float32(unit).reshape(-1, 1, 2), hmg).reshape(4, 2)
+
+
+@pytest.mark.parametrize("style", ["wood", "tournament"])
+def test_a_bar_laid_over_two_points_is_not_plain(style: str) -> None:
+    """A field whose far half sits two points too far out still alternates (the pattern's period is
+    two points), but its "bar" then covers two points: far less uniform than the true bar's, by more
+    than the finalists' tie (vision.board._BAR_PLAIN_TIE)."""
+    lab, gap, quad = _found_quad(style, 1)
+    pw = (1.0 - gap) / 12.0
+    wide = 1.0 + 2.0 * pw
+    wrong = _moved(quad, np.float32([[0, 0], [wide, 0], [wide, 1], [0, 1]]))
+    wrong_gap = 1.0 - (1.0 - gap) / wide  # the halves keep their width; the bar takes the rest
+    plain, covered = _bar_uniformity(lab, quad, gap), _bar_uniformity(lab, wrong, wrong_gap)
+    assert plain > 0.9 and covered < plain - _BAR_PLAIN_TIE, (plain, covered)
+
+
+@pytest.mark.parametrize("style", ["wood", "tournament", "paper"])
+def test_the_triangles_outline_is_sharpest_where_the_points_are(style: str) -> None:
+    """The outline contrast (edge energy on the model triangles over the model shifted half a
+    point) is clearly above 1 on the found field and falls when the field is a quarter point off."""
+    r = render(starting_spec(style), size=(960, 540), view="rectified", camera=Camera(), seed=2)
+    geom = find_board(r.image)
+    assert geom is not None
+    lab, scale = _work_lab(r.image)
+    work = cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+    mag = cv2.GaussianBlur(colour_gradient(work), (5, 5), 1.2)
+    gap = 0.0 if geom.bar is None else (geom.bar[1] - geom.bar[0]) / geom.size[0]
+    quad = np.float32(geom.corners) * scale
+    q = 0.25 * (1.0 - gap) / 12.0
+    off = _moved(quad, np.float32([[q, 0], [1 + q, 0], [1 + q, 1], [q, 1]]))
+    on_c, off_c = _outline_contrast(mag, quad, gap), _outline_contrast(mag, off, gap)
+    assert on_c > 1.5 and off_c < on_c, (on_c, off_c)
+
+
+@pytest.mark.xfail(reason="known defect: a row of one colour's checkers on ten points along the bases "
+                   "(a long prime) -- the field's side lands on the checkers' tops and the row is not "
+                   "counted (measured: 0 of the 10 singles)", strict=False)
+def test_a_row_of_checkers_along_the_bases_is_read() -> None:
+    from vision.reader import read_board
+    from vision.reading import DARK, LIGHT
+    from vision.render_spec import BoardSpec
+
+    pts: list[tuple[str | None, int]] = [(None, 0)] * 24
+    for slot in range(10):
+        pts[slot] = (LIGHT, 1)
+    pts[10] = (LIGHT, 5)
+    for slot in (12, 14, 16, 18, 20):
+        pts[slot] = (DARK, 3)
+    spec = BoardSpec(points=tuple(pts), style="tournament", cube_position=None)
+    r = render(spec, size=(960, 540), view="perspective",
+               camera=Camera(tilt_deg=12, yaw_deg=4, roll_deg=3, fill=0.84), seed=1)
+    got = read_board(r.image)
+    assert got.board_found and [n for _, n in got.counts()] == [n for _, n in r.truth.counts()]
