@@ -1205,8 +1205,7 @@ FIELD_EXPOSED = 150.0
 _MAX_GAIN = 4.0
 
 
-def normalise_exposure(rectified: np.ndarray, level: float = FIELD_EXPOSED,
-                       reference: np.ndarray | None = None) -> np.ndarray:
+def normalise_exposure(rectified: np.ndarray, level: float = FIELD_EXPOSED) -> np.ndarray:
     """The rectified field (or a whole frame) with an under-exposed camera's gain undone: uint8
     (H, W, 3) like the input.
 
@@ -1217,11 +1216,8 @@ def normalise_exposure(rectified: np.ndarray, level: float = FIELD_EXPOSED,
     field, ``FRAME_EXPOSED`` for a whole frame, whose background is darker) by one gain common to
     the three channels (hue and white balance unchanged), at most ``_MAX_GAIN``. An image already as
     bright or brighter is returned as is: brighter frames only have clearer edges (and clip).
-    ``reference``: the part of the image whose bright reference sets the gain (default: all of it;
-    a field seen with a margin of frame around it takes the field's gain).
     """
-    ref_img = rectified if reference is None else reference
-    grey = ref_img.mean(axis=2) if ref_img.ndim == 3 else ref_img
+    grey = rectified.mean(axis=2) if rectified.ndim == 3 else rectified
     ref = float(np.percentile(grey[::2, ::2], 95))
     if ref >= level or ref <= 0:
         return rectified
