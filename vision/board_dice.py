@@ -123,6 +123,10 @@ _OFF_ROUND = 0.5
 _BAR_SAME = 0.9
 _ONE_ROUND = 0.6
 _ONE_DEPTH = 60.0
+# A one's pip is the size of a pip, so its blob strength at the pip scale is most of its depth (0.89-
+# 1.2 on the rendered and webcam ones seen); a speck of dust or a knot in the wood, smaller than the
+# scale, keeps much less (0.45: boards-real template2, a white speck on a black point).
+_ONE_FILL = 0.7
 # One set: a die's mean pip contrast at least this share of the best die's; edges within this ratio.
 _SET_CONTRAST = 0.6
 _SET_SIZE = 1.3
@@ -490,7 +494,9 @@ def _accept(
             return False
         if one:
             # a lone dot is the weakest evidence: round (above), deep, on a clean face
-            return body.same >= _ONE_SAME and body.depth >= _ONE_DEPTH
+            pip = pips[face.members[0]]
+            return (body.same >= _ONE_SAME and body.depth >= _ONE_DEPTH
+                    and pip.contrast >= _ONE_FILL * body.depth)
         return True
 
     return ok
