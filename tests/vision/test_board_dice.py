@@ -115,6 +115,19 @@ def test_a_drawn_die_passes_its_checks(value: int) -> None:
     assert [len(f.members) for f in faces] == [value]
 
 
+def test_a_speck_smaller_than_a_pip_is_no_one() -> None:
+    """A one's pip is a pip's size; a speck of dust on a black point is deep but tiny, so its blob
+    keeps little strength at the pip scale: no die (an empty board read a one; RULES.md B15 -- the
+    station would rule on a roll nobody made)."""
+    img = np.full((120, 160, 3), (30, 30, 30), np.uint8)
+    img[60, 80] = (200, 200, 200)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    sigmas = bd._sigmas(20.0)
+    pips = bd.board_pips(lab, sigmas)
+    assert pips  # the speck is a blob at the small scale ...
+    assert not find_faces(pips, (14.0, 20.0, 28.0), bd._accept(lab, pips, sigmas[0], 20.0))  # ... no one
+
+
 def test_a_six_whose_middle_pips_blur_away_is_no_lower_face() -> None:
     """A small six in a soft JPEG keeps a third of its middle pips' contrast: its corners make a
     perfect four and its sides perfect twos. The faint middle pips on those faces' bare places and
