@@ -194,17 +194,76 @@ def noise_crop(rng: np.random.Generator, size: int = CROP) -> np.ndarray:
     return np.asarray(x)
 
 
+def drawn_crop(rng: np.random.Generator, size: int = CROP,
+               edge_px: float = CROP_EDGE) -> tuple[np.ndarray, int]:
+    """A ``size`` x ``size`` uint8 BGR crop of a die drawn by :func:`vision.render_draw.die` (random
+    body and pip colours of enough contrast, cloth, turn within a few degrees of the crop's axes,
+    sometimes cocked with a side face showing) and its pips: volume for dice styles the photos lack
+    (flat-coloured, any colour pair), never a replacement for them."""
+    from vision import render_draw
+
+    big = 2 * size
+    cloth = rng.integers(30, 226, 3)
+    img = np.empty((big, big, 3), np.uint8)
+    img[:] = cloth
+    tex = cv2.resize(rng.normal(0, 8, (big // 6, big // 6)).astype(np.float32), (big, big))
+    img = np.clip(img + tex[..., None], 0, 255).astype(np.uint8)
+    while True:
+        body, pip = rng.integers(0, 256, 3), rng.integers(0, 256, 3)
+        if abs(float(body.mean()) - float(pip.mean())) > 70:
+            break
+    side = edge_px * math.exp(rng.uniform(-0.2, 0.2)) * 2
+    value = int(rng.integers(1, 7))
+    tilt = float(rng.uniform(0.1, 0.5)) if rng.random() < 0.2 else 0.0
+    side_value = next(v for v in (value % 6 + 1, (value + 1) % 6 + 1) if v + value != 7)
+    c = big / 2 + rng.normal(0, 0.1 * side, 2)
+    turn = float(rng.normal(0, 5) + 90 * rng.integers(4))
+    render_draw.die(img, float(c[0]), float(c[1]), side, value, turn,
+                    tuple(int(v) for v in body), tuple(int(v) for v in pip), tilt, side_value)
+    # drawn at twice the size and shrunk: anti-aliased edges and pips, as a camera's would be
+    crop = cv2.resize(img, (size, size), interpolation=cv2.INTER_AREA)
+    return _photometric(crop, rng), value
+
+
 def make_crop(photo: Photo, rng: np.random.Generator, size: int = CROP, edge_px: float = CROP_EDGE,
-              noise: float = 0.0) -> tuple[np.ndarray, int]:
+              noise: float = 0.0, wrong_scale: float = 0.0, drawn: float = 0.0) -> tuple[np.ndarray, int]:
     """One augmented crop for the classifier (:func:`vision.dice_cnn.die_crop` geometry, ``size`` px,
     die edge ``edge_px``) and its class: a die's pips (centre jittered by 0.1 edge), or 0 for a point
     at least 0.75 edge from every die centre (half of them next to a die, as a detector's second peak
-    on a die would be), or (a ``noise`` fraction) 0 for :func:`noise_crop`."""
+    on a die would be), or (a ``noise`` fraction) 0 for :func:`noise_crop`, or (a ``wrong_scale``
+    fraction) 0 for a point on a die seen at the wrong scale, or (a ``drawn`` fraction) a drawn die
+    (:func:`drawn_crop`): magnified 2.5-6 times (one pip then
+    fills the crop as a die would) or shrunk 2.2-4 times. Those teach the classifier the die's scale,
+    which is what lets :func:`vision.dice_cnn.find` choose between candidate scales of a photo whose
+    pips a size estimate took for dice."""
     if rng.random() < noise:
         return noise_crop(rng, size), 0
+    if rng.random() < drawn:
+        return drawn_crop(rng, size, edge_px)
     h, w = photo.image.shape[:2]
     e = photo.edge
     cls = 0
+    if len(photo.dice) and rng.random() < wrong_scale:
+        d = photo.dice[rng.integers(len(photo.dice))]
+        big = rng.random() < 0.7
+        r = rng.uniform(2.5, 6.0) if big else 1.0 / rng.uniform(2.2, 4.0)
+        if big and rng.random() < 0.6:
+            # on one of its pips, where a detector scanning at the pips' scale puts its peaks
+            from vision.render_draw import PIPS
+
+            t = math.radians(face_angle(photo.image, (d[1], d[2]), d[3]))
+            px, py = PIPS[int(d[0])][rng.integers(int(d[0]))]
+            px, py = px * 0.52 * d[3] / 2 * 1.05, py * 0.52 * d[3] / 2 * 1.05
+            cx = d[1] + px * math.cos(t) - py * math.sin(t) + rng.normal(0, 0.03 * d[3])
+            cy = d[2] + px * math.sin(t) + py * math.cos(t) + rng.normal(0, 0.03 * d[3])
+        else:
+            a, off = rng.uniform(0, 2 * math.pi), rng.uniform(0.0, 0.45 if big else 0.1) * d[3]
+            cx, cy = d[1] + off * math.cos(a), d[2] + off * math.sin(a)
+        m = cv2.getRotationMatrix2D((cx, cy), rng.uniform(0, 360), edge_px * r / d[3])
+        m[:, 2] += (size / 2 - cx, size / 2 - cy)
+        interp = cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR
+        crop = cv2.warpAffine(photo.image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+        return _photometric(crop, rng), 0
     if len(photo.dice) and rng.random() < 0.6:
         d = photo.dice[rng.integers(len(photo.dice))]
         cx, cy = d[1] + rng.normal(0, 0.1 * e), d[2] + rng.normal(0, 0.1 * e)
@@ -232,19 +291,22 @@ def make_crop(photo: Photo, rng: np.random.Generator, size: int = CROP, edge_px:
     return _photometric(crop, rng), cls
 
 
-def build_classifier() -> nn.Module:
-    """The crop classifier: 3x3 convolutions, three 2x2 poolings, global average, 7 logits."""
+def build_classifier(width: int = 16) -> nn.Module:
+    """The crop classifier: 3x3 convolutions (``width``, 2, 4 x ``width`` channels), three 2x2
+    poolings, global average, 7 logits."""
 
     def block(cin: int, cout: int) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    w1, w2, w4 = width, 2 * width, 4 * width
 
     class Cls(nn.Module):
         def __init__(self) -> None:
             super().__init__()
             self.body = nn.Sequential(
-                *block(3, 16), *block(16, 16), nn.MaxPool2d(2), *block(16, 32), *block(32, 32),
-                nn.MaxPool2d(2), *block(32, 64), nn.MaxPool2d(2), *block(64, 64),
-                nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 7),
+                *block(3, w1), *block(w1, w1), nn.MaxPool2d(2), *block(w1, w2), *block(w2, w2),
+                nn.MaxPool2d(2), *block(w2, w4), nn.MaxPool2d(2), *block(w4, w4),
+                nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(w4, 7),
             )
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -281,14 +343,17 @@ def load_classifier_onnx(model: nn.Module, path: Path) -> None:
 
 def train_classifier(photos: list[Photo], epochs: int, seed: int, label: str,
                      per_epoch: int = 2048, size: int = CROP, edge_px: float = CROP_EDGE,
-                     noise: float = 0.0, init: Path | None = None, minutes: float = 1e9) -> nn.Module:
+                     noise: float = 0.0, init: Path | None = None, minutes: float = 1e9,
+                     width: int = 16, wrong_scale: float = 0.0, drawn: float = 0.0) -> nn.Module:
     """The crop classifier trained on ``photos``: ``epochs`` x ``per_epoch`` fresh crops
-    (:func:`make_crop` with ``size``, ``edge_px``, ``noise``), batches of 128; started from the ONNX
+    (:func:`make_crop` with ``size``, ``edge_px``, ``noise``, ``wrong_scale``, ``drawn``), batches of
+    128, for a
+    network of ``width`` (:func:`build_classifier`); started from the ONNX
     classifier ``init`` when given (fine-tuned at a third of the learning rate, batch norm frozen);
     stopped after ``minutes`` of wall time."""
     rng = np.random.default_rng(seed + 1000)
     torch.manual_seed(seed + 1000)
-    model = build_classifier()
+    model = build_classifier(width)
     lr = 3e-3
     if init is not None:
         load_classifier_onnx(model, init)
@@ -302,7 +367,8 @@ def train_classifier(photos: list[Photo], epochs: int, seed: int, label: str,
             if isinstance(m, nn.BatchNorm2d):
                 m.eval()
     def batch_loss() -> torch.Tensor:
-        batch = [make_crop(photos[rng.integers(len(photos))], rng, size, edge_px, noise) for _ in range(128)]
+        batch = [make_crop(photos[rng.integers(len(photos))], rng, size, edge_px, noise, wrong_scale, drawn)
+                 for _ in range(128)]
         x = torch.from_numpy(np.stack([b[0] for b in batch]).transpose(0, 3, 1, 2).astype(np.float32))
         y = torch.tensor([b[1] for b in batch])
         return nn.functional.cross_entropy(model(x), y, label_smoothing=0.05)
@@ -458,6 +524,11 @@ def main() -> None:
     ap.add_argument("--crop", type=int, default=CROP, help="classifier crop side (px); ship only = CROP")
     ap.add_argument("--crop-edge", type=float, default=CROP_EDGE, help="die edge in the crop (px)")
     ap.add_argument("--noise", type=float, default=0.05, help="fraction of noise/texture negative crops")
+    ap.add_argument("--wrong-scale", type=float, default=0.12,
+                    help="fraction of dice seen at the wrong scale, as 'not a die' crops")
+    ap.add_argument("--drawn", type=float, default=0.08,
+                    help="fraction of drawn-die crops (vision.render_draw)")
+    ap.add_argument("--width", type=int, default=16, help="classifier width (channels of its first layers)")
     ap.add_argument("--init", type=Path, default=None, help="ONNX classifier to fine-tune from")
     ap.add_argument("--cls-minutes", type=float, default=1e9, help="stop classifier training after this")
     ap.add_argument("--cls-only", action="store_true", help="retrain only the classifier (keep the detector)")
@@ -486,7 +557,8 @@ def main() -> None:
         if not (a.reuse and cls.exists()):
             name = f"fold {k + 1}/{a.folds}"
             model = train_classifier(train_on, a.cls_epochs, a.seed + k, name, a.cls_crops, a.crop,
-                                     a.crop_edge, a.noise, a.init, a.cls_minutes)
+                                     a.crop_edge, a.noise, a.init, a.cls_minutes, a.width,
+                                     a.wrong_scale, a.drawn)
             export_classifier(model, cls, a.crop)
         r = score(DiceNet(det), DiceClassifier(cls, a.crop, a.crop_edge, not a.no_flips), held)
         sums += r
@@ -502,7 +574,7 @@ def main() -> None:
         if not a.cls_only:
             export(train(photos, a.epochs, a.steps, a.seed, "all photos"), WEIGHTS)
         model = train_classifier(photos, a.cls_epochs, a.seed, "all photos", a.cls_crops, a.crop, a.crop_edge,
-                                 a.noise, a.init, a.cls_minutes)
+                                 a.noise, a.init, a.cls_minutes, a.width, a.wrong_scale, a.drawn)
         export_classifier(model, CLASSIFIER, a.crop)
         kib = (WEIGHTS.stat().st_size + CLASSIFIER.stat().st_size) / 1024
         console.print(f"wrote {WEIGHTS} and {CLASSIFIER.name} ({kib:.0f} KiB) in {time.time() - t0:.0f} s")
