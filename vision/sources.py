@@ -255,7 +255,8 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
         raise SourceError(f"{name}: the file is empty")
     if data[:2] == b"\xff\xd8" and b"\xff\xd9" not in data[-64:]:
         raise SourceError(f"{name}: the JPEG is truncated (no end-of-image marker)")
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    with _quiet_opencv():  # a broken file is reported once, by us (OpenCV's decoders log their own)
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None:
         raise SourceError(f"{name}: not an image OpenCV can decode")
     return image

@@ -154,6 +154,29 @@ def source_events(
                 console.print(f"[yellow]{ev.message}[/yellow]")
 
 
+def _check_source(spec: str) -> None:
+    """Open ``spec`` once before the session starts; a folder or file must give at least one frame.
+
+    :raises typer.Exit: (code 2, one line) when the source cannot be opened, or when a folder's
+        images or a file all fail to decode (a run would otherwise end with 0 frames and exit 0).
+    """
+    from vision.sources import open_source
+
+    try:
+        src = open_source(spec)
+    except (OSError, ValueError) as exc:
+        raise _fail(f"{exc}") from exc
+    try:
+        if Path(spec).exists() and src.read() is None:
+            skipped = getattr(src, "skipped", [])
+            first = f" ({len(skipped)} unreadable, first: {skipped[0][1]})" if skipped else ""
+            raise _fail(f"{spec}: no frame could be read{first}; give JPEG/PNG photos or a playable video")
+    except OSError as exc:
+        raise _fail(f"{spec}: {exc}") from exc
+    finally:
+        src.close()
+
+
 def _is_image(spec: str) -> bool:
     from vision.sources import IMAGE_SUFFIXES
 
@@ -476,12 +499,7 @@ def register(app: typer.Typer) -> None:
             )
             stream = with_match_start(demo_events(console, None if turns == 0 else turns), cfg.settings)
         else:
-            try:
-                from vision.sources import open_source
-
-                open_source(spec).close()
-            except (OSError, ValueError) as exc:
-                raise _fail(f"{exc}") from exc
+            _check_source(spec)
             stream = with_match_start(source_events(spec, console, calibration, sink), cfg.settings)
         export_dir = Path(cfg.export_dir) if cfg.export_dir else None
         run_session(

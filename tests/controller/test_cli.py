@@ -49,6 +49,17 @@ def test_run_over_a_webcam_session_processes_every_frame(tmp_path):
     assert f"{len(frames)} frames (" in r.stdout
 
 
+def test_run_over_a_folder_of_only_unreadable_images_exits_2_with_one_line(tmp_path):
+    """It used to read 0 frames and exit 0, as if a game had been watched."""
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    (folder / "a.jpg").write_text("not a JPEG")
+    (folder / "b.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(20))
+    r = tavla("run", "--source", str(folder), "--journal", str(tmp_path / "j.jsonl"))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "no frame could be read (2 unreadable, first: a.jpg" in r.stderr
+
+
 def test_run_bad_arguments_exit_2_with_one_line(tmp_path):
     r = tavla("run", "--source", str(tmp_path / "nothing-here"))
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "tavla:" in r.stderr
