@@ -380,27 +380,55 @@ def _bases(lab: np.ndarray, geom: BoardGeometry) -> dict[bool, float]:
 
     The field finder places them to a few pixels; here, at full resolution, the base is the first
     row from the edge where adjacent points' colours differ (a frame is uniform, triangles alternate).
-    Within 0.4 point widths of the field's edge; {True: top row's base y, False: bottom row's}.
+    Each pair of adjacent points is judged on its own (:func:`_walk_to_base`) and the median of the
+    pairs that show their base is taken: a row of one colour's checkers along the bases (a prime, a
+    bear-off) hides the alternation of the pairs it covers, and a median over all pairs row by row
+    then puts the base on the checkers, a third of a checker in (the first checker before it, so
+    not counted). Within 0.4 point widths of the field's edge; {True: top row's base y, False:
+    bottom row's}; the edge itself where no pair shows a base.
     """
     height = lab.shape[0]
     xs = np.clip(np.rint(geom.columns).astype(np.intp), 0, lab.shape[1] - 1)
     v = lab[:, xs]
-    alt = np.median(np.linalg.norm(v[:, 1:] - v[:, :-1], axis=2), axis=1)
+    diffs = np.linalg.norm(v[:, 1:] - v[:, :-1], axis=2)  # (H, 11)
+    alt = np.median(diffs, axis=1)
     reach = int(0.4 * POINT_PX)
     out = {True: 0.0, False: float(height - 1)}
     inner_t = float(np.median(alt[reach : reach + POINT_PX]))
     inner_b = float(np.median(alt[height - reach - POINT_PX : height - reach]))
     if inner_t > 10:
-        y = reach
-        while y > 0 and alt[y - 1] >= 0.5 * inner_t:
-            y -= 1
-        out[True] = float(y)
+        out[True] = float(_pairs_base(diffs[: reach + 1] >= 0.5 * inner_t))
     if inner_b > 10:
-        y = height - 1 - reach
-        while y < height - 1 and alt[y + 1] >= 0.5 * inner_b:
-            y += 1
-        out[False] = float(y)
+        out[False] = float(height - 1 - _pairs_base(diffs[height - 1 - reach :][::-1] >= 0.5 * inner_b))
     return out
+
+
+def _pairs_base(alternates: np.ndarray) -> float:
+    """The base's distance (rows) from the field's edge: the median over the pairs of adjacent
+    points that show one (:func:`_walk_to_base`; bool (reach + 1, pairs), row 0 at the edge), else 0."""
+    walked = (_walk_to_base(alternates[:, j]) for j in range(alternates.shape[1]))
+    found = [b for b in walked if b is not None]
+    return float(np.median(found)) if found else 0.0
+
+
+def _walk_to_base(alternates: np.ndarray) -> int | None:
+    """The base's distance (rows) from the field's edge for one pair of adjacent points, given
+    whether the pair's colours differ on each row from the edge (index 0) to ``reach`` (the last),
+    bool (reach + 1,).
+
+    From ``reach`` inward of the edge, the base is where the difference stops toward the edge.
+    Where the pair is alike at ``reach`` (checkers of one colour on both points), the base is the
+    first row from the edge where they differ (the triangles' corners beside the checkers' rims),
+    and None where they never do (the checkers hide this pair's base).
+    """
+    reach = alternates.size - 1
+    if alternates[reach]:
+        y = reach
+        while y > 0 and alternates[y - 1]:
+            y -= 1
+        return y
+    shown = np.flatnonzero(alternates)
+    return int(shown[0]) if shown.size else None
 
 
 def _suppress_neighbours(score: np.ndarray, xbest: np.ndarray, d: float, step: float) -> np.ndarray:
