@@ -537,15 +537,30 @@ def _refine_bases(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
     many = np.convolve(np.percentile(diffs, 70, axis=1), np.ones(3) / 3, mode="same")
     many_t = float(np.median(many[pad + int(0.05 * height) : pad + int(0.25 * height)]))
     many_b = float(np.median(many[pad + int(0.75 * height) : pad + int(0.95 * height)]))
+    # a side is not moved inward over a row of discs: a row of one colour's checkers on most points
+    # along the bases (a long prime, a bear-off) leaves too few pairs alternating for either median
+    # (seen: ten singles in a row, the side moved onto their tops, none of them counted). There
+    # adjacent points are alike (one colour's checkers), as on a frame, but unlike a frame (uniform
+    # along its length) the colour on a point's axis is not the one between it and the next point,
+    # where the triangles show between the discs. (A shadow over the triangles' bases, which the
+    # side may leave, keeps the pairs unlike.)
+    pairs = [k for k in range(11) if not (gap > 0 and k == 5)]  # (not across the bar)
+    us = point_centres_u(gap)
+    mids = np.clip(((us[:-1] + us[1:]) * width / 2).astype(int), 0, width - 1)
+    step = np.linalg.norm(rect[:, mids[pairs]] - rect[:, centres[pairs]], axis=2)  # (rows, pairs)
+    discs = (np.median(diffs[:, pairs], axis=1) < _BASE_DELTA) & (np.median(step, axis=1) >= _BASE_DELTA)
     if inner > 10:
         rows = np.flatnonzero(alt[: pad + int(0.1 * height)] >= 0.5 * inner)
-        if rows.size and not _mostly(many[pad : int(rows[0])] >= 0.5 * many_t):
+        if (rows.size and not _mostly(many[pad : int(rows[0])] >= 0.5 * many_t)
+                and not _mostly(discs[pad : int(rows[0])])):
             new_top = float(rows[0])
     if inner_b > 10:
         lo = pad + int(0.9 * height)
         rows = np.flatnonzero(alt[lo:] >= 0.5 * inner_b)
-        if rows.size and not _mostly(many[lo + int(rows[-1]) + 1 : pad + height] >= 0.5 * many_b):
-            new_bot = float(lo + rows[-1] + 1)
+        cut = lo + int(rows[-1]) + 1 if rows.size else pad + height
+        if (rows.size and not _mostly(many[cut : pad + height] >= 0.5 * many_b)
+                and not _mostly(discs[cut : pad + height])):
+            new_bot = float(cut)
     src = np.float32([[0, new_top], [width, new_top], [width, new_bot], [0, new_bot]])
     inv = np.linalg.inv(hmg)
     return cv2.perspectiveTransform(src.reshape(-1, 1, 2), inv).reshape(4, 2).astype(np.float32)
