@@ -385,7 +385,7 @@ def _bases(lab: np.ndarray, geom: BoardGeometry) -> dict[bool, float]:
     bear-off) hides the alternation of the pairs it covers, and a median over all pairs row by row
     then puts the base on the checkers, a third of a checker in (the first checker before it, so
     not counted). Within 0.4 point widths of the field's edge; {True: top row's base y, False:
-    bottom row's}; the edge itself where no pair shows a base.
+    bottom row's}.
     """
     height = lab.shape[0]
     xs = np.clip(np.rint(geom.columns).astype(np.intp), 0, lab.shape[1] - 1)
@@ -396,19 +396,30 @@ def _bases(lab: np.ndarray, geom: BoardGeometry) -> dict[bool, float]:
     out = {True: 0.0, False: float(height - 1)}
     inner_t = float(np.median(alt[reach : reach + POINT_PX]))
     inner_b = float(np.median(alt[height - reach - POINT_PX : height - reach]))
+    # a frame is uniform along its length: on a point's axis the colour between it and the next
+    # point; along a row of checkers the triangles show between the discs
+    cols = np.asarray(geom.columns)
+    mids = np.clip(np.rint(0.5 * (cols[1:] + cols[:-1])).astype(np.intp), 0, lab.shape[1] - 1)
+    plain = np.median(np.linalg.norm(lab[:, mids] - lab[:, xs[:-1]], axis=2), axis=1) < _BARE_DELTA
     if inner_t > 10:
-        out[True] = float(_pairs_base(diffs[: reach + 1] >= 0.5 * inner_t))
+        out[True] = float(_pairs_base(diffs[: reach + 1] >= 0.5 * inner_t, plain[: reach + 1]))
     if inner_b > 10:
-        out[False] = float(height - 1 - _pairs_base(diffs[height - 1 - reach :][::-1] >= 0.5 * inner_b))
+        band = slice(height - 1 - reach, None)
+        out[False] = float(height - 1 - _pairs_base(diffs[band][::-1] >= 0.5 * inner_b, plain[band][::-1]))
     return out
 
 
-def _pairs_base(alternates: np.ndarray) -> float:
+def _pairs_base(alternates: np.ndarray, plain: np.ndarray) -> float:
     """The base's distance (rows) from the field's edge: the median over the pairs of adjacent
-    points that show one (:func:`_walk_to_base`; bool (reach + 1, pairs), row 0 at the edge), else 0."""
+    points that show one (:func:`_walk_to_base`; ``alternates`` bool (reach + 1, pairs), row 0 at
+    the edge). When none does, the band is either frame -- ``plain`` (bool (reach + 1,), uniform
+    along the row) on most rows: the field's side lies in the frame at least ``reach`` rows out,
+    and the base is ``reach`` in -- or a row of checkers over every point, standing on the edge."""
     walked = (_walk_to_base(alternates[:, j]) for j in range(alternates.shape[1]))
     found = [b for b in walked if b is not None]
-    return float(np.median(found)) if found else 0.0
+    if found:
+        return float(np.median(found))
+    return float(alternates.shape[0] - 1) if float(plain.mean()) > 0.5 else 0.0
 
 
 def _walk_to_base(alternates: np.ndarray) -> int | None:

@@ -1,0 +1,118 @@
+"""Rows of single checkers along the points' bases: every bear-off and every prime.
+
+A row of one colour's checkers on most points of a row hides the alternation of the points' colours
+along the bases, which both the field finder (:func:`vision.board._refine_bases`) and the stack
+counter (:func:`vision.checkers._bases`) judge the bases by. Before: bear-off singles on the
+tournament board read 18/24 points, a prime of six singles missed three of them, a prime of ten
+missed all ten (the field's side moved onto the checkers' tops).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+from vision.checkers import _walk_to_base
+from vision.reader import read_board
+from vision.reading import DARK, LIGHT
+from vision.render import Camera, render
+from vision.render_spec import BoardSpec
+
+Points = list[tuple[str | None, int]]
+
+
+def _bear_off(light: list[int], dark: list[int]) -> Points:
+    """Light's checkers on its home board (points 0-5 from its ace), dark's on its own (23 down)."""
+    pts: Points = [(None, 0)] * 24
+    for i, k in enumerate(light):
+        pts[i] = (LIGHT, k)
+    for i, k in enumerate(dark):
+        pts[23 - i] = (DARK, k)
+    return pts
+
+
+def _prime(singles: int) -> Points:
+    """Light singles on points 0..singles-1, its other checkers in stacks of at most three on the
+    same row; dark's in threes on every second point of the other row."""
+    pts: Points = [(None, 0)] * 24
+    for slot in range(singles):
+        pts[slot] = (LIGHT, 1)
+    left, slot = 15 - singles, singles + 1 if singles <= 8 else singles
+    while left > 0:
+        pts[slot] = (LIGHT, min(3, left))
+        left -= min(3, left)
+        slot += 2 if singles <= 8 else 1
+    for slot in (12, 14, 16, 18, 20):
+        pts[slot] = (DARK, 3)
+    return pts
+
+
+_POSITIONS = {
+    "bear-off singles": _bear_off([1] * 6, [1] * 6),
+    "bear-off ones and twos": _bear_off([1, 2] * 3, [2, 1] * 3),
+    "prime of six singles": _prime(6),
+    "prime of ten singles": _prime(10),
+}
+
+
+# the points each position's row (or rows) of checkers along the bases stand on
+_ROW = {
+    "bear-off singles": [*range(6), *range(18, 24)],
+    "bear-off ones and twos": [*range(6), *range(18, 24)],
+    "prime of six singles": list(range(12)),
+    "prime of ten singles": list(range(12)),
+}
+_STYLES = ("tournament", "wood", "paper")
+_CASES = [(p, s, seed) for p in _POSITIONS for s in _STYLES for seed in (1, 2)]
+_IDS = [f"{p.replace(' ', '_')}-{s}-seed{seed}" for p, s, seed in _CASES]
+
+# Whole boards still misread, measured (2026-11-29): every miss is on the other row, none on the
+# row of checkers along the bases. The dark threes on every second top point of the tournament
+# board: the field's top side is put on their rims, which reach over the black frame
+# (vision.board._straighten_sides), and the threes read 4 (or 6). On paper a bare light point of
+# the top row reads as light checkers (12, 14 or 22).
+_KNOWN = {
+    ("prime of six singles", "tournament", 1): "point 12's three dark read 6",
+    ("prime of six singles", "tournament", 2): "the five dark threes read 4 (top side on their rims)",
+    ("prime of six singles", "paper", 2): "bare point 22 reads light",
+    ("prime of ten singles", "paper", 1): "point 16's three dark read 1; bare point 22 reads light",
+    ("prime of ten singles", "paper", 2): "point 14's three dark misread; bare point 22 reads light",
+    ("bear-off singles", "paper", 1): "bare points 12 and 14 read light",
+    ("bear-off ones and twos", "paper", 1): "bare points 12 and 14 read light",
+}
+
+
+@functools.cache
+def _misread(position: str, style: str, seed: int) -> tuple[int, ...]:
+    """The points read wrong on a perspective render of ``position`` (none when all 24 are right)."""
+    spec = BoardSpec(points=tuple(_POSITIONS[position]), style=style, cube_position=None)
+    r = render(spec, size=(960, 540), view="perspective",
+               camera=Camera(tilt_deg=12, yaw_deg=4, roll_deg=3, fill=0.84), seed=seed)
+    got = read_board(r.image)
+    assert got.board_found
+    return tuple(i for i, (a, b) in enumerate(zip(got.counts(), r.truth.counts(), strict=True)) if a != b)
+
+
+@pytest.mark.parametrize(("position", "style", "seed"), _CASES, ids=_IDS)
+def test_a_row_of_checkers_along_the_bases_is_read(position: str, style: str, seed: int) -> None:
+    """Every point of the row of checkers along the bases is read: count and colour."""
+    assert [p for p in _misread(position, style, seed) if p in _ROW[position]] == []
+
+
+@pytest.mark.parametrize(("position", "style", "seed"), [
+    pytest.param(*case, marks=pytest.mark.xfail(reason=f"known defect: {_KNOWN[case]}", strict=False))
+    if case in _KNOWN else case for case in _CASES], ids=_IDS)
+def test_the_whole_board_is_read_beside_a_row_of_checkers(position: str, style: str, seed: int) -> None:
+    assert _misread(position, style, seed) == ()
+
+
+def test_a_pair_hidden_by_checkers_shows_no_base() -> None:
+    """Rows from the field's edge (index 0) to a third of a checker in: a pair alike all the way
+    (checkers on both points) gives no base; a pair alike at the start but unlike near the edge
+    (the triangles' corners beside the checkers' rims) gives the first unlike row; a pair unlike at
+    the start is walked out to where it stops (the frame)."""
+    assert _walk_to_base(np.zeros(13, bool)) is None
+    assert _walk_to_base(np.array([False, False, True, True] + [False] * 9)) == 2
+    assert _walk_to_base(np.array([False] * 4 + [True] * 9)) == 4
