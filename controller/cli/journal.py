@@ -200,12 +200,9 @@ def register(app: typer.Typer) -> None:
                 f"{path} is not a demo session: go on with its camera (--source) or recording (--events)"
             )
         if source is not None:
-            from vision.sources import open_source
+            from controller.cli.run import _check_source
 
-            try:
-                open_source(source).close()
-            except (OSError, ValueError) as exc:  # vision.sources.SourceError: names what to pass
-                raise _fail(f"--source {source}: {exc}") from None
+            _check_source(source)  # one line and exit 2 when it cannot be opened or gives no frame
         serial_url = None if no_leds else (serial or "ledsim://")
         from controller.cli.run import _resolved, describe_leds
 

@@ -2,7 +2,8 @@
 
 Prints the failures of each image, then one summary: points exactly right, boards exactly right, dice
 rolls right, bar and off right, occlusion flagged right, and the reader's mean milliseconds per frame.
-Exit 0 after a complete run (the figures are the result), 2 when LABELS cannot be read.
+Exit 0 after a complete run (the figures are the result); 2 when LABELS cannot be read or labels no
+photo, ROOT is not a folder, or not one labelled image could be read.
 """
 
 from __future__ import annotations
@@ -35,15 +36,28 @@ def register(app: typer.Typer) -> None:
         from vision.reader import read_board
 
         console = Console()
+
+        def fail(message: str) -> typer.Exit:
+            typer.echo(f"tavla: {message}", err=True)
+            return typer.Exit(2)
+
+        if not root.is_dir():
+            raise fail(f"{root} is not a folder: give the folder the labels' image paths are relative to")
         try:
-            lines = [json.loads(x) for x in labels.read_text().splitlines() if x.strip()]
+            text = labels.read_text()
         except OSError as exc:
-            typer.echo(f"tavla: cannot read {labels}: {exc.strerror}", err=True)
-            raise typer.Exit(2) from None
-        except ValueError as exc:
-            typer.echo(f"tavla: {labels} is not JSON lines ({exc}): give a labels.jsonl file", err=True)
-            raise typer.Exit(2) from None
+            raise fail(f"cannot read {labels}: {exc.strerror}") from None
+        lines = []
+        for number, line in enumerate(text.splitlines(), 1):
+            if line.strip():
+                try:
+                    lines.append(json.loads(line))
+                except ValueError as exc:
+                    raise fail(f"{labels} line {number} is not JSON ({exc}): fix it or give a labels.jsonl "
+                               "file") from None
         lines = [x for x in lines if isinstance(x, dict) and x.get("board") is not False and "image" in x]
+        if not lines:
+            raise fail(f"{labels} labels no board photo: give a labels.jsonl with \"image\" entries")
         tally = Tally()
         scores: list[ImageScore] = []
         ms: list[float] = []
@@ -82,3 +96,5 @@ def register(app: typer.Typer) -> None:
             f"{mean_ms:.1f} ms/frame",
             highlight=False,
         )
+        if not scores:
+            raise fail(f"none of the {len(lines)} labelled images could be read under {root}: check ROOT")

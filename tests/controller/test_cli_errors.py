@@ -146,6 +146,29 @@ def test_resume_with_a_bad_source_is_one_line_before_anything(tmp_path, source, 
     assert words in err and "resumed" not in r.stdout
 
 
+def test_resume_with_a_folder_of_only_broken_images_is_one_line_as_run_is(tmp_path):
+    path = _journal(tmp_path)
+    folder = tmp_path / "broken"
+    folder.mkdir()
+    (folder / "a.jpg").write_text("not a JPEG")
+    before = path.read_bytes()
+    err = one_line_exit_2(tavla("resume", str(path), "--source", str(folder)))
+    assert "no frame could be read (1 unreadable, first: a.jpg" in err
+    assert path.read_bytes() == before
+
+
+def test_vision_eval_that_reads_nothing_is_one_line_exit_2(tmp_path):
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text('{"image": "a.jpg", "points": []}\n')
+    assert "is not a folder" in one_line_exit_2(tavla("vision-eval", str(labels), str(tmp_path / "nonexist")))
+    (tmp_path / "a.jpg").write_text("not a JPEG")
+    assert "none of the 1 labelled images" in one_line_exit_2(tavla("vision-eval", str(labels), str(tmp_path)))
+    labels.write_text('{"image": "a.jpg"}\n{"image": \n')
+    assert "line 2 is not JSON" in one_line_exit_2(tavla("vision-eval", str(labels), str(tmp_path)))
+    labels.write_text("\n")
+    assert "labels no board photo" in one_line_exit_2(tavla("vision-eval", str(labels), str(tmp_path)))
+
+
 def test_a_journal_from_another_tavla_version_says_so(tmp_path):
     from controller.events import MatchStarted
     from controller.rulings import Settings
