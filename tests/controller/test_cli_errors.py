@@ -162,7 +162,8 @@ def test_vision_eval_that_reads_nothing_is_one_line_exit_2(tmp_path):
     labels.write_text('{"image": "a.jpg", "points": []}\n')
     assert "is not a folder" in one_line_exit_2(tavla("vision-eval", str(labels), str(tmp_path / "nonexist")))
     (tmp_path / "a.jpg").write_text("not a JPEG")
-    assert "none of the 1 labelled images" in one_line_exit_2(tavla("vision-eval", str(labels), str(tmp_path)))
+    err = one_line_exit_2(tavla("vision-eval", str(labels), str(tmp_path)))
+    assert "none of the 1 labelled images" in err
     labels.write_text('{"image": "a.jpg"}\n{"image": \n')
     assert "line 2 is not JSON" in one_line_exit_2(tavla("vision-eval", str(labels), str(tmp_path)))
     labels.write_text("\n")
