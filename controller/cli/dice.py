@@ -5,10 +5,34 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import typer
+
+from vision.reading import DieReading
 
 # Below this many pixels on its short side a photo cannot show a die's pips (vision.dice refuses it).
 _MIN_SIDE = 16
+
+
+# A photo whose board reading holds at least this many checkers on its points shows a game in play.
+_GAME_CHECKERS = 15
+
+
+def _board_dice(frame: np.ndarray) -> list[DieReading] | None:
+    """The dice of a photo that shows a game in play: a board found, clear (status ``ok``), at least
+    ``_GAME_CHECKERS`` checkers on its points. The board reader reads dice at the checkers' scale and
+    only on the board and its margin, so it does not take a broadcast's lettering, the board's hinge
+    or the cube's figures for dice, as the whole-photo reader (:func:`vision.dice.find_dice`) can.
+    None when the photo shows no such board (a tray, a table, a covered or empty board)."""
+    from vision.reader import read_board
+    from vision.reading import FrameStatus
+
+    reading = read_board(frame)
+    if not reading.board_found or reading.status != FrameStatus.OK:
+        return None
+    if sum(n for _, n in reading.counts()) < _GAME_CHECKERS:
+        return None
+    return list(reading.dice)
 
 
 def _err(message: str) -> typer.Exit:
@@ -26,7 +50,9 @@ def register(app: typer.Typer) -> None:
         """Print the dice in IMAGE: [{"value", "image_xy", "status", "confidence"}, ...] ([] when none).
 
         ``value`` 1-6 (pips of the top face), ``image_xy`` the die's pixel centre in IMAGE, ``status``
-        ``flat`` or ``cocked``, ``confidence`` 0-1. Exit 2 when IMAGE cannot be read.
+        ``flat`` or ``cocked`` (on a board in play also ``on_checker``, ``off_board``, ``on_bar``...),
+        ``confidence`` 0-1. A photo of a board in play is read by the board reader; any other photo by
+        the whole-photo dice reader. Exit 2 when IMAGE cannot be read.
         """
         import cv2
         import numpy as np
@@ -44,7 +70,8 @@ def register(app: typer.Typer) -> None:
             typer.echo("[]")
             return
         try:
-            found = find_dice(frame)
+            on_board = _board_dice(frame)
+            found = on_board if on_board is not None else find_dice(frame)
         except DiceInputError as exc:
             raise _err(f"{image}: {exc}") from None
         out = []

@@ -115,3 +115,16 @@ def test_cli_tiny_image_holds_no_die(tmp_path: Path) -> None:
     cv2.imwrite(str(photo), np.zeros((5, 5, 3), np.uint8))
     result = runner.invoke(app, ["dice", str(photo)])
     assert result.exit_code == 0 and json.loads(result.stdout) == []
+
+
+@pytest.mark.parametrize("name", ["frame0.jpg", "test9.jpg"])
+def test_cli_reads_a_board_in_play_with_the_board_reader(name: str) -> None:
+    """A broadcast frame of a game: the whole-photo reader took its lettering, the board's hinge and the
+    cube's figures for dice (34 dice on frame0, 2026-11-29); the board reader reads just the roll."""
+    root = shared_data("boards-real")
+    label = next(x for x in map(json.loads, (root / "labels.jsonl").read_text().splitlines())
+                 if x.get("image") == name)
+    r = runner.invoke(app, ["dice", str(root / name)])
+    assert r.exit_code == 0, r.output
+    got = json.loads(r.stdout)
+    assert sorted(d["value"] for d in got) == sorted(d["value"] for d in label["dice"]), got
