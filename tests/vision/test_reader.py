@@ -95,6 +95,27 @@ def test_cli_bad_calibration_file_exits_2(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "Traceback" not in result.output
 
 
+def test_cli_notices_a_calibration_the_camera_has_moved_away_from(tmp_path: Path) -> None:
+    """Issue #4 item 1: the points no longer where the calibration says -> a note, and the board is
+    found again (it used to read the old place: made-up counts from a shifted frame or a dice tray)."""
+    from tests.conftest import shared_data
+
+    frame = cv2.imread(str(shared_data("boards-real") / "frame0.jpg"))
+    h, w = frame.shape[:2]
+    still = _write(tmp_path, "still.png", frame)
+    calib = tmp_path / "calib.json"
+    first = runner.invoke(app, ["read", str(still), "--save-calibration", str(calib)])
+    assert first.exit_code == 0
+    again = runner.invoke(app, ["read", str(still), "--calibration", str(calib)])
+    assert again.exit_code == 0 and "note" not in again.stderr
+    assert json.loads(again.stdout)["points"] == json.loads(first.stdout)["points"]
+    moved = _write(tmp_path, "moved.png", cv2.warpAffine(frame, np.float32([[1, 0, 60], [0, 1, 40]]), (w, h)))
+    got = runner.invoke(app, ["read", str(moved), "--calibration", str(calib)])
+    assert "the board is not where" in got.stderr
+    fresh = runner.invoke(app, ["read", str(moved)])
+    assert got.stdout == fresh.stdout
+
+
 def test_a_photo_far_larger_than_a_frame_reads_as_the_frame_does() -> None:
     """A 6000 px still is read shrunk to WORK_SIDE; positions come back in its own pixels. Measured:
     frame0 1 point of 24 differs from the 1280 px frame (9 and a made-up bar when read at full size),
