@@ -266,9 +266,10 @@ def find(image: np.ndarray, edge: float, net: DiceNet, classifier: DiceClassifie
     (:func:`_quality`) wins. (A group of dice taken for one die at too coarse a scale also holds
     them, but is read unsurely: measured on dice-d6, mean confidence 0.3-0.5 against 0.6-0.97 for
     the dice at their own scale; the pips taken for dice 0.3-0.4 against 0.8-0.9.) A guess several
-    times too large, whose "dice" are groups of dice read unsurely, gives way to a finer scan
-    (``FINER_SCALES``) that finds more dice, more surely; a guess that finds nothing, to the surest
-    other scale. Each peak is read by ``classifier`` (when given):
+    times too large (its "dice" are groups of dice read unsurely, or the few dice it accepts) gives
+    way to a finer scan (``FINER_SCALES``) that finds more dice, about as surely and at least
+    ``SURE_ELSEWHERE``, which are not the pips of the first scan's dice; a guess that finds nothing,
+    to the surest other scale. Each peak is read by ``classifier`` (when given):
     dropped when it is no die, else its value is the classifier's.
 
     :returns: the dice and the die edge (input px) they were read at.
@@ -313,8 +314,8 @@ def find(image: np.ndarray, edge: float, net: DiceNet, classifier: DiceClassifie
         e = edge / k
         if e >= _MIN_EDGE and max(h, w) * EDGE_PX / e <= _MAX_INPUT:
             got = _classified(image, net.scan(image, e, region), e, classifier)
-            surer = _quality(got) > _quality(found) + 0.1
-            if len(got) > len(found) and surer and not _holds_as_pips(found, got, edge):
+            sure = _quality(got) >= max(SURE_ELSEWHERE, _quality(found) - 0.15)
+            if len(got) > len(found) and sure and not _holds_as_pips(found, got, edge):
                 finer.append((_quality(got), e, got))
     if finer:
         _, edge, found = max(finer, key=lambda c: c[0])
