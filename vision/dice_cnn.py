@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -285,41 +286,36 @@ def find(image: np.ndarray, edge: float, net: DiceNet, classifier: DiceClassifie
     found = _classified(image, dice, edge, classifier)
     if trust_edge or classifier is None:
         return found, edge
-    h, w = image.shape[:2]
+    def scans(edges: list[float]) -> Iterator[tuple[float, list[CnnDie]]]:
+        return _rescans(image, net, classifier, region, edges)
+
     if not found:
         # nothing at the guess (a die seen far off its scale is "not a die"): the surest other scale
-        others = []
-        for k in (*PIP_SCALES, *(1.0 / k for k in FINER_SCALES)):
-            e = edge * k
-            if _MIN_EDGE <= e <= min(h, w) / 2.0 and max(h, w) * EDGE_PX / e <= _MAX_INPUT:
-                got = _classified(image, net.scan(image, e, region), e, classifier)
-                if _quality(got) >= SURE_ELSEWHERE:
-                    others.append((_quality(got), e, got))
-        if others:
-            _, edge, found = max(others, key=lambda c: c[0])
-        return found, edge
-    coarse = []
-    for k in PIP_SCALES:
-        e = edge * k
-        if e <= min(h, w) / 2.0:
-            got = _classified(image, net.scan(image, e, region), e, classifier)
-            if _holds_as_pips(got, found, e) and _quality(got) > _quality(found):
-                coarse.append((_quality(got), e, got))
-    if coarse:
-        _, edge, found = max(coarse, key=lambda c: c[0])
-        return found, edge
-    # a guess several times too large: its "dice" are groups of dice, read unsurely
-    finer = []
-    for k in FINER_SCALES:
-        e = edge / k
-        if e >= _MIN_EDGE and max(h, w) * EDGE_PX / e <= _MAX_INPUT:
-            got = _classified(image, net.scan(image, e, region), e, classifier)
-            sure = _quality(got) >= max(SURE_ELSEWHERE, _quality(found) - 0.15)
-            if len(got) > len(found) and sure and not _holds_as_pips(found, got, edge):
-                finer.append((_quality(got), e, got))
-    if finer:
-        _, edge, found = max(finer, key=lambda c: c[0])
+        edges = [edge * k for k in PIP_SCALES] + [edge / k for k in FINER_SCALES]
+        tries = [(e, got) for e, got in scans(edges) if _quality(got) >= SURE_ELSEWHERE]
+    else:
+        tries = [(e, got) for e, got in scans([edge * k for k in PIP_SCALES])
+                 if _holds_as_pips(got, found, e) and _quality(got) > _quality(found)]
+        if not tries:
+            # a guess several times too large: groups of dice read unsurely, or a few dice accepted
+            floor = max(SURE_ELSEWHERE, _quality(found) - 0.15)
+            tries = [(e, got) for e, got in scans([edge / k for k in FINER_SCALES])
+                     if len(got) > len(found) and _quality(got) >= floor
+                     and not _holds_as_pips(found, got, edge)]
+    if tries:
+        edge, found = max(tries, key=lambda t: _quality(t[1]))
     return found, edge
+
+
+def _rescans(image: np.ndarray, net: DiceNet, classifier: DiceClassifier, region: np.ndarray | None,
+             edges: list[float]) -> Iterator[tuple[float, list[CnnDie]]]:
+    """(edge, the dice :func:`_classified` reads at it) for each die edge of ``edges`` (input px) that
+    is worth a scan: at least ``_MIN_EDGE``, at most half the image's short side, and not needing an
+    input over ``_MAX_INPUT`` px."""
+    h, w = image.shape[:2]
+    for e in edges:
+        if _MIN_EDGE <= e <= min(h, w) / 2.0 and max(h, w) * EDGE_PX / e <= _MAX_INPUT:
+            yield e, _classified(image, net.scan(image, e, region), e, classifier)
 
 
 # Multiples of the die edge at which :func:`find` looks for dice whose pips the first scan took for
