@@ -170,9 +170,12 @@ def _gnubg_process() -> Any:
             )
             _EXECUTOR.submit(int)
         finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+            # the handler first, then the mask: a Ctrl-C that came meanwhile is pending, and is then
+            # delivered to the station's own handler; unmasked while still ignored, it was lost and
+            # the session ran on to its end (exit 0, seen in CI under load)
             if in_main:
                 signal.signal(signal.SIGINT, handler)
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         import atexit
 
         atexit.register(close_engine)

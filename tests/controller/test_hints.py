@@ -104,3 +104,32 @@ def test_engine_helper_closes_cleanly_at_exit():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "Exception ignored" not in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_a_ctrl_c_while_the_helper_starts_reaches_the_station():
+    """The helper is spawned with SIGINT ignored and blocked (so its start-up prints no traceback); a
+    Ctrl-C in that window must still interrupt the station, not be dropped (it was, when the mask was
+    lifted before the handler came back: the session then ran to its end and exited 0)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import os, signal\n"
+        "from concurrent.futures import ProcessPoolExecutor\n"
+        "from controller import hints\n"
+        "submit = ProcessPoolExecutor.submit\n"
+        "def late(self, *a, **k):\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    return submit(self, *a, **k)\n"
+        "if __name__ == '__main__':\n"
+        "    ProcessPoolExecutor.submit = late\n"
+        "    try:\n"
+        "        hints._gnubg_process()\n"
+        "        print('ran on')\n"
+        "    except KeyboardInterrupt:\n"
+        "        print('interrupted')\n"
+        "    finally:\n"
+        "        hints.close_engine()\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.stdout.strip() == "interrupted", (r.stdout, r.stderr)
