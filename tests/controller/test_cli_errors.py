@@ -121,6 +121,9 @@ def test_ctrl_c_prints_the_summary_and_the_resume_line_exit_130(tmp_path):
         text=True,
         env=env,
         start_new_session=True,  # its own process group: the signal goes to the gnubg helper too
+        # SIGINT as a terminal gives it: a job started in the background by a non-interactive shell
+        # (a CI runner's) inherits it ignored, and Python then installs no KeyboardInterrupt handler
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and not (journal.exists() and journal.stat().st_size > 2000):

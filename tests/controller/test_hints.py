@@ -110,6 +110,7 @@ def test_a_ctrl_c_while_the_helper_starts_reaches_the_station():
     """The helper is spawned with SIGINT ignored and blocked (so its start-up prints no traceback); a
     Ctrl-C in that window must still interrupt the station, not be dropped (it was, when the mask was
     lifted before the handler came back: the session then ran to its end and exited 0)."""
+    import signal
     import subprocess
     import sys
 
@@ -131,5 +132,8 @@ def test_a_ctrl_c_while_the_helper_starts_reaches_the_station():
         "    finally:\n"
         "        hints.close_engine()\n"
     )
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    # a job started in the background by a non-interactive shell inherits SIGINT ignored, and Python
+    # then installs no KeyboardInterrupt handler: give the child the default, as a terminal would
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert r.stdout.strip() == "interrupted", (r.stdout, r.stderr)
