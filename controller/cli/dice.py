@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
 import typer
 
-from vision.reading import DieReading
+if TYPE_CHECKING:  # the command's own imports stay inside it: `tavla --help` loads no vision code
+    import numpy as np
+
+    from vision.reading import DieReading
 
 # Below this many pixels on its short side a photo cannot show a die's pips (vision.dice refuses it).
 _MIN_SIDE = 16
