@@ -286,6 +286,7 @@ def find(image: np.ndarray, edge: float, net: DiceNet, classifier: DiceClassifie
     found = _classified(image, dice, edge, classifier)
     if trust_edge or classifier is None:
         return found, edge
+
     def scans(edges: list[float]) -> Iterator[tuple[float, list[CnnDie]]]:
         return _rescans(image, net, classifier, region, edges)
 
@@ -334,8 +335,8 @@ _MAX_PEAKS = 80
 def _holds_as_pips(big: list[CnnDie], small: list[CnnDie], edge: float) -> bool:
     """Do the dice ``big`` (read at die edge ``edge``) hold the dice ``small`` of a finer scan as their
     pips? At least ``PIPS_HELD`` of the small ones lie within 0.45 edge of a big die's centre (a
-    d6's corner pips lie 0.35 edge from it), at least 1.5 on each big die that holds any (a face
-    shows 3.5 pips on average; the classifier refuses some pips, so not every big die holds one)."""
+    d6's corner pips lie 0.35 edge from it), 1.5 or more on average on the big dice that hold any (a
+    face shows 3.5 pips on average; the classifier refuses some pips, so not every big die holds one)."""
     if not big or not small:
         return False
     held = [[s for s in small if math.dist(s.xy, b.xy) < 0.45 * edge] for b in big]
@@ -363,11 +364,10 @@ def _classified(image: np.ndarray, dice: list[CnnDie], edge: float,
     probs = classifier.probabilities([classifier.crop_of(image, d.xy, edge) for d in dice])
     out = []
     for d, p in zip(dice, probs, strict=True):
-        if p[0] >= NOT_A_DIE:
-            continue
-        v = int(np.argmax(p[1:]))
-        faces = tuple(float(x) for x in p[1:] / max(1e-9, 1.0 - p[0]))
-        out.append(CnnDie(d.xy, v + 1, float(1.0 - p[0]), faces[v], d.edge, faces))
+        verdict = _verdict(p)
+        if verdict.value is not None:
+            v = verdict.value
+            out.append(CnnDie(d.xy, v, verdict.p_die, verdict.probs[v - 1], d.edge, verdict.probs))
     return out
 
 
@@ -389,7 +389,12 @@ def classify_die(image: np.ndarray, centre: tuple[float, float], edge: float,
     classifier = classifier or load_classifier()
     if classifier is None:
         raise FileNotFoundError(f"no dice classifier at {CLASSIFIER}: retrain with `make train-dice`")
-    p = classifier.probabilities([classifier.crop_of(image, centre, edge)])[0]
+    return _verdict(classifier.probabilities([classifier.crop_of(image, centre, edge)])[0])
+
+
+def _verdict(p: np.ndarray) -> DieClass:
+    """The :class:`DieClass` of one crop's 7 probabilities (0 = not a die, 1-6 = pips): not a die at
+    ``NOT_A_DIE`` or more; ``probs`` are the six faces' given it is a die."""
     faces = tuple(float(v) for v in p[1:] / max(1e-9, 1.0 - p[0]))
     if p[0] >= NOT_A_DIE:
         return DieClass(None, float(p[0]), float(1.0 - p[0]), faces)

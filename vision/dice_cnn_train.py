@@ -66,6 +66,7 @@ from vision.dice_cnn import (
     DiceNet,
     face_angle,
 )
+from vision.render_draw import PIPS
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "dice-d6"
 PATCH = 96
@@ -252,12 +253,13 @@ def make_crop(photo: Photo, rng: np.random.Generator, size: int = CROP, edge_px:
         big = rng.random() < 0.7
         r = rng.uniform(2.5, 6.0) if big else 1.0 / rng.uniform(2.2, 4.0)
         if big and rng.random() < 0.6:
-            # on one of its pips, where a detector scanning at the pips' scale puts its peaks
-            from vision.render_draw import PIPS
-
+            # on one of its pips, where a detector scanning at the pips' scale puts its peaks (PIPS
+            # are in half-sides: a corner pip 0.25 edge from the centre along each axis). The shipped
+            # classifier (2026-11-29) was trained before a slip here was mended that put these
+            # crops halfway between pip and centre (0.14 edge).
             t = math.radians(face_angle(photo.image, (d[1], d[2]), d[3]))
             px, py = PIPS[int(d[0])][rng.integers(int(d[0]))]
-            px, py = px * 0.52 * d[3] / 2 * 1.05, py * 0.52 * d[3] / 2 * 1.05
+            px, py = px * d[3] / 2, py * d[3] / 2
             cx = d[1] + px * math.cos(t) - py * math.sin(t) + rng.normal(0, 0.03 * d[3])
             cy = d[2] + px * math.sin(t) + py * math.cos(t) + rng.normal(0, 0.03 * d[3])
         else:
