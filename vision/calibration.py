@@ -22,6 +22,7 @@ from vision.board import (
     POINT_PX,
     BoardGeometry,
     border_energy,
+    colour_gradient,
     find_board,
     geometry_from_corners,
     pattern_score_at,
@@ -30,7 +31,7 @@ from vision.checkers import count_stacks
 
 __all__ = [
     "Calibration", "CalibrationError", "MARKER_IDS", "calibrate", "calibrate_markers", "find_markers",
-    "still_valid", "load", "save",
+    "outline_covered", "outline_profile", "still_valid", "load", "save",
 ]
 
 FORMAT = "tavla-calibration/1"
@@ -44,6 +45,19 @@ MARKER_DICT = "DICT_4X4_50"
 MARKER_IDS = (0, 1, 2, 3)
 # A marker moved by more than this share of a point's width means the camera (or board) moved.
 _MARKER_MOVE = 0.25
+# The field's outline is sampled at OUTLINE_SAMPLES places along each side (see outline_profile). A
+# sample is covered when its edge strength falls below _COVERED of what it was at calibration (that
+# reference capped at _REF_CAP times its side's median: a hand's own edge lying along the outline in
+# the calibration frame must not make the clear outline look weak later); the outline is covered when
+# _COVERED_RUN samples in a row on one side are. Measured on the real webcam games with one camera
+# (calibrated on a clear frame, every other frame of the game checked): clear frames, checkers moved
+# and dice thrown, have runs of 0-2 covered samples; frames with a hand over the board's edge 6-27.
+# On the broadcast frames of boards-real (calibrated on frame0): the clear frame1 has 3, the
+# occluded frame2 7.
+OUTLINE_SAMPLES = 48
+_COVERED = 0.35
+_REF_CAP = 1.5
+_COVERED_RUN = 5
 
 
 class CalibrationError(ValueError):
@@ -61,6 +75,9 @@ class Calibration:
     checker_radius: float = 0.0  # rectified pixels; 0 = unknown (chosen on every frame)
     # the corner markers' centres (image pixels) when calibrated from markers (calibrate_markers)
     markers: tuple[tuple[float, float], ...] = ()
+    # the field outline's edge strength at calibration, OUTLINE_SAMPLES per side (outline_profile);
+    # () = not measured (a marker calibration, or a file from before), and outline_covered is False
+    outline: tuple[tuple[float, ...], ...] = ()
 
     def to_json(self) -> dict[str, object]:
         g = self.geometry
@@ -78,6 +95,7 @@ class Calibration:
             "border": float(self.border),
             "checker_radius": float(self.checker_radius),
             "markers": [list(m) for m in self.markers],
+            "outline": [[round(float(v), 2) for v in side] for side in self.outline],
         }
 
     @classmethod
@@ -114,9 +132,12 @@ class Calibration:
             border = float(data.get("border", 0.0))  # type: ignore[arg-type]
             radius = float(data.get("checker_radius", 0.0))  # type: ignore[arg-type]
             markers = tuple((float(x), float(y)) for x, y in data.get("markers") or [])  # type: ignore[attr-defined]
+            outline = tuple(tuple(float(v) for v in side) for side in data.get("outline") or [])  # type: ignore[attr-defined]
         except (TypeError, ValueError) as exc:
             raise CalibrationError(f"malformed calibration: {exc}") from exc
-        return cls(geom, home if isinstance(home, str) else None, border, radius, markers)
+        if outline and (len(outline) != 4 or any(len(side) != OUTLINE_SAMPLES for side in outline)):
+            raise CalibrationError(f"outline must be 4 sides of {OUTLINE_SAMPLES} samples")
+        return cls(geom, home if isinstance(home, str) else None, border, radius, markers, outline)
 
 
 def calibrate(image: np.ndarray) -> Calibration | None:
@@ -135,7 +156,69 @@ def calibrate(image: np.ndarray) -> Calibration | None:
     # the checkers' size, measured once (on a board with checkers on it)
     stacks = count_stacks(geom.rectify(image), geom)
     radius = stacks[0].radius if any(st.count for st in stacks) else 0.0
-    return Calibration(geom, border=border_energy(image, geom), checker_radius=radius)
+    outline = tuple(tuple(float(v) for v in side) for side in outline_profile(image, geom))
+    return Calibration(geom, border=border_energy(image, geom), checker_radius=radius, outline=outline)
+
+
+def outline_profile(image: np.ndarray, geom: BoardGeometry) -> np.ndarray:
+    """The field outline's colour-gradient strength (Di Zenzo magnitude, Lab, as
+    :func:`vision.board.border_energy`) at ``OUTLINE_SAMPLES`` evenly spaced places along each of the
+    four sides where ``geom`` puts them: float64 (4, OUTLINE_SAMPLES); zeros when ``geom`` has no
+    corners. Each sample is the strongest within 2 px across the side, so a sub-pixel jitter of the
+    camera does not read as a weaker edge. Only a thin strip along each side is filtered (about a
+    millisecond for a 1280x720 frame), not the whole image. ``image``: BGR uint8 (H, W, 3).
+    """
+    corners = np.asarray(geom.corners, dtype=np.float64)
+    out = np.zeros((4, OUTLINE_SAMPLES))
+    if corners.shape != (4, 2):
+        return out
+    h, w = image.shape[:2]
+    t = np.linspace(0.03, 0.97, OUTLINE_SAMPLES)
+    for i in range(4):
+        a, b = corners[i], corners[(i + 1) % 4]
+        length = float(np.linalg.norm(b - a))
+        if length < 1.0:
+            continue
+        along = (b - a) / length
+        across = np.array([-along[1], along[0]])
+        pts = a[None, :] + t[:, None] * (b - a)[None, :]
+        offsets = np.arange(-2, 3)[:, None, None] * across[None, None, :]  # (5, 1, 2)
+        xy = np.rint(pts[None, :, :] + offsets)  # (5, n, 2)
+        x0 = int(np.clip(xy[..., 0].min() - 4, 0, w - 1))
+        x1 = int(np.clip(xy[..., 0].max() + 5, x0 + 1, w))
+        y0 = int(np.clip(xy[..., 1].min() - 4, 0, h - 1))
+        y1 = int(np.clip(xy[..., 1].max() + 5, y0 + 1, h))
+        strip = cv2.GaussianBlur(colour_gradient(image[y0:y1, x0:x1]), (5, 5), 1.0)
+        xs = np.clip(xy[..., 0].astype(np.intp) - x0, 0, x1 - x0 - 1)
+        ys = np.clip(xy[..., 1].astype(np.intp) - y0, 0, y1 - y0 - 1)
+        out[i] = strip[ys, xs].max(axis=0)
+    return out
+
+
+def outline_covered(image: np.ndarray, calib: Calibration) -> bool:
+    """True when something lies over the field's outline where ``calib`` saw it clear: a hand or an
+    arm reaching over the board's edge (issue 4, item 5: a hand over the board is reported, not read).
+
+    A fixed camera sees the outline the same in every frame; where a hand crosses it the strong edge
+    between field and frame is gone for a stretch (``_COVERED_RUN`` samples in a row on one side under
+    ``_COVERED`` of their strength at calibration). The board finder notices the same thing when it
+    searches a frame (``BoardGeometry.outline_broken``); a calibrated reading does not search, so this
+    is its check. False when the calibration holds no outline profile or is for another image size.
+    ``image``: BGR uint8 (H, W, 3).
+    """
+    h, w = image.shape[:2]
+    if not calib.outline or (w, h) != tuple(calib.geometry.image_size):
+        return False
+    ref = np.asarray(calib.outline, dtype=np.float64)
+    ref = np.minimum(ref, _REF_CAP * np.median(ref, axis=1, keepdims=True))
+    weak = outline_profile(image, calib.geometry) < _COVERED * ref
+    for side in weak:
+        run = 0
+        for covered in side:
+            run = run + 1 if covered else 0
+            if run >= _COVERED_RUN:
+                return True
+    return False
 
 
 def find_markers(image: np.ndarray, ids: tuple[int, ...] = MARKER_IDS) -> np.ndarray | None:

@@ -15,7 +15,7 @@ import numpy as np
 
 from vision.board import POINT_PX, BoardGeometry, find_board
 from vision.board_dice import find_board_dice
-from vision.calibration import Calibration
+from vision.calibration import Calibration, outline_covered
 from vision.checkers import StackReading, count_stacks, find_bar_checkers, name_colours
 from vision.cube import find_cube
 from vision.occlusion import find_occlusion, hide_points
@@ -105,8 +105,12 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
         if name is not None:
             bar[name] = bar.get(name, 0) + 1
     # a field found only by completing an outline that something had joined and broken
-    # (vision.board._complete_corners) is under a hand even where the field itself looks clear
-    occluded = geom.outline_broken or find_occlusion(rect, geom, stacks + on_bar, radius, img)
+    # (vision.board._complete_corners) is under a hand even where the field itself looks clear; a
+    # calibrated reading searches no outline, so it checks the calibrated one is still in plain view
+    occluded = (geom.outline_broken
+                or (calibration is not None and geom is calibration.geometry
+                    and outline_covered(img, calibration))
+                or find_occlusion(rect, geom, stacks + on_bar, radius, img))
     points = _points(geom, stacks, names)
     if occluded:  # the points under the hand are not read: confidence 0
         points = hide_points(points, rect, geom, stacks + on_bar, radius)
