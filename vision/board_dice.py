@@ -49,6 +49,7 @@ from vision.board_dice_faces import BoardPip, Face, find_faces
 from vision.dice_status import BoardRegions, board_status
 from vision.dice_tilt import ASPECT_MIN, corner_aspect
 from vision.reading import DieReading, DieStatus
+from vision.scratch import scratch
 
 __all__ = ["BoardPip", "DiceView", "board_pips", "dice_view", "find_board_dice"]
 
@@ -225,34 +226,26 @@ def _exposed(view: np.ndarray) -> np.ndarray:
     return view if gain <= 1.0 else cv2.convertScaleAbs(view, alpha=gain)
 
 
-def _doh(light: np.ndarray, sigma: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _doh(light: np.ndarray, sigma: float,
+         slot: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(strength, dxx, dyy, dxy) float32 (H, W) at scale ``sigma`` px; the derivatives are scaled by
-    sigma squared so that sqrt(det) is the scale-normalised strength."""
+    sigma squared so that sqrt(det) is the scale-normalised strength. The arrays are scratch space
+    (:mod:`vision.scratch`) of ``slot``: valid until the next call with that slot on this thread."""
     s2 = sigma * sigma
-    g = cv2.GaussianBlur(light, (0, 0), sigma)
-    dxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3, scale=s2)
-    dyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3, scale=s2)
-    dxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3, scale=s2)
-    det = cv2.subtract(cv2.multiply(dxx, dyy), cv2.multiply(dxy, dxy))
-    strength = cv2.sqrt(cv2.threshold(det, 0.0, 0.0, cv2.THRESH_TOZERO)[1])
+    shape = light.shape
+
+    def buf(name: str) -> np.ndarray:
+        return scratch(f"board_dice.doh{slot}.{name}", shape)
+
+    g = cv2.GaussianBlur(light, (0, 0), sigma, dst=buf("g"))
+    dxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, dst=buf("dxx"), ksize=3, scale=s2)
+    dyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, dst=buf("dyy"), ksize=3, scale=s2)
+    dxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, dst=buf("dxy"), ksize=3, scale=s2)
+    det = cv2.multiply(dxx, dyy, dst=buf("det"))
+    cv2.subtract(det, cv2.multiply(dxy, dxy, dst=g), dst=det)
+    cv2.threshold(det, 0.0, 0.0, cv2.THRESH_TOZERO, dst=det)
+    strength = cv2.sqrt(det, dst=buf("strength"))
     return strength, dxx, dyy, dxy
-
-
-def _subpixel(resp: np.ndarray, x: int, y: int) -> tuple[float, float]:
-    """A peak's centre to a fraction of a pixel: the vertex of a parabola through it and its two
-    neighbours, per axis (pips of small dice are 2-3 px apart: whole pixels break their symmetry)."""
-    h, w = resp.shape
-    out = []
-    for (c, lo, hi) in ((x, resp[y, x - 1] if x > 0 else None, resp[y, x + 1] if x < w - 1 else None),
-                        (y, resp[y - 1, x] if y > 0 else None, resp[y + 1, x] if y < h - 1 else None)):
-        if lo is None or hi is None:
-            out.append(float(c))
-            continue
-        mid = float(resp[y, x])
-        den = float(lo) - 2.0 * mid + float(hi)
-        shift = min(0.5, max(-0.5, 0.5 * (float(lo) - float(hi)) / den)) if den < 0 else 0.0
-        out.append(float(c) + shift)
-    return out[0], out[1]
 
 
 def board_pips(lab: np.ndarray, sigmas: tuple[float, ...], keep: np.ndarray | None = None) -> list[BoardPip]:
@@ -265,9 +258,10 @@ def board_pips(lab: np.ndarray, sigmas: tuple[float, ...], keep: np.ndarray | No
     :returns: a :class:`BoardPip` per blob; ``contrast`` is the scale-normalised determinant of
         the Hessian (Lindeberg 1998), ``dark`` the sign of the Laplacian.
     """
-    light = lab[:, :, 0].astype(np.float32)
-    scales = [_doh(light, sigma) for sigma in sigmas]
-    strength = scales[0][0] if len(scales) == 1 else np.maximum.reduce([sc[0] for sc in scales])
+    light = scratch("board_dice.light", lab.shape[:2])
+    light[:] = lab[:, :, 0]
+    scales = [_doh(light, sigma, slot) for slot, sigma in enumerate(sigmas)]
+    strength = scales[0][0].copy() if len(scales) == 1 else np.maximum.reduce([sc[0] for sc in scales])
     peaks = (strength >= cv2.dilate(strength, np.ones((3, 3), np.uint8))) & (strength > _PIP_MIN)
     if keep is not None:
         peaks &= keep
@@ -284,16 +278,50 @@ def board_pips(lab: np.ndarray, sigmas: tuple[float, ...], keep: np.ndarray | No
     ok = roundness >= _ROUND_MIN
     ys, xs, a, b, roundness, scale = ys[ok], xs[ok], a[ok], b[ok], roundness[ok], scale[ok]
     order = np.argsort(-strength[ys, xs])[:_MAX_PIPS]
-    h, w = light.shape
+    y, x = ys[order], xs[order]
+    colour = _mean3x3(lab, x, y)
+    fx, fy = _subpixels(strength, x, y)
+    peak = strength[y, x]
+    return [BoardPip(float(fx[k]), float(fy[k]), float(peak[k]), bool(a[j] + b[j] > 0), float(roundness[j]),
+                     (float(colour[k, 0]), float(colour[k, 1]), float(colour[k, 2])), float(scale[j]))
+            for k, j in enumerate(order)]
+
+
+def _mean3x3(lab: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """float64 (N, 3): the mean of each pixel's 3x3 neighbourhood in ``lab`` (uint8 (H, W, 3)), cut at
+    the image's edges; ``x``, ``y`` int (N,). The integer sum over the count, as ``mean`` of the cut
+    window gives it (an exact sum of integers, one division), for all peaks at once."""
+    h, w = lab.shape[:2]
+    total = np.zeros((len(x), 3), np.float64)
+    count = np.zeros(len(x), np.float64)
+    for dy in (-1, 0, 1):
+        yy = y + dy
+        for dx in (-1, 0, 1):
+            xx = x + dx
+            inside = (yy >= 0) & (yy < h) & (xx >= 0) & (xx < w)
+            total += np.where(inside[:, None], lab[np.clip(yy, 0, h - 1), np.clip(xx, 0, w - 1)], 0)
+            count += inside
+    return total / count[:, None]
+
+
+def _subpixels(resp: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Peaks' centres to a fraction of a pixel: per axis, the vertex of a parabola through the peak
+    and its two neighbours (pips of small dice are 2-3 px apart: whole pixels break their symmetry),
+    at most half a pixel off; a peak on the image's edge keeps its whole pixel. ``resp`` float32
+    (H, W); ``x``, ``y`` int (N,); returns float64 (N,) x and y, all peaks in one pass."""
+    h, w = resp.shape
+    mid = resp[y, x].astype(np.float64)
     out = []
-    for j in order:
-        y, x = int(ys[j]), int(xs[j])
-        colour = lab[max(0, y - 1) : y + 2, max(0, x - 1) : x + 2].reshape(-1, 3).mean(axis=0)
-        fx, fy = _subpixel(strength, x, y)
-        out.append(BoardPip(fx, fy, float(strength[y, x]), bool(a[j] + b[j] > 0),
-                            float(roundness[j]), (float(colour[0]), float(colour[1]), float(colour[2])),
-                            float(scale[j])))
-    return out
+    for c, lo_ok, hi_ok, lo, hi in (
+            (x, x > 0, x < w - 1, resp[y, np.maximum(x - 1, 0)], resp[y, np.minimum(x + 1, w - 1)]),
+            (y, y > 0, y < h - 1, resp[np.maximum(y - 1, 0), x], resp[np.minimum(y + 1, h - 1), x])):
+        lo64, hi64 = lo.astype(np.float64), hi.astype(np.float64)
+        den = lo64 - 2.0 * mid + hi64
+        with np.errstate(divide="ignore", invalid="ignore"):
+            shift = np.minimum(0.5, np.maximum(-0.5, 0.5 * (lo64 - hi64) / den))
+        shift = np.where((den < 0) & lo_ok & hi_ok, shift, 0.0)
+        out.append(c.astype(np.float64) + shift)
+    return out[0], out[1]
 
 
 @dataclass(frozen=True)

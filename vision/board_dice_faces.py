@@ -195,11 +195,19 @@ def find_faces(pips: list[BoardPip], edges: tuple[float, ...],
         for i, j in np.argwhere(np.triu(span, 1)):
             cx, cy = (xy[i] + xy[j]) / 2
             centres.setdefault((round(2 * cx), round(2 * cy)), (float(cx), float(cy), bool(dark[i])))
-        for cx, cy, polarity in centres.values():
-            near = np.nonzero((((xy - (cx, cy)) ** 2).sum(axis=1) <= reach2) & (dark == polarity))[0]
+        # every centre's pips within reach at once (the same sums as one centre at a time)
+        at = list(centres.values())
+        cxy = np.array([(cx, cy) for cx, cy, _ in at])
+        pol = np.array([polarity for _, _, polarity in at])
+        dx, dy = xy[None, :, 0] - cxy[:, :1], xy[None, :, 1] - cxy[:, 1:]
+        within = (dx * dx + dy * dy <= reach2) & (dark[None, :] == pol[:, None])
+        for (cx, cy, _), row in zip(at, within, strict=True):
+            near = np.flatnonzero(row)
+            if len(near) == 0:
+                continue  # face_at finds nothing in no pips
             if len(near) == 1 and pips[int(near[0])].roundness < one_round:
                 continue  # a lone blob too elongated to be a one
-            f = face_at(pips, [int(k) for k in near], cx, cy, edge)
+            f = face_at(pips, near.tolist(), cx, cy, edge)
             if f is not None and (f.members not in hyps or hyps[f.members].score < f.score):
                 hyps[f.members] = f
     out: list[Face] = []
