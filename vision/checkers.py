@@ -22,6 +22,8 @@ at the few centres a stack allows instead of voting over the whole image.
 
 from __future__ import annotations
 
+import functools
+import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -205,6 +207,8 @@ def count_stacks(
                            (base[top] + depth if top else base[top] - depth)[None, :], k)
         for top in (True, False)
     }
+    # each triangle colour as the light falls on it, and the field's colour
+    lights, field = _bare_lights(lab, geom), _field_colour(lab, geom)
     for top in (True, False):
         score, xbest = best_maps[top]
         cy_row = base[top] + depth if top else base[top] - depth
@@ -213,9 +217,6 @@ def count_stacks(
         keep = _suppress_neighbours(score, xbest, d, step) > 0
         score = np.where(keep, score, 0.0)
         weak = np.where(keep, weak, 0.0)
-        bare = _bare_colours(lab, geom, top)
-        # the field between the points' tips: a light checker on a cream field is no colour run
-        bare_field = np.concatenate([bare, _field_colour(lab, geom)[None]])
         bare_depth = np.stack([
             _consensus(np.concatenate([along[top][p::2], along[not top][1 - p :: 2]]).swapaxes(0, 1))
             for p in (0, 1)
@@ -226,7 +227,11 @@ def count_stacks(
             # a disc whose inside is the bare point's colour must show a full ring (a rimmed checker
             # of the point's own colour); otherwise the base of an empty triangle could pass for one
             inside = _disc_colours(lab, xbest[col], cy_all, k)
-            differs = (np.linalg.norm(inside - bare[col % 2], axis=1) > _BARE_DELTA) & (
+            # each triangle colour as lit where this point lies, (2, D, 3), parity (col + p) % 2
+            bare = np.stack([_lit(lights[top][(col + p) % 2], xbest[col], cy_all, lab.shape) for p in (0, 1)])
+            # the field between the points' tips: a light checker on a cream field is no colour run
+            bare_field = np.concatenate([bare[:, 0], field[None]])
+            differs = (np.linalg.norm(inside - bare[0], axis=1) > _BARE_DELTA) & (
                 np.linalg.norm(inside - bare_depth[col % 2], axis=-1) > _BARE_DELTA
             )
             # unlike the bare points of both rows but like this row's (lighting that differs
@@ -457,21 +462,91 @@ def _suppress_neighbours(score: np.ndarray, xbest: np.ndarray, d: float, step: f
     return out
 
 
-def _bare_colours(lab: np.ndarray, geom: BoardGeometry, top: bool) -> np.ndarray:
-    """The bare triangle colour of each parity of a row, float (2, 3) Lab: the median along the
-    point's axis near the tips (where stacks rarely reach) over the six points of that parity."""
-    height = lab.shape[0]
-    y0, y1 = int(0.22 * height), int(0.36 * height)
-    if not top:
-        y0, y1 = height - y1, height - y0
-    out = np.zeros((2, 3), np.float32)
+def _bare_lights(lab: np.ndarray, geom: BoardGeometry) -> dict[bool, np.ndarray]:
+    """Each bare triangle colour as the light falls on it: {top row?: float (2, 5) per parity}, each
+    ``(L0, Lx, Ly, a, b)`` -- Lab lightness ``L0 + Lx * x / W + Ly * y / H`` at rectified pixel
+    (x, y) of a field W x H, and a constant a, b (see :func:`_lit`).
+
+    A point's colour is the median along its axis near the tip (where stacks rarely reach). A
+    triangle colour is on twelve points: one parity of a row and the other parity of the other row
+    (a point and the one opposite carry the two colours), so a row whose points of one parity
+    mostly hold stacks of three or more (a prime, a build-up: their checkers show at the tips)
+    still shows it on the other row. A lamp to one side or a camera's vignette lights one end of a
+    board darker than the other (seen on renders: light paper points at L 185 on the left, 239 on
+    the right): a bare point compared with its colour's one consensus over the board read as a
+    checker of its own. So the lightness is fitted as a plane over the board, the chroma kept
+    constant (light changes lightness far more than hue): RANSAC over every three of the twelve
+    samples that span both rows (Fischler & Bolles 1981), the plane within ``0.5 * _BARE_DELTA`` of
+    most samples wins (ties: the closer fit), refitted by least squares on those. With fewer than
+    three samples on any plane the colour's :func:`_consensus` is used everywhere, unlit.
+    """
+    height, width = lab.shape[:2]
+    bands = {True: (int(0.22 * height), int(0.36 * height)),
+             False: (height - int(0.36 * height), height - int(0.22 * height))}
+    cols = np.asarray(geom.columns, dtype=np.float64)
+
+    def tips(row: bool, parity: int) -> list[np.ndarray]:
+        y0, y1 = bands[row]
+        return [np.median(lab[y0:y1, max(0, int(round(x)) - 2) : int(round(x)) + 3].reshape(-1, 3), axis=0)
+                for x in cols[parity::2]]
+
+    out: dict[bool, np.ndarray] = {True: np.zeros((2, 5)), False: np.zeros((2, 5))}
     for parity in (0, 1):
-        samples = []
-        for x in geom.columns[parity::2]:
-            xi = int(round(x))
-            samples.append(np.median(lab[y0:y1, max(0, xi - 2) : xi + 3].reshape(-1, 3), axis=0))
-        out[parity] = _consensus(np.stack(samples)[None])[0]
+        # the colour of the top row's points of this parity (and the bottom row's of the other)
+        samples = np.stack(tips(True, parity) + tips(False, 1 - parity)).astype(np.float64)  # (12, 3)
+        xs = np.concatenate([cols[parity::2], cols[1 - parity :: 2]]) / width
+        ys = np.repeat([0.5 * sum(bands[True]), 0.5 * sum(bands[False])], 6) / height
+        out[True][parity] = out[False][1 - parity] = _plane(samples, xs, ys)
     return out
+
+
+def _plane(samples: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """``(L0, Lx, Ly, a, b)`` of the plane most of ``samples`` (float (K, 3) Lab at ``xs, ys``,
+    fractions of the field's size, float (K,)) lie on (:func:`_bare_lights`)."""
+    design = np.stack([np.ones_like(xs), xs, ys], axis=1)  # (K, 3)
+    trios = _trios(len(xs))  # (T, 3)
+    ok = (np.ptp(ys[trios], axis=1) > 0) & (np.abs(np.linalg.det(design[trios])) > 1e-9)
+    # (all three on one row: the plane's tilt across the board is not given)
+    chroma = samples[trios, 1:].mean(axis=1)  # (T, 2)
+    ok &= np.linalg.norm(samples[trios, 1:] - chroma[:, None], axis=2).max(axis=1) <= 0.5 * _BARE_DELTA
+    keep: np.ndarray | None = None
+    best = 0
+    if ok.any():
+        trios, chroma = trios[ok], chroma[ok]
+        coef = np.linalg.solve(design[trios], samples[trios, 0][..., None])[..., 0]  # (T, 3)
+        resid = np.hypot(samples[None, :, 0] - coef @ design.T,
+                         np.linalg.norm(samples[None, :, 1:] - chroma[:, None], axis=2))  # (T, K)
+        inl = resid < 0.5 * _BARE_DELTA
+        count = inl.sum(axis=1)
+        # most samples on it, then the closest fit
+        win = int(np.lexsort(((resid * inl).sum(axis=1), -count))[0])
+        keep, best = inl[win], int(count[win])
+    if keep is None or best < 3:
+        c = _consensus(samples[None].astype(np.float32))[0]
+        return np.array([c[0], 0.0, 0.0, c[1], c[2]])
+    if np.ptp(ys[keep]) == 0:
+        # the samples on it lie on one row: no tilt across the board is seen, none is assumed
+        lx, l0 = np.polyfit(xs[keep], samples[keep, 0], 1)
+        coef = np.array([l0, lx, 0.0])
+    else:
+        coef = np.linalg.lstsq(design[keep], samples[keep, 0], rcond=None)[0]
+    return np.concatenate([coef, samples[keep, 1:].mean(axis=0)])
+
+
+@functools.cache
+def _trios(k: int) -> np.ndarray:
+    """Every three of ``k`` indices, int (k choose 3, 3)."""
+    return np.array(list(itertools.combinations(range(k), 3)), dtype=np.intp)
+
+
+def _lit(light: np.ndarray, x: np.ndarray, y: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """The colour ``light`` (``(L0, Lx, Ly, a, b)``, :func:`_bare_lights`) at rectified pixels
+    ``x, y`` (float arrays of one shape, (...)) of a field of ``shape`` (H, W, ...): float32 (..., 3)."""
+    height, width = shape[:2]
+    x, y = np.broadcast_arrays(np.asarray(x, np.float64), np.asarray(y, np.float64))
+    lum = light[0] + light[1] * x / width + light[2] * y / height
+    out = np.stack([lum, np.full_like(lum, light[3]), np.full_like(lum, light[4])], axis=-1)
+    return out.astype(np.float32)
 
 
 def _field_colour(lab: np.ndarray, geom: BoardGeometry) -> np.ndarray:
