@@ -15,7 +15,11 @@ project's renderer: rendering itself is not timed). Stages, each timed alone on 
 * dice -- `vision.dice.find_dice` on the whole frame;
 * dice on the board -- `vision.board_dice.find_board_dice` (what the reader runs), given board and stacks;
 * full reading -- `vision.reader.read_board` without a calibration (finds the board every frame) and
-  with one (the per-frame cost on a live camera once calibrated).
+  with one (the per-frame cost on a live camera once calibrated: every stage run on the frame);
+* calibrated, frame unchanged (reuse) -- `vision.pipeline.CalibratedDetector` on a still camera: the
+  frame (the photo again with fresh sensor noise, sigma 2) is compared with the last read frame through
+  the board's thumbnail and, unchanged, answered with the last reading. This is not a reading of the
+  frame: any change on the board (a checker moved, a die thrown, a hand) costs a full reading above.
 
 Stages whose module is not there yet print "not available". Rows of ``bench/vision_dice.py`` (the
 dice engineer's) are appended when that module exists: its ``rows()`` if it has one, else its
@@ -192,6 +196,30 @@ def _stages() -> list[tuple[str, Make | str]]:
         return make
 
     optional("full reading, calibrated", "vision.reader", calibrated)
+
+    def reused(m: Any) -> Callable[[np.ndarray, bytes], Callable[[], Any]]:
+        from vision.calibration import calibrate
+
+        def make(img: np.ndarray, blob: bytes) -> Callable[[], Any]:
+            calib = calibrate(img)
+            if calib is None:
+                raise LookupError("no board found")
+            det = m.CalibratedDetector(calib)
+            det(img)  # the full reading the next frames are compared with (not timed)
+            noise = np.random.default_rng(0).normal(0.0, 2.0, img.shape)
+            still = np.clip(img + noise, 0, 255).astype(np.uint8)
+
+            def call() -> Any:
+                reading = det(still)
+                if det.reads != 1:  # a row of reuse only: a frame read in full is a failure here
+                    raise RuntimeError(f"frame read again (region change {det.change:.1f})")
+                return reading
+
+            return call
+
+        return make
+
+    optional("calibrated, frame unchanged (reuse)", "vision.pipeline", reused)
     return out
 
 
@@ -255,6 +283,9 @@ def main() -> None:
     console.print(f"vs 30fps = CPU ms per frame / the camera frame interval ({FRAME_INTERVAL_MS:.1f} ms); "
                   "below 1.00x keeps up with the camera. goal: full reading of a 1280x720 frame "
                   f"<= {GOAL_MS:g} ms.")
+    console.print("reuse row: a frame of an unchanged board on a still camera answered with the last "
+                  "reading (vision.pipeline.CalibratedDetector); it reads nothing, and is not the full "
+                  "reading the goal is for.")
     for note in notes:
         console.print(f"note: {note}")
     if dice_main is not None:

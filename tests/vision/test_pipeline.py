@@ -159,3 +159,121 @@ def test_gate_thresholds_hold_through_a_compressed_video(tmp_path: Path) -> None
             assert r.status != FrameStatus.OK, (r.frame.index, r.status)
     settled = [r.settled.counts() for r in results if r.settled is not None]
     assert settled == [s.points for s in specs]
+
+
+def _still_scene(style: str = "paper", size: tuple[int, int] = (960, 540)):
+    """A rendered scene and a maker of its frames: fresh sensor noise and JPEG per frame."""
+    import dataclasses
+
+    spec = random_spec(3, style=style)
+
+    def frame(s=spec, noise_seed: int = 0):
+        return render(s, size=size, camera=Camera(tilt_deg=6, roll_deg=2), seed=3, noise_seed=noise_seed,
+                      jpeg_quality=85)
+
+    def moved(s):
+        """One checker taken off the first stack of two or more and put on the first empty point."""
+        pts = list(s.points)
+        src = next(i for i, (_, n) in enumerate(pts) if n >= 2)
+        dst = next(i for i, (c, _) in enumerate(pts) if c is None)
+        colour, n = pts[src]
+        pts[src], pts[dst] = (colour, n - 1), (colour, 1)
+        return dataclasses.replace(s, points=tuple(pts)), src, dst
+
+    return spec, frame, moved
+
+
+def test_still_camera_reuses_the_reading_of_an_unchanged_board() -> None:
+    """A frame of the same still scene (new sensor noise and JPEG) gives the last reading back without
+    reading it; a light's flicker (4 % gain) too."""
+    from vision.pipeline import STILL_CHANGE, CalibratedDetector
+
+    spec, frame, _ = _still_scene()
+    det = CalibratedDetector()
+    first = det(frame(noise_seed=1).image)
+    assert det.calibration is not None and first.board_found
+    again = det(frame(noise_seed=2).image)
+    assert again is first and det.reads == 1 and det.reused == 1
+    assert det.change < STILL_CHANGE / 2  # noise stays well below the threshold
+    flicker = np.clip(frame(noise_seed=3).image.astype(np.float32) * 1.04 + 2, 0, 255).astype(np.uint8)
+    assert det(flicker) is first and det.reused == 2
+
+
+def test_still_camera_reads_again_when_a_checker_moved() -> None:
+    """One checker moved between frames: the frame is read in full and the new counts are seen."""
+    from vision.pipeline import STILL_CHANGE, CalibratedDetector
+    from vision.reader import read_board
+
+    spec, frame, moved = _still_scene()
+    det = CalibratedDetector()
+    before = det(frame(noise_seed=1).image)
+    spec2, src, dst = moved(spec)
+    after_img = frame(spec2, noise_seed=2)
+    after = det(after_img.image)
+    assert det.reads == 2 and det.reused == 0 and det.change > STILL_CHANGE
+    assert after is not before and after == read_board(after_img.image, det.calibration)
+    truth = {p.slot: p.count for p in after_img.truth.points}
+    got = {p.slot: p.count for p in after.points}
+    assert got[dst] == truth[dst] == 1 and got[src] == truth[src]
+
+
+def test_still_camera_reads_again_after_max_reuse_and_not_when_off() -> None:
+    from vision.pipeline import CalibratedDetector
+
+    _, frame, _ = _still_scene()
+    images = [frame(noise_seed=k).image for k in range(4)]
+    det = CalibratedDetector(max_reuse=2)
+    for img in images:
+        det(img)
+    assert (det.reads, det.reused) == (2, 2)  # read, reused, reused, read again
+    off = CalibratedDetector(reuse=False)
+    for img in images[:2]:
+        off(img)
+    assert (off.reads, off.reused) == (2, 0)
+
+
+def test_region_change_separates_still_and_changed_real_frames() -> None:
+    """The threshold on real frames (skipped without ../shared/data/boards-webcam): the photos that show
+    one scene twice (identical labels, same size) stay below STILL_CHANGE unless something moved, and
+    every two photos of one game whose labels differ are above it."""
+    import itertools
+    import json
+
+    import pytest
+
+    from vision.calibration import calibrate
+    from vision.pipeline import STILL_CHANGE, BoardThumbnail, region_change
+
+    root = Path(__file__).resolve().parents[3] / "shared" / "data" / "boards-webcam"
+    if not (root / "labels.jsonl").is_file():
+        pytest.skip(f"{root} is absent")
+    labels = [json.loads(line) for line in (root / "labels.jsonl").read_text().splitlines() if line.strip()]
+
+    def key(lab: dict) -> str:
+        return json.dumps([lab["rowA"], lab["rowB"], lab.get("dice"), lab.get("occluded")])
+
+    images = {lab["image"]: cv2.imread(str(root / lab["image"])) for lab in labels}
+    calibs: dict[str, object] = {}
+
+    def calibrated(name: str):
+        if name not in calibs:
+            calibs[name] = calibrate(images[name])
+        return calibs[name]
+
+    still, changed = [], []
+    for a, b in itertools.combinations(labels, 2):
+        same = key(a) == key(b)
+        if images[a["image"]].shape != images[b["image"]].shape:
+            continue
+        if not same and Path(a["image"]).parent != Path(b["image"]).parent:
+            continue
+        calib = calibrated(a["image"]) or calibrated(b["image"])
+        if calib is None:
+            continue
+        thumb = BoardThumbnail(calib.geometry)
+        v = region_change(thumb(images[a["image"]]), thumb(images[b["image"]]))
+        (still if same else changed).append(v)
+    # one scene twice: most pairs; pairs of the same labels from other games show another scene
+    assert sum(v < STILL_CHANGE for v in still) >= 10
+    assert sorted(still)[:10][-1] < STILL_CHANGE / 2
+    assert len(changed) > 100 and min(changed) > 2 * STILL_CHANGE
