@@ -44,12 +44,12 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from vision.arrays import scratch
 from vision.board import BoardGeometry
 from vision.board_dice_faces import BoardPip, Face, find_faces
 from vision.dice_status import BoardRegions, board_status
 from vision.dice_tilt import ASPECT_MIN, corner_aspect
 from vision.reading import DieReading, DieStatus
-from vision.scratch import scratch
 
 __all__ = ["BoardPip", "DiceView", "board_pips", "dice_view", "find_board_dice"]
 
@@ -192,7 +192,7 @@ class DiceView:
         return np.asarray(xy, np.float64).reshape(-1, 2) / self.scale - self.margin
 
 
-def dice_view(image: np.ndarray, geom: BoardGeometry, radius: float) -> DiceView:
+def dice_view(image: np.ndarray, geom: BoardGeometry, radius: float, reuse: bool = False) -> DiceView:
     """The field rectified for the dice search (see :class:`DiceView`).
 
     The board reader's rectified field (``POINT_PX`` per point) is as sharp as a webcam frame, but a
@@ -200,7 +200,8 @@ def dice_view(image: np.ndarray, geom: BoardGeometry, radius: float) -> DiceView
     for at the frame's own resolution, as far as the smallest pips then span ``_PIP_PX`` (sigma) --
     no sharper (the search's cost grows with the scale squared) and at most ``_MAX_VIEW`` times the
     reader's. The margin is ``_MARGIN`` point widths along the long sides' ends (the trays) and half
-    that above and below. ``radius``: the checkers' radius in rectified px.
+    that above and below. ``radius``: the checkers' radius in rectified px. ``reuse``: the view is
+    written into this thread's scratch array (:mod:`vision.arrays`), valid until the next such call.
     """
     w, h = geom.size
     corners = geom.to_image(np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]], np.float64))
@@ -213,24 +214,26 @@ def dice_view(image: np.ndarray, geom: BoardGeometry, radius: float) -> DiceView
     mx, my = _MARGIN * geom.point_w, 0.5 * _MARGIN * geom.point_w
     size = (int(round(k * (w + 2 * mx))), int(round(k * (h + 2 * my))))
     hom = np.array([[k, 0.0, k * mx], [0.0, k, k * my], [0.0, 0.0, 1.0]]) @ geom.homography
-    view = cv2.warpPerspective(image, hom, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    dst = scratch("board_dice.view", (size[1], size[0], 3), np.uint8) if reuse else None
+    view = cv2.warpPerspective(image, hom, size, dst, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return DiceView(view, k, (mx, my), native / k)
 
 
-def _exposed(view: np.ndarray) -> np.ndarray:
+def _exposed(view: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """The view brightened to a normal exposure (``_EXPOSED`` at its ``_BRIGHT_PCT`` percentile of
-    grey, gain at most ``_MAX_GAIN``), or as it is when already that bright. uint8 BGR (H, W, 3)."""
+    grey, gain at most ``_MAX_GAIN``), or as it is when already that bright. uint8 BGR (H, W, 3);
+    ``out``: where to write a brightened view (like ``view``), else a new array."""
     grey = cv2.cvtColor(view[::4, ::4], cv2.COLOR_BGR2GRAY)
     top = float(np.percentile(grey, _BRIGHT_PCT))
     gain = min(_MAX_GAIN, _EXPOSED / max(top, 1.0))
-    return view if gain <= 1.0 else cv2.convertScaleAbs(view, alpha=gain)
+    return view if gain <= 1.0 else cv2.convertScaleAbs(view, out, alpha=gain)
 
 
 def _doh(light: np.ndarray, sigma: float,
          slot: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(strength, dxx, dyy, dxy) float32 (H, W) at scale ``sigma`` px; the derivatives are scaled by
     sigma squared so that sqrt(det) is the scale-normalised strength. The arrays are scratch space
-    (:mod:`vision.scratch`) of ``slot``: valid until the next call with that slot on this thread."""
+    (:mod:`vision.arrays`) of ``slot``: valid until the next call with that slot on this thread."""
     s2 = sigma * sigma
     shape = light.shape
 
@@ -555,8 +558,10 @@ def find_board_dice(
         or much fainter pips than the best die are left out (the dice on a board come in pairs of
         one set).
     """
-    dv = dice_view(image, geom, radius)
-    lab = cv2.cvtColor(_exposed(dv.image), cv2.COLOR_BGR2LAB)
+    dv = dice_view(image, geom, radius, reuse=True)
+    shape = dv.image.shape
+    lab = cv2.cvtColor(_exposed(dv.image, scratch("board_dice.exposed", shape, np.uint8)), cv2.COLOR_BGR2LAB,
+                       scratch("board_dice.lab", shape, np.uint8))
     k = dv.scale
     r = radius * k
     cube = None

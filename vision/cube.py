@@ -24,6 +24,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.arrays import channel_norm
 from vision.board import POINT_PX, BoardGeometry
 from vision.cube_face import read_face
 from vision.reading import CubeReading
@@ -58,7 +59,7 @@ def _squares(region: np.ndarray, bg: np.ndarray, side: float, x0: int, pad: int,
              width: int) -> list[tuple[float, float, float, float, float]]:
     """Cube-sized squares in one place (Lab float32 (H, w, 3)) unlike ``bg`` (a colour, or one per
     pixel): (distance past the field's ends, x, y (extended-canvas px), side, angle) each."""
-    mask = (np.linalg.norm(region - bg, axis=-1) > _DIFF).astype(np.uint8) * 255
+    mask = (channel_norm(region - bg) > _DIFF).astype(np.uint8) * 255
     # a cube of the place's own colour shows only its outline and figures: fill what they enclose
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     cv2.drawContours(mask, contours, -1, 255, cv2.FILLED)
@@ -92,7 +93,7 @@ def _figures(region: np.ndarray, bg: np.ndarray, side: float, x0: int, pad: int,
     its figure does): blobs unlike ``bg`` a figure's size (its digits joined), alone on a plain
     ground a cube's side across. Same tuples as :func:`_squares`, the side the expected one and the
     angle the figure's own (a figure's baseline runs along a side of its face)."""
-    mask = (np.linalg.norm(region - bg, axis=-1) > _DIFF).astype(np.uint8) * 255
+    mask = (channel_norm(region - bg) > _DIFF).astype(np.uint8) * 255
     k = max(3, int(0.12 * side) | 1)
     joined = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(joined)

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from vision.arrays import channel_norm, scratch
 from vision.board import POINT_PX, BoardGeometry, normalise_exposure
 from vision.checkers import StackReading
 from vision.reading import PointReading
@@ -91,10 +92,13 @@ def _far_from_model(lab: np.ndarray, model: np.ndarray, slack: int) -> np.ndarra
     pad = cv2.copyMakeBorder(model, slack, slack, slack, slack, cv2.BORDER_REPLICATE)
     h, w = lab.shape[:2]
     best = np.full((h, w), np.inf, np.float32)
+    # (the differences and their squares in this thread's scratch arrays: no fresh pages per offset)
+    d = scratch("occlusion.diff", lab.shape, lab.dtype)
+    dd = scratch("occlusion.diff2", (h, w), np.result_type(lab.dtype, np.float32))
     for dy in range(0, 2 * slack + 1, max(1, slack)):
         for dx in range(0, 2 * slack + 1, max(1, slack // 2)):
-            d = lab - pad[dy : dy + h, dx : dx + w]
-            np.minimum(best, np.einsum("ijk,ijk->ij", d, d), out=best)
+            np.subtract(lab, pad[dy : dy + h, dx : dx + w], out=d)
+            np.minimum(best, np.einsum("ijk,ijk->ij", d, d, out=dd), out=best)
     return best > _DIFF * _DIFF
 
 
@@ -200,7 +204,7 @@ def border_crossing(image: np.ndarray, geom: BoardGeometry, stacks: Sequence[Sta
         # each depth across the band against its own colour along the side: a band that
         # straddles the frame's line and the margin beyond is still one pattern along the side
         ref = np.median(band, axis=0)  # (across, 3)
-        covered = np.median(np.linalg.norm(band - ref[None], axis=2), axis=1) > _DIFF
+        covered = np.median(channel_norm(band - ref[None]), axis=1) > _DIFF
         if i < 2:
             for st in stacks:
                 if st.centres and st.top == (i == 0) and st.column >= 0:

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.arrays import channel_sum
 from vision.board import POINT_PX, BoardGeometry
 from vision.checkers import StackReading, _gradients, name_colours, ring_scores
 from vision.reading import DARK, LIGHT
@@ -296,8 +297,8 @@ def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray, x_range: tuple[floa
     pitch apart is cut to its longest stretch whose spacings are all of a checker colour (the tray's
     floor between the row and the tray's end is as wide as a slab). ``other``: the points show one
     colour only, so a row of a colour unlike it (at least _OTHER_FAR away) is counted too."""
-    hy = np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)
-    hx = np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)).sum(axis=2)
+    hy = channel_sum(np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)))
+    hx = channel_sum(np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)))
     line = ((hy > _EDGE) & (hy > _HORIZONTAL * hx)).astype(np.float32)
     # a groove slanted by the camera crosses a few rows: each row of it counts for its neighbours
     line = cv2.dilate(line, np.ones((3, 1), np.uint8))

@@ -1,0 +1,27 @@
+"""vision.arrays: the channel sums are numpy's reductions bit for bit (the readers' results must not
+change with them), and scratch arrays are reused per key and shape."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.arrays import channel_norm, channel_sum, scratch
+
+
+def test_channel_sums_equal_numpys_reductions_bit_for_bit() -> None:
+    rng = np.random.default_rng(0)
+    for dtype in (np.float32, np.float64):
+        x = rng.normal(0.0, 60.0, (300, 400, 3)).astype(dtype)
+        assert np.array_equal(channel_sum(np.abs(x)), np.abs(x).sum(axis=2))
+        assert np.array_equal(channel_norm(x), np.linalg.norm(x, axis=-1))
+        # (the check can fail: the other order of the same sum differs on many pixels)
+        other = x[..., 0] * x[..., 0] + (x[..., 1] * x[..., 1] + x[..., 2] * x[..., 2])
+        assert not np.array_equal(np.sqrt(other), np.linalg.norm(x, axis=-1))
+
+
+def test_scratch_is_reused_for_one_key_and_shape() -> None:
+    a = scratch("test.a", (4, 5))
+    assert scratch("test.a", (4, 5)) is a and a.dtype == np.float32
+    assert scratch("test.b", (4, 5)) is not a
+    b = scratch("test.a", (5, 4), np.uint8)
+    assert b.shape == (5, 4) and b.dtype == np.uint8
