@@ -44,7 +44,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.arrays import scratch
+from vision.arrays import channel_norm, scratch
 from vision.board import BoardGeometry
 from vision.board_dice_faces import BoardPip, Face, find_faces
 from vision.dice_status import BoardRegions, board_status
@@ -393,7 +393,7 @@ def _body(lab: np.ndarray, face: Face, pips: list[BoardPip], sigma: float) -> _B
     y0, y1 = int(cy - rad), int(np.ceil(cy + rad)) + 1
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
         return None
-    yy, xx = np.mgrid[y0:y1, x0:x1]
+    yy, xx = np.ogrid[y0:y1, x0:x1]  # (broadcast: the same sums as a full grid)
     sel = (xx - cx) ** 2 + (yy - cy) ** 2 <= rad * rad
     for i in face.members:
         p = pips[i]
@@ -402,7 +402,7 @@ def _body(lab: np.ndarray, face: Face, pips: list[BoardPip], sigma: float) -> _B
     if len(vals) < 6:
         return None
     med = np.median(vals, axis=0)
-    same = float(np.mean(np.linalg.norm(vals - med, axis=1) < _SAME))
+    same = float(np.mean(channel_norm(vals - med) < _SAME))
     depths = []
     for i in face.members:
         p = pips[i]
@@ -426,7 +426,7 @@ def _body(lab: np.ndarray, face: Face, pips: list[BoardPip], sigma: float) -> _B
         xs = np.clip(np.rint(cx + rr * np.cos(ang)), 0, w - 1).astype(np.intp)
         ys = np.clip(np.rint(cy + rr * np.sin(ang)), 0, h - 1).astype(np.intp)
         ring.append(lab[ys, xs].astype(np.float32))
-    apart = float(np.mean(np.linalg.norm(np.concatenate(ring) - med, axis=1) > _APART))
+    apart = float(np.mean(channel_norm(np.concatenate(ring) - med) > _APART))
     return _Body(same, min(depths), min(depths) / max(max(depths), 1e-6), isolation, apart,
                  (float(med[0]), float(med[1]), float(med[2])))
 
@@ -477,7 +477,7 @@ def _accept(
         rad = _PIP_AREA * face.edge
         x0, x1 = max(0, int(cx - rad)), min(w, int(np.ceil(cx + rad)) + 1)
         y0, y1 = max(0, int(cy - rad)), min(h, int(np.ceil(cy + rad)) + 1)
-        yy, xx = np.mgrid[y0:y1, x0:x1]
+        yy, xx = np.ogrid[y0:y1, x0:x1]
         inside = (xx - cx) ** 2 + (yy - cy) ** 2 <= rad * rad
         return bool((inside & ~keep[y0:y1, x0:x1]).any())
 
@@ -668,7 +668,7 @@ def _on_stack(xy: np.ndarray, discs: list[tuple[float, float, float]], lab: np.n
             xs = np.clip(np.rint(cx + k * rr * np.cos(ang)), 0, w - 1).astype(np.intp)
             ys = np.clip(np.rint(cy + k * rr * np.sin(ang)), 0, h - 1).astype(np.intp)
             ring = lab[ys, xs].astype(np.float32)
-            share.append(float(np.mean(np.linalg.norm(ring - colour, axis=1) < _UNDER_SAME)))
+            share.append(float(np.mean(channel_norm(ring - colour) < _UNDER_SAME)))
         if share[0] >= _UNDER_MIN and share[0] - share[1] >= _UNDER_DROP:
             return True
     return False

@@ -102,33 +102,42 @@ class Face:
 def face_at(pips: list[BoardPip], near: list[int], cx: float, cy: float, edge: float) -> Face | None:
     """The d6 face centred at (cx, cy) made of the pips ``near`` (indices, all dark or all light:
     the dark gaps between a dark die's light pips make a symmetric pattern too), or None."""
+    return _face_at(pips, [p.x for p in pips], [p.y for p in pips], [p.contrast for p in pips],
+                    near, cx, cy, edge)
+
+
+def _face_at(pips: list[BoardPip], px: list[float], py: list[float], pc: list[float], near: list[int],
+             cx: float, cy: float, edge: float) -> Face | None:
+    """:func:`face_at` given the pips' x, y and contrast as lists (made once per frame: the pairing
+    below runs for hundreds of centres, and list items are read faster than attributes)."""
     tol = max(0.1 * edge, _MIN_TOL)
+    tol2 = tol * tol
     centre = None
     for i in near:
-        p = pips[i]
-        if (p.x - cx) ** 2 + (p.y - cy) ** 2 > tol * tol:
+        if (px[i] - cx) ** 2 + (py[i] - cy) ** 2 > tol2:
             continue
-        if centre is None or p.contrast > pips[centre].contrast:
+        if centre is None or pc[i] > pc[centre]:
             centre = i
     used = set() if centre is None else {centre}
-    pairs: list[tuple[BoardPip, BoardPip]] = []
+    paired: list[tuple[int, int]] = []
     for i in near:
         if i in used:
             continue
-        p = pips[i]
-        mx, my = 2 * cx - p.x, 2 * cy - p.y
-        best, best_d = -1, tol * tol
+        mx, my = 2 * cx - px[i], 2 * cy - py[i]
+        best, best_d = -1, tol2
         for j in near:
             if j in used or j == i:
                 continue
-            q = pips[j]
-            d = (q.x - mx) ** 2 + (q.y - my) ** 2
+            d = (px[j] - mx) ** 2 + (py[j] - my) ** 2
             if d <= best_d:
                 best, best_d = j, d
         if best >= 0:
             used.update((i, best))
-            pairs.append((p, pips[best]))
-    if not used or not layout_ok(pairs, centre is not None, edge):
+            paired.append((i, best))
+    if not used:
+        return None
+    pairs = [(pips[i], pips[j]) for i, j in paired]
+    if not layout_ok(pairs, centre is not None, edge):
         return None
     chosen = [pips[i] for i in used]
     top = max(p.contrast for p in chosen)
@@ -136,8 +145,8 @@ def face_at(pips: list[BoardPip], near: list[int], cx: float, cy: float, edge: f
     if min(p.contrast for p in chosen) < top / (_ALIKE_CROWDED if len(chosen) >= _CROWDED else _ALIKE):
         return None
     reach = max([np.hypot(p.x - cx, p.y - cy) for p in chosen] + [0.25 * edge]) + tol
-    left = sum(pips[i].contrast for i in near if i not in used
-               and (pips[i].x - cx) ** 2 + (pips[i].y - cy) ** 2 < reach * reach)
+    left = sum(pc[i] for i in near if i not in used
+               and (px[i] - cx) ** 2 + (py[i] - cy) ** 2 < reach * reach)
     score = sum(p.contrast for p in chosen) - left
     if score <= 0:
         return None
@@ -181,6 +190,8 @@ def find_faces(pips: list[BoardPip], edges: tuple[float, ...],
     dark = np.array([p.dark for p in pips])
     contrast = np.array([p.contrast for p in pips])
     pip_round = np.array([p.roundness >= one_round for p in pips], bool)
+    px, py, pc = xy[:, 0].tolist(), xy[:, 1].tolist(), contrast.tolist()
+    round_ = [p.roundness for p in pips]
     # pairs that may be a face's diagonal: same polarity, alike, a diagonal's length apart (every
     # even face has one through its centre; odd faces are centred on a pip)
     strong, weak = np.maximum.outer(contrast, contrast), np.minimum.outer(contrast, contrast)
@@ -201,13 +212,17 @@ def find_faces(pips: list[BoardPip], edges: tuple[float, ...],
         pol = np.array([polarity for _, _, polarity in at])
         dx, dy = xy[None, :, 0] - cxy[:, :1], xy[None, :, 1] - cxy[:, 1:]
         within = (dx * dx + dy * dy <= reach2) & (dark[None, :] == pol[:, None])
-        for (cx, cy, _), row in zip(at, within, strict=True):
-            near = np.flatnonzero(row)
-            if len(near) == 0:
+        rows, cols = np.nonzero(within)  # row-major: each centre's pips in index order
+        ends = np.searchsorted(rows, np.arange(1, len(at) + 1)).tolist()
+        cols_ = cols.tolist()
+        start = 0
+        for (cx, cy, _), end in zip(at, ends, strict=True):
+            near, start = cols_[start:end], end
+            if not near:
                 continue  # face_at finds nothing in no pips
-            if len(near) == 1 and pips[int(near[0])].roundness < one_round:
+            if len(near) == 1 and round_[near[0]] < one_round:
                 continue  # a lone blob too elongated to be a one
-            f = face_at(pips, near.tolist(), cx, cy, edge)
+            f = _face_at(pips, px, py, pc, near, cx, cy, edge)
             if f is not None and (f.members not in hyps or hyps[f.members].score < f.score):
                 hyps[f.members] = f
     out: list[Face] = []

@@ -144,7 +144,7 @@ def foreign_mask(rectified: np.ndarray, geom: BoardGeometry, stacks: list[StackR
 
 
 def find_occlusion(rectified: np.ndarray, geom: BoardGeometry, stacks: list[StackReading],
-                   radius: float, image: np.ndarray | None = None) -> bool:
+                   radius: float, image: np.ndarray | None = None, mask: np.ndarray | None = None) -> bool:
     """True when something other than checkers and dice covers part of the rectified field.
 
     Two kinds of evidence: a foreign region inside the field (:func:`foreign_mask`) at least
@@ -154,9 +154,11 @@ def find_occlusion(rectified: np.ndarray, geom: BoardGeometry, stacks: list[Stac
     from outside, partly over pale points of a colour near its own.
 
     :param rectified: BGR uint8 field of ``geom.size``; ``stacks``: the counter's stacks;
-        ``radius``: checker radius in rectified pixels; ``image``: BGR uint8 input frame or None.
+        ``radius``: checker radius in rectified pixels; ``image``: BGR uint8 input frame or None;
+        ``mask``: the :func:`foreign_mask` of these, when the caller has it already (else made here).
     """
-    mask = foreign_mask(rectified, geom, stacks, radius)
+    if mask is None:
+        mask = foreign_mask(rectified, geom, stacks, radius)
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
     checker_area = np.pi * radius * radius
     largest = max((float(stats[i, cv2.CC_STAT_AREA]) for i in range(1, n)), default=0.0) / checker_area
@@ -222,13 +224,16 @@ def border_crossing(image: np.ndarray, geom: BoardGeometry, stacks: Sequence[Sta
 
 
 def hide_points(points: Sequence[PointReading], rectified: np.ndarray, geom: BoardGeometry,
-                stacks: list[StackReading], radius: float) -> tuple[PointReading, ...]:
+                stacks: list[StackReading], radius: float,
+                mask: np.ndarray | None = None) -> tuple[PointReading, ...]:
     """The ``points`` (24, slot order) with ``confidence`` 0 on those something foreign covers: at
     least ``_HIDDEN`` of the point's triangle area (its column, from the base to the middle) lies in
     the :func:`foreign_mask`. A reader says so for an occluded frame instead of trusting a count
     read around a hand (the frame's own ``occluded`` flag stays the rule: RULES.md readings are
-    taken from settled, clear frames only)."""
-    mask = foreign_mask(rectified, geom, stacks, radius)
+    taken from settled, clear frames only). ``mask``: the :func:`foreign_mask` of these, when the
+    caller has it already (the occlusion test made it), else made here."""
+    if mask is None:
+        mask = foreign_mask(rectified, geom, stacks, radius)
     h = mask.shape[0]
     out = []
     for p in points:

@@ -18,7 +18,7 @@ from vision.board_dice import find_board_dice
 from vision.calibration import Calibration, outline_covered
 from vision.checkers import StackReading, count_stacks, find_bar_checkers, name_colours
 from vision.cube import find_cube
-from vision.occlusion import find_occlusion, hide_points
+from vision.occlusion import find_occlusion, foreign_mask, hide_points
 from vision.reading import BoardReading, DieReading, FrameStatus, PointReading
 from vision.trays import find_off, name_by_off, name_off
 
@@ -109,11 +109,14 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
     # calibrated reading searches no outline, so it checks the calibrated one is still in plain view
     occluded = (geom.outline_broken
                 or (calibration is not None and geom is calibration.geometry
-                    and outline_covered(img, calibration))
-                or find_occlusion(rect, geom, stacks + on_bar, radius, img))
+                    and outline_covered(img, calibration)))
+    foreign = None  # the field's foreign mask: made once, for the occlusion test and the hidden points
+    if not occluded:
+        foreign = foreign_mask(rect, geom, stacks + on_bar, radius)
+        occluded = find_occlusion(rect, geom, stacks + on_bar, radius, img, mask=foreign)
     points = _points(geom, stacks, names)
     if occluded:  # the points under the hand are not read: confidence 0
-        points = hide_points(points, rect, geom, stacks + on_bar, radius)
+        points = hide_points(points, rect, geom, stacks + on_bar, radius, mask=foreign)
     off = name_off(off_groups, stacks + on_bar, all_names)
     dice = _dice(img, geom, stacks + on_bar, radius, cube.image_xy if cube is not None else None)
     return BoardReading(

@@ -14,6 +14,8 @@ def test_channel_sums_equal_numpys_reductions_bit_for_bit() -> None:
         x = rng.normal(0.0, 60.0, (300, 400, 3)).astype(dtype)
         assert np.array_equal(channel_sum(np.abs(x)), np.abs(x).sum(axis=2))
         assert np.array_equal(channel_norm(x), np.linalg.norm(x, axis=-1))
+        rows = x.reshape(-1, 3)  # a list of colours, as the dice checks sample them
+        assert np.array_equal(channel_norm(rows), np.linalg.norm(rows, axis=1))
         # (the check can fail: the other order of the same sum differs on many pixels)
         other = x[..., 0] * x[..., 0] + (x[..., 1] * x[..., 1] + x[..., 2] * x[..., 2])
         assert not np.array_equal(np.sqrt(other), np.linalg.norm(x, axis=-1))
