@@ -72,6 +72,8 @@ _BASE_RUN = 0.3
 _BASE_MIN = 3
 _BASE_TOL = 0.06
 _BASE_SPREAD = 0.3
+# A frame's row: this share of the samples along it (the points' axes and between them) is one colour.
+_FRAME_PLAIN = 0.8
 # ... when that moves one of its ends by this many point widths (the refinement before it places a
 # side that shows its bases to a few pixels; a side this far off was drawn by a cut corner).
 _BASE_MOVE = 0.15
@@ -598,6 +600,29 @@ def _side_bases(rect: np.ndarray, centres: np.ndarray, pad: int, height: int, to
     return out
 
 
+def _frame_inside(rect: np.ndarray, centres: np.ndarray, y0: float, y1: float, top: bool, pw: float) -> bool:
+    """True when a band of a frame lies just inside the line from (0, y0) to (W, y1) of a rectified
+    view (float32 Lab (H, W, 3); ``centres``: the points' x; ``top``: the line is a top side, the
+    field below it): on most rows from 0.1 to 0.3 point widths inward, ``_FRAME_PLAIN`` of the
+    samples at the points' axes and between them are one colour (within ``_BASE_DELTA`` of their
+    median). A frame is uniform along its length; inside the field's own outline the triangles
+    alternate and show between checkers. (Seen: a tournament board's black frame, half a point wide
+    on a blue table, and a wooden board's dark frame: its points and checkers of the frame's colour
+    showed a "base" on the frame's outer edge, and the side was put there, half a point out.)"""
+    height, width = rect.shape[:2]
+    xs = np.sort(np.concatenate([centres, 0.5 * (centres[1:] + centres[:-1])]))
+    ys_line = y0 + (y1 - y0) * xs / max(width - 1, 1)
+    xi = np.clip(np.rint(xs).astype(np.intp), 0, width - 1)
+    inward = 1.0 if top else -1.0
+    plain = []
+    for depth in np.linspace(0.1, 0.3, 5) * pw:
+        yi = np.clip(np.rint(ys_line + inward * depth).astype(np.intp), 0, height - 1)
+        samples = rect[yi, xi]
+        med = np.median(samples, axis=0)
+        plain.append(float((np.linalg.norm(samples - med, axis=1) < _BASE_DELTA).mean()) >= _FRAME_PLAIN)
+    return _mostly(np.array(plain))
+
+
 def _line_edge(edge_y: np.ndarray, y0: float, y1: float) -> float:
     """Mean of ``edge_y`` (float (H, W)) along the line from (0, y0) to (W, y1), each sample the
     strongest within a row of the line."""
@@ -615,7 +640,8 @@ def _straighten_sides(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
     against a dark frame, the fit then free to drift there -- is put right by the points whose base
     shows (:func:`_side_bases`): the line with most bases within ``_BASE_TOL`` point widths of it
     (every pair tried; least squares on those), when it carries at least ``_BASE_MIN`` bases spread
-    over half the field's width. Returns the quad, float32 (4, 2).
+    over half the field's width, and no frame lies inside it (:func:`_frame_inside`). Returns the
+    quad, float32 (4, 2).
     """
     pw = 20.0
     width = int(12 * pw)
@@ -653,6 +679,10 @@ def _straighten_sides(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
         now = lines[top][0]
         if max(abs(b - now), abs(a * width + b - now)) < _BASE_MOVE * pw:
             continue  # the side already lies on its bases
+        # points and checkers of the frame's colour "show" their bases on the frame's outer edge,
+        # a strong straight edge against the table: a side is not put where a frame lies inside it
+        if _frame_inside(rect, centres, float(b), float(a * width + b), top, pw):
+            continue
         # checkers whose rims reach over the frame line up too: the line kept is the one that runs
         # along the stronger edge (the field's own outline)
         if _line_edge(edge_y, float(b), float(a * width + b)) > _line_edge(edge_y, now, now):

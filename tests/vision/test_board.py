@@ -27,17 +27,21 @@ def _work_lab(image: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def test_a_side_tilted_by_a_cut_corner_is_put_on_the_bases() -> None:
+    """The found field's top-left corner pulled down 6 % of the height: the top side is put back
+    on the points' bases, the rendered field's top side (measured: within 0.8 work pixels; the
+    found field itself may lie a few pixels off, so the truth is the reference)."""
     r = render(starting_spec("wood"), size=(960, 540), view="rectified", camera=Camera(), seed=1)
     geom = find_board(r.image)
     assert geom is not None and geom.bar is not None
     lab, scale = _work_lab(r.image)
     quad = np.float32(geom.corners) * scale
+    truth = np.float32(r.regions["field"]) * scale
     gap = (geom.bar[1] - geom.bar[0]) / geom.size[0]
     tilted = quad.copy()
     height = float(np.linalg.norm(quad[3] - quad[0]))
     tilted[0] += (quad[3] - quad[0]) / height * 0.06 * height  # top-left corner pulled down
     fixed = _straighten_sides(lab, tilted, gap)
-    assert np.abs(fixed - quad).max() < 0.015 * height, (fixed, quad)
+    assert np.abs(fixed[:2] - truth[:2]).max() < 0.015 * height, (fixed, truth)
 
 
 def test_a_side_on_its_bases_is_left_alone() -> None:
