@@ -264,8 +264,15 @@ def board_pips(lab: np.ndarray, sigmas: tuple[float, ...], keep: np.ndarray | No
     light = scratch("board_dice.light", lab.shape[:2])
     light[:] = lab[:, :, 0]
     scales = [_doh(light, sigma, slot) for slot, sigma in enumerate(sigmas)]
-    strength = scales[0][0].copy() if len(scales) == 1 else np.maximum.reduce([sc[0] for sc in scales])
-    peaks = (strength >= cv2.dilate(strength, np.ones((3, 3), np.uint8))) & (strength > _PIP_MIN)
+    # (the strongest scale's strength and the peak test in scratch arrays too: no fresh pages)
+    shape = light.shape
+    strength = scratch("board_dice.strength", shape)
+    np.copyto(strength, scales[0][0])
+    for sc in scales[1:]:
+        np.maximum(strength, sc[0], out=strength)
+    dilated = cv2.dilate(strength, np.ones((3, 3), np.uint8), dst=scratch("board_dice.dilated", shape))
+    peaks = np.greater_equal(strength, dilated, out=scratch("board_dice.peaks", shape, np.bool_))
+    peaks &= np.greater(strength, _PIP_MIN, out=scratch("board_dice.strong", shape, np.bool_))
     if keep is not None:
         peaks &= keep
     ys, xs = np.nonzero(peaks)
