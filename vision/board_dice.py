@@ -576,7 +576,11 @@ def find_board_dice(
         c = dv.to_view(geom.to_rectified(np.array([cube_xy], np.float64)))[0]
         cube = (float(c[0]), float(c[1]), 1.1 * r)
     circles = [(*dv.to_view(np.array([x, y]))[0], rr * k) for x, y, rr in discs]
-    keep = _keep(lab.shape[:2], circles, cube)
+    # a disc on the bar may be a die taken for a hit checker (a white die on a black bar): the bar's
+    # discs are not masked, and a checker's rim there is refused by the bar's checks (_BAR_SAME)
+    bar_x = geom.bar or (np.inf, -np.inf)
+    keep = _keep(lab.shape[:2], [c for c, (x, _, _) in zip(circles, discs, strict=True)
+                                 if not bar_x[0] <= x <= bar_x[1]], cube)
     sigmas = _sigmas(r)
     pips = board_pips(lab, sigmas, keep)
     bar = None

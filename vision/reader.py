@@ -118,7 +118,10 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
     if occluded:  # the points under the hand are not read: confidence 0
         points = hide_points(points, rect, geom, stacks + on_bar, radius, mask=foreign)
     off = name_off(off_groups, stacks + on_bar, all_names)
-    dice = _dice(img, geom, stacks + on_bar, radius, cube.image_xy if cube is not None else None)
+    # an unread square may be a die the cube finder took for the cube (a die on the bar is a square
+    # nearer the field than the cube in its tray): the dice reader looks there too, with its checks
+    cube_xy = cube.image_xy if cube is not None and cube.value is not None else None
+    dice = _dice(img, geom, stacks + on_bar, radius, cube_xy)
     return BoardReading(
         board_found=True,
         occluded=occluded,

@@ -274,7 +274,8 @@ def test_tournament_rolls() -> None:
 
 
 def test_statuses_on_the_board() -> None:
-    """A die on the bar of a wooden board is ``on_bar`` (RULES.md B15)."""
+    """A die on the bar of a wooden board is found and ``on_bar`` (RULES.md B15); every status:
+    tests/vision/test_board_dice_status.py."""
     from vision.reader import read_board
 
     spec = random_spec(4, style="wood", with_dice=False)
@@ -282,8 +283,7 @@ def test_statuses_on_the_board() -> None:
     r = render(spec, size=(960, 540), view="rectified", seed=4)
     got = {d.value: d.status for d in read_board(r.image).dice}
     truth = {d.value: d.status for d in r.truth.dice}
-    for value, status in got.items():
-        assert status == truth[value]
+    assert got == truth
 
 
 def test_no_dice_on_an_empty_board() -> None:
