@@ -304,7 +304,13 @@ def find(image: np.ndarray, edge: float, net: DiceNet, classifier: DiceClassifie
                      if len(got) > len(found) and _quality(got) >= floor
                      and not _holds_as_pips(found, got, edge)]
     if tries:
-        edge, found = max(tries, key=lambda t: _quality(t[1]))
+        # the scale that finds the most dice about as surely as the surest: at a scale too fine or
+        # too coarse for some of the photo's dice the classifier calls them "not a die" (it was
+        # taught so), so they go missing while the others are still read surely (IMG_20191209_100722:
+        # 3 dice at 0.95 at half their edge, all 5 at 0.94 at their own)
+        best = max(_quality(got) for _, got in tries)
+        edge, found = max(((e, got) for e, got in tries if _quality(got) >= best - SAME_QUALITY),
+                          key=lambda t: (len(t[1]), _quality(t[1])))
     return found, edge
 
 
@@ -324,6 +330,8 @@ def _rescans(image: np.ndarray, net: DiceNet, classifier: DiceClassifier, region
 PIP_SCALES = (3.2, 5.0)
 # Mean confidence (:func:`_quality`) a scan at another scale needs when the guess found nothing.
 SURE_ELSEWHERE = 0.6
+# Scans read this much less surely than the surest are "about as sure" (mean confidence, 0-1).
+SAME_QUALITY = 0.05
 # Fractions of the die edge at which :func:`find` looks for dice when the first scan read groups of
 # dice as dice; the smallest die edge (px) worth a scan (its pips would be about 2 px).
 FINER_SCALES = (2.0, 3.0)
@@ -334,19 +342,27 @@ _MAX_PEAKS = 80
 
 def _holds_as_pips(big: list[CnnDie], small: list[CnnDie], edge: float) -> bool:
     """Do the dice ``big`` (read at die edge ``edge``) hold the dice ``small`` of a finer scan as their
-    pips? At least ``PIPS_HELD`` of the small ones lie within 0.45 edge of a big die's centre (a
-    d6's corner pips lie 0.35 edge from it), 1.5 or more on average on the big dice that hold any (a
-    face shows 3.5 pips on average; the classifier refuses some pips, so not every big die holds one)."""
+    pips? At least ``PIPS_HELD`` of the small ones lie within ``PIP_REACH`` edges of a big die's
+    centre, and either there are more big dice than small ones (a classifier that refuses most pips
+    leaves one or two of a photo's pips as "dice": seen on IMG_20191209_100722, 1 "die" against 5
+    dice at the right scale) or the big dice that hold any hold 1.5 or more on average (a face shows
+    3.5 pips on average; the classifier refuses some, so not every big die holds one). Dice of a
+    finer scan taken as one die by a coarser one are fewer at the coarser scale and fail both."""
     if not big or not small:
         return False
-    held = [[s for s in small if math.dist(s.xy, b.xy) < 0.45 * edge] for b in big]
+    held = [[s for s in small if math.dist(s.xy, b.xy) < PIP_REACH * edge] for b in big]
     inside = len({id(s) for h in held for s in h})
     holding = sum(bool(h) for h in held)
-    return inside >= PIPS_HELD * len(small) and inside >= 1.5 * holding
+    return inside >= PIPS_HELD * len(small) and (len(big) > len(small) or inside >= 1.5 * holding)
 
 
 # Share of a finer scan's dice that must lie on a coarser scan's dice for them to be its pips.
 PIPS_HELD = 0.7
+# How far from a die's centre (in die edges) its pips are looked for: a d6's corner pips lie about
+# 0.35-0.42 edge from the centre, and a coarse scan's centre (and edge) are off by up to about 0.1
+# edge; a pip still lies on the die's face, whose half-diagonal is 0.71. (0.45 left IMG_20191209_100728
+# read as two pips of one white die, its corner pip 0.49 edge from the coarse scan's centre.)
+PIP_REACH = 0.55
 
 
 def _quality(dice: list[CnnDie]) -> float:
