@@ -190,7 +190,7 @@ def _stages() -> list[tuple[str, Make | str]]:
         def make(img: np.ndarray, blob: bytes) -> Callable[[], Any]:
             calib = calibrate(img)
             if calib is None:
-                raise LookupError("no board found")
+                raise LookupError("no clear board to calibrate on (none found, or a hand over its edge)")
             return lambda: m.read_board(img, calib)
 
         return make
@@ -203,7 +203,7 @@ def _stages() -> list[tuple[str, Make | str]]:
         def make(img: np.ndarray, blob: bytes) -> Callable[[], Any]:
             calib = calibrate(img)
             if calib is None:
-                raise LookupError("no board found")
+                raise LookupError("no clear board to calibrate on (none found, or a hand over its edge)")
             det = m.CalibratedDetector(calib)
             det(img)  # the full reading the next frames are compared with (not timed)
             noise = np.random.default_rng(0).normal(0.0, 2.0, img.shape)
@@ -239,6 +239,7 @@ def main() -> None:
     # Progress is advanced between frames only, never inside _time_ms's timed calls.
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=err, transient=True, auto_refresh=False)
+    failures: list[str] = []  # why a stage failed on a frame, printed under the table
     with progress:
         task = progress.add_task("vision", total=total)
         for stage, make in stages:
@@ -252,8 +253,10 @@ def main() -> None:
                     img = cv2.imdecode(np.frombuffer(blob, np.uint8), cv2.IMREAD_COLOR)
                     try:
                         per_image.append(_time_ms(make(img, blob)))
-                    except Exception:  # noqa: BLE001 -- a stage failing on one frame is a note, not the end
+                    except Exception as exc:  # noqa: BLE001 -- a stage failing on one frame is a note, not the end
                         failed += 1
+                        why = f"{type(exc).__name__}: {exc}".splitlines()[0]
+                        failures.append(f"{stage} / {set_name}: a frame failed ({why})")
                     progress.update(task, advance=1, refresh=True)
                 if not per_image:
                     table.add_row(stage, set_name, f"n/a ({failed} failed)", "-", "")
@@ -286,7 +289,7 @@ def main() -> None:
     console.print("reuse row: a frame of an unchanged board on a still camera answered with the last "
                   "reading (vision.pipeline.CalibratedDetector); it reads nothing, and is not the full "
                   "reading the goal is for.")
-    for note in notes:
+    for note in notes + failures:
         console.print(f"note: {note}")
     if dice_main is not None:
         dice_main()
