@@ -15,8 +15,18 @@ from rich.console import Console
 AREAS = ("rules", "nardy", "vision", "link")
 
 
+USAGE = f"usage: python -m bench [AREA ...]   (areas: {', '.join(AREAS)}; none = all)"
+
+
 def main() -> int:
     only = set(sys.argv[1:])
+    if only & {"-h", "--help"}:
+        print(USAGE)
+        return 0
+    unknown = sorted(only - set(AREAS))
+    if unknown:
+        print(f"bench: no area {', '.join(unknown)}; {USAGE}", file=sys.stderr)
+        return 2
     for area in AREAS:
         if only and area not in only:
             continue
