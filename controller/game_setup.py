@@ -123,27 +123,50 @@ def _setup(
         view = replace(view, legal=None, movable=(), movable_slots=())
         frame = LedFrame.dark()
     if state.phase == "free" and position_ok:
-        state = _free_inference(state, seen, out)
+        state = _free_inference(state, seen, out, mover, roll)
     out.append(view)
     if not any(isinstance(e, Leds) for e in out):
         out.append(Leds(frame, "movable points" if view.movable else "nothing to play"))
     prev = (seen, mover, roll) if position_ok and mover is not None and roll is not None else None
-    if prev is None and state.pending and state.pending[0] == "free" and state.pending[1][0] == seen:
-        prev = state.pending[1]  # same board, dice gone: keep the roll for the next change
+    if state.pending and state.pending[0] == "free":
+        if prev is None and state.pending[1][0] == seen:
+            prev = state.pending[1]  # same board, dice gone: keep the roll for the next change
+        elif prev is not None and _same_roll(state.pending[1], mover, roll):
+            prev = state.pending[1]  # the roll still lies there: the turn began on the board seen with it
     return replace(state, phase="free", sides=seen, pending=("free", prev) if prev else ()), out
 
 
-def _free_inference(state: State, seen: Sides, out: list[Effect]) -> State:
-    """Free play (a game joined in progress): when the board changes after a roll was seen, name the
-    play that explains the change, or raise a dispute when none does (RULES.md B17, N11)."""
+def _same_roll(pending: tuple[Sides, int, tuple[int, int]], mover: int | None,
+               roll: tuple[int, int] | None) -> bool:
+    """Is (``mover``, ``roll``) the roll of ``pending`` (a free-play turn under way), in either order?"""
+    return roll is not None and mover == pending[1] and sorted(roll) == sorted(pending[2])
+
+
+def _free_inference(state: State, seen: Sides, out: list[Effect], now_mover: int | None = None,
+                    now_roll: tuple[int, int] | None = None) -> State:
+    """Free play (a game joined in progress): when the turn that began with a roll is over and the
+    board changed, name the play that explains the change, or raise a dispute when none does
+    (RULES.md B17, N11: a *finished* turn is judged). The turn is over when its dice leave the board
+    (B16) or the other player's roll lies there; while the same roll (``now_mover``, ``now_roll``:
+    this frame's) still lies on the board the mover may be half way through the play, and nothing is
+    judged (a half-played 3-2 is no illegal move)."""
     if not state.pending or state.pending[0] != "free":
         return state
     before_sides, mover, roll = state.pending[1]
-    if seen == before_sides:
+    if seen == before_sides or _same_roll(state.pending[1], now_mover, now_roll):
         return state
-    before = _position(state, before_sides, mover)
-    plays = _plays(state, before_sides, mover, roll)
-    verdict = arbiter.infer(before, plays, _position(state, seen, mover), (arbiter.BAR,), _variant(state))
+    def judge(player: int) -> arbiter.Inference:
+        before = _position(state, before_sides, player)
+        plays = _plays(state, before_sides, player, roll)
+        return arbiter.infer(before, plays, _position(state, seen, player), (arbiter.BAR,), _variant(state))
+
+    verdict = judge(mover)
+    if isinstance(verdict, arbiter.Illegal):
+        # free play knows the roller only by the half the dice lie on: when only the other player's
+        # checkers moved, and by a legal play of that roll, he rolled it (onto the wrong half)
+        other = judge(1 - mover)
+        if isinstance(other, arbiter.Made) and other.play.moves:
+            mover, verdict = 1 - mover, other
     rule = "N11" if _variant(state) == "nardy" else "B17"
     if isinstance(verdict, arbiter.Made):
         text = _describe_plays(state, (verdict.play,)) if verdict.play.moves else "no move (none possible)"

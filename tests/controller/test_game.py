@@ -632,3 +632,63 @@ def test_b15_dice_mixing_not_in_nardy_and_short_press_still_means_nothing_to_dis
     b = Script()
     b.look()
     assert b.codes(b.press("dispute")) == []
+
+
+def _partial_start() -> tuple[int, ...]:
+    """The start position less the two checkers on the 24-point and one of the 13-point: 12 checkers,
+    a game joined in progress (free play, no game record to check against)."""
+    side = list(game.start_side("backgammon"))
+    side[23], side[12] = 0, 4
+    return tuple(side)
+
+
+def test_b17_free_play_judges_the_finished_turn_not_a_half_played_one():
+    """RULES.md B17: a *finished* turn is judged. In free play (a partial position: no game under way)
+    the turn is over when its dice leave the board; a board seen with the roll still lying there may
+    be half played (seen on the webcam game 'minta': 5/2 of a 3-2 ruled illegal, then the finished
+    5/3 5/2 ruled illegal against the half-played board)."""
+    s = Script(sides=(_partial_start(), _partial_start()))
+    s.look()
+    assert s.state.phase == "free"
+    s.dice, s.roller = ((3, "flat"), (2, "flat")), 0
+    s.look()
+    light = list(s.sides[0])
+    light[5], light[2] = 4, 1  # 6/3 of the 3-2: half the play, the dice still on the board
+    s.sides = (tuple(light), s.sides[1])
+    half = s.look()
+    assert s.codes(half) == []
+    light[5], light[3] = 3, 1  # 6/4: the play is 6/3 6/4
+    s.sides = (tuple(light), s.sides[1])
+    assert s.codes(s.look()) == []
+    done = s.pickup()  # the dice leave the board: the turn is over, and judged
+    assert s.codes(done) == []
+    assert any("played 3-2" in getattr(e, "text", "") and "(legal)" in getattr(e, "text", "") for e in done)
+
+
+def test_b17_free_play_still_disputes_a_finished_illegal_turn():
+    s = Script(sides=(_partial_start(), _partial_start()))
+    s.look()
+    s.dice, s.roller = ((3, "flat"), (2, "flat")), 0
+    s.look()
+    light = list(s.sides[0])
+    light[5], light[0] = 4, 1  # 6/1: the 3-2 played with one checker
+    light[7], light[6] = 2, 1  # and 8/7: a pip no die shows
+    s.sides = (tuple(light), s.sides[1])
+    assert s.codes(s.look()) == []  # not yet: the dice are still there
+    assert s.codes(s.pickup()) == [("B17", "dispute")]
+
+
+def test_b17_free_play_names_the_player_whose_checkers_moved():
+    """Free play knows the roller only by the half his dice lie on. Dice on light's half, but only
+    dark's checkers moved, by a legal play of the roll: dark played it (the webcam game 'minta' rolls
+    every roll onto one half), no dispute."""
+    s = Script(sides=(_partial_start(), _partial_start()))
+    s.look()
+    s.dice, s.roller = ((3, "flat"), (2, "flat")), 0
+    s.look()
+    dark = list(s.sides[1])
+    dark[5], dark[2], dark[3] = 3, 1, 1  # dark's 6/3 6/4
+    s.sides = (s.sides[0], tuple(dark))
+    done = s.pickup()
+    assert s.codes(done) == []
+    assert any("dark played 3-2" in getattr(e, "text", "") for e in done)
