@@ -57,17 +57,13 @@ def register(app: typer.Typer) -> None:
         ``confidence`` 0-1. A photo of a board in play is read by the board reader; any other photo by
         the whole-photo dice reader. Exit 2 when IMAGE cannot be read.
         """
-        import cv2
-        import numpy as np
-
+        from controller.cli.read import ImageLoadError, load_image
         from vision.dice import DiceInputError, find_dice
 
-        if not image.is_file():
-            raise _err(f"no image file {image}: give the path of a JPEG or PNG photo")
-        data = np.fromfile(str(image), dtype=np.uint8)
-        frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-        if frame is None:
-            raise _err(f"cannot decode {image} as an image: check the file is a complete JPEG or PNG")
+        try:  # the same checks and messages as `tavla read` (missing, a directory, empty, truncated)
+            frame = load_image(image)
+        except ImageLoadError as exc:
+            raise _err(str(exc)) from None
         h, w = frame.shape[:2]
         if min(h, w) < _MIN_SIDE:  # it decodes, so it is readable: it just holds no die
             typer.echo("[]")

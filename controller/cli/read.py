@@ -36,6 +36,8 @@ def load_image(path: Path) -> np.ndarray:
     """
     import cv2
 
+    if path.is_dir():
+        raise ImageLoadError(f"{path} is a directory: give the path of one JPEG or PNG photo")
     if not path.is_file():
         raise ImageLoadError(f"no image file {path}: give the path of a JPEG or PNG photo")
     data = np.fromfile(str(path), dtype=np.uint8)

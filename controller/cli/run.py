@@ -433,7 +433,9 @@ def register(app: typer.Typer) -> None:
     @app.command("run")
     def run(
         source: str = typer.Option(
-            None, "--source", help="camera index, video file or image folder; default: the demo"
+            None, "--source",
+            help="camera index (0), picamera[:N], a device path, a video file or an image folder; "
+            "default: the demo",
         ),
         serial: str = typer.Option(
             None, "--serial", help="LED device port, pyserial URL or auto (by USB IDs); default ledsim://"
