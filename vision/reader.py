@@ -88,8 +88,9 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
     radius = stacks[0].radius if stacks else 0.45 * POINT_PX
     cube = find_cube(img, geom, radius)
     on_bar = find_bar_checkers(rect, geom, radius, stacks)
-    if cube is not None and cube.image_xy is not None:
-        # the undoubled cube rests on the bar: its face is no checker's
+    if cube is not None and cube.image_xy is not None and cube.value is not None:
+        # the undoubled cube rests on the bar: its face is no checker's. An unread "cube" may be a
+        # checker the cube finder fell back on (find_bar_checkers refuses square outlines itself)
         cx, cy = geom.to_rectified(np.array([cube.image_xy]))[0]
         on_bar = [b for b in on_bar
                   if (b.centres[0][0] - cx) ** 2 + (b.centres[0][1] - cy) ** 2 > (1.5 * radius) ** 2]

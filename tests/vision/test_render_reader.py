@@ -130,8 +130,9 @@ def test_reader_counts_dark_checkers_on_a_dark_bar() -> None:
 @pytest.mark.slow
 def test_reader_counts_the_bar_on_every_look() -> None:
     """1-4 checkers of either colour or both on the bar of every wood and tournament look (120
-    renders): measured 100/120 exactly right on 2026-12-01, once a die or an unread cube on the bar
-    was no longer taken for a checker (95-97/120 before; 58/120 before the bar's own-colour checkers
-    were counted by their rim)."""
+    renders): measured 109/120 exactly right on 2026-12-01, once a die or an unread cube on the bar
+    was no longer taken for a checker (100/120) and a checker no longer dropped for lying where the
+    cube finder put an unread cube (109/120); 95-97/120 before, 58/120 before the bar's own-colour
+    checkers were counted by their rim."""
     right = sum(_bar_right(*c) for c in _bar_cases())
-    assert right >= 96
+    assert right >= 105
