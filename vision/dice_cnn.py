@@ -264,13 +264,14 @@ def find(image: np.ndarray, edge: float, net: DiceNet, classifier: DiceClassifie
     true edge (and a network scanning at that scale takes pips for dice too), the image is also
     scanned at ``PIP_SCALES`` times the edge: a coarser scan whose dice hold the finer scan's dice
     as their pips (:func:`_holds_as_pips`) and which the classifier reads more surely
-    (:func:`_quality`) wins. (A group of dice taken for one die at too coarse a scale also holds
+    (:func:`_quality`) qualifies. (A group of dice taken for one die at too coarse a scale also holds
     them, but is read unsurely: measured on dice-d6, mean confidence 0.3-0.5 against 0.6-0.97 for
     the dice at their own scale; the pips taken for dice 0.3-0.4 against 0.8-0.9.) A guess several
     times too large (its "dice" are groups of dice read unsurely, or the few dice it accepts) gives
     way to a finer scan (``FINER_SCALES``) that finds more dice, about as surely and at least
     ``SURE_ELSEWHERE``, which are not the pips of the first scan's dice; a guess that finds nothing,
-    to the surest other scale. Each peak is read by ``classifier`` (when given):
+    to the surest other scale. When several scans qualify, the one with the most dice among those
+    read within ``SAME_QUALITY`` of the surest is kept. Each peak is read by ``classifier`` (when given):
     dropped when it is no die, else its value is the classifier's.
 
     :returns: the dice and the die edge (input px) they were read at.
