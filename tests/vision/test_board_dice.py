@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.conftest import shared_data
+from tests.conftest import per_photo, shared_data
 from tests.vision.dice_layouts import LAYOUTS
 from vision import board_dice as bd
 from vision.board_dice_faces import find_faces
@@ -223,28 +223,42 @@ def test_rendered_rolls() -> None:
 # --- real labelled frames (../shared/data; skipped when absent) -----------------------------------
 
 
-def _real_rolls(folder_name: str, every: int = 1) -> tuple[int, int, int, list[str]]:
+def _roll(folder, label: dict) -> tuple[str, str] | None:
+    """(verdict, note) for one labelled photo's roll: ``right``, ``wrong`` (other values, or dice read
+    on a board with none) or ``missed`` (nothing read); None when the photo's roll is not scored
+    (occluded, no board, or a die its labellers were unsure of)."""
     from vision.reader import read_board
 
+    dice = label.get("dice", [])
+    want = sorted(d["value"] for d in dice if d.get("sure") and d.get("value"))
+    if label.get("occluded") or label.get("board") is False or len(want) != len(dice):
+        return None
+    got = sorted(d.value for d in read_board(cv2.imread(str(folder / label["image"]))).dice)
+    note = f"{label['image']}: want {want} got {got}"
+    if not want:
+        return ("wrong" if got else "right"), note
+    if got == want:
+        return "right", note
+    return ("wrong" if got else "missed"), note
+
+
+def _real_rolls(folder_name: str, every: int = 1) -> tuple[int, int, int, list[str]]:
     folder = shared_data(folder_name)
     right = wrong = scored = 0
     notes = []
     for line in (folder / "labels.jsonl").read_text().splitlines()[::every]:
         label = json.loads(line)
-        dice = label.get("dice", [])
-        want = sorted(d["value"] for d in dice if d.get("sure") and d.get("value"))
-        if label.get("occluded") or label.get("board") is False or len(want) != len(dice):
+        verdict = _roll(folder, label)
+        if verdict is None:
             continue
-        got = sorted(d.value for d in read_board(cv2.imread(str(folder / label["image"]))).dice)
-        if not want:
-            wrong += bool(got)  # a die read on a board with none is a wrong roll too
+        if not label.get("dice"):
+            wrong += verdict[0] == "wrong"  # a die read on a board with none is a wrong roll too
             continue
         scored += 1
-        if got == want:
-            right += 1
-        elif got:
+        right += verdict[0] == "right"
+        if verdict[0] == "wrong":
             wrong += 1
-            notes.append(f"{label['image']}: want {want} got {got}")
+            notes.append(verdict[1])
     return right, wrong, scored, notes
 
 
@@ -265,12 +279,25 @@ def test_webcam_rolls() -> None:
     assert right >= 27, notes
 
 
-def test_tournament_rolls() -> None:
-    """boards-real: small black dice on broadcast frames, translucent dice, empty boards. Measured:
-    2/2 scored rolls right, none wrong."""
-    right, wrong, scored, notes = _real_rolls("boards-real")
-    assert wrong == 0, notes
-    assert right == scored, notes
+# Measured misreadings on the photos added to boards-real (issue 14): remove a mark when the reader
+# learns that photo.
+_ROLL_XFAILS = {
+    "test1.jpg": "two small dice on a black tournament case: 1-5 read as no dice",
+    "test6.jpg": "small dice on a walnut board with logos: 3-5 read as no dice",
+    "test12.jpg": "small dice on a walnut board with logos: 4-6 read as no dice",
+    "template3.jpg": "four dice beside mother-of-pearl checkers: 3 4 5 6 read as 3 4 6",
+}
+
+
+@pytest.mark.parametrize("label", per_photo("boards-real", _ROLL_XFAILS))
+def test_tournament_rolls(label: dict | None) -> None:
+    """boards-real: small black dice on broadcast frames, translucent dice, empty boards: each scored
+    roll is read exactly, and no die is read on a board without any."""
+    folder = shared_data("boards-real")
+    assert label is not None
+    verdict = _roll(folder, label)
+    if verdict is not None:
+        assert verdict[0] == "right", verdict[1]
 
 
 def test_statuses_on_the_board() -> None:
