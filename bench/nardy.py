@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from controller.rules.nardy import BlockRule, NardyPosition, NardySettings, legal_results
-from controller.rules.nardy_random import random_positions
+from controller.rules.nardy.randomgame import random_positions
 
 POSITIONS = 1200
 SEED = 1414

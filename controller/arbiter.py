@@ -33,8 +33,8 @@ def legal_plays_for(variant: str, position: Any, d1: int, d2: int, **options: An
     :raises ValueError: (the rules core's DiceError) on a bad die.
     """
     if variant == "nardy":
-        from controller.rules.nardy_moves import legal_plays as nardy_plays
-        from controller.rules.nardy_settings import BlockRule, NardySettings
+        from controller.rules.nardy.moves import legal_plays as nardy_plays
+        from controller.rules.nardy.settings import BlockRule, NardySettings
 
         block = options.pop("block_rule", None)
         settings = NardySettings(block_rule=BlockRule(block)) if block else NardySettings()
@@ -47,7 +47,7 @@ def legal_plays_for(variant: str, position: Any, d1: int, d2: int, **options: An
 def make_position(variant: str, me: Sequence[int], opp: Sequence[int]) -> Any:
     """A rules-core position of the variant from two 25-tuples (each side in its own numbering)."""
     if variant == "nardy":
-        from controller.rules.nardy_position import NardyPosition
+        from controller.rules.nardy.position import NardyPosition
 
         return NardyPosition(tuple(me)[:24], tuple(opp)[:24])
     from controller.rules.position import Position

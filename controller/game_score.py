@@ -18,7 +18,6 @@ from controller.game_state import (
     match_state,
     nardy_settings,
 )
-from controller.rules import nardy_result
 from controller.rules.cube import (
     Cube,
     GameResult,
@@ -26,6 +25,7 @@ from controller.rules.cube import (
     game_result,
 )
 from controller.rules.match import record_game
+from controller.rules.nardy import result as nardy_result
 from controller.rulings import Ruling
 
 
@@ -71,7 +71,7 @@ def score_game(state: State, winner: int) -> tuple[str, GameResult]:
     Backgammon: RULES.md B9 (single / gammon / backgammon, ``Backgammon.result_multiple``) times the
     cube, with B9's settings and B12 (Jacobi), by :func:`controller.rules.cube.game_result`.
     Long nardy: RULES.md N9 (oin 1, mars 2, koks 3 with the setting) by
-    :func:`controller.rules.nardy_result.score`; there is no cube.
+    :func:`controller.rules.nardy.result.score`; there is no cube.
 
     :raises ValueError: when ``winner`` still has checkers (the game is not over).
     """

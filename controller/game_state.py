@@ -18,7 +18,7 @@ from controller.rules.cube import (
     Stakes,
 )
 from controller.rules.match import MatchState
-from controller.rules.nardy_settings import NardySettings
+from controller.rules.nardy.settings import NardySettings
 from controller.rulings import Ruling, Settings
 from firmware_bridge.frames import LedFrame
 

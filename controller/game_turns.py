@@ -31,7 +31,7 @@ from controller.game_state import (
     nardy_settings,
 )
 from controller.geometry import right_half
-from controller.rules import nardy_result
+from controller.rules.nardy import result as nardy_result
 from controller.rulings import Ruling, rethrow
 
 
@@ -337,7 +337,7 @@ def _tolerated(state: State) -> Any:
     """Status flags a seen position may carry now: both sides finished, after black's last roll under
     the nardy draw setting (RULES.md N9); else none."""
     if state.last_roll and _variant(state) == "nardy":
-        from controller.rules.nardy_position import NardyStatus
+        from controller.rules.nardy.position import NardyStatus
 
         return NardyStatus.BOTH_FINISHED
     return None

@@ -91,14 +91,14 @@ def backgammon_no_play_reason(position_text: str, d1: int, d2: int) -> str:
 def nardy_problems(position_text: str) -> list[str]:
     """Plain-word problems with a nardy text that parses (RULES.md N1, N4, N8, N9); [] if none.
 
-    Besides :func:`~controller.rules.nardy_position.status_messages`, a checker counts as borne
+    Besides :func:`~controller.rules.nardy.position.status_messages`, a checker counts as borne
     off only when every other checker of that side stands in its home (RULES.md N8: there is no
     hitting in nardy, so a side that has borne off never has a checker outside 1-6 again).
 
-    :raises controller.rules.nardy_text.NardyTextError: on malformed text.
+    :raises controller.rules.nardy.text.NardyTextError: on malformed text.
     """
-    from controller.rules.nardy_position import CHECKERS, NardyStatus, status_messages
-    from controller.rules.nardy_text import parse_position_text
+    from controller.rules.nardy.position import CHECKERS, NardyStatus, status_messages
+    from controller.rules.nardy.text import parse_position_text
 
     position = parse_position_text(position_text)
     # A block an accepted illegal move left (RULES.md N11) is still a position to play from.
@@ -115,7 +115,7 @@ def nardy_problems(position_text: str) -> list[str]:
 
 
 def _nardy_lines(position: str, d1: int, d2: int) -> list[str]:
-    from controller.rules.nardy_text import NardyTextError, parse_position_text
+    from controller.rules.nardy.text import NardyTextError, parse_position_text
 
     try:
         nardy = importlib.import_module("controller.rules.nardy")

@@ -1,7 +1,7 @@
 """Checker counting shared by the backgammon and the nardy position types.
 
 :class:`controller.rules.position.Position` (25 slots: points 1-24 and the bar) and
-:class:`controller.rules.nardy_position.NardyPosition` (24 points) both hold ``me`` and ``opp``,
+:class:`controller.rules.nardy.position.NardyPosition` (24 points) both hold ``me`` and ``opp``,
 each side's counts in its owner's own numbering with index ``i`` = point ``i + 1``. What follows
 from that alone -- borne-off counts, pip counts, game over, validity -- is written once here, in
 :class:`SideCounts`; each position type keeps what differs (start position, the map between the

@@ -105,7 +105,7 @@ def test_impossible_reading_is_unreadable():
 
 
 def test_n4_nardy_inference():
-    from controller.rules.nardy_position import NardyPosition
+    from controller.rules.nardy.position import NardyPosition
 
     pos = NardyPosition.initial()
     plays = arbiter.legal_plays_for("nardy", pos, 5, 3)

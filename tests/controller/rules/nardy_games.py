@@ -25,7 +25,7 @@ from controller.rules.nardy import (
     opening_dice,
     opening_winner,
 )
-from controller.rules.nardy_random import choose_play
+from controller.rules.nardy.randomgame import choose_play
 
 #: No game played by the rules lasts this long; reaching it is itself a broken invariant.
 MAX_TURNS = 3000

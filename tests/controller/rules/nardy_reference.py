@@ -2,7 +2,7 @@
 
 No public implementation can serve as a peer (the one nardy package on PyPI lacks the head rule and
 the must-use-most-dice rule), so this one is written to be slow and obviously right, sharing no code
-with :mod:`controller.rules.nardy_moves` (not even its point map or block helpers):
+with :mod:`controller.rules.nardy.moves` (not even its point map or block helpers):
 
 1. Enumerate every sequence of single-die steps for each order of the dice: a step takes a checker
    of the mover's from a point and moves it the die's number toward his 1; below 1 it is off.
@@ -19,8 +19,8 @@ with :mod:`controller.rules.nardy_moves` (not even its point map or block helper
 
 from __future__ import annotations
 
-from controller.rules.nardy_position import NardyPosition
-from controller.rules.nardy_settings import BlockRule, NardySettings
+from controller.rules.nardy.position import NardyPosition
+from controller.rules.nardy.settings import BlockRule, NardySettings
 
 
 def _mine(q: int) -> int:

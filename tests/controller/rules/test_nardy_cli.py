@@ -63,8 +63,8 @@ def test_a_block_left_by_an_accepted_illegal_move_is_still_played_from() -> None
 
 
 def test_status_messages_name_the_block_unless_ignored() -> None:
-    from controller.rules.nardy_position import NardyStatus, status_messages
-    from controller.rules.nardy_text import parse_position_text
+    from controller.rules.nardy.position import NardyStatus, status_messages
+    from controller.rules.nardy.text import parse_position_text
 
     position = parse_position_text("N:24x9,18,17,16,15,14,13/24x15")
     assert any("block of six" in m for m in status_messages(position))

@@ -20,7 +20,7 @@ from controller.rules.nardy import (
     legal_plays,
     legal_results,
 )
-from controller.rules.nardy_random import random_positions
+from controller.rules.nardy.randomgame import random_positions
 from tests.controller.rules.nardy_reference import naive_results
 
 SETTINGS = [NardySettings(block_rule=rule) for rule in BlockRule]

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.rules.nardy import BlockRule, NardySettings, ResultKind
-from controller.rules.nardy_settings import FirstMove
+from controller.rules.nardy.settings import FirstMove
 from tests.controller.rules.nardy_games import play_game
 
 SETTINGS = st.builds(

@@ -24,7 +24,7 @@ from controller.rules.nardy import (
     opp_to_mine,
     score,
 )
-from controller.rules.nardy_settings import Colours, FirstMove
+from controller.rules.nardy.settings import Colours, FirstMove
 from controller.rules.variant import VARIANTS
 
 STRICT = NardySettings()

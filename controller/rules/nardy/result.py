@@ -14,8 +14,8 @@ import enum
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
-from controller.rules.nardy_position import NardyPosition
-from controller.rules.nardy_settings import Colours, FirstMove, NardySettings
+from controller.rules.nardy.position import NardyPosition
+from controller.rules.nardy.settings import Colours, FirstMove, NardySettings
 
 _DEFAULT_SETTINGS = NardySettings()
 _P = TypeVar("_P")

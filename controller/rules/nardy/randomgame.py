@@ -1,7 +1,7 @@
 """Random reachable long nardy positions: games played with random legal plays (tests, benchmarks).
 
 Every position yielded arose in a game from :meth:`NardyPosition.initial` under RULES.md N3-N8
-(by :func:`controller.rules.nardy_moves.legal_plays`), so it is a fair sample for the differential
+(by :func:`controller.rules.nardy.moves.legal_plays`), so it is a fair sample for the differential
 test against the naive reference generator and for speed measurements.
 
 Uniformly random plays rarely build six points in a row, so a share of the plays can be chosen
@@ -14,9 +14,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from controller.rules.nardy_moves import NardyPlay, legal_plays
-from controller.rules.nardy_position import MIRROR, NardyPosition
-from controller.rules.nardy_settings import NardySettings
+from controller.rules.nardy.moves import NardyPlay, legal_plays
+from controller.rules.nardy.position import MIRROR, NardyPosition
+from controller.rules.nardy.settings import NardySettings
 
 
 def longest_run(side: tuple[int, ...]) -> int:

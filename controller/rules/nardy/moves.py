@@ -1,6 +1,6 @@
 """Checker moves, plays and the legal-play generator of long nardy (RULES.md N4-N8).
 
-Numbering is the mover's own (RULES.md "Numbering", :mod:`controller.rules.nardy_position`):
+Numbering is the mover's own (RULES.md "Numbering", :mod:`controller.rules.nardy.position`):
 points 1-24, his head is 24, his home 1-6; ``0`` = off as a destination. There is no bar.
 
 :func:`legal_plays` walks single-die steps depth first, on one mutable board, remembering every
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from controller.rules.nardy_position import (
+from controller.rules.nardy.position import (
     CHECKERS,
     HEAD,
     MIRROR,
@@ -40,7 +40,7 @@ from controller.rules.nardy_position import (
     allowed_block_windows,
     full_block_windows,
 )
-from controller.rules.nardy_settings import BlockRule, NardySettings
+from controller.rules.nardy.settings import BlockRule, NardySettings
 
 #: Destination number of "off" in a :class:`NardyMove`.
 OFF_POINT = 0

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 
-from controller.rules.nardy_position import POINTS, NardyPosition
+from controller.rules.nardy.position import POINTS, NardyPosition
 
 #: The prefix that marks a nardy position text.
 PREFIX = "N:"

@@ -4,12 +4,12 @@ The pieces live in small modules; this one gathers them, registers :class:`LongN
 :data:`controller.rules.variant.VARIANTS` under ``"nardy"``, and gives ``tavla legal --variant
 nardy`` its lines (:func:`cli_lines`).
 
-* :mod:`~controller.rules.nardy_position` -- :class:`NardyPosition` (each side's 24 points in its
+* :mod:`~controller.rules.nardy.position` -- :class:`NardyPosition` (each side's 24 points in its
   own numbering; the opponent's point q is the player's ``((q + 11) % 24) + 1``), status flags.
-* :mod:`~controller.rules.nardy_settings` -- :class:`NardySettings` and the rule settings.
-* :mod:`~controller.rules.nardy_moves` -- :func:`legal_plays` (N4-N8), :func:`format_play`.
-* :mod:`~controller.rules.nardy_result` -- first move and colours (N3), end of turn, score (N9).
-* :mod:`~controller.rules.nardy_text` -- the ``N:`` position text, parser and writer.
+* :mod:`~controller.rules.nardy.settings` -- :class:`NardySettings` and the rule settings.
+* :mod:`~controller.rules.nardy.moves` -- :func:`legal_plays` (N4-N8), :func:`format_play`.
+* :mod:`~controller.rules.nardy.result` -- first move and colours (N3), end of turn, score (N9).
+* :mod:`~controller.rules.nardy.text` -- the ``N:`` position text, parser and writer.
 
 Example::
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from controller.rules.nardy_moves import (
+from controller.rules.nardy.moves import (
     OFF_POINT,
     NardyMove,
     NardyPlay,
@@ -34,8 +34,8 @@ from controller.rules.nardy_moves import (
     legal_plays,
     legal_results,
 )
-from controller.rules.nardy_position import CHECKERS, HEAD, OPP_HEAD, NardyPosition, NardyStatus, opp_to_mine
-from controller.rules.nardy_result import (
+from controller.rules.nardy.position import CHECKERS, HEAD, OPP_HEAD, NardyPosition, NardyStatus, opp_to_mine
+from controller.rules.nardy.result import (
     NardyResult,
     ResultKind,
     TurnEnd,
@@ -45,8 +45,8 @@ from controller.rules.nardy_result import (
     opening_winner,
     score,
 )
-from controller.rules.nardy_settings import BlockRule, Colours, FirstMove, NardySettings
-from controller.rules.nardy_text import NardyTextError, parse_position_text, position_text
+from controller.rules.nardy.settings import BlockRule, Colours, FirstMove, NardySettings
+from controller.rules.nardy.text import NardyTextError, parse_position_text, position_text
 from controller.rules.variant import Variant, register
 
 __all__ = [
@@ -110,7 +110,7 @@ class LongNardy(Variant):
     def legal_plays(  # type: ignore[override]
         self, position: NardyPosition, d1: int, d2: int, *, first_roll: bool | None = None
     ) -> list[NardyPlay]:
-        """RULES.md N4-N8; see :func:`controller.rules.nardy_moves.legal_plays`.
+        """RULES.md N4-N8; see :func:`controller.rules.nardy.moves.legal_plays`.
 
         :raises ValueError: on a die outside 1-6.
         """
