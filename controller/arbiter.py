@@ -13,7 +13,8 @@ reading names the play, even a combined move whose middle step the camera never 
 bar entry. Points the reader is unsure of (low confidence, or the bar of a board without one) are left
 out of the comparison and the remaining points decide.
 
-Pure: imports the rules core only. Positions are in the mover's frame (``me`` = the player who moves).
+Pure: imports the rules core only. Positions are in the mover's frame (``me`` = the player who moves);
+the :class:`~controller.rules.variant.Variant` numbers the opponent's points.
 """
 
 from __future__ import annotations
@@ -22,37 +23,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from controller.rules.moves import Play
+from controller.rules.variant import Backgammon, Variant
+
+_BACKGAMMON = Backgammon()
+
 #: Pseudo point number of the bar in ``uncertain`` sets (the mover's and the opponent's bar).
 BAR = 25
-
-
-def legal_plays_for(variant: str, position: Any, d1: int, d2: int, **options: Any) -> list[Any]:
-    """The variant's legal plays (rules core): ``controller.rules`` for backgammon, the nardy module
-    for long nardy (``options`` go to the nardy generator, e.g. ``first_roll=True``).
-
-    :raises ValueError: (the rules core's DiceError) on a bad die.
-    """
-    if variant == "nardy":
-        from controller.rules.nardy.moves import legal_plays as nardy_plays
-        from controller.rules.nardy.settings import BlockRule, NardySettings
-
-        block = options.pop("block_rule", None)
-        settings = NardySettings(block_rule=BlockRule(block)) if block else NardySettings()
-        return list(nardy_plays(position, d1, d2, settings, **options))
-    from controller.rules.moves import legal_plays
-
-    return list(legal_plays(position, d1, d2))
-
-
-def make_position(variant: str, me: Sequence[int], opp: Sequence[int]) -> Any:
-    """A rules-core position of the variant from two 25-tuples (each side in its own numbering)."""
-    if variant == "nardy":
-        from controller.rules.nardy.position import NardyPosition
-
-        return NardyPosition(tuple(me)[:24], tuple(opp)[:24])
-    from controller.rules.position import Position
-
-    return Position(tuple(me), tuple(opp))
 
 
 @dataclass(frozen=True)
@@ -108,28 +85,25 @@ class Unreadable:
 Inference = Made | Ambiguous | Illegal | Unreadable
 
 
-def _opp_point(i: int, nardy: bool) -> int:
+def _opp_point(i: int, variant: Variant) -> int:
     """The mover's number for the opponent's tuple index ``i`` (25 = the bar)."""
-    if i == 24:
-        return BAR
-    return (i + 12) % 24 + 1 if nardy else 24 - i
+    return BAR if i == 24 else variant.opponent_point(i + 1)
 
 
-def _diff(a: Any, b: Any, uncertain: frozenset[int]) -> int:
-    nardy = len(a.me) == 24
+def _diff(a: Any, b: Any, uncertain: frozenset[int], variant: Variant) -> int:
     total = 0
     for i in range(len(a.me)):
         if (i + 1) in uncertain:
             continue
         total += abs(a.me[i] - b.me[i])
     for i in range(len(a.opp)):
-        if _opp_point(i, nardy) in uncertain:
+        if _opp_point(i, variant) in uncertain:
             continue
         total += abs(a.opp[i] - b.opp[i])
     return total
 
 
-def describe(seen: Any, expected: Any, variant: str = "backgammon") -> tuple[str, ...]:
+def describe(seen: Any, expected: Any, variant: Variant = _BACKGAMMON) -> tuple[str, ...]:
     """Plain-words lines for every point where ``seen`` differs from ``expected`` (mover's numbering)."""
     lines = []
     for i in range(len(seen.me)):
@@ -137,7 +111,7 @@ def describe(seen: Any, expected: Any, variant: str = "backgammon") -> tuple[str
         if seen.me[i] != expected.me[i]:
             lines.append(f"mover on {name}: seen {seen.me[i]}, legal play gives {expected.me[i]}")
     for i in range(len(seen.opp)):
-        q = _opp_point(i, variant == "nardy")
+        q = _opp_point(i, variant)
         name = "the bar" if q == BAR else f"point {q}"
         if seen.opp[i] != expected.opp[i]:
             lines.append(f"opponent on {name}: seen {seen.opp[i]}, legal play gives {expected.opp[i]}")
@@ -149,7 +123,7 @@ def infer(
     plays: Sequence[Any],
     seen: Any,
     uncertain: Iterable[int] = (),
-    variant: str = "backgammon",
+    variant: Variant = _BACKGAMMON,
     keep: int = 3,
     tolerate: Any = None,
 ) -> Inference:
@@ -159,6 +133,7 @@ def infer(
     :param plays: the legal plays (``Play.moves``, ``Play.result``); empty when the roll cannot be played.
     :param seen: the position read now, in the same frame.
     :param uncertain: mover's point numbers (1-24, 25 = both bars) the reading is unsure of.
+    :param variant: the game's variant (how the opponent's points are numbered).
     :param keep: how many closest plays an :class:`Illegal` names.
     :param tolerate: status flags of ``seen`` that are possible here (e.g. nardy's ``BOTH_FINISHED``
         after black's last roll under the draw setting, RULES.md N9); None tolerates none.
@@ -169,13 +144,13 @@ def infer(
     if flags and tolerate is not None:
         flags &= ~tolerate
     if flags and not unsure:
-        return Unreadable(f"the board seen is impossible ({_flag_names(flags)})")
+        return Unreadable(f"the board seen is impossible ({flag_names(flags)})")
     if not plays:
-        if _diff(seen, before, unsure) == 0:
+        if _diff(seen, before, unsure, variant) == 0:
             return Made(_empty_play(before))
         return Illegal(
             (),
-            _diff(seen, before, frozenset()),
+            _diff(seen, before, frozenset(), variant),
             False,
             ("the roll cannot be played, but checkers moved",) + describe(seen, before, variant),
         )
@@ -183,29 +158,25 @@ def infer(
     if exact:
         return Made(exact[0])
     if unsure:
-        fitting = [p for p in plays if _diff(p.result, seen, unsure) == 0]
+        fitting = [p for p in plays if _diff(p.result, seen, unsure, variant) == 0]
         if len(fitting) == 1:
             return Made(fitting[0])
         if fitting:
             return Ambiguous(tuple(fitting), tuple(sorted(unsure)))
     if flags:
-        return Unreadable(f"the board seen is impossible ({_flag_names(flags)})")
-    ranked = sorted(plays, key=lambda p: _diff(p.result, seen, frozenset()))
-    best = _diff(ranked[0].result, seen, frozenset())
-    closest = tuple(p for p in ranked[:keep] if _diff(p.result, seen, frozenset()) == best) or (ranked[0],)
-    unchanged = _diff(seen, before, frozenset()) == 0
+        return Unreadable(f"the board seen is impossible ({flag_names(flags)})")
+    ranked = sorted(plays, key=lambda p: _diff(p.result, seen, frozenset(), variant))
+    best = _diff(ranked[0].result, seen, frozenset(), variant)
+    nearest = (p for p in ranked[:keep] if _diff(p.result, seen, frozenset(), variant) == best)
+    closest = tuple(nearest) or (ranked[0],)
+    unchanged = _diff(seen, before, frozenset(), variant) == 0
     return Illegal(closest, best, unchanged, describe(seen, closest[0].result, variant))
 
 
 def _empty_play(before: Any) -> Any:
-    try:
-        from controller.rules.moves import Play
-
-        return Play((), before)
-    except ImportError:  # pragma: no cover - the rules core is part of the package
-        return None
+    return Play((), before)
 
 
-def _flag_names(flags: Any) -> str:
+def flag_names(flags: Any) -> str:
     names = [f.name.lower().replace("_", " ") for f in type(flags) if f and f in flags and f.name]
     return ", ".join(names) or str(flags)

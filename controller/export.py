@@ -24,6 +24,7 @@ from controller.formats.record import (
     Take,
     write_record,
 )
+from controller.rules.variant import variant_named
 
 
 def match_record(state: Any) -> MatchRecord:
@@ -94,7 +95,7 @@ def export_match(
 
     :raises OSError: when the files cannot be written.
     """
-    if state.settings.variant != "backgammon" or not state.records:
+    if not variant_named(state.settings.variant).gnubg or not state.records:
         return []
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

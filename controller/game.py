@@ -62,7 +62,6 @@ from controller.game_state import (
     cube_settings,
     infer_seating,
     match_state,
-    nardy_settings,
     new_state,
     sides_from_seen,
     start_side,
@@ -91,7 +90,6 @@ __all__ = [
     "cube_settings",
     "infer_seating",
     "match_state",
-    "nardy_settings",
     "new_state",
     "score_game",
     "sides_from_seen",
@@ -194,12 +192,12 @@ def _button(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, 
         return state, out
     if ev.button == "dispute":
         if state.phase != "deciding":
-            if ev.gesture == "long" and s.variant == "backgammon":
+            if ev.gesture == "long" and _variant(state).dice_mixing:
                 return _mix_request(state, out)
             out.append(Prompt("nothing to dispute now"))
             return state, out
         if ev.gesture == "short":  # the opponent accepts the move as played
-            rule = "N11" if s.variant == "nardy" else "B17"
+            rule = _variant(state).dispute_rule
             state = _announce(
                 state,
                 Ruling(rule, "accepted", f"{NAMES[1 - (state.on_roll or 0)]} accepts the move as played"),
@@ -207,7 +205,7 @@ def _button(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, 
             )
             return _accept(state, out)
         if ev.gesture == "long":  # demand the legal move
-            rule = "N11" if s.variant == "nardy" else "B17"
+            rule = _variant(state).dispute_rule
             state = _announce(
                 state,
                 Ruling(
@@ -277,7 +275,7 @@ def _hint_request(state: State, out: list[Effect]) -> tuple[State, list[Effect]]
     mover = state.on_roll
     position = _position(state, state.sides, mover)
     plays = _plays(state, state.sides, mover, state.dice)
-    if _variant(state) == "backgammon" and plays:
+    if _variant(state).gnubg and plays:
         out.append(
             Hint(
                 position,

@@ -17,6 +17,7 @@ from controller.game_state import (
     State,
     Turn,
     _announce,
+    _variant,
     cube_settings,
 )
 from controller.game_turns import _accept
@@ -35,8 +36,9 @@ def _cube(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, li
     """RULES.md B10, B11, B14: doubles, takes, drops, beavers."""
     s = state.settings
     p = ev.player
-    if s.variant == "nardy":
-        out.append(Prompt("long nardy is played without the cube"))
+    variant = _variant(state)
+    if not variant.has_cube:
+        out.append(Prompt(f"{variant.title} is played without the cube"))
         return state, out
     if ev.button == "double" and p is None and state.on_roll is None:
         out.append(Prompt("no game under way: nothing to double"))

@@ -7,25 +7,18 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Literal
 
-from controller import arbiter
 from controller.effects import Effect, GameEnded
 from controller.game_state import (
     NAMES,
     GameRecord,
     State,
     _announce,
+    _variant,
     cube_settings,
     match_state,
-    nardy_settings,
 )
-from controller.rules.cube import (
-    Cube,
-    GameResult,
-    ResultKind,
-    game_result,
-)
+from controller.rules.cube import Cube, GameResult
 from controller.rules.match import record_game
-from controller.rules.nardy import result as nardy_result
 from controller.rulings import Ruling
 
 
@@ -58,40 +51,19 @@ def _draw(state: State, out: list[Effect]) -> tuple[State, list[Effect]]:
     ), out
 
 
-_NARDY_KINDS = {
-    nardy_result.ResultKind.OIN: ResultKind.SINGLE,
-    nardy_result.ResultKind.MARS: ResultKind.GAMMON,
-    nardy_result.ResultKind.KOKS: ResultKind.BACKGAMMON,
-}
-
-
 def score_game(state: State, winner: int) -> tuple[str, GameResult]:
     """How a game borne off by ``winner`` scores: the kind's name and the rules core's result.
 
-    Backgammon: RULES.md B9 (single / gammon / backgammon, ``Backgammon.result_multiple``) times the
-    cube, with B9's settings and B12 (Jacobi), by :func:`controller.rules.cube.game_result`.
-    Long nardy: RULES.md N9 (oin 1, mars 2, koks 3 with the setting) by
-    :func:`controller.rules.nardy.result.score`; there is no cube.
+    By the variant (``Variant.game_result``): backgammon by RULES.md B9 times the cube, with B9's
+    settings and B12 (Jacobi); long nardy by RULES.md N9 (oin 1, mars 2, koks 3 with the setting),
+    without a cube.
 
     :raises ValueError: when ``winner`` still has checkers (the game is not over).
     """
     assert state.sides is not None
-    s = state.settings
-    position = arbiter.make_position(s.variant, state.sides[winner], state.sides[1 - winner])
-    if s.variant == "nardy":
-        nardy = nardy_result.score(position, nardy_settings(s))
-        if nardy is None or nardy.winner != "me":
-            raise ValueError(f"{NAMES[winner]} has not borne off all his checkers")
-        return nardy.kind.value, GameResult(_player(winner), _NARDY_KINDS[nardy.kind], nardy.points, 1)
-    from controller.rules.variant import Backgammon
-
-    multiple = Backgammon().result_multiple(position)
-    result = game_result(_player(winner), multiple, state.cube_state, cube_settings(s))
-    # the kind as scored (a backgammon under Jacobi counts, and is named, single): points / stake
-    return _SCORED_AS[result.points // result.cube_value], result
-
-
-_SCORED_AS = {1: "single", 2: "gammon", 3: "backgammon"}
+    variant = _variant(state)
+    position = variant.position(state.sides[winner], state.sides[1 - winner])
+    return variant.game_result(position, _player(winner), state.cube_state, cube_settings(state.settings))
 
 
 def _player(p: int) -> Literal[0, 1]:
@@ -102,7 +74,6 @@ def _game_over(
     state: State, winner: int, out: list[Effect], result: tuple[str, GameResult] | None = None
 ) -> tuple[State, list[Effect]]:
     """Score the game through the rules core (RULES.md B9/N9; B14 match score and Crawford flags)."""
-    s = state.settings
     kind, res = result if result is not None else score_game(state, winner)
     points = res.points
     match = record_game(match_state(state), res)
@@ -119,7 +90,7 @@ def _game_over(
         state.cube,
         state.cube_state.automatic,
     )
-    rule = "N9" if s.variant == "nardy" else "B9"
+    rule = _variant(state).result_rule
     state = _announce(
         state,
         Ruling(

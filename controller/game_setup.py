@@ -79,7 +79,7 @@ def _setup(
         out.append(Prompt("the match is over: start a new one (tavla run --config ...)"))
         return state, out
     if _is_start(seen, variant):
-        if variant == "nardy" and state.phase == "game_over" and state.starter is not None:
+        if not variant.opening_each_game and state.phase == "game_over" and state.starter is not None:
             return _nardy_next_game(state, ev, seen, dice, out)
         if not dice:
             view, _, _, _ = _show(state, ev, "start position: roll one die each", None, None, seen)
@@ -111,10 +111,10 @@ def _setup(
     elif len(dice) > 2:
         notes.append(f"{len(dice)} dice on the board: waiting for one roll")
     position_ok = True
-    pos = arbiter.make_position(variant, seen[0], seen[1])
+    pos = variant.position(seen[0], seen[1])
     flags = pos.status() if hasattr(pos, "status") else 0
     if flags:
-        notes.append(f"no legal plays counted: the position is impossible ({arbiter._flag_names(flags)})")
+        notes.append(f"no legal plays counted: the position is impossible ({arbiter.flag_names(flags)})")
         position_ok = False
     view, frame, _, _ = _show(
         state, ev, "board", mover, roll if position_ok else None, seen if position_ok else seen, tuple(notes)
@@ -167,7 +167,7 @@ def _free_inference(state: State, seen: Sides, out: list[Effect], now_mover: int
         other = judge(1 - mover)
         if isinstance(other, arbiter.Made) and other.play.moves:
             mover, verdict = 1 - mover, other
-    rule = "N11" if _variant(state) == "nardy" else "B17"
+    rule = _variant(state).dispute_rule
     if isinstance(verdict, arbiter.Made):
         text = _describe_plays(state, (verdict.play,)) if verdict.play.moves else "no move (none possible)"
         out.append(Prompt(f"{NAMES[mover]} played {roll[0]}-{roll[1]}: {text} (legal)"))
@@ -225,7 +225,7 @@ def _opening(
             continue
         by_player[seating.roller_for_half(right_half(d.slot))] = d.value
     if len(by_player) != 2:
-        rule = "N10" if s.variant == "nardy" else "B15"
+        rule = _variant(state).rethrow_rule
         state = _announce(
             state,
             Ruling(rule, "rethrow", "opening roll: each player's die must land on his own right-hand half"),
@@ -236,7 +236,7 @@ def _opening(
     a, b = by_player[0], by_player[1]
     if a == b:
         reason = f"opening roll tied {a}-{b}: both roll again"
-        rule = "N3" if s.variant == "nardy" else "B3"
+        rule = _variant(state).opening_rule
         cube = automatic_double(state.cube_state, cube_settings(s))  # RULES.md B13, with its limit
         if cube != state.cube_state:
             state = replace(state, cube_state=cube)
@@ -269,7 +269,7 @@ def _opening(
     )
     if crawford:
         out.append(Prompt(f"game {game_number} is the Crawford game: no doubling (RULES.md B14)"))
-    if s.variant == "nardy":
+    if not _variant(state).opening_plays_roll:
         out.append(
             Prompt(
                 f"{NAMES[first]} won the opening roll {max(a, b)}-{min(a, b)}: {NAMES[first]} plays white "

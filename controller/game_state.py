@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from controller import arbiter, hints
+from controller import hints
 from controller.clock import Clock
 from controller.effects import Announce, Effect, Hint, Show
 from controller.events import BoardSeen, DieSeen
@@ -18,7 +18,7 @@ from controller.rules.cube import (
     Stakes,
 )
 from controller.rules.match import MatchState
-from controller.rules.nardy.settings import NardySettings
+from controller.rules.variant import Variant, variant_named
 from controller.rulings import Ruling, Settings
 from firmware_bridge.frames import LedFrame
 
@@ -31,18 +31,19 @@ NAMES = ("light", "dark")
 UNSURE = 0.5  # a point read with less confidence than this is left out of the comparison
 
 
-_BG_START = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
-
-
-_NARDY_START = (0,) * 23 + (15, 0)
-
-
 Sides = tuple[tuple[int, ...], tuple[int, ...]]
 
 
 def start_side(variant: str) -> tuple[int, ...]:
     """One player's checkers at the start (RULES.md B2; N2: all 15 on the head, point 24)."""
-    return _NARDY_START if variant == "nardy" else _BG_START
+    return variant_named(variant).start_side()
+
+
+def variant_of(settings: Settings) -> Variant:
+    """The rules core's variant under a match's settings (RULES.md N6 block rule, N9 koks and draw)."""
+    return variant_named(settings.variant).configured(
+        block_rule=settings.nardy_block, koks=settings.koks, draw=settings.nardy_draw
+    )
 
 
 @dataclass(frozen=True)
@@ -128,18 +129,13 @@ def cube_settings(settings: Settings) -> CubeSettings:
         match_length=settings.match_length,
         jacobi=True if settings.jacobi is None else settings.jacobi,
         beavers=settings.beaver,
-        automatic_doubles=settings.automatic_doubles and settings.variant == "backgammon",
+        automatic_doubles=settings.automatic_doubles and variant_of(settings).has_cube,
         automatic_limit=settings.auto_double_limit,
         stakes=Stakes(settings.cube_progression),
         backgammon_as_gammon=settings.backgammon_as_gammon,
         no_gammons_when_doubled=settings.no_gammon_after_cube,
         crawford=settings.crawford,
     )
-
-
-def nardy_settings(settings: Settings) -> NardySettings:
-    """The rules core's nardy settings that end and score a game (RULES.md N9: koks, draw)."""
-    return NardySettings(koks=settings.koks, draw=settings.nardy_draw)
 
 
 def match_state(state: State) -> MatchState:
@@ -151,7 +147,7 @@ def match_state(state: State) -> MatchState:
         crawford_game=state.crawford_game,
         post_crawford=state.crawford_done and not state.crawford_game,
         games=len(state.records),
-        crawford_rule=s.crawford and s.variant == "backgammon",
+        crawford_rule=s.crawford and variant_of(s).has_cube,
     )
 
 
@@ -163,8 +159,8 @@ def new_state(settings: Settings | None = None) -> State:
 # --- helpers ---------------------------------------------------------------------------------------
 
 
-def _variant(state: State) -> str:
-    return state.settings.variant
+def _variant(state: State) -> Variant:
+    return variant_of(state.settings)
 
 
 def sides_from_seen(ev: BoardSeen, seating: Seating) -> Sides:
@@ -188,7 +184,8 @@ def infer_seating(ev: BoardSeen, settings: Settings) -> Seating:
         light, dark = sides_from_seen(ev, s)
         if light[:24] == start[:24] and dark[:24] == start[:24]:
             return s
-    if variant == "nardy":
+    if variant_named(variant).same_direction:
+        # pip counts tell no direction when both travel the same way: the default seating
         return Seating.for_home(variant, "bottom-right", settings.mirror)
 
     def pips(s: Seating) -> int:
@@ -199,16 +196,11 @@ def infer_seating(ev: BoardSeen, settings: Settings) -> Seating:
 
 
 def _position(state: State, sides: Sides, mover: int) -> Any:
-    return arbiter.make_position(_variant(state), sides[mover], sides[1 - mover])
+    return _variant(state).position(sides[mover], sides[1 - mover])
 
 
 def _plays(state: State, sides: Sides, mover: int, dice: tuple[int, int]) -> list[Any]:
-    options: dict[str, Any] = {}
-    if _variant(state) == "nardy":
-        options["block_rule"] = state.settings.nardy_block
-    return arbiter.legal_plays_for(
-        _variant(state), _position(state, sides, mover), dice[0], dice[1], **options
-    )
+    return list(_variant(state).legal_plays(_position(state, sides, mover), dice[0], dice[1]))
 
 
 def _pad(side: tuple[int, ...]) -> tuple[int, ...]:
@@ -216,8 +208,8 @@ def _pad(side: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(side) + (0,) * (25 - len(side))
 
 
-def _is_start(sides: Sides, variant: str) -> bool:
-    start = start_side(variant)
+def _is_start(sides: Sides, variant: Variant) -> bool:
+    start = variant.start_side()
     return sides[0] == start and sides[1] == start
 
 
@@ -239,16 +231,9 @@ def _half_of(dice: tuple[DieSeen, ...]) -> bool | None:
     return halves.pop() if len(halves) == 1 else None
 
 
-def _contact(sides: Sides, variant: str) -> bool:
+def _contact(sides: Sides, variant: Variant) -> bool:
     """True while the checkers can still meet (RULES.md B16 waiver: contact is over otherwise)."""
-    me, opp = sides
-    if variant == "nardy":
-        return True
-    mine = [i + 1 for i in range(25) if me[i]]
-    theirs = [24 - i for i in range(24) if opp[i]] + ([0] if opp[24] else [])
-    if not mine or not theirs:
-        return False
-    return max(mine) > min(theirs)
+    return variant.in_contact(sides[0], sides[1])
 
 
 def _show(
@@ -278,7 +263,7 @@ def _show(
         )
     if sides is not None and seating is not None and mover is not None:
         position = _position(state, sides, mover)
-        if _variant(state) == "backgammon":
+        if _variant(state).gnubg:
             try:
                 from controller.formats.position_id import position_id
 
@@ -291,7 +276,7 @@ def _show(
             movable = hints.movable_points(position, plays)
             movable_slots = tuple(sorted(hints.zones_for(seating, mover, movable)))
             frame = hints.movable_frame(seating, mover, movable)
-            if state.settings.hints == "assistant" and _variant(state) == "backgammon" and plays:
+            if state.settings.hints == "assistant" and _variant(state).gnubg and plays:
                 hint = Hint(
                     position,
                     dice,

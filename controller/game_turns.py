@@ -28,10 +28,9 @@ from controller.game_state import (
     _position,
     _show,
     _variant,
-    nardy_settings,
 )
 from controller.geometry import right_half
-from controller.rules.nardy import result as nardy_result
+from controller.rules.variant import TurnEnd
 from controller.rulings import Ruling, rethrow
 
 
@@ -68,8 +67,8 @@ def _to_roll(
     if len(dice) < 2:
         return state, out
     half = _half_of(dice[:2])
-    nardy = _variant(state) == "nardy"
-    if not nardy and half is not None and seating.roller_for_half(half) != mover:
+    own_half = _variant(state).rolls_in_own_half
+    if own_half and half is not None and seating.roller_for_half(half) != mover:
         rule = "B15"
         state = _announce(
             state,
@@ -82,7 +81,7 @@ def _to_roll(
             out,
         )
         return state, out
-    ruling = rethrow(dice[:2], state.settings, None if nardy else seating.seat_bottom(mover))
+    ruling = rethrow(dice[:2], state.settings, seating.seat_bottom(mover) if own_half else None)
     if ruling is not None:
         state = _announce(state, replace(ruling, player=mover), out)
         out.append(Leds(hints.rethrow_frame(), "re-throw"))
@@ -97,14 +96,14 @@ def _moving(
     assert state.seating is not None and state.on_roll is not None and state.dice is not None
     mover = state.on_roll
     seating, roll = state.seating, state.dice  # kept: `state` is rebound below
-    nardy = _variant(state) == "nardy"
+    own_half = _variant(state).rolls_in_own_half
     mine = tuple(
         d
         for d in dice
-        if nardy or d.slot is None or seating.roller_for_half(right_half(d.slot)) == mover
+        if not own_half or d.slot is None or seating.roller_for_half(right_half(d.slot)) == mover
     )
     theirs = tuple(d for d in dice if d not in mine)
-    if theirs and mine and len(theirs) >= 2 and not nardy:
+    if theirs and mine and len(theirs) >= 2 and own_half:
         return _premature(state, ev, seen, theirs, out)
     if not mine and not theirs:
         if not state.dice_present:
@@ -116,7 +115,7 @@ def _moving(
         return replace(state, seen=seen, dice_present=False), out
     if mine and not state.dice_present:
         state = replace(state, dice_present=True)
-    if not mine and len(theirs) >= 2 and not nardy:
+    if not mine and len(theirs) >= 2 and own_half:
         # the mover's dice went and the opponent rolled in the same settled frame: turn end, then the roll
         state, out = _turn_end(replace(state, seen=seen), ev, out, "dice picked up")
         if state.phase == "to_roll":
@@ -244,7 +243,7 @@ def _turn_end(state: State, ev: BoardSeen | None, out: list[Effect], how: str) -
     plays = _plays(state, state.sides, mover, state.dice)
     unsure = _unsure(state, ev, mover) if ev is not None else ()
     verdict = arbiter.infer(before, plays, seen_pos, unsure, _variant(state), tolerate=_tolerated(state))
-    rule_ill = "N11" if _variant(state) == "nardy" else "B17"
+    rule_ill = _variant(state).dispute_rule
     if isinstance(verdict, arbiter.Made):
         return _commit(state, verdict.play, out, how)
     if isinstance(verdict, arbiter.Unreadable):
@@ -259,7 +258,7 @@ def _turn_end(state: State, ev: BoardSeen | None, out: list[Effect], how: str) -
 
         cands = (
             ", ".join(format_play(p) for p in verdict.candidates[:3])
-            if _variant(state) == "backgammon"
+            if _variant(state).gnubg
             else f"{len(verdict.candidates)} plays"
         )
         state = _announce(
@@ -326,7 +325,7 @@ def _turn_end(state: State, ev: BoardSeen | None, out: list[Effect], how: str) -
 def _describe_plays(state: State, plays: tuple[Any, ...]) -> str:
     if not plays:
         return "no play (the roll could not be played)"
-    if _variant(state) != "backgammon":
+    if not _variant(state).gnubg:
         return " | ".join(" ".join(f"{m.src}/{m.dst}" for m in p.moves) for p in plays[:3])
     from controller.formats.notation import format_play
 
@@ -336,11 +335,7 @@ def _describe_plays(state: State, plays: tuple[Any, ...]) -> str:
 def _tolerated(state: State) -> Any:
     """Status flags a seen position may carry now: both sides finished, after black's last roll under
     the nardy draw setting (RULES.md N9); else none."""
-    if state.last_roll and _variant(state) == "nardy":
-        from controller.rules.nardy.position import NardyStatus
-
-        return NardyStatus.BOTH_FINISHED
-    return None
+    return _variant(state).tolerated_status(state.last_roll)
 
 
 def _unsure(state: State, ev: BoardSeen, mover: int) -> tuple[int, ...]:
@@ -374,29 +369,21 @@ def _commit(
         dice_present=False,
         pending=(),
     )
-    if _variant(state) == "nardy":
-        return _nardy_turn_end(state, mover, result, out, how)
-    if not any(result[mover]):
-        return _game_over(state, mover, out)
-    nxt = 1 - mover
-    out.append(Prompt(f"{NAMES[mover]}'s turn ends ({how}); {NAMES[nxt]} to roll"))
-    state = replace(state, phase="to_roll", on_roll=nxt, premature=None)
-    return state, out
+    return _turn_end_after(state, mover, result, out, how)
 
 
-def _nardy_turn_end(
+def _turn_end_after(
     state: State, mover: int, result: Sides, out: list[Effect], how: str
 ) -> tuple[State, list[Effect]]:
-    """RULES.md N9 through the rules core (``nardy_result.end_of_turn``): the game goes on, black gets
-    his last roll (draw setting: white has just borne off his last checker), or it is over -- a draw
-    when black bore off all with that last roll, else scored as oin / mars / koks."""
-    position = arbiter.make_position("nardy", result[mover], result[1 - mover])
+    """RULES.md B9, N9 through the rules core (``Variant.end_of_turn``): the game goes on, black gets
+    his last roll (nardy draw setting: white has just borne off his last checker), or it is over -- a
+    draw when black bore off all with that last roll, else scored."""
+    variant = _variant(state)
+    position = variant.position(result[mover], result[1 - mover])
     white = mover == state.starter  # the player who made the game's first move has white (N3)
-    end, res = nardy_result.end_of_turn(
-        position, nardy_settings(state.settings), mover_is_white=white, last_roll=state.last_roll
-    )
+    end, winner = variant.end_of_turn(position, mover_is_white=white, last_roll=state.last_roll)
     nxt = 1 - mover
-    if end is nardy_result.TurnEnd.LAST_ROLL:
+    if end is TurnEnd.LAST_ROLL:
         state = _announce(
             state,
             Ruling(
@@ -409,14 +396,12 @@ def _nardy_turn_end(
             out,
         )
         return replace(state, phase="to_roll", on_roll=nxt, premature=None, last_roll=True), out
-    if end is nardy_result.TurnEnd.CONTINUE:
+    if end is TurnEnd.CONTINUE:
         out.append(Prompt(f"{NAMES[mover]}'s turn ends ({how}); {NAMES[nxt]} to roll"))
         return replace(state, phase="to_roll", on_roll=nxt, premature=None), out
-    assert res is not None
-    if res.winner is None:
+    if winner is None:
         return _draw(state, out)
-    winner = mover if res.winner == "me" else nxt
-    return _game_over(state, winner, out)
+    return _game_over(state, mover if winner == "me" else nxt, out)
 
 
 def _deciding(
@@ -427,7 +412,7 @@ def _deciding(
     mover = state.on_roll
     if len(dice) >= 2:
         half = _half_of(dice[:2])
-        if _variant(state) == "nardy" or (
+        if not _variant(state).rolls_in_own_half or (
             half is not None and state.seating.roller_for_half(half) == 1 - mover
         ):
             state = _announce(

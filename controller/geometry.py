@@ -24,12 +24,14 @@ right, which is where he rolls (RULES.md B15): the player at the bottom edge rol
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+
+from controller.rules.variant import VARIANTS, Variant, variant_named
 
 SLOTS = 24
 CORNERS = ("bottom-right", "bottom-left", "top-left", "top-right")
 # The first slot of each quarter in counter-clockwise order (bottom-right holds slots 0-5, ...).
 _QUARTER_START = {"bottom-right": 0, "bottom-left": 6, "top-left": 12, "top-right": 18}
-VARIANTS = ("backgammon", "nardy")
 LIGHT_PLAYER = 0
 DARK_PLAYER = 1
 
@@ -68,6 +70,11 @@ class Seating:
         if not 0 <= self.light_one < SLOTS or self.step not in (1, -1):
             raise GeometryError(f"bad seating: light's point 1 at slot {self.light_one}, step {self.step}")
 
+    @cached_property
+    def rules(self) -> Variant:
+        """The variant's rules, which number the dark player's points (RULES.md B2, N2)."""
+        return variant_named(self.variant)
+
     @classmethod
     def for_home(cls, variant: str, light_home: str, mirror: bool = False) -> Seating:
         """The seating with light's home board in the ``light_home`` corner quarter.
@@ -80,8 +87,10 @@ class Seating:
         """
         if light_home not in _QUARTER_START:
             raise GeometryError(f"unknown home corner {light_home!r}; use one of {', '.join(CORNERS)}")
+        if variant not in VARIANTS:
+            raise GeometryError(f"unknown variant {variant!r}; use one of {', '.join(VARIANTS)}")
         start = _QUARTER_START[light_home]
-        if variant == "nardy":
+        if variant_named(variant).same_direction:
             # travelling counter-clockwise = increasing slots = decreasing point numbers
             return cls(variant, start + 5, -1) if not mirror else cls(variant, start, 1)
         corner_is_start = light_home in ("bottom-right", "top-left")
@@ -102,7 +111,7 @@ class Seating:
         if not 1 <= point <= 24 or player not in (0, 1):
             raise GeometryError(f"player {player} has no point {point}: points run 1-24, players 0-1")
         if player == DARK_PLAYER:
-            point = 25 - point if self.variant == "backgammon" else (point + 11) % 24 + 1
+            point = self.rules.opponent_point(point)
         return self._light_point_slot(point)
 
     def point(self, player: int, slot: int) -> int:
@@ -115,7 +124,7 @@ class Seating:
         light_point = ((slot - self.light_one) * self.step) % SLOTS + 1
         if player == LIGHT_PLAYER:
             return light_point
-        return 25 - light_point if self.variant == "backgammon" else (light_point + 11) % 24 + 1
+        return self.rules.opponent_point(light_point)
 
     def seat_bottom(self, player: int) -> bool:
         """True when ``player`` sits at the bottom edge: the edge holding his home board (points 1-6)."""
@@ -155,6 +164,6 @@ def corner_of(slot: int) -> str:
 def all_seatings(variant: str) -> list[Seating]:
     """Every legal seating of a variant: four home corners (backgammon), four corners x two directions
     (nardy)."""
-    if variant == "nardy":
+    if variant in VARIANTS and variant_named(variant).same_direction:
         return [Seating.for_home(variant, c, m) for c in CORNERS for m in (False, True)]
     return [Seating.for_home(variant, c) for c in CORNERS]

@@ -38,6 +38,7 @@ from typing import Any
 
 from controller.events import DieSeen
 from controller.geometry import right_half
+from controller.rules.variant import VARIANTS, variant_named
 
 
 class SettingsError(ValueError):
@@ -45,7 +46,7 @@ class SettingsError(ValueError):
 
 
 _CHOICES: dict[str, tuple[str, ...]] = {
-    "variant": ("backgammon", "nardy"),
+    "variant": tuple(VARIANTS),
     "premature_roll": ("void", "stands"),
     "illegal_move": ("opponent_chooses", "must_correct"),
     "cube_progression": ("geometric", "arithmetic"),
@@ -207,7 +208,7 @@ def rethrow(dice: tuple[DieSeen, ...], settings: Settings, roller_right: bool | 
     ``roller_right``: True when the roller must roll in the board's right half, False for the left,
     None when not checked (the opening roll, nardy's shared dice may land on either half but not both).
     """
-    rule = "N10" if settings.variant == "nardy" else "B15"
+    rule = variant_named(settings.variant).rethrow_rule
     for d in dice:
         status = d.status
         if status == "on_checker" and settings.die_on_checker_stands:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Callable
 
 import typer
 
@@ -142,6 +143,27 @@ def _nardy_lines(position: str, d1: int, d2: int) -> list[str]:
     return lines
 
 
+def _backgammon_lines(position: str, d1: int, d2: int) -> list[str]:
+    from controller.formats import FormatError
+
+    if position.strip()[:2] in ("N:", "n:"):
+        raise _fail(f"{position!r} is a nardy position text; add --variant nardy")
+    try:
+        lines = backgammon_lines(position, d1, d2)
+        if not lines:
+            typer.echo(backgammon_no_play_reason(position, d1, d2), err=True)
+    except FormatError as exc:
+        raise _fail(f"{exc}; {_id_advice(str(exc))}") from None
+    return lines
+
+
+# Each variant's positions are written in their own text (formats/), hence one reader per name.
+_LINES: dict[str, Callable[[str, int, int], list[str]]] = {
+    "backgammon": _backgammon_lines,
+    "nardy": _nardy_lines,
+}
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``legal`` command to ``app``."""
 
@@ -154,21 +176,11 @@ def register(app: typer.Typer) -> None:
         die2: str = typer.Argument(..., help="second die, 1-6"),
         variant: str = typer.Option("backgammon", "--variant", help="backgammon or nardy"),
     ) -> None:
-        from controller.formats import FormatError
 
         d1, d2 = _parse_die(die1), _parse_die(die2)
-        if variant == "backgammon":
-            if position.strip()[:2] in ("N:", "n:"):
-                raise _fail(f"{position!r} is a nardy position text; add --variant nardy")
-            try:
-                lines = backgammon_lines(position, d1, d2)
-                if not lines:
-                    typer.echo(backgammon_no_play_reason(position, d1, d2), err=True)
-            except FormatError as exc:
-                raise _fail(f"{exc}; {_id_advice(str(exc))}") from None
-        elif variant == "nardy":
-            lines = _nardy_lines(position, d1, d2)
-        else:
+        lines_for = _LINES.get(variant)
+        if lines_for is None:
             raise _fail(f"variant {variant!r} is unknown; use --variant backgammon or --variant nardy")
+        lines = lines_for(position, d1, d2)
         for line in lines:
             typer.echo(line)

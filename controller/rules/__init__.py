@@ -7,7 +7,8 @@ Standard library only (import-linter contract; STYLE.md principle 1). The public
   :data:`ALL_ROLLS`, :func:`check_dice`
 * :func:`legal_plays`, :func:`legal_results`, :func:`find_play`, :func:`apply_move`,
   :func:`undo_move`, :func:`apply_play`
-* :class:`Variant`, :class:`Backgammon`, :data:`VARIANTS`, :func:`register_variant`
+* :class:`Variant`, :class:`Backgammon`, :data:`VARIANTS`, :func:`register_variant`,
+  :func:`variant_named`, :class:`TurnEnd`; long nardy in :mod:`controller.rules.nardy`
 * cube (RULES.md B9-B13): :class:`Cube`, :class:`CubeSettings`, :class:`Stakes`,
   :class:`GameResult`, :class:`ResultKind`, :func:`offer_double`, :func:`take`, :func:`drop`,
   :func:`beaver`, :func:`automatic_double`, :func:`game_points`, :func:`game_result`,
@@ -16,6 +17,8 @@ Standard library only (import-linter contract; STYLE.md principle 1). The public
 * errors: :class:`RulesError`, :class:`DiceError`, :class:`IllegalActionError`
 """
 
+# Registers LongNardy in VARIANTS (after the names it builds on).
+from controller.rules import nardy  # noqa: E402, I001
 from controller.rules.cube import (
     Cube,
     CubeSettings,
@@ -50,7 +53,7 @@ from controller.rules.moves import (
     undo_move,
 )
 from controller.rules.position import CHECKERS, Position, PositionStatus
-from controller.rules.variant import VARIANTS, Backgammon, Variant
+from controller.rules.variant import VARIANTS, Backgammon, TurnEnd, Variant, variant_named
 from controller.rules.variant import register as register_variant
 
 __all__ = [
@@ -84,6 +87,7 @@ __all__ = [
     "Position",
     "PositionStatus",
     "RulesError",
+    "TurnEnd",
     "Variant",
     "apply_move",
     "apply_play",
@@ -93,4 +97,6 @@ __all__ = [
     "legal_results",
     "register_variant",
     "undo_move",
+    "variant_named",
+    "nardy",
 ]

@@ -6,6 +6,7 @@ from controller import arbiter
 from controller.formats.notation import format_play, parse_play
 from controller.rules.moves import legal_plays
 from controller.rules.position import Position
+from controller.rules.variant import variant_named
 
 
 def side(**points: int) -> tuple[int, ...]:
@@ -108,7 +109,8 @@ def test_n4_nardy_inference():
     from controller.rules.nardy.position import NardyPosition
 
     pos = NardyPosition.initial()
-    plays = arbiter.legal_plays_for("nardy", pos, 5, 3)
+    nardy = variant_named("nardy")
+    plays = nardy.legal_plays(pos, 5, 3)
     target = plays[0]
-    v = arbiter.infer(pos, plays, target.result, variant="nardy")
+    v = arbiter.infer(pos, plays, target.result, variant=nardy)
     assert isinstance(v, arbiter.Made) and v.play == target

@@ -20,8 +20,10 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
+from controller.rules import cube
 from controller.rules.nardy.moves import (
     OFF_POINT,
     NardyMove,
@@ -47,7 +49,7 @@ from controller.rules.nardy.result import (
 )
 from controller.rules.nardy.settings import BlockRule, Colours, FirstMove, NardySettings
 from controller.rules.nardy.text import NardyTextError, parse_position_text, position_text
-from controller.rules.variant import Variant, register
+from controller.rules.variant import Variant, Winner, register
 
 __all__ = [
     "CHECKERS", "HEAD", "OFF_POINT", "OPP_HEAD", "BlockRule", "Colours", "FirstMove", "LongNardy",
@@ -96,16 +98,43 @@ class LongNardy(Variant):
     """
 
     name: ClassVar[str] = "nardy"
+    title: ClassVar[str] = "long nardy"
     hitting: ClassVar[bool] = False
     has_cube: ClassVar[bool] = False
     max_result: ClassVar[int] = 2
+    same_direction: ClassVar[bool] = True
+    rolls_in_own_half: ClassVar[bool] = False
+    opening_each_game: ClassVar[bool] = False
+    opening_plays_roll: ClassVar[bool] = False
+    gnubg: ClassVar[bool] = False
+    dice_mixing: ClassVar[bool] = False
+    rethrow_rule: ClassVar[str] = "N10"
+    opening_rule: ClassVar[str] = "N3"
+    dispute_rule: ClassVar[str] = "N11"
+    result_rule: ClassVar[str] = "N9"
 
     def __init__(self, settings: NardySettings | None = None) -> None:
         self.settings = settings or NardySettings()
 
+    def configured(self, *, block_rule: str, koks: bool, draw: bool) -> LongNardy:
+        """RULES.md N6 (block rule), N9 (koks, draw); the other settings keep their defaults."""
+        return LongNardy(NardySettings(block_rule=BlockRule(block_rule), koks=koks, draw=draw))
+
     def start_position(self) -> NardyPosition:  # type: ignore[override]
         """RULES.md N2: all 15 on each head."""
         return NardyPosition.initial()
+
+    def position(self, me: Sequence[int], opp: Sequence[int]) -> NardyPosition:  # type: ignore[override]
+        """The first 24 entries of each side: nardy has no bar (RULES.md N4)."""
+        return NardyPosition(tuple(me)[:24], tuple(opp)[:24])
+
+    def opponent_point(self, point: int) -> int:
+        """RULES.md N2: both travel the same way and the heads stand at opposite corners."""
+        return point if point == 25 else (point + 11) % 24 + 1
+
+    def tolerated_status(self, last_roll: bool) -> NardyStatus | None:
+        """After black's last roll under the draw setting both sides may have finished (RULES.md N9)."""
+        return NardyStatus.BOTH_FINISHED if last_roll else None
 
     def legal_plays(  # type: ignore[override]
         self, position: NardyPosition, d1: int, d2: int, *, first_roll: bool | None = None
@@ -128,8 +157,38 @@ class LongNardy(Variant):
             raise ValueError(f"both players have borne off all checkers in {position!r}")
         return result.points
 
+    def game_result(  # type: ignore[override]
+        self, position: NardyPosition, winner: cube.Player, cube_: cube.Cube, settings: cube.CubeSettings
+    ) -> tuple[str, cube.GameResult]:
+        """RULES.md N9: oin 1, mars 2, koks 3 (setting); there is no cube, so ``cube_`` is not read.
+
+        :raises ValueError: when the winner (``position.me``) has not borne off all his checkers.
+        """
+        result = score(position, self.settings)
+        if result is None or result.winner != "me":
+            raise ValueError(f"the game is not over: the winner still has checkers in {position!r}")
+        return result.kind.value, cube.GameResult(winner, _CUBE_KINDS[result.kind], result.points, 1)
+
+    def end_of_turn(  # type: ignore[override]
+        self, position: NardyPosition, *, mover_is_white: bool, last_roll: bool
+    ) -> tuple[TurnEnd, Winner]:
+        """RULES.md N9 by :func:`~controller.rules.nardy.result.end_of_turn`, with the draw setting."""
+        end, result = end_of_turn(position, self.settings, mover_is_white=mover_is_white, last_roll=last_roll)
+        if end is not TurnEnd.GAME_OVER:
+            return end, None
+        assert result is not None  # the game is over, so one side has borne off all
+        return end, result.winner
+
     def __repr__(self) -> str:
         return f"LongNardy({self.settings!r})"
+
+
+# The rules core's kinds for nardy's results, as the match score and records count them.
+_CUBE_KINDS = {
+    ResultKind.OIN: cube.ResultKind.SINGLE,
+    ResultKind.MARS: cube.ResultKind.GAMMON,
+    ResultKind.KOKS: cube.ResultKind.BACKGAMMON,
+}
 
 
 register(LongNardy)

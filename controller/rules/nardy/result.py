@@ -16,6 +16,12 @@ from typing import Literal, TypeVar
 
 from controller.rules.nardy.position import NardyPosition
 from controller.rules.nardy.settings import Colours, FirstMove, NardySettings
+from controller.rules.variant import TurnEnd
+
+__all__ = [
+    "POINTS", "NardyResult", "ResultKind", "TurnEnd", "end_of_turn", "next_white", "opening_dice",
+    "opening_winner", "score",
+]
 
 _DEFAULT_SETTINGS = NardySettings()
 _P = TypeVar("_P")
@@ -79,17 +85,6 @@ def score(position: NardyPosition, settings: NardySettings = _DEFAULT_SETTINGS) 
     else:
         kind = ResultKind.MARS
     return NardyResult(winner, kind, POINTS[kind])
-
-
-class TurnEnd(enum.StrEnum):
-    """What happens after a play (see :func:`end_of_turn`)."""
-
-    #: The game goes on: the other player rolls.
-    CONTINUE = "continue"
-    #: Draw setting: white has finished; black gets one last roll (SV 4.3*, CS 4.3*).
-    LAST_ROLL = "last_roll"
-    #: The game is over; the result comes with it.
-    GAME_OVER = "game_over"
 
 
 def end_of_turn(
