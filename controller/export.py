@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
+from controller.formats.matchfile import write_record
 from controller.formats.record import (
     Beaver,
     Double,
@@ -22,7 +23,6 @@ from controller.formats.record import (
     Roll,
     Step,
     Take,
-    write_record,
 )
 from controller.rules.variant import variant_named
 

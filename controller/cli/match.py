@@ -97,7 +97,8 @@ def check_files(files: list[Path], show_progress: bool = True) -> dict[str, Any]
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from controller.formats.record import RecordError, read_record
+    from controller.formats.matchfile import read_record
+    from controller.formats.record import RecordError
     from controller.formats.replay import ProblemKind, replay_match
 
     entries: list[dict[str, Any]] = []
@@ -229,7 +230,8 @@ def register(app: typer.Typer) -> None:
         target format cannot hold, is refused (the reason names the game and move) unless
         --as-written, which converts it and warns once per loss.
         """
-        from controller.formats.record import RecordError, format_losses, read_record, write_record
+        from controller.formats.matchfile import read_record, write_record
+        from controller.formats.record import RecordError, format_losses
         from controller.formats.replay import ProblemKind, canonical_record, replay_match
 
         if target.suffix.lower() not in _SUFFIXES:

@@ -11,7 +11,8 @@ Players are ``0`` and ``1``: player 0 is the *left* column of a ``.mat`` file an
 numbering (RULES.md "Numbering"): points 1-24, ``25`` = bar, ``0`` = off, as gnubg writes them.
 
 The record says what the file says, nothing more: it does not check legality. That is the job of
-:mod:`controller.formats.replay`, which replays a record through the rules core.
+:mod:`controller.formats.replay`, which replays a record through the rules core. Reading and writing
+a file of either format: :mod:`controller.formats.matchfile`.
 
 Equality ignores where an action came from in its file (:attr:`Roll.number`, :attr:`Roll.line`),
 so ``parse(write(record)) == record`` holds for both formats' writers.
@@ -310,34 +311,6 @@ def crawford_flags(record: MatchRecord) -> list[bool]:
     return flags
 
 
-def read_record(path: str | Path) -> MatchRecord:
-    """Read a match file: gnubg SGF when it ends in ``.sgf`` or starts with ``(;``, else ``.mat`` text.
-
-    :raises RecordError: naming the file and line, when the file cannot be read or parsed; a binary
-        file (:func:`is_binary`) gets the one line ``"X is not a match file (binary data)"``.
-    """
-    from controller.formats import mat, sgf  # the format modules import this one
-
-    p = Path(path)
-    try:
-        with p.open("rb") as f:
-            start = f.read(8192)
-    except OSError as exc:
-        raise RecordError(str(p), 0, f"cannot read the file: {exc.strerror or exc}") from None
-    if start[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        raise RecordError(str(p), 0, "the file is UTF-16 text; save it as UTF-8 and try again")
-    if is_binary(start):
-        error = RecordError(str(p), 0, "not a match file (binary data)")
-        error.args = (f"{p} is not a match file (binary data)",)
-        raise error
-    if p.suffix.lower() == ".sgf":
-        return sgf.read_sgf(p)
-    head = start[:64].lstrip()
-    if head.startswith(b"(;") or head.startswith(b"(\n;"):
-        return sgf.read_sgf(p)
-    return mat.read_mat(p)
-
-
 def read_match_text(path: str | Path) -> tuple[str, str]:
     """The text of a match file and its name for error messages, ``(text, str(path))``.
 
@@ -365,19 +338,6 @@ def is_binary(data: bytes) -> bool:
         return True
     control = sum(data.count(bytes([b])) for b in _CONTROL)
     return bool(data) and control > 0.05 * len(data)
-
-
-def write_record(record: MatchRecord, path: str | Path) -> None:
-    """Write ``record`` as gnubg SGF when ``path`` ends in ``.sgf``, else as ``.mat`` text.
-
-    :raises ValueError: when the record cannot be written in that format.
-    :raises OSError: when the file cannot be written.
-    """
-    from controller.formats import mat, sgf
-
-    p = Path(path)
-    text = sgf.write_sgf(record) if p.suffix.lower() == ".sgf" else mat.write_mat(record)
-    p.write_text(text, encoding="utf-8")
 
 
 #: Headers gnubg's SGF keeps (Site, Event, Round, EventDate as PC, EV, RO, DT; Crawford and Jacoby

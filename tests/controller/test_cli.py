@@ -14,7 +14,7 @@ import pytest
 from controller import config
 from controller.demo import scripted_events
 from controller.export import export_match, match_record
-from controller.formats.record import read_record
+from controller.formats.matchfile import read_record
 from controller.formats.replay import replay_match
 from controller.journal import Journal
 from controller.rulings import Settings, SettingsError

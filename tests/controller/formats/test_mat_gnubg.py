@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from controller.formats.mat import write_mat
-from controller.formats.record import Game, MatchRecord, read_record
+from controller.formats.matchfile import read_record
+from controller.formats.record import Game, MatchRecord
 from controller.formats.replay import canonical_record, replay_match
 from tests.controller.formats.test_record_strategies import FIXTURES
 from tests.controller.formats.test_replay import _random_game

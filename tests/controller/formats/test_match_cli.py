@@ -8,7 +8,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from controller.cli import app
-from controller.formats.record import format_losses, is_binary, read_record
+from controller.formats.matchfile import read_record
+from controller.formats.record import format_losses, is_binary
 from tests.controller.formats.test_record_strategies import FIXTURES
 
 runner = CliRunner()

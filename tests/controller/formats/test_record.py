@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from controller.formats.errors import FormatError
+from controller.formats.matchfile import read_record, write_record
 from controller.formats.record import (
     Double,
     Drop,
@@ -19,8 +20,6 @@ from controller.formats.record import (
     Take,
     crawford_flags,
     layout_numbers,
-    read_record,
-    write_record,
 )
 from tests.controller.formats.test_record_strategies import FIXTURES
 

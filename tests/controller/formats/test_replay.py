@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 
 from controller.formats.mat import parse_mat, write_mat
+from controller.formats.matchfile import read_record
 from controller.formats.record import (
     Action,
     Double,
@@ -17,7 +18,6 @@ from controller.formats.record import (
     Roll,
     Step,
     Take,
-    read_record,
 )
 from controller.formats.replay import (
     GameEnd,

@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from controller.cli import app
-from controller.formats.record import read_record
+from controller.formats.matchfile import read_record
 from tests.conftest import shared_data
 from tests.controller.formats.test_record_strategies import FIXTURES
 

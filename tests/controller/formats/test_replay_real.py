@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from controller.formats.record import read_record
+from controller.formats.matchfile import read_record
 from controller.formats.replay import MatchReplay, PlayNote, ProblemKind, Roll, replay_match
 from tests.conftest import shared_data
 
