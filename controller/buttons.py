@@ -12,7 +12,7 @@ Gestures, where each is natural:
 Debounce is done here, in software, per button: an edge within ``bounce_time`` of the last accepted
 edge of that button is ignored. (gpiozero's own ``bounce_time`` depends on the pin driver -- its mock
 pins ignore it -- so doing it here behaves the same on every back end.) Every gesture becomes a
-:class:`controller.events.ButtonPressed` handed to ``submit`` (the station's queue; called from
+:class:`controller.game.events.ButtonPressed` handed to ``submit`` (the station's queue; called from
 gpiozero's threads).
 
 Wiring: each button between its BCM pin and ground, internal pull-up on (gpiozero ``Button``
@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from controller.events import ButtonPressed, Event
+from controller.game.events import ButtonPressed, Event
 
 # config name -> (button, player)
 ROLES: dict[str, tuple[str, int | None]] = {

@@ -2,13 +2,13 @@
 
 Example (every key optional; the defaults are RULES.md's and the demo's)::
 
-    preset = "usbgf"              # seed (default) | usbgf | ukbgf | legal-moves  (controller.rulings)
+    preset = "usbgf"              # seed (default) | usbgf | ukbgf | legal-moves  (controller.game.rulings)
     source = "0"                  # camera index, video file or image folder
     serial = "/dev/ttyACM0"       # port or pyserial URL; default the emulator "ledsim://"
     journal = "tavla-journal.jsonl"
     export_dir = "matches"        # .sgf and .mat written here at each game's end
 
-    [rules]                       # any field of controller.rulings.Settings
+    [rules]                       # any field of controller.game.rulings.Settings
     variant = "backgammon"
     match_length = 7
     light_home = "bottom-right"   # or "auto": inferred from the position (controller.game.infer_seating)
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from controller.rulings import Settings, SettingsError
+from controller.game.rulings import Settings, SettingsError
 
 DEFAULT_SERIAL = "ledsim://"
 

@@ -186,7 +186,7 @@ def seen(
     numbering), ``dice`` ``(value, status)`` lying on the ``roller``'s right-hand half (RULES.md B15), or
     with ``roller`` None one on each half (the opening roll: light's die first). Used by the scripted
     games of the tests and the kill-and-resume runs."""
-    from controller.events import BoardSeen, DieSeen
+    from controller.game.events import BoardSeen, DieSeen
 
     slots: list[tuple[str | None, int, float]] = [(None, 0, 1.0)] * 24
     bar: dict[str, int] = {}
@@ -219,10 +219,10 @@ def scripted_events(
     seed: int = 7, turns: int | None = None, settings: Any = None, has_bar: bool = True
 ) -> list[Any]:
     """The demo game as station events, as a perfect camera would report it (no rendering): a
-    MatchStarted with ``settings`` (controller.rulings.Settings; default money play) and one
+    MatchStarted with ``settings`` (controller.game.rulings.Settings; default money play) and one
     BoardSeen per scene. ``turns`` None plays the game to its end."""
-    from controller.events import MatchStarted
-    from controller.rulings import Settings
+    from controller.game.events import MatchStarted
+    from controller.game.rulings import Settings
 
     out: list[Any] = [MatchStarted(t=0.0, settings=(settings or Settings()).to_json())]
     for i, scene in enumerate(scenes(seed, turns)):

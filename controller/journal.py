@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from controller.events import Event, EventError, event_from_json
+from controller.game.events import Event, EventError, event_from_json
 
 GENESIS = "0" * 64
 

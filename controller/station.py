@@ -24,11 +24,11 @@ from rich.console import Console
 from rich.text import Text
 
 from controller import game
-from controller.effects import Announce, Effect, GameEnded, Hint, Leds, Prompt, Show
-from controller.events import Event
+from controller.game.effects import Announce, Effect, GameEnded, Hint, Leds, Prompt, Show
+from controller.game.events import Event
+from controller.game.rulings import Settings
 from controller.journal import Journal
 from controller.journal import read as read_journal
-from controller.rulings import Settings
 
 _STOP = object()
 

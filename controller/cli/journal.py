@@ -83,8 +83,8 @@ def _damage_message(path: Path, damage: JournalTampered) -> str:
 
 def _check_settings(path: Path, events: list[Any]) -> None:
     """A match's settings this Tavla does not know (a journal from a newer or older version)."""
-    from controller.events import MatchStarted
-    from controller.rulings import Settings, SettingsError
+    from controller.game.events import MatchStarted
+    from controller.game.rulings import Settings, SettingsError
 
     for ev in events:
         if isinstance(ev, MatchStarted):
@@ -100,7 +100,7 @@ def _check_settings(path: Path, events: list[Any]) -> None:
 def _is_demo(events: list[Any]) -> int | None:
     """The last demo frame's number when the journal is a `tavla run` demo session (every board it
     saw came from the demo), else None."""
-    from controller.events import BoardSeen
+    from controller.game.events import BoardSeen
 
     boards = [ev for ev in events if isinstance(ev, BoardSeen)]
     if not boards or not all(ev.source.startswith("demo ") for ev in boards):
@@ -132,7 +132,7 @@ def register(app: typer.Typer) -> None:
         from rich.text import Text
 
         from controller import game
-        from controller.effects import Announce, GameEnded, Show
+        from controller.game.effects import Announce, GameEnded, Show
         from controller.station import ConsolePrinter
 
         console = Console(highlight=False)
@@ -215,7 +215,7 @@ def register(app: typer.Typer) -> None:
             f"score light {state.score[0]} - dark {state.score[1]}"
         )
         if events is not None:
-            from controller.events import MatchStarted
+            from controller.game.events import MatchStarted
             from controller.journal import read_events_file
 
             try:

@@ -2,7 +2,7 @@
 
 Frames come from ``--source`` (a camera index, a video file, a folder of images in name order; default
 the embedded demo of :mod:`controller.demo`), each is read by ``vision.reader.read_board`` and, once
-settled, becomes a :class:`controller.events.BoardSeen` on the station's queue. For each settled frame
+settled, becomes a :class:`controller.game.events.BoardSeen` on the station's queue. For each settled frame
 the station prints the board as a text diagram, the dice, how many legal plays the dice allow and
 which points hold a checker that can move, and sends the LED frame lighting exactly those points to
 ``--serial`` (a port or pyserial URL; default the in-process emulator ``ledsim://``), printing whether
@@ -26,7 +26,7 @@ from typing import Any
 
 import typer
 
-from controller.events import BoardSeen, Event, board_seen
+from controller.game.events import BoardSeen, Event, board_seen
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -115,7 +115,7 @@ def source_events(
     last_frame = [t_start]  # when the source last delivered a frame (session seconds)
 
     def camera_event(ev: Any) -> None:
-        from controller.events import DeviceChanged
+        from controller.game.events import DeviceChanged
 
         if notify is not None and ev.kind in ("lost", "reconnected"):
             online = ev.kind == "reconnected"
@@ -217,8 +217,8 @@ def paced(events: Iterator[Event], pace: float) -> Iterator[Event]:
 
 
 def with_match_start(events: Iterator[Event], settings: Any) -> Iterator[Event]:
-    """A new session's journal begins with its settings (controller.events.MatchStarted)."""
-    from controller.events import MatchStarted
+    """A new session's journal begins with its settings (controller.game.events.MatchStarted)."""
+    from controller.game.events import MatchStarted
 
     yield MatchStarted(t=0.0, settings=settings.to_json())
     yield from events
@@ -228,8 +228,8 @@ def with_settings(events: Iterator[Event], settings: Any) -> Iterator[Event]:
     """The events, led by a MatchStarted with ``settings`` when they do not begin with one and the
     settings are not the defaults a replay assumes: the journal then holds every input, the station's
     settings included, and replays to the same rulings (issue 6 item 7)."""
-    from controller.events import MatchStarted
-    from controller.rulings import Settings
+    from controller.game.events import MatchStarted
+    from controller.game.rulings import Settings
 
     first = next(events, None)
     if first is None:
@@ -321,7 +321,7 @@ def run_session(
     forward: Forward | None = None,
 ) -> Any:
     """Feed events through a station (journal, step, effects) and print a summary; returns the station."""
-    from controller.events import DeviceChanged
+    from controller.game.events import DeviceChanged
     from controller.journal import Journal
     from controller.station import ConsolePrinter, Station
 
@@ -410,7 +410,7 @@ def run_session(
             journal.close()
         if link is not None:
             link.close()
-    from controller.effects import Announce, Show
+    from controller.game.effects import Announce, Show
 
     shows = sum(isinstance(e, Show) for e in station.effects)
     rulings = sum(isinstance(e, Announce) for e in station.effects)

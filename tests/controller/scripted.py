@@ -7,10 +7,10 @@ from typing import Any
 
 from controller import game
 from controller.demo import SEATING, seen
-from controller.effects import Announce, GameEnded, Leds, Show
-from controller.events import ButtonPressed
+from controller.game.effects import Announce, GameEnded, Leds, Show
+from controller.game.events import ButtonPressed
+from controller.game.rulings import Ruling, Settings
 from controller.geometry import Seating
-from controller.rulings import Ruling, Settings
 
 NARDY_SEATING = Seating.for_home("nardy", "bottom-right")
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from controller import arbiter
 from controller.formats.notation import format_play, parse_play
+from controller.game import arbiter
 from controller.rules.moves import legal_plays
 from controller.rules.position import Position
 from controller.rules.variant import variant_named

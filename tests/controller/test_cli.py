@@ -16,8 +16,8 @@ from controller.demo import scripted_events
 from controller.export import export_match, match_record
 from controller.formats.matchfile import read_record
 from controller.formats.replay import replay_match
+from controller.game.rulings import Settings, SettingsError
 from controller.journal import Journal
-from controller.rulings import Settings, SettingsError
 from controller.station import replay
 from tests.conftest import shared_data
 
@@ -165,7 +165,7 @@ def test_unplugged_led_device_pauses_the_clock_and_the_game_goes_on(tmp_path):
     from rich.console import Console
 
     from controller.cli.run import run_session
-    from controller.events import DeviceChanged
+    from controller.game.events import DeviceChanged
     from firmware_bridge import sim
 
     board = sim.board("tavla-test-unplug")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from controller.effects import Show
+from controller.game.effects import Show
 from controller.geometry import Seating
 from controller.station import ConsolePrinter, board_text, dice_text
 

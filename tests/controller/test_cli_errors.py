@@ -174,8 +174,8 @@ def test_vision_eval_that_reads_nothing_is_one_line_exit_2(tmp_path):
 
 
 def test_a_journal_from_another_tavla_version_says_so(tmp_path):
-    from controller.events import MatchStarted
-    from controller.rulings import Settings
+    from controller.game.events import MatchStarted
+    from controller.game.rulings import Settings
 
     path = tmp_path / "new.jsonl"
     with Journal(path) as j:
@@ -200,7 +200,7 @@ def test_resume_demo_goes_on_from_the_frame_after_the_journal(tmp_path, monkeypa
     import itertools
 
     import controller.demo
-    from controller.events import BoardSeen
+    from controller.game.events import BoardSeen
     from controller.journal import read
 
     whole = controller.demo.frames

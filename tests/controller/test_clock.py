@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from controller import clock as c
-from controller.events import DeviceChanged, Tick
+from controller.game.events import DeviceChanged, Tick
 
 from .scripted import Script
 

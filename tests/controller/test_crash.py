@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from controller.demo import scripted_events
+from controller.game.rulings import Settings
 from controller.journal import read
-from controller.rulings import Settings
 from controller.station import replay
 
 # A referee station (rulings only, no gnubg hints): the runs measure the journal, not the engine.

@@ -2,16 +2,16 @@
 right; a die on the other half forces a re-throw of both).
 
 The board reader gives each die's place, not who rolled (vision/board_dice.py): a die rendered on
-the roller's left-hand half is read ``flat`` at its place, :func:`controller.events.board_seen` gives
-it the slot nearest it, and :func:`controller.rulings.rethrow` -- told which half the roller must use,
-as controller.game_turns does from the seating -- rules the re-throw."""
+the roller's left-hand half is read ``flat`` at its place, :func:`controller.game.events.board_seen` gives
+it the slot nearest it, and :func:`controller.game.rulings.rethrow` -- told which half the roller must use,
+as controller.game.turns does from the seating -- rules the re-throw."""
 
 from __future__ import annotations
 
 import pytest
 
-from controller.events import board_seen
-from controller.rulings import Settings, rethrow
+from controller.game.events import board_seen
+from controller.game.rulings import Settings, rethrow
 from vision.reader import read_board
 from vision.reading import DieStatus
 from vision.render import render

@@ -4,9 +4,9 @@ rule on", each named after its rule, both variants."""
 from __future__ import annotations
 
 from controller import game
-from controller.effects import Hint
-from controller.events import DeviceChanged, MatchStarted
-from controller.rulings import Settings
+from controller.game.effects import Hint
+from controller.game.events import DeviceChanged, MatchStarted
+from controller.game.rulings import Settings
 
 from .scripted import Script
 
@@ -520,7 +520,7 @@ def test_b6_hits_on_a_board_without_a_bar_are_followed():
     from controller.station import replay
 
     state, effects = replay(scripted_events(3, has_bar=False, settings=Settings(hints="referee")))
-    from controller.effects import Announce
+    from controller.game.effects import Announce
 
     assert state.phase == "game_over"
     assert [e.ruling.code for e in effects if isinstance(e, Announce)] == ["rethrow", "game_over"]
@@ -545,7 +545,7 @@ def test_b15_no_ruling_on_an_implausible_dice_reading():
     from dataclasses import replace
 
     from controller.demo import seen
-    from controller.events import DieSeen
+    from controller.game.events import DieSeen
 
     s = Script()
     ev = seen(s.sides, t=1.0)

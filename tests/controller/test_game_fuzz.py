@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from controller import game
 from controller.demo import scripted_events
-from controller.events import BoardSeen, ButtonPressed, DeviceChanged, DieSeen, Tick
-from controller.rulings import Settings
+from controller.game.events import BoardSeen, ButtonPressed, DeviceChanged, DieSeen, Tick
+from controller.game.rulings import Settings
 
 STATUSES = ("flat", "cocked", "off_board", "wrong_half", "on_bar", "on_checker")
 

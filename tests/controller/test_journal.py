@@ -8,9 +8,16 @@ import pytest
 
 from controller import game
 from controller.demo import seen
-from controller.events import BoardSeen, ButtonPressed, DeviceChanged, MatchStarted, Tick, event_from_json
+from controller.game.events import (
+    BoardSeen,
+    ButtonPressed,
+    DeviceChanged,
+    MatchStarted,
+    Tick,
+    event_from_json,
+)
+from controller.game.rulings import Settings
 from controller.journal import Journal, JournalTampered, read, read_events_file
-from controller.rulings import Settings
 from controller.station import replay, resume
 
 
@@ -124,7 +131,7 @@ def test_replay_prints_every_ruling_with_its_rule_id_and_reason(tmp_path):
 
     from controller.cli import app
     from controller.demo import scripted_events
-    from controller.effects import Announce
+    from controller.game.effects import Announce
 
     events = scripted_events(3, settings=Settings(match_length=3, hints="referee"))
     events.insert(5, ButtonPressed(t=4.5, button="double", player=1, gesture="short"))  # out of turn

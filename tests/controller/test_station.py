@@ -10,10 +10,10 @@ from gpiozero.pins.mock import MockFactory
 from rich.console import Console
 
 from controller.buttons import ButtonPanel
-from controller.effects import Announce, GameEnded, Leds, Prompt, Show
-from controller.events import BoardSeen, MatchStarted
+from controller.game.effects import Announce, GameEnded, Leds, Prompt, Show
+from controller.game.events import BoardSeen, MatchStarted
+from controller.game.rulings import Settings
 from controller.journal import Journal, read
-from controller.rulings import Settings
 from controller.station import ConsolePrinter, Station, StationError, replay
 from tests.conftest import shared_data
 
@@ -132,7 +132,7 @@ def test_station_runs_hints_through_the_engine(link, tmp_path):
     """A hint request (long press on the clock) lights gnubg's best play, run by the station."""
     from controller import hints
     from controller.demo import scripted_events
-    from controller.events import ButtonPressed
+    from controller.game.events import ButtonPressed
 
     station = Station(Settings(hints="home"), link=link)
     for ev in scripted_events(3, turns=2, settings=Settings(hints="home"))[:3]:
@@ -215,7 +215,7 @@ def test_camera_lost_pauses_the_clock_refunds_the_silent_time_and_the_station_go
 
     from controller.cli.run import Forward, run_session, source_events
     from controller.demo import scripted_events
-    from controller.events import DeviceChanged, Tick
+    from controller.game.events import DeviceChanged, Tick
 
     settings = Settings(clock="simple", clock_reserve=600.0, clock_delay=0.0, hints="referee")
     played = scripted_events(3, turns=2, settings=settings)

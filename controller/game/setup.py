@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from controller import arbiter, hints
-from controller.effects import Effect, Leds, Prompt
-from controller.events import BoardSeen, DieSeen
-from controller.game_state import (
+from controller import hints
+from controller.game import arbiter
+from controller.game.effects import Effect, Leds, Prompt
+from controller.game.events import BoardSeen, DieSeen
+from controller.game.rulings import Ruling, rethrow
+from controller.game.state import (
     NAMES,
     Sides,
     State,
@@ -27,7 +29,7 @@ from controller.game_state import (
     match_state,
     sides_from_seen,
 )
-from controller.game_turns import (
+from controller.game.turns import (
     _begin_move,
     _deciding,
     _describe_plays,
@@ -36,7 +38,6 @@ from controller.game_turns import (
 )
 from controller.geometry import right_half
 from controller.rules.cube import automatic_double
-from controller.rulings import Ruling, rethrow
 from firmware_bridge.frames import LedFrame
 
 

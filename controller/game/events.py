@@ -65,7 +65,7 @@ class Event:
 
 @dataclass(frozen=True)
 class MatchStarted(Event):
-    """A new match or money session: ``settings`` is :meth:`controller.rulings.Settings.to_json`."""
+    """A new match or money session: ``settings`` is :meth:`controller.game.rulings.Settings.to_json`."""
 
     kind: ClassVar[str] = "match_started"
     settings: dict[str, Any] = field(default_factory=dict)

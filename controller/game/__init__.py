@@ -13,7 +13,7 @@ Phases (``State.phase``):
 - ``to_roll`` -- the player on roll may double (B10) or roll. Dice on his half start the move; dice on
   the other half are the opponent's (out of turn).
 - ``moving`` -- the mover's dice lie on the board; he may change his move until the turn ends (B16,
-  N11): dice picked up, clock pressed. The arbiter (controller.arbiter) then names the play. A roll by
+  N11): dice picked up, clock pressed. The arbiter (controller.game.arbiter) then names the play. A roll by
   the opponent before that is premature (B16).
 - ``cube`` -- a double was offered; the doubled player takes, drops or (B11) beavers.
 - ``deciding`` -- the turn ended with an illegal/incomplete or unclear move: the opponent accepts it or
@@ -36,16 +36,17 @@ from dataclasses import replace
 
 from controller import clock as clocks
 from controller import hints
-from controller.effects import Effect, Hint, Leds, Prompt
-from controller.events import BoardSeen, ButtonPressed, DeviceChanged, Event, MatchStarted, Tick
-from controller.game_cube import _cube
-from controller.game_score import (
+from controller.game.cube import _cube
+from controller.game.effects import Effect, Hint, Leds, Prompt
+from controller.game.events import BoardSeen, ButtonPressed, DeviceChanged, Event, MatchStarted, Tick
+from controller.game.rulings import Ruling, Settings
+from controller.game.score import (
     _game_over,
     _player,
     score_game,
 )
-from controller.game_setup import _board
-from controller.game_state import (
+from controller.game.setup import _board
+from controller.game.state import (
     COLOURS,
     MAX_DICE,
     MIN_DIE_CONFIDENCE,
@@ -66,7 +67,7 @@ from controller.game_state import (
     sides_from_seen,
     start_side,
 )
-from controller.game_turns import (
+from controller.game.turns import (
     _accept,
     _commit,
     _turn_end,
@@ -75,7 +76,6 @@ from controller.rules.cube import (
     GameResult,
     ResultKind,
 )
-from controller.rulings import Ruling, Settings
 
 __all__ = [
     "COLOURS",

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from controller.effects import Effect, Prompt
-from controller.events import ButtonPressed
-from controller.game_score import (
+from controller.game.effects import Effect, Prompt
+from controller.game.events import ButtonPressed
+from controller.game.rulings import Ruling
+from controller.game.score import (
     _game_over,
     _player,
 )
-from controller.game_state import (
+from controller.game.state import (
     NAMES,
     State,
     Turn,
@@ -20,7 +21,7 @@ from controller.game_state import (
     _variant,
     cube_settings,
 )
-from controller.game_turns import _accept
+from controller.game.turns import _accept
 from controller.rules.cube import (
     beaver,
     cube_value,
@@ -29,7 +30,6 @@ from controller.rules.cube import (
     take,
 )
 from controller.rules.errors import IllegalActionError
-from controller.rulings import Ruling
 
 
 def _cube(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, list[Effect]]:

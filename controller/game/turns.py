@@ -7,14 +7,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from controller import arbiter, hints
-from controller.effects import Effect, Leds, Prompt
-from controller.events import BoardSeen, DieSeen
-from controller.game_score import (
+from controller import hints
+from controller.game import arbiter
+from controller.game.effects import Effect, Leds, Prompt
+from controller.game.events import BoardSeen, DieSeen
+from controller.game.rulings import Ruling, rethrow
+from controller.game.score import (
     _draw,
     _game_over,
 )
-from controller.game_state import (
+from controller.game.state import (
     NAMES,
     UNSURE,
     Sides,
@@ -31,7 +33,6 @@ from controller.game_state import (
 )
 from controller.geometry import right_half
 from controller.rules.variant import TurnEnd
-from controller.rulings import Ruling, rethrow
 
 
 def _begin_move(

@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from controller.events import DieSeen
+from controller.game.events import DieSeen
 from controller.geometry import right_half
 from controller.rules.variant import VARIANTS, variant_named
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from controller.rulings import Ruling
+from controller.game.rulings import Ruling
 from firmware_bridge.frames import LedFrame
 
 

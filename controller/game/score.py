@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Literal
 
-from controller.effects import Effect, GameEnded
-from controller.game_state import (
+from controller.game.effects import Effect, GameEnded
+from controller.game.rulings import Ruling
+from controller.game.state import (
     NAMES,
     GameRecord,
     State,
@@ -19,7 +20,6 @@ from controller.game_state import (
 )
 from controller.rules.cube import Cube, GameResult
 from controller.rules.match import record_game
-from controller.rulings import Ruling
 
 
 def _draw(state: State, out: list[Effect]) -> tuple[State, list[Effect]]:

@@ -9,8 +9,9 @@ from typing import Any
 
 from controller import hints
 from controller.clock import Clock
-from controller.effects import Announce, Effect, Hint, Show
-from controller.events import BoardSeen, DieSeen
+from controller.game.effects import Announce, Effect, Hint, Show
+from controller.game.events import BoardSeen, DieSeen
+from controller.game.rulings import Ruling, Settings
 from controller.geometry import Seating, all_seatings, right_half
 from controller.rules.cube import (
     Cube,
@@ -19,7 +20,6 @@ from controller.rules.cube import (
 )
 from controller.rules.match import MatchState
 from controller.rules.variant import Variant, variant_named
-from controller.rulings import Ruling, Settings
 from firmware_bridge.frames import LedFrame
 
 COLOURS = ("light", "dark")
