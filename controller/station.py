@@ -258,8 +258,9 @@ class Station:
         """gnubg's best play, printed (and lit when asked); the movable points when there is no engine."""
         from controller import hints
         from controller.formats.notation import format_play
+        from controller.hints import engine
 
-        best = hints.best_play(hint.position, hint.dice[0], hint.dice[1], hint.plays, hint.plies, hint.noise)
+        best = engine.best_play(hint.position, hint.dice[0], hint.dice[1], hint.plays, hint.plies, hint.noise)
         if best is not None and self.printer is not None:
             self.printer.console.print(f"gnubg's best play: {format_play(best)}")
         if hint.leds:

@@ -401,7 +401,7 @@ def run_session(
             except Exception as exc:  # the thread's own failure: still print the summary
                 console.print(f"[yellow]{exc}[/yellow]")
     finally:
-        from controller.hints import close_engine
+        from controller.hints.engine import close_engine
 
         close_engine()  # the gnubg helper process ends with the session, not at interpreter teardown
         if panel is not None:

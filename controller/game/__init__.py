@@ -22,8 +22,13 @@ Phases (``State.phase``):
   position begins the next game. With the nardy draw setting (N9) white's last checker off first
   gives black one last roll (``to_roll`` with ``last_roll``); bearing off all with it draws the game.
 
+The package's public face is this module: :func:`step`, :func:`new_state`, the state types, the
+:mod:`~controller.game.arbiter` and the :mod:`~controller.game.rulings`; its other modules are its
+parts (state, setup, turns, cube, score) and its inputs and outputs (events, effects). The variant's
+rules come from :class:`controller.rules.Variant` (:func:`variant_of` a match's settings).
+
 The cube, the score of a game and the match score are the rules core's (controller.rules.cube,
-match, nardy_result): this module keeps their values in the state and turns their refusals
+match, nardy.result): this package keeps their values in the state and turns their refusals
 (``IllegalActionError`` reasons) into rulings with the RULES.md id.
 
 Players: 0 = light, 1 = dark (the colours the camera names). Each player's checkers are a 25-tuple in
@@ -36,16 +41,17 @@ from dataclasses import replace
 
 from controller import clock as clocks
 from controller import hints
-from controller.game.cube import _cube
+from controller.game import arbiter, rulings
+from controller.game.cube import cube_button
 from controller.game.effects import Effect, Hint, Leds, Prompt
 from controller.game.events import BoardSeen, ButtonPressed, DeviceChanged, Event, MatchStarted, Tick
 from controller.game.rulings import Ruling, Settings
 from controller.game.score import (
-    _game_over,
-    _player,
+    as_player,
+    game_over,
     score_game,
 )
-from controller.game.setup import _board
+from controller.game.setup import on_board
 from controller.game.state import (
     COLOURS,
     MAX_DICE,
@@ -56,21 +62,22 @@ from controller.game.state import (
     Sides,
     State,
     Turn,
-    _announce,
-    _plays,
-    _position,
-    _variant,
+    announce,
     cube_settings,
     infer_seating,
     match_state,
     new_state,
+    plays_for,
+    position_for,
     sides_from_seen,
     start_side,
+    variant_in,
+    variant_of,
 )
 from controller.game.turns import (
-    _accept,
-    _commit,
-    _turn_end,
+    accept,
+    commit,
+    turn_end,
 )
 from controller.rules.cube import (
     GameResult,
@@ -79,6 +86,11 @@ from controller.rules.cube import (
 
 __all__ = [
     "COLOURS",
+    "Ruling",
+    "Settings",
+    "arbiter",
+    "rulings",
+    "variant_of",
     "GameRecord",
     "MAX_DICE",
     "MIN_DIE_CONFIDENCE",
@@ -136,7 +148,7 @@ def _run_clock(before: State, state: State, event: Event, out: list[Effect]) -> 
     if clock.flag is not None and state.phase not in ("match_over",):
         loser = clock.flag
         winner = 1 - loser
-        state = _announce(
+        state = announce(
             state,
             Ruling(
                 "clock",
@@ -149,8 +161,8 @@ def _run_clock(before: State, state: State, event: Event, out: list[Effect]) -> 
         )
         # a flag loses the match (money play: the game at the cube's stake)
         points = max(1, s.match_length - state.score[winner]) if not s.money else state.cube
-        lost = GameResult(_player(winner), ResultKind.RESIGN, points, state.cube)
-        state, out = _game_over(
+        lost = GameResult(as_player(winner), ResultKind.RESIGN, points, state.cube)
+        state, out = game_over(
             replace(state, sides=state.sides or (start_side(s.variant),) * 2), winner, out, ("time", lost)
         )
         state = replace(state, clock=replace(clocks.stop(clock, t), flag=None))
@@ -178,7 +190,7 @@ def _step(state: State, event: Event) -> tuple[State, list[Effect]]:
     if isinstance(event, ButtonPressed):
         return _button(state, event, out)
     if isinstance(event, BoardSeen):
-        return _board(state, event, out)
+        return on_board(state, event, out)
     return state, out
 
 
@@ -188,25 +200,25 @@ def _button(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, 
         return _hint_request(state, out)
     if ev.button == "clock":
         if state.phase == "moving" and s.end_on_clock and (ev.player is None or ev.player == state.on_roll):
-            return _turn_end(state, None, out, "clock pressed")
+            return turn_end(state, None, out, "clock pressed")
         return state, out
     if ev.button == "dispute":
         if state.phase != "deciding":
-            if ev.gesture == "long" and _variant(state).dice_mixing:
+            if ev.gesture == "long" and variant_in(state).dice_mixing:
                 return _mix_request(state, out)
             out.append(Prompt("nothing to dispute now"))
             return state, out
         if ev.gesture == "short":  # the opponent accepts the move as played
-            rule = _variant(state).dispute_rule
-            state = _announce(
+            rule = variant_in(state).dispute_rule
+            state = announce(
                 state,
                 Ruling(rule, "accepted", f"{NAMES[1 - (state.on_roll or 0)]} accepts the move as played"),
                 out,
             )
-            return _accept(state, out)
+            return accept(state, out)
         if ev.gesture == "long":  # demand the legal move
-            rule = _variant(state).dispute_rule
-            state = _announce(
+            rule = variant_in(state).dispute_rule
+            state = announce(
                 state,
                 Ruling(
                     rule,
@@ -219,7 +231,7 @@ def _button(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, 
             return replace(state, phase="moving", pending=(), dice_present=False), out
         # double press: the camera is wrong; the players confirm the arbiter's first candidate
         if state.pending and state.pending[1]:
-            state = _announce(
+            state = announce(
                 state,
                 Ruling(
                     "B17",
@@ -228,9 +240,9 @@ def _button(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, 
                 ),
                 out,
             )
-            return _commit(state, state.pending[1][0], out, "confirmed by the players")
+            return commit(state, state.pending[1][0], out, "confirmed by the players")
         return state, out
-    return _cube(state, ev, out)
+    return cube_button(state, ev, out)
 
 
 def _mix_request(state: State, out: list[Effect]) -> tuple[State, list[Effect]]:
@@ -242,7 +254,7 @@ def _mix_request(state: State, out: list[Effect]) -> tuple[State, list[Effect]]:
     station rules on the request and journals it; it has no dice of its own to mix.
     """
     if state.phase in ("setup", "game_over"):
-        return _announce(
+        return announce(
             state,
             Ruling(
                 "B15",
@@ -255,7 +267,7 @@ def _mix_request(state: State, out: list[Effect]) -> tuple[State, list[Effect]]:
     if state.phase == "match_over":
         out.append(Prompt("the match is over: nothing to mix"))
         return state, out
-    return _announce(
+    return announce(
         state,
         Ruling("B15", "mix_refused", "the dice may be mixed only at the start of a game, never mid-game"),
         out,
@@ -273,9 +285,9 @@ def _hint_request(state: State, out: list[Effect]) -> tuple[State, list[Effect]]
         return state, out
     assert state.seating is not None
     mover = state.on_roll
-    position = _position(state, state.sides, mover)
-    plays = _plays(state, state.sides, mover, state.dice)
-    if _variant(state).gnubg and plays:
+    position = position_for(state, state.sides, mover)
+    plays = plays_for(state, state.sides, mover, state.dice)
+    if variant_in(state).gnubg and plays:
         out.append(
             Hint(
                 position,

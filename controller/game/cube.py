@@ -10,18 +10,18 @@ from controller.game.effects import Effect, Prompt
 from controller.game.events import ButtonPressed
 from controller.game.rulings import Ruling
 from controller.game.score import (
-    _game_over,
-    _player,
+    as_player,
+    game_over,
 )
 from controller.game.state import (
     NAMES,
     State,
     Turn,
-    _announce,
-    _variant,
+    announce,
     cube_settings,
+    variant_in,
 )
-from controller.game.turns import _accept
+from controller.game.turns import accept
 from controller.rules.cube import (
     beaver,
     cube_value,
@@ -32,11 +32,11 @@ from controller.rules.cube import (
 from controller.rules.errors import IllegalActionError
 
 
-def _cube(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, list[Effect]]:
+def cube_button(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, list[Effect]]:
     """RULES.md B10, B11, B14: doubles, takes, drops, beavers."""
     s = state.settings
     p = ev.player
-    variant = _variant(state)
+    variant = variant_in(state)
     if not variant.has_cube:
         out.append(Prompt(f"{variant.title} is played without the cube"))
         return state, out
@@ -48,19 +48,19 @@ def _cube(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, li
         p = 1 - state.on_roll if state.phase == "deciding" else state.on_roll
     if ev.button == "double":
         if state.phase == "deciding" and p is not None and p != state.on_roll:
-            state = _announce(
+            state = announce(
                 state, Ruling("B17", "stands", f"{NAMES[p]} doubled: the previous move stands as played"), out
             )
-            state, out = _accept(state, out)
+            state, out = accept(state, out)
         if p is None or state.phase not in ("to_roll", "moving") or p != state.on_roll:
             # turn order is the referee's: the rules core judges a double by the player on turn
             why = "double refused: it is not this player's turn to double"
             refused = Ruling("B10", "double_refused", why, p)
-            return _announce(state, refused, out), out
+            return announce(state, refused, out), out
         try:
             cube = offer_double(
                 state.cube_state,
-                _player(p),
+                as_player(p),
                 rolled=state.phase == "moving",
                 crawford_game=state.crawford_game,
             )
@@ -80,13 +80,13 @@ def _cube(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, li
     action = "beaver" if ev.button == "take" and ev.gesture == "double" else ev.button  # beaver: double press
     try:
         if action == "beaver":
-            cube = beaver(state.cube_state, _player(p), cube_settings(s))
+            cube = beaver(state.cube_state, as_player(p), cube_settings(s))
         elif action == "take":
-            cube = take(state.cube_state, _player(p))
+            cube = take(state.cube_state, as_player(p))
         else:
-            dropped = drop(state.cube_state, _player(p), cube_settings(s).stakes)
+            dropped = drop(state.cube_state, as_player(p), cube_settings(s).stakes)
             state = replace(state, turns=state.turns + (Turn(p, cube="drop"),))
-            return _game_over(state, dropped.winner, out, ("drop", dropped))
+            return game_over(state, dropped.winner, out, ("drop", dropped))
     except IllegalActionError as exc:
         return _cube_refused(state, exc, p, out)
     state = replace(state, cube_state=cube, turns=state.turns + (Turn(p, cube=action),))
@@ -95,10 +95,10 @@ def _cube(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, li
             f"{NAMES[p]} beavers: the cube is {state.cube}, owned by {NAMES[p]}, "
             f"redoubled at once: {NAMES[1 - p]} takes or drops"
         )
-        return _announce(state, Ruling("B11", "beaver", reason, p), out), out
+        return announce(state, Ruling("B11", "beaver", reason, p), out), out
     rule = "B11" if state.turns[-2:-1] and state.turns[-2].cube == "beaver" else "B10"
     reason = f"{NAMES[p]} takes: the cube is {state.cube}, owned by {NAMES[state.owner or 0]}"
-    state = _announce(replace(state, phase="to_roll"), Ruling(rule, "take", reason, p), out)
+    state = announce(replace(state, phase="to_roll"), Ruling(rule, "take", reason, p), out)
     return state, out
 
 
@@ -134,4 +134,4 @@ def _cube_refused(
         out.append(Prompt(f"only {who} answers the double"))
         return state, out
     rule, code, reason = ruling
-    return _announce(state, Ruling(rule, code, reason, player), out), out
+    return announce(state, Ruling(rule, code, reason, player), out), out

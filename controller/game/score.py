@@ -13,20 +13,20 @@ from controller.game.state import (
     NAMES,
     GameRecord,
     State,
-    _announce,
-    _variant,
+    announce,
     cube_settings,
     match_state,
+    variant_in,
 )
 from controller.rules.cube import Cube, GameResult
 from controller.rules.match import record_game
 
 
-def _draw(state: State, out: list[Effect]) -> tuple[State, list[Effect]]:
+def draw(state: State, out: list[Effect]) -> tuple[State, list[Effect]]:
     """RULES.md N9 draw setting: black bore off all with his last roll. No points change hands here
     (the tournament's rule gives each ½ or 1, SV 4.3*); the next game follows N3 (colours alternate)."""
     black = 1 - (state.starter or 0)
-    state = _announce(
+    state = announce(
         state,
         Ruling(
             "N9",
@@ -61,16 +61,16 @@ def score_game(state: State, winner: int) -> tuple[str, GameResult]:
     :raises ValueError: when ``winner`` still has checkers (the game is not over).
     """
     assert state.sides is not None
-    variant = _variant(state)
+    variant = variant_in(state)
     position = variant.position(state.sides[winner], state.sides[1 - winner])
-    return variant.game_result(position, _player(winner), state.cube_state, cube_settings(state.settings))
+    return variant.game_result(position, as_player(winner), state.cube_state, cube_settings(state.settings))
 
 
-def _player(p: int) -> Literal[0, 1]:
+def as_player(p: int) -> Literal[0, 1]:
     return 0 if p == 0 else 1
 
 
-def _game_over(
+def game_over(
     state: State, winner: int, out: list[Effect], result: tuple[str, GameResult] | None = None
 ) -> tuple[State, list[Effect]]:
     """Score the game through the rules core (RULES.md B9/N9; B14 match score and Crawford flags)."""
@@ -90,8 +90,8 @@ def _game_over(
         state.cube,
         state.cube_state.automatic,
     )
-    rule = _variant(state).result_rule
-    state = _announce(
+    rule = variant_in(state).result_rule
+    state = announce(
         state,
         Ruling(
             rule,

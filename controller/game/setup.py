@@ -15,33 +15,33 @@ from controller.game.state import (
     NAMES,
     Sides,
     State,
-    _announce,
-    _half_of,
-    _is_start,
-    _partial_notes,
-    _plays,
-    _position,
-    _roll_of,
-    _show,
-    _variant,
+    announce,
     cube_settings,
+    half_of,
     infer_seating,
+    is_start,
     match_state,
+    partial_notes,
+    plays_for,
+    position_for,
+    show,
     sides_from_seen,
+    trusted_dice,
+    variant_in,
 )
 from controller.game.turns import (
-    _begin_move,
-    _deciding,
-    _describe_plays,
-    _moving,
-    _to_roll,
+    begin_move,
+    deciding,
+    describe_plays,
+    moving,
+    to_roll,
 )
 from controller.geometry import right_half
 from controller.rules.cube import automatic_double
 from firmware_bridge.frames import LedFrame
 
 
-def _board(state: State, ev: BoardSeen, out: list[Effect]) -> tuple[State, list[Effect]]:
+def on_board(state: State, ev: BoardSeen, out: list[Effect]) -> tuple[State, list[Effect]]:
     if not ev.usable:
         why = "a hand covers the board" if ev.occluded else f"no usable reading ({ev.status})"
         out.append(Prompt(f"waiting: {why}"))
@@ -51,19 +51,19 @@ def _board(state: State, ev: BoardSeen, out: list[Effect]) -> tuple[State, list[
     elif state.phase == "free":
         # keep the numbering found on the first board, unless a start position shows another
         other = infer_seating(ev, state.settings)
-        if other != state.seating and _is_start(sides_from_seen(ev, other), _variant(state)):
+        if other != state.seating and is_start(sides_from_seen(ev, other), variant_in(state)):
             state = replace(state, seating=other)
     assert state.seating is not None
     seen = sides_from_seen(ev, state.seating)
-    dice = _roll_of(ev)
+    dice = trusted_dice(ev)
     if state.phase in ("setup", "free", "game_over", "match_over"):
         return _setup(state, ev, seen, dice, out)
     if state.phase == "to_roll":
-        return _to_roll(state, ev, seen, dice, out)
+        return to_roll(state, ev, seen, dice, out)
     if state.phase == "moving":
-        return _moving(state, ev, seen, dice, out)
+        return moving(state, ev, seen, dice, out)
     if state.phase == "deciding":
-        return _deciding(state, ev, seen, dice, out)
+        return deciding(state, ev, seen, dice, out)
     if state.phase == "cube":
         out.append(Prompt(f"{NAMES[1 - (state.on_roll or 0)]}: take or drop the double"))
         return state, out
@@ -75,15 +75,15 @@ def _setup(
 ) -> tuple[State, list[Effect]]:
     """No game under way: start one on an opening roll over the start position, else free analysis."""
     assert state.seating is not None
-    variant = _variant(state)
+    variant = variant_in(state)
     if state.phase == "match_over":
         out.append(Prompt("the match is over: start a new one (tavla run --config ...)"))
         return state, out
-    if _is_start(seen, variant):
+    if is_start(seen, variant):
         if not variant.opening_each_game and state.phase == "game_over" and state.starter is not None:
             return _nardy_next_game(state, ev, seen, dice, out)
         if not dice:
-            view, _, _, _ = _show(state, ev, "start position: roll one die each", None, None, seen)
+            view, _, _, _ = show(state, ev, "start position: roll one die each", None, None, seen)
             out.append(view)
             return replace(state, sides=seen), out
         return _opening(state, ev, seen, dice, out)
@@ -91,7 +91,7 @@ def _setup(
         out.append(Prompt("game over: set up the start position for the next game"))
         return state, out
     # free play: analyse this board alone (hint assistant over any position)
-    notes = list(_partial_notes(seen))
+    notes = list(partial_notes(seen))
     if not dice and ev.dice:
         notes.append(f"{len(ev.dice)} dice-like marks read, none trusted: no roll taken from this frame")
     seating = state.seating  # kept: `state` is rebound below
@@ -100,10 +100,10 @@ def _setup(
     if len(dice) == 2:
         ruling = rethrow(dice[:2], state.settings)
         if ruling is not None:
-            state = _announce(state, ruling, out)
+            state = announce(state, ruling, out)
             out.append(Leds(hints.rethrow_frame(), "re-throw"))
         else:
-            half = _half_of(dice)
+            half = half_of(dice)
             mover = seating.roller_for_half(bool(half)) if half is not None else None
             a, b = dice[0].value, dice[1].value
             roll = (a, b) if a is not None and b is not None else None
@@ -117,7 +117,7 @@ def _setup(
     if flags:
         notes.append(f"no legal plays counted: the position is impossible ({arbiter.flag_names(flags)})")
         position_ok = False
-    view, frame, _, _ = _show(
+    view, frame, _, _ = show(
         state, ev, "board", mover, roll if position_ok else None, seen if position_ok else seen, tuple(notes)
     )
     if not position_ok:
@@ -157,9 +157,10 @@ def _free_inference(state: State, seen: Sides, out: list[Effect], now_mover: int
     if seen == before_sides or _same_roll(state.pending[1], now_mover, now_roll):
         return state
     def judge(player: int) -> arbiter.Inference:
-        before = _position(state, before_sides, player)
-        plays = _plays(state, before_sides, player, roll)
-        return arbiter.infer(before, plays, _position(state, seen, player), (arbiter.BAR,), _variant(state))
+        before = position_for(state, before_sides, player)
+        plays = plays_for(state, before_sides, player, roll)
+        seen_pos = position_for(state, seen, player)
+        return arbiter.infer(before, plays, seen_pos, (arbiter.BAR,), variant_in(state))
 
     verdict = judge(mover)
     if isinstance(verdict, arbiter.Illegal):
@@ -168,14 +169,14 @@ def _free_inference(state: State, seen: Sides, out: list[Effect], now_mover: int
         other = judge(1 - mover)
         if isinstance(other, arbiter.Made) and other.play.moves:
             mover, verdict = 1 - mover, other
-    rule = _variant(state).dispute_rule
+    rule = variant_in(state).dispute_rule
     if isinstance(verdict, arbiter.Made):
-        text = _describe_plays(state, (verdict.play,)) if verdict.play.moves else "no move (none possible)"
+        text = describe_plays(state, (verdict.play,)) if verdict.play.moves else "no move (none possible)"
         out.append(Prompt(f"{NAMES[mover]} played {roll[0]}-{roll[1]}: {text} (legal)"))
         return state
     if isinstance(verdict, arbiter.Ambiguous):
-        text = _describe_plays(state, verdict.candidates)
-        return _announce(
+        text = describe_plays(state, verdict.candidates)
+        return announce(
             state,
             Ruling(
                 rule,
@@ -187,8 +188,8 @@ def _free_inference(state: State, seen: Sides, out: list[Effect], now_mover: int
             out,
         )
     if isinstance(verdict, arbiter.Illegal):
-        text = _describe_plays(state, verdict.closest)
-        return _announce(
+        text = describe_plays(state, verdict.closest)
+        return announce(
             state,
             Ruling(
                 rule,
@@ -217,7 +218,7 @@ def _opening(
     for d in dice[:2]:
         r = rethrow((d,), s)
         if r is not None:
-            state = _announce(state, r, out)
+            state = announce(state, r, out)
             out.append(Leds(hints.rethrow_frame(), "re-throw"))
             return state, out
     by_player: dict[int, int] = {}
@@ -226,8 +227,8 @@ def _opening(
             continue
         by_player[seating.roller_for_half(right_half(d.slot))] = d.value
     if len(by_player) != 2:
-        rule = _variant(state).rethrow_rule
-        state = _announce(
+        rule = variant_in(state).rethrow_rule
+        state = announce(
             state,
             Ruling(rule, "rethrow", "opening roll: each player's die must land on his own right-hand half"),
             out,
@@ -237,13 +238,13 @@ def _opening(
     a, b = by_player[0], by_player[1]
     if a == b:
         reason = f"opening roll tied {a}-{b}: both roll again"
-        rule = _variant(state).opening_rule
+        rule = variant_in(state).opening_rule
         cube = automatic_double(state.cube_state, cube_settings(s))  # RULES.md B13, with its limit
         if cube != state.cube_state:
             state = replace(state, cube_state=cube)
             reason += f"; automatic double: the cube is now {state.cube} and stays in the middle"
             rule = "B13"
-        state = _announce(
+        state = announce(
             replace(state, opening_ties=state.opening_ties + 1, sides=seen),
             Ruling(rule, "opening_tie", reason),
             out,
@@ -270,7 +271,7 @@ def _opening(
     )
     if crawford:
         out.append(Prompt(f"game {game_number} is the Crawford game: no doubling (RULES.md B14)"))
-    if not _variant(state).opening_plays_roll:
+    if not variant_in(state).opening_plays_roll:
         out.append(
             Prompt(
                 f"{NAMES[first]} won the opening roll {max(a, b)}-{min(a, b)}: {NAMES[first]} plays white "
@@ -280,7 +281,7 @@ def _opening(
         return replace(state, phase="to_roll", dice=None), out
     roll = (max(a, b), min(a, b))
     out.append(Prompt(f"{NAMES[first]} won the opening roll and plays {roll[0]}-{roll[1]} (RULES.md B3)"))
-    return _begin_move(state, ev, first, roll, out)
+    return begin_move(state, ev, first, roll, out)
 
 
 def _nardy_next_game(
@@ -316,5 +317,5 @@ def _nardy_next_game(
         Prompt(f"game {state.game_number}: {NAMES[first]} plays white and rolls first ({why}; RULES.md N3)")
     )
     if dice:
-        return _to_roll(state, ev, seen, dice, out)
+        return to_roll(state, ev, seen, dice, out)
     return state, out

@@ -159,7 +159,7 @@ def new_state(settings: Settings | None = None) -> State:
 # --- helpers ---------------------------------------------------------------------------------------
 
 
-def _variant(state: State) -> Variant:
+def variant_in(state: State) -> Variant:
     return variant_of(state.settings)
 
 
@@ -195,20 +195,20 @@ def infer_seating(ev: BoardSeen, settings: Settings) -> Seating:
     return min(candidates, key=pips)
 
 
-def _position(state: State, sides: Sides, mover: int) -> Any:
-    return _variant(state).position(sides[mover], sides[1 - mover])
+def position_for(state: State, sides: Sides, mover: int) -> Any:
+    return variant_in(state).position(sides[mover], sides[1 - mover])
 
 
-def _plays(state: State, sides: Sides, mover: int, dice: tuple[int, int]) -> list[Any]:
-    return list(_variant(state).legal_plays(_position(state, sides, mover), dice[0], dice[1]))
+def plays_for(state: State, sides: Sides, mover: int, dice: tuple[int, int]) -> list[Any]:
+    return list(variant_in(state).legal_plays(position_for(state, sides, mover), dice[0], dice[1]))
 
 
-def _pad(side: tuple[int, ...]) -> tuple[int, ...]:
+def pad(side: tuple[int, ...]) -> tuple[int, ...]:
     """A side as 25 entries (nardy positions have no bar entry)."""
     return tuple(side) + (0,) * (25 - len(side))
 
 
-def _is_start(sides: Sides, variant: Variant) -> bool:
+def is_start(sides: Sides, variant: Variant) -> bool:
     start = variant.start_side()
     return sides[0] == start and sides[1] == start
 
@@ -219,24 +219,24 @@ MIN_DIE_CONFIDENCE = 0.5  # dice read less surely are left out (a pip pattern on
 MAX_DICE = 4  # two pairs: the mover's and an opponent's premature roll (RULES.md B16)
 
 
-def _roll_of(ev: BoardSeen) -> tuple[DieSeen, ...]:
+def trusted_dice(ev: BoardSeen) -> tuple[DieSeen, ...]:
     """The dice the referee believes: those read with some confidence. More than two pairs cannot be
     on a backgammon board: such a reading is left out whole (a note says so) rather than ruled on."""
     dice = tuple(d for d in ev.dice if d.confidence >= MIN_DIE_CONFIDENCE)
     return dice if len(dice) <= MAX_DICE else ()
 
 
-def _half_of(dice: tuple[DieSeen, ...]) -> bool | None:
+def half_of(dice: tuple[DieSeen, ...]) -> bool | None:
     halves = {right_half(d.slot) for d in dice if d.slot is not None}
     return halves.pop() if len(halves) == 1 else None
 
 
-def _contact(sides: Sides, variant: Variant) -> bool:
+def in_contact(sides: Sides, variant: Variant) -> bool:
     """True while the checkers can still meet (RULES.md B16 waiver: contact is over otherwise)."""
     return variant.in_contact(sides[0], sides[1])
 
 
-def _show(
+def show(
     state: State,
     ev: BoardSeen,
     title: str,
@@ -262,8 +262,8 @@ def _show(
             sum((i + 1) * n for i, n in enumerate(sides[1])),
         )
     if sides is not None and seating is not None and mover is not None:
-        position = _position(state, sides, mover)
-        if _variant(state).gnubg:
+        position = position_for(state, sides, mover)
+        if variant_in(state).gnubg:
             try:
                 from controller.formats.position_id import position_id
 
@@ -271,12 +271,12 @@ def _show(
             except Exception:  # a partial reading may not encode; the ID is only informative
                 pos_id = None
         if dice is not None:
-            plays = _plays(state, sides, mover, dice)
+            plays = plays_for(state, sides, mover, dice)
             legal = len(plays)
             movable = hints.movable_points(position, plays)
             movable_slots = tuple(sorted(hints.zones_for(seating, mover, movable)))
             frame = hints.movable_frame(seating, mover, movable)
-            if state.settings.hints == "assistant" and _variant(state).gnubg and plays:
+            if state.settings.hints == "assistant" and variant_in(state).gnubg and plays:
                 hint = Hint(
                     position,
                     dice,
@@ -305,12 +305,12 @@ def _show(
     return view, frame, plays, position
 
 
-def _announce(state: State, ruling: Ruling, out: list[Effect]) -> State:
+def announce(state: State, ruling: Ruling, out: list[Effect]) -> State:
     out.append(Announce(ruling))
     return replace(state, rulings=state.rulings + 1)
 
 
-def _partial_notes(sides: Sides) -> tuple[str, ...]:
+def partial_notes(sides: Sides) -> tuple[str, ...]:
     notes = []
     for p in (0, 1):
         n = sum(sides[p])

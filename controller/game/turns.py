@@ -13,8 +13,8 @@ from controller.game.effects import Effect, Leds, Prompt
 from controller.game.events import BoardSeen, DieSeen
 from controller.game.rulings import Ruling, rethrow
 from controller.game.score import (
-    _draw,
-    _game_over,
+    draw,
+    game_over,
 )
 from controller.game.state import (
     NAMES,
@@ -22,27 +22,27 @@ from controller.game.state import (
     Sides,
     State,
     Turn,
-    _announce,
-    _contact,
-    _half_of,
-    _pad,
-    _plays,
-    _position,
-    _show,
-    _variant,
+    announce,
+    half_of,
+    in_contact,
+    pad,
+    plays_for,
+    position_for,
+    show,
+    variant_in,
 )
 from controller.geometry import right_half
 from controller.rules.variant import TurnEnd
 
 
-def _begin_move(
+def begin_move(
     state: State, ev: BoardSeen, mover: int, roll: tuple[int, int], out: list[Effect]
 ) -> tuple[State, list[Effect]]:
     assert state.sides is not None
     state = replace(
         state, phase="moving", on_roll=mover, dice=roll, seen=state.sides, dice_present=True, premature=None
     )
-    view, frame, plays, _ = _show(
+    view, frame, plays, _ = show(
         state, ev, f"{NAMES[mover]} to play {roll[0]}-{roll[1]}", mover, roll, state.sides
     )
     out.append(view)
@@ -55,7 +55,7 @@ def _begin_move(
     return state, out
 
 
-def _to_roll(
+def to_roll(
     state: State, ev: BoardSeen, seen: Sides, dice: tuple[DieSeen, ...], out: list[Effect]
 ) -> tuple[State, list[Effect]]:
     assert state.seating is not None and state.on_roll is not None and state.sides is not None
@@ -67,11 +67,11 @@ def _to_roll(
         return state, out
     if len(dice) < 2:
         return state, out
-    half = _half_of(dice[:2])
-    own_half = _variant(state).rolls_in_own_half
+    half = half_of(dice[:2])
+    own_half = variant_in(state).rolls_in_own_half
     if own_half and half is not None and seating.roller_for_half(half) != mover:
         rule = "B15"
-        state = _announce(
+        state = announce(
             state,
             Ruling(
                 rule,
@@ -84,20 +84,20 @@ def _to_roll(
         return state, out
     ruling = rethrow(dice[:2], state.settings, seating.seat_bottom(mover) if own_half else None)
     if ruling is not None:
-        state = _announce(state, replace(ruling, player=mover), out)
+        state = announce(state, replace(ruling, player=mover), out)
         out.append(Leds(hints.rethrow_frame(), "re-throw"))
         return state, out
     roll = (int(dice[0].value or 0), int(dice[1].value or 0))
-    return _begin_move(state, ev, mover, roll, out)
+    return begin_move(state, ev, mover, roll, out)
 
 
-def _moving(
+def moving(
     state: State, ev: BoardSeen, seen: Sides, dice: tuple[DieSeen, ...], out: list[Effect]
 ) -> tuple[State, list[Effect]]:
     assert state.seating is not None and state.on_roll is not None and state.dice is not None
     mover = state.on_roll
     seating, roll = state.seating, state.dice  # kept: `state` is rebound below
-    own_half = _variant(state).rolls_in_own_half
+    own_half = variant_in(state).rolls_in_own_half
     mine = tuple(
         d
         for d in dice
@@ -112,26 +112,26 @@ def _moving(
             # as the board shows a legal play, or on the clock button
             return _correcting(state, ev, seen, out)
         if state.settings.end_on_pickup:
-            return _turn_end(replace(state, seen=seen), ev, out, "dice picked up")
+            return turn_end(replace(state, seen=seen), ev, out, "dice picked up")
         return replace(state, seen=seen, dice_present=False), out
     if mine and not state.dice_present:
         state = replace(state, dice_present=True)
     if not mine and len(theirs) >= 2 and own_half:
         # the mover's dice went and the opponent rolled in the same settled frame: turn end, then the roll
-        state, out = _turn_end(replace(state, seen=seen), ev, out, "dice picked up")
+        state, out = turn_end(replace(state, seen=seen), ev, out, "dice picked up")
         if state.phase == "to_roll":
-            return _to_roll(state, ev, seen, theirs, out)
+            return to_roll(state, ev, seen, theirs, out)
         return state, out
     if seen != state.seen and state.sides is not None:
         lifted = _lifted_from(state.sides[mover], seen[mover])
         if lifted is not None and state.settings.hints == "assistant":
-            plays = _plays(state, state.sides, mover, roll)
+            plays = plays_for(state, state.sides, mover, roll)
             dests = hints.destinations(plays, lifted)
             if dests:
                 out.append(Leds(hints.destination_frame(seating, mover, lifted, dests), "destinations"))
     if seen != state.seen:
         state = replace(state, seen=seen)
-        view, _, _, _ = _show(
+        view, _, _, _ = show(
             state,
             ev,
             f"{NAMES[mover]} moving {roll[0]}-{roll[1]}",
@@ -171,17 +171,17 @@ def _correcting(state: State, ev: BoardSeen, seen: Sides, out: list[Effect]) -> 
     if seen == state.seen:
         return state, out
     mover = state.on_roll
-    plays = _plays(state, state.sides, mover, state.dice)
+    plays = plays_for(state, state.sides, mover, state.dice)
     verdict = arbiter.infer(
-        _position(state, state.sides, mover),
+        position_for(state, state.sides, mover),
         plays,
-        _position(state, seen, mover),
+        position_for(state, seen, mover),
         _unsure(state, ev, mover),
-        _variant(state),
+        variant_in(state),
         tolerate=_tolerated(state),
     )
     if isinstance(verdict, arbiter.Made) and (verdict.play.moves or not plays):
-        return _commit(replace(state, seen=seen), verdict.play, out, "corrected")
+        return commit(replace(state, seen=seen), verdict.play, out, "corrected")
     return replace(state, seen=seen), out
 
 
@@ -194,9 +194,9 @@ def _premature(
     if state.premature == opp:
         return state, out  # already ruled on this roll
     s = state.settings
-    plays = _plays(state, state.sides, mover, state.dice)
+    plays = plays_for(state, state.sides, mover, state.dice)
     forced = len(plays) <= 1
-    no_contact = not _contact(state.sides, _variant(state))
+    no_contact = not in_contact(state.sides, variant_in(state))
     if s.premature_roll == "stands" or (s.premature_waiver and (forced or no_contact)):
         why = (
             "the rules in force let a premature roll stand"
@@ -205,7 +205,7 @@ def _premature(
             if forced
             else "contact is over"
         )
-        state = _announce(
+        state = announce(
             state,
             Ruling(
                 "B16",
@@ -215,11 +215,11 @@ def _premature(
             ),
             out,
         )
-        state, out = _turn_end(replace(state, seen=seen), ev, out, "opponent rolled")
+        state, out = turn_end(replace(state, seen=seen), ev, out, "opponent rolled")
         if state.phase == "to_roll":
-            return _to_roll(state, ev, seen, theirs, out)
+            return to_roll(state, ev, seen, theirs, out)
         return state, out
-    state = _announce(
+    state = announce(
         replace(state, premature=opp),
         Ruling(
             "B16",
@@ -233,20 +233,20 @@ def _premature(
     return state, out
 
 
-def _turn_end(state: State, ev: BoardSeen | None, out: list[Effect], how: str) -> tuple[State, list[Effect]]:
+def turn_end(state: State, ev: BoardSeen | None, out: list[Effect], how: str) -> tuple[State, list[Effect]]:
     """RULES.md B16/N11: the turn is over; the arbiter names the play or a dispute is raised (B17)."""
     assert state.on_roll is not None and state.dice is not None and state.sides is not None
     assert state.seen is not None and state.seating is not None
     mover = state.on_roll
     seating = state.seating  # kept: `state` is rebound below
-    before = _position(state, state.sides, mover)
-    seen_pos = _position(state, state.seen, mover)
-    plays = _plays(state, state.sides, mover, state.dice)
+    before = position_for(state, state.sides, mover)
+    seen_pos = position_for(state, state.seen, mover)
+    plays = plays_for(state, state.sides, mover, state.dice)
     unsure = _unsure(state, ev, mover) if ev is not None else ()
-    verdict = arbiter.infer(before, plays, seen_pos, unsure, _variant(state), tolerate=_tolerated(state))
-    rule_ill = _variant(state).dispute_rule
+    verdict = arbiter.infer(before, plays, seen_pos, unsure, variant_in(state), tolerate=_tolerated(state))
+    rule_ill = variant_in(state).dispute_rule
     if isinstance(verdict, arbiter.Made):
-        return _commit(state, verdict.play, out, how)
+        return commit(state, verdict.play, out, how)
     if isinstance(verdict, arbiter.Unreadable):
         out.append(
             Prompt(
@@ -259,10 +259,10 @@ def _turn_end(state: State, ev: BoardSeen | None, out: list[Effect], how: str) -
 
         cands = (
             ", ".join(format_play(p) for p in verdict.candidates[:3])
-            if _variant(state).gnubg
+            if variant_in(state).gnubg
             else f"{len(verdict.candidates)} plays"
         )
-        state = _announce(
+        state = announce(
             state,
             Ruling(
                 rule_ill,
@@ -275,10 +275,10 @@ def _turn_end(state: State, ev: BoardSeen | None, out: list[Effect], how: str) -
         )
         return replace(state, phase="deciding", pending=("ambiguous", verdict.candidates)), out
     assert isinstance(verdict, arbiter.Illegal)
-    closest = _describe_plays(state, verdict.closest)
+    closest = describe_plays(state, verdict.closest)
     what = "incomplete" if verdict.unchanged else "illegal"
     if state.settings.illegal_move == "must_correct":
-        state = _announce(
+        state = announce(
             state,
             Ruling(
                 rule_ill,
@@ -294,13 +294,15 @@ def _turn_end(state: State, ev: BoardSeen | None, out: list[Effect], how: str) -
                 hints.warning_frame(
                     seating,
                     mover,
-                    hints.changed_points(verdict.closest[0].result, seen_pos) if verdict.closest else (),
+                    hints.changed_points(verdict.closest[0].result, seen_pos, variant_in(state))
+                    if verdict.closest
+                    else (),
                 ),
                 "illegal move",
             )
         )
         return replace(state, phase="moving", dice_present=False), out
-    state = _announce(
+    state = announce(
         state,
         Ruling(
             rule_ill,
@@ -315,7 +317,9 @@ def _turn_end(state: State, ev: BoardSeen | None, out: list[Effect], how: str) -
         out.append(
             Leds(
                 hints.warning_frame(
-                    seating, mover, hints.changed_points(verdict.closest[0].result, seen_pos)
+                    seating,
+                    mover,
+                    hints.changed_points(verdict.closest[0].result, seen_pos, variant_in(state)),
                 ),
                 "illegal move",
             )
@@ -323,10 +327,10 @@ def _turn_end(state: State, ev: BoardSeen | None, out: list[Effect], how: str) -
     return replace(state, phase="deciding", pending=("illegal", verdict.closest)), out
 
 
-def _describe_plays(state: State, plays: tuple[Any, ...]) -> str:
+def describe_plays(state: State, plays: tuple[Any, ...]) -> str:
     if not plays:
         return "no play (the roll could not be played)"
-    if not _variant(state).gnubg:
+    if not variant_in(state).gnubg:
         return " | ".join(" ".join(f"{m.src}/{m.dst}" for m in p.moves) for p in plays[:3])
     from controller.formats.notation import format_play
 
@@ -336,7 +340,7 @@ def _describe_plays(state: State, plays: tuple[Any, ...]) -> str:
 def _tolerated(state: State) -> Any:
     """Status flags a seen position may carry now: both sides finished, after black's last roll under
     the nardy draw setting (RULES.md N9); else none."""
-    return _variant(state).tolerated_status(state.last_roll)
+    return variant_in(state).tolerated_status(state.last_roll)
 
 
 def _unsure(state: State, ev: BoardSeen, mover: int) -> tuple[int, ...]:
@@ -347,14 +351,14 @@ def _unsure(state: State, ev: BoardSeen, mover: int) -> tuple[int, ...]:
     return tuple(sorted(pts))
 
 
-def _commit(
+def commit(
     state: State, play: Any, out: list[Effect], how: str, illegal: bool = False, result: Sides | None = None
 ) -> tuple[State, list[Effect]]:
     """The move is final: record it, hand the turn over, or end the game (RULES.md B9, N9)."""
     assert state.on_roll is not None and state.dice is not None
     mover = state.on_roll
     if result is None:
-        me, opp = _pad(play.result.me), _pad(play.result.opp)
+        me, opp = pad(play.result.me), pad(play.result.opp)
         result = (me, opp) if mover == 0 else (opp, me)
     moves = tuple((m.src, m.dst) for m in play.moves) if play is not None else ()
     turn = Turn(mover, state.dice, moves, illegal=illegal)
@@ -379,13 +383,13 @@ def _turn_end_after(
     """RULES.md B9, N9 through the rules core (``Variant.end_of_turn``): the game goes on, black gets
     his last roll (nardy draw setting: white has just borne off his last checker), or it is over -- a
     draw when black bore off all with that last roll, else scored."""
-    variant = _variant(state)
+    variant = variant_in(state)
     position = variant.position(result[mover], result[1 - mover])
     white = mover == state.starter  # the player who made the game's first move has white (N3)
     end, winner = variant.end_of_turn(position, mover_is_white=white, last_roll=state.last_roll)
     nxt = 1 - mover
     if end is TurnEnd.LAST_ROLL:
-        state = _announce(
+        state = announce(
             state,
             Ruling(
                 "N9",
@@ -401,22 +405,22 @@ def _turn_end_after(
         out.append(Prompt(f"{NAMES[mover]}'s turn ends ({how}); {NAMES[nxt]} to roll"))
         return replace(state, phase="to_roll", on_roll=nxt, premature=None), out
     if winner is None:
-        return _draw(state, out)
-    return _game_over(state, mover if winner == "me" else nxt, out)
+        return draw(state, out)
+    return game_over(state, mover if winner == "me" else nxt, out)
 
 
-def _deciding(
+def deciding(
     state: State, ev: BoardSeen, seen: Sides, dice: tuple[DieSeen, ...], out: list[Effect]
 ) -> tuple[State, list[Effect]]:
     """RULES.md B17: the opponent's roll makes the previous move stand."""
     assert state.on_roll is not None and state.seating is not None
     mover = state.on_roll
     if len(dice) >= 2:
-        half = _half_of(dice[:2])
-        if not _variant(state).rolls_in_own_half or (
+        half = half_of(dice[:2])
+        if not variant_in(state).rolls_in_own_half or (
             half is not None and state.seating.roller_for_half(half) == 1 - mover
         ):
-            state = _announce(
+            state = announce(
                 state,
                 Ruling(
                     "B17",
@@ -426,22 +430,22 @@ def _deciding(
                 ),
                 out,
             )
-            state, out = _accept(state, out)
+            state, out = accept(state, out)
             if state.phase == "to_roll":
-                return _to_roll(state, ev, seen, dice, out)
+                return to_roll(state, ev, seen, dice, out)
             return state, out
     if seen != state.seen:
         state = replace(state, seen=seen)
     return state, out
 
 
-def _accept(state: State, out: list[Effect]) -> tuple[State, list[Effect]]:
+def accept(state: State, out: list[Effect]) -> tuple[State, list[Effect]]:
     """The move is accepted as played (the board seen becomes the position)."""
     assert state.seen is not None
     kind, data = state.pending if state.pending else ("illegal", ())
     if kind == "ambiguous" and data:
-        return _commit(state, data[0], out, "accepted")
-    return _commit(state, _AsPlayed(), out, "accepted as played", illegal=True, result=state.seen)
+        return commit(state, data[0], out, "accepted")
+    return commit(state, _AsPlayed(), out, "accepted as played", illegal=True, result=state.seen)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import pytest
 from controller import hints
 from controller.formats.notation import format_play
 from controller.geometry import Seating
+from controller.hints import engine
 from controller.rules.moves import legal_plays
 from controller.rules.position import Position
 from firmware_bridge.frames import AMBER, BLUE, GREEN, RED, Effect
@@ -60,27 +61,27 @@ def test_warning_and_rethrow_frames():
 
 
 @pytest.mark.skipif(
-    not hints.gnubg_available(), reason="gnubg bindings not installed (pip install '.[hints]')"
+    not engine.gnubg_available(), reason="gnubg bindings not installed (pip install '.[hints]')"
 )
 def test_gnubg_best_play_opening():
     pos = Position.initial()
-    best = hints.best_play(pos, 3, 1, legal_plays(pos, 3, 1))
+    best = engine.best_play(pos, 3, 1, legal_plays(pos, 3, 1))
     assert format_play(best) == "8/5 6/5"
 
 
 @pytest.mark.skipif(
-    not hints.gnubg_available(), reason="gnubg bindings not installed (pip install '.[hints]')"
+    not engine.gnubg_available(), reason="gnubg bindings not installed (pip install '.[hints]')"
 )
 def test_gnubg_best_play_bear_off_cut_short_is_completed():
     # gnubg 1.1.0a16 reports a bear-off only up to its first "off"; the complete legal play is named
     pos = Position(side(p6=1, p5=1, p2=3), side(p24=2, p13=5))
     plays = legal_plays(pos, 6, 5)
-    best = hints.best_play(pos, 6, 5, plays)
+    best = engine.best_play(pos, 6, 5, plays)
     assert best in plays and format_play(best) == "6/off 5/off"
 
 
 def test_no_plays_no_hint():
-    assert hints.best_play(Position.initial(), 3, 1, []) is None
+    assert engine.best_play(Position.initial(), 3, 1, []) is None
 
 
 def test_engine_helper_closes_cleanly_at_exit():
@@ -89,17 +90,17 @@ def test_engine_helper_closes_cleanly_at_exit():
     import subprocess
     import sys
 
-    if not hints.gnubg_available():
+    if not engine.gnubg_available():
         pytest.skip("gnubg bindings not installed (pip install --pre gnubg gnubg-nn)")
     code = (
-        "from controller import hints\n"
+        "from controller.hints import engine\n"
         "from controller.rules.moves import legal_plays\n"
         "from controller.rules.position import Position\n"
         "pos = Position.initial()\n"
         "plays = legal_plays(pos, 3, 1)\n"
-        "assert hints.best_play(pos, 3, 1, plays) is not None\n"
-        "hints.close_engine(); hints.close_engine()\n"
-        "assert hints.best_play(pos, 3, 1, plays) is not None\n"
+        "assert engine.best_play(pos, 3, 1, plays) is not None\n"
+        "engine.close_engine(); engine.close_engine()\n"
+        "assert engine.best_play(pos, 3, 1, plays) is not None\n"
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
@@ -117,7 +118,7 @@ def test_a_ctrl_c_while_the_helper_starts_reaches_the_station():
     code = (
         "import os, signal\n"
         "from concurrent.futures import ProcessPoolExecutor\n"
-        "from controller import hints\n"
+        "from controller.hints import engine\n"
         "submit = ProcessPoolExecutor.submit\n"
         "def late(self, *a, **k):\n"
         "    os.kill(os.getpid(), signal.SIGINT)\n"
@@ -125,12 +126,12 @@ def test_a_ctrl_c_while_the_helper_starts_reaches_the_station():
         "if __name__ == '__main__':\n"
         "    ProcessPoolExecutor.submit = late\n"
         "    try:\n"
-        "        hints._gnubg_process()\n"
+        "        engine._gnubg_process()\n"
         "        print('ran on')\n"
         "    except KeyboardInterrupt:\n"
         "        print('interrupted')\n"
         "    finally:\n"
-        "        hints.close_engine()\n"
+        "        engine.close_engine()\n"
     )
     # a job started in the background by a non-interactive shell inherits SIGINT ignored, and Python
     # then installs no KeyboardInterrupt handler: give the child the default, as a terminal would

@@ -130,16 +130,16 @@ def test_full_demo_game_with_buttons_on_mock_pins(tmp_path):
 
 def test_station_runs_hints_through_the_engine(link, tmp_path):
     """A hint request (long press on the clock) lights gnubg's best play, run by the station."""
-    from controller import hints
     from controller.demo import scripted_events
     from controller.game.events import ButtonPressed
+    from controller.hints import engine
 
     station = Station(Settings(hints="home"), link=link)
     for ev in scripted_events(3, turns=2, settings=Settings(hints="home"))[:3]:
         station.handle(ev)
     station.handle(ButtonPressed(t=9.0, button="clock", player=station.state.on_roll, gesture="long"))
     leds = [e for e in station.effects if isinstance(e, Leds)][-1]
-    assert leds.why == ("best play" if hints.gnubg_available() else "movable points")
+    assert leds.why == ("best play" if engine.gnubg_available() else "movable points")
     assert link.state == leds.frame
 
 
