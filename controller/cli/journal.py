@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 if TYPE_CHECKING:
-    from controller.journal import JournalTampered
+    from controller.station.journal import JournalTampered
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -43,7 +43,7 @@ def _load(path: Path, until_damage: bool = False) -> list[Any]:
     A last line cut short by a crash is dropped with a one-line note (it was never acted on). With
     ``until_damage`` an edited journal gives the events before its first bad line (with a note).
     """
-    from controller.journal import JournalError, NotAJournal, read_until_damage, torn_tail
+    from controller.station.journal import JournalError, NotAJournal, read_until_damage, torn_tail
 
     if path.is_dir():
         raise _fail(f"{path} is a folder: give the journal file (journal-*.jsonl in it)")
@@ -158,7 +158,7 @@ def register(app: typer.Typer) -> None:
             f"score light {state.score[0]} - dark {state.score[1]}"
         )
         if export is not None:
-            from controller.export import export_match
+            from controller.station.export import export_match
 
             try:
                 paths = export_match(state, export, journal.stem)
@@ -216,7 +216,7 @@ def register(app: typer.Typer) -> None:
         )
         if events is not None:
             from controller.game.events import MatchStarted
-            from controller.journal import read_events_file
+            from controller.station.journal import read_events_file
 
             try:
                 recorded = read_events_file(events)

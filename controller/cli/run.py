@@ -1,7 +1,7 @@
 """``tavla run`` -- the station, end to end (issue 2 item 5, issue 6 item 8).
 
 Frames come from ``--source`` (a camera index, a video file, a folder of images in name order; default
-the embedded demo of :mod:`controller.demo`), each is read by ``vision.reader.read_board`` and, once
+the embedded demo of :mod:`controller.station.demo`), each is read by ``vision.reader.read_board`` and, once
 settled, becomes a :class:`controller.game.events.BoardSeen` on the station's queue. For each settled frame
 the station prints the board as a text diagram, the dice, how many legal plays the dice allow and
 which points hold a checker that can move, and sends the LED frame lighting exactly those points to
@@ -50,7 +50,7 @@ def demo_events(
     must play its script to the end). ``use_reader`` False takes the renderer's ground truth directly
     (the frames are still rendered: the dice positions come from the image). ``start``: the first
     frame to yield (``tavla resume --demo`` goes on after the frames its journal holds)."""
-    from controller.demo import frames
+    from controller.station.demo import frames
     from vision.reader import read_board
 
     for i, (image, truth, caption) in enumerate(frames(turns=turns)):
@@ -322,8 +322,8 @@ def run_session(
 ) -> Any:
     """Feed events through a station (journal, step, effects) and print a summary; returns the station."""
     from controller.game.events import DeviceChanged
-    from controller.journal import Journal
     from controller.station import ConsolePrinter, Station
+    from controller.station.journal import Journal
 
     t0 = time.monotonic()
     holder: dict[str, Any] = {}
@@ -344,7 +344,7 @@ def run_session(
     link = open_link(serial_url, link_event) if serial_url else None
     journal = Journal(journal_path) if journal_path else None
     printer = ConsolePrinter(console)
-    from controller.export import export_match
+    from controller.station.export import export_match
 
     folder = export_dir or (journal_path.parent if journal_path else None)
     stem = journal_path.stem if journal_path else "tavla-match"
@@ -368,7 +368,7 @@ def run_session(
         forward.target = station.submit
     panel = None
     if buttons:
-        from controller.buttons import ButtonPanel
+        from controller.station.buttons import ButtonPanel
 
         try:
             panel = ButtonPanel(buttons, station.submit)
@@ -457,7 +457,7 @@ def register(app: typer.Typer) -> None:
         """The station: frames in, board and rulings out, LEDs lit (default: the embedded demo)."""
         from rich.console import Console
 
-        from controller import config as station_config
+        from controller.station import config as station_config
 
         console = Console(highlight=False)
         try:
@@ -486,7 +486,7 @@ def register(app: typer.Typer) -> None:
         sink = Forward()
         if events is not None:
             from controller.cli.journal import _check_settings
-            from controller.journal import read_events_file
+            from controller.station.journal import read_events_file
 
             try:
                 recorded = read_events_file(events)

@@ -39,9 +39,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from controller import clock as clocks
 from controller import hints
 from controller.game import arbiter, rulings
+from controller.game import clock as clocks
 from controller.game.cube import cube_button
 from controller.game.effects import Effect, Hint, Leds, Prompt
 from controller.game.events import BoardSeen, ButtonPressed, DeviceChanged, Event, MatchStarted, Tick

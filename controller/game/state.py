@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from controller import hints
-from controller.clock import Clock
+from controller.game.clock import Clock
 from controller.game.effects import Announce, Effect, Hint, Show
 from controller.game.events import BoardSeen, DieSeen
 from controller.game.rulings import Ruling, Settings

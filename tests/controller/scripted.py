@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from controller import game
-from controller.demo import SEATING, seen
 from controller.game.effects import Announce, GameEnded, Leds, Show
 from controller.game.events import ButtonPressed
 from controller.game.rulings import Ruling, Settings
 from controller.geometry import Seating
+from controller.station.demo import SEATING, seen
 
 NARDY_SEATING = Seating.for_home("nardy", "bottom-right")
 

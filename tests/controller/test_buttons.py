@@ -8,7 +8,7 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from controller.buttons import ButtonError, ButtonPanel
+from controller.station.buttons import ButtonError, ButtonPanel
 
 PINS = {"clock_light": 17, "clock_dark": 27, "dispute": 22, "double": 23, "take": 24, "drop": 25}
 

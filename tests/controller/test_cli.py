@@ -11,14 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from controller import config
-from controller.demo import scripted_events
-from controller.export import export_match, match_record
 from controller.formats.matchfile import read_record
 from controller.formats.replay import replay_match
 from controller.game.rulings import Settings, SettingsError
-from controller.journal import Journal
-from controller.station import replay
+from controller.station import config, replay
+from controller.station.demo import scripted_events
+from controller.station.export import export_match, match_record
+from controller.station.journal import Journal
 from tests.conftest import shared_data
 
 TAVLA = str(Path(sys.executable).parent / "tavla")
@@ -192,7 +191,7 @@ def test_unplugged_led_device_pauses_the_clock_and_the_game_goes_on(tmp_path):
 
 
 def station_events(path):
-    from controller.journal import read
+    from controller.station.journal import read
 
     return read(path)
 

@@ -15,8 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from controller.cli import app
-from controller.demo import scripted_events
-from controller.journal import Journal
+from controller.station.demo import scripted_events
+from controller.station.journal import Journal
 from firmware_bridge import ports
 
 TAVLA = str(Path(sys.executable).parent / "tavla")
@@ -199,16 +199,16 @@ def test_resume_demo_refused_on_a_journal_that_is_no_demo(tmp_path):
 def test_resume_demo_goes_on_from_the_frame_after_the_journal(tmp_path, monkeypatch):
     import itertools
 
-    import controller.demo
+    import controller.station.demo
     from controller.game.events import BoardSeen
-    from controller.journal import read
+    from controller.station.journal import read
 
-    whole = controller.demo.frames
+    whole = controller.station.demo.frames
     # the demo cut to its first 8 frames keeps the test short; `--turns 1` journals frames 0-3
     def first_8(turns=6, **kw):
         return itertools.islice(whole(turns=turns, **kw), 8)
 
-    monkeypatch.setattr(controller.demo, "frames", first_8)
+    monkeypatch.setattr(controller.station.demo, "frames", first_8)
     path = tmp_path / "d.jsonl"
     first = runner.invoke(app, ["run", "--turns", "1", "--journal", str(path)])
     assert first.exit_code == 0, first.output
@@ -256,8 +256,8 @@ def test_a_torn_last_line_is_dropped_with_a_note(tmp_path):
 
 
 def test_run_append_goes_on_from_the_journals_state(tmp_path):
-    from controller.journal import read
     from controller.station import replay
+    from controller.station.journal import read
 
     path = tmp_path / "j.jsonl"
     first = runner.invoke(app, ["run", "--no-leds", "--turns", "1", "--journal", str(path)])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller import clock as c
+from controller.game import clock as c
 from controller.game.events import DeviceChanged, Tick
 
 from .scripted import Script

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from controller.demo import scripted_events
 from controller.game.rulings import Settings
-from controller.journal import read
 from controller.station import replay
+from controller.station.demo import scripted_events
+from controller.station.journal import read
 
 # A referee station (rulings only, no gnubg hints): the runs measure the journal, not the engine.
 SETTINGS = Settings(hints="referee")
@@ -99,7 +99,8 @@ def test_kill_and_resume_through_the_cli(tmp_path):
 # game.step (effects not yet run).
 CHILD = r"""
 import os, signal, sys
-from controller import game, journal as jmod, station
+from controller import game, station
+from controller.station import journal as jmod
 path, events, kill_at, phase = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 count = [0]
 armed = [False]

@@ -117,7 +117,7 @@ def _premature_after_first_turn(**settings):
     s.roll(6, 4)
     s.move("24/18 13/9")
     # light rolls before dark picked up: both pairs on the board
-    from controller.demo import seen
+    from controller.station.demo import seen
 
     s.t += 1
     dark_dice = seen(s.sides, ((6, "flat"), (4, "flat")), 1, s.t, s.seating).dice
@@ -152,7 +152,7 @@ def test_b16_premature_roll_waived_when_contact_is_over():
     s.move("6/off 5/off")
     from dataclasses import replace
 
-    from controller.demo import seen
+    from controller.station.demo import seen
 
     ev = seen(s.sides, ((6, "flat"), (5, "flat")), 1, 99, s.seating)
     extra = seen(s.sides, ((2, "flat"), (1, "flat")), 0, 99, s.seating).dice
@@ -516,8 +516,8 @@ def test_b14_crawford_then_post_crawford_doubling_allowed():
 def test_b6_hits_on_a_board_without_a_bar_are_followed():
     """A paper board has no bar: hit checkers lie beside it, unseen; the referee keeps them on the bar
     and the game runs to its end without a dispute."""
-    from controller.demo import scripted_events
     from controller.station import replay
+    from controller.station.demo import scripted_events
 
     state, effects = replay(scripted_events(3, has_bar=False, settings=Settings(hints="referee")))
     from controller.game.effects import Announce
@@ -544,8 +544,8 @@ def test_b15_no_ruling_on_an_implausible_dice_reading():
     """Eleven "dice" cannot lie on a board: the reading is not trusted, no re-throw is ruled."""
     from dataclasses import replace
 
-    from controller.demo import seen
     from controller.game.events import DieSeen
+    from controller.station.demo import seen
 
     s = Script()
     ev = seen(s.sides, t=1.0)

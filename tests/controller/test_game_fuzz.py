@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller import game
-from controller.demo import scripted_events
 from controller.game.events import BoardSeen, ButtonPressed, DeviceChanged, DieSeen, Tick
 from controller.game.rulings import Settings
+from controller.station.demo import scripted_events
 
 STATUSES = ("flat", "cocked", "off_board", "wrong_half", "on_bar", "on_checker")
 

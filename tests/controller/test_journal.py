@@ -7,7 +7,6 @@ import json
 import pytest
 
 from controller import game
-from controller.demo import seen
 from controller.game.events import (
     BoardSeen,
     ButtonPressed,
@@ -17,8 +16,9 @@ from controller.game.events import (
     event_from_json,
 )
 from controller.game.rulings import Settings
-from controller.journal import Journal, JournalTampered, read, read_events_file
 from controller.station import replay, resume
+from controller.station.demo import seen
+from controller.station.journal import Journal, JournalTampered, read, read_events_file
 
 
 def _events():
@@ -103,8 +103,8 @@ def test_plain_event_files_are_read(tmp_path):
 
 def test_station_journals_each_event_before_stepping_it(tmp_path, monkeypatch):
     """DESIGN.md data flow: journal.append (fsync) comes before game.step, for every input event."""
-    from controller.demo import scripted_events
     from controller.station import Station
+    from controller.station.demo import scripted_events
 
     path = tmp_path / "j.jsonl"
     events = scripted_events(3, turns=4, settings=Settings(hints="referee"))
@@ -130,8 +130,8 @@ def test_replay_prints_every_ruling_with_its_rule_id_and_reason(tmp_path):
     from typer.testing import CliRunner
 
     from controller.cli import app
-    from controller.demo import scripted_events
     from controller.game.effects import Announce
+    from controller.station.demo import scripted_events
 
     events = scripted_events(3, settings=Settings(match_length=3, hints="referee"))
     events.insert(5, ButtonPressed(t=4.5, button="double", player=1, gesture="short"))  # out of turn
@@ -158,7 +158,7 @@ def test_run_events_journal_holds_the_station_settings_and_resumes(tmp_path):
 
     from controller.cli import app
     from controller.cli.run import run_session
-    from controller.demo import scripted_events
+    from controller.station.demo import scripted_events
 
     settings = Settings(match_length=3, hints="referee")
     recorded = scripted_events(3, settings=settings)[1:]  # a recording without its settings

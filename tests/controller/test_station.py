@@ -9,12 +9,12 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from rich.console import Console
 
-from controller.buttons import ButtonPanel
 from controller.game.effects import Announce, GameEnded, Leds, Prompt, Show
 from controller.game.events import BoardSeen, MatchStarted
 from controller.game.rulings import Settings
-from controller.journal import Journal, read
 from controller.station import ConsolePrinter, Station, StationError, replay
+from controller.station.buttons import ButtonPanel
+from controller.station.journal import Journal, read
 from tests.conftest import shared_data
 
 SESSION = "2024-03-16_20_55_47"
@@ -56,7 +56,7 @@ def test_station_over_real_webcam_frames(tmp_path, link):
 
 
 def test_station_lights_movable_points_and_waits_for_the_ack(link):
-    from controller.demo import scripted_events
+    from controller.station.demo import scripted_events
 
     station = Station(link=link)
     for ev in scripted_events(3, turns=2)[:3]:  # match start, start position, opening roll
@@ -130,9 +130,9 @@ def test_full_demo_game_with_buttons_on_mock_pins(tmp_path):
 
 def test_station_runs_hints_through_the_engine(link, tmp_path):
     """A hint request (long press on the clock) lights gnubg's best play, run by the station."""
-    from controller.demo import scripted_events
     from controller.game.events import ButtonPressed
     from controller.hints import engine
+    from controller.station.demo import scripted_events
 
     station = Station(Settings(hints="home"), link=link)
     for ev in scripted_events(3, turns=2, settings=Settings(hints="home"))[:3]:
@@ -214,8 +214,8 @@ def test_camera_lost_pauses_the_clock_refunds_the_silent_time_and_the_station_go
     import threading
 
     from controller.cli.run import Forward, run_session, source_events
-    from controller.demo import scripted_events
     from controller.game.events import DeviceChanged, Tick
+    from controller.station.demo import scripted_events
 
     settings = Settings(clock="simple", clock_reserve=600.0, clock_delay=0.0, hints="referee")
     played = scripted_events(3, turns=2, settings=settings)

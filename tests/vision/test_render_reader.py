@@ -86,7 +86,7 @@ def test_reader_flags_a_hand_over_the_board(style: str) -> None:
 def test_reader_reads_the_demo_frames(frame: int) -> None:
     """`tavla run`'s demo plays on what the reader reads: its rendered frames (wood board, perspective,
     dice on the roller's half, the cube on the bar) read exactly, points, bar and dice."""
-    demo = pytest.importorskip("controller.demo")
+    demo = pytest.importorskip("controller.station.demo")
     import itertools
 
     image, truth, _ = next(itertools.islice(demo.frames(turns=None), frame, None))

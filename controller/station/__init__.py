@@ -27,8 +27,8 @@ from controller import game
 from controller.game.effects import Announce, Effect, GameEnded, Hint, Leds, Prompt, Show
 from controller.game.events import Event
 from controller.game.rulings import Settings
-from controller.journal import Journal
-from controller.journal import read as read_journal
+from controller.station.journal import Journal
+from controller.station.journal import read as read_journal
 
 _STOP = object()
 
@@ -351,7 +351,7 @@ def replay(events: Iterable[Event], settings: Settings | None = None) -> tuple[g
 def resume(path: str | Path, settings: Settings | None = None) -> tuple[game.State, int]:
     """The state a journal leads to and how many events it holds (``tavla resume``).
 
-    :raises controller.journal.JournalTampered: when the journal was edited.
+    :raises controller.station.journal.JournalTampered: when the journal was edited.
     """
     events = read_journal(path)
     state, _ = replay(events, settings)
@@ -363,12 +363,12 @@ def run_recorded(journal_path: str | Path, events_path: str | Path, pace: float 
     the recorded events it does not hold yet are fed through a :class:`Station` appending to it.
     Returns how many events were fed. The crash-safety runs use it (``python -m controller.station``).
 
-    :raises controller.journal.JournalTampered: when the journal was edited.
+    :raises controller.station.journal.JournalTampered: when the journal was edited.
     :raises ValueError: when the recorded events do not continue the journal.
     """
     import time
 
-    from controller.journal import read_events_file
+    from controller.station.journal import read_events_file
 
     recorded = read_events_file(events_path)
     done = read_journal(journal_path) if Path(journal_path).exists() else []

@@ -16,7 +16,7 @@ Example (every key optional; the defaults are RULES.md's and the demo's)::
     dark_player = "Petra"
     team_format = "consultation"  # single | consultation | team | chouette
 
-    [buttons]                     # BCM pin numbers (controller.buttons); absent = no buttons
+    [buttons]                     # BCM pin numbers (controller.station.buttons); absent = no buttons
     clock_light = 17
     clock_dark = 27
     dispute = 22
@@ -25,7 +25,7 @@ Example (every key optional; the defaults are RULES.md's and the demo's)::
     drop = 25
 
     [clock]
-    preset = "usbgf"              # usbgf | uk | simple (controller.clock)
+    preset = "usbgf"              # usbgf | uk | simple (controller.game.clock)
 """
 
 from __future__ import annotations

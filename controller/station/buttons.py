@@ -16,7 +16,7 @@ pins ignore it -- so doing it here behaves the same on every back end.) Every ge
 gpiozero's threads).
 
 Wiring: each button between its BCM pin and ground, internal pull-up on (gpiozero ``Button``
-default). Pins come from the station config (``[buttons]``, controller.config). Tests pass
+default). Pins come from the station config (``[buttons]``, controller.station.config). Tests pass
 ``pin_factory=gpiozero.pins.mock.MockFactory()``; the pins are then driven with
 ``pin_factory.pin(n).drive_low()`` / ``drive_high()``.
 """
