@@ -1,7 +1,9 @@
 """The ``tavla`` command line (typer + rich).
 
 Each command lives in its own module of this package with a ``register(app)`` function; the modules
-are listed in ``COMMAND_MODULES``. Exit codes: 0 success, 2 bad input (one line on stderr saying what
+are listed in ``COMMAND_MODULES``. They share :mod:`controller.cli.common` (:func:`fail`, the source
+and LED checks) and never import one another; the station session they run is
+:mod:`controller.station.session`. Exit codes: 0 success, 2 bad input (one line on stderr saying what
 to do next), 3 "no board" for ``tavla read``, 1 for anything unexpected -- still one line, never a
 traceback (set ``TAVLA_DEBUG=1`` to see one).
 """
@@ -13,6 +15,10 @@ import os
 import sys
 
 import typer
+
+from controller.cli.common import fail
+
+__all__ = ["app", "fail", "main"]
 
 app = typer.Typer(
     name="tavla",
@@ -42,12 +48,6 @@ for _name in COMMAND_MODULES:
             raise
         continue
     _module.register(app)
-
-
-def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print ``message`` (one line, what to do next) on stderr and return the Exit to raise."""
-    typer.echo(f"tavla: {message}", err=True)
-    return typer.Exit(code)
 
 
 def main() -> None:

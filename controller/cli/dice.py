@@ -57,7 +57,7 @@ def register(app: typer.Typer) -> None:
         ``confidence`` 0-1. A photo of a board in play is read by the board reader; any other photo by
         the whole-photo dice reader. Exit 2 when IMAGE cannot be read.
         """
-        from controller.cli.read import ImageLoadError, load_image
+        from controller.cli.images import ImageLoadError, load_image
         from vision.dice import DiceInputError, find_dice
 
         try:  # the same checks and messages as `tavla read` (missing, a directory, empty, truncated)

@@ -20,17 +20,17 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from controller.cli.common import fail
+
 if TYPE_CHECKING:
     from controller.station.journal import JournalTampered
 
 
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    typer.echo(f"tavla: {message}", err=True)
-    return typer.Exit(code)
+_fail = fail
 
 
 def _newest_journal() -> Path | None:
-    from controller.cli.run import default_journal_path
+    from controller.station.session import default_journal_path
 
     folder = default_journal_path().parent
     found = sorted(folder.glob("journal-*.jsonl"), key=lambda p: p.stat().st_mtime) if folder.is_dir() else []
@@ -182,8 +182,9 @@ def register(app: typer.Typer) -> None:
         """Rebuild the game from a journal and, given a source, carry on appending to it."""
         from rich.console import Console
 
-        from controller.cli.run import Forward, demo_events, paced, run_session, source_events
+        from controller.cli.common import run_session
         from controller.station import replay
+        from controller.station.session import Forward, demo_events, paced, source_events
 
         console = Console(highlight=False)
         if sum(x is not None and x is not False for x in (source, events, demo)) > 1:
@@ -200,11 +201,12 @@ def register(app: typer.Typer) -> None:
                 f"{path} is not a demo session: go on with its camera (--source) or recording (--events)"
             )
         if source is not None:
-            from controller.cli.run import _check_source
+            from controller.cli.common import check_source as _check_source
 
             _check_source(source)  # one line and exit 2 when it cannot be opened or gives no frame
         serial_url = None if no_leds else (serial or "ledsim://")
-        from controller.cli.run import _resolved, describe_leds
+        from controller.cli.common import describe_leds
+        from controller.cli.common import resolved_serial as _resolved
 
         describe_leds(serial_url)  # `auto` finds no board: one line, before anything is done
         state, _ = replay(done)

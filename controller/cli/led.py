@@ -13,12 +13,12 @@ from pathlib import Path
 
 import typer
 
+from controller.cli.common import fail
+
 led_app = typer.Typer(help="Check the LED board: list ports, light a test pattern.", no_args_is_help=True)
 
 
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"tavla: {message}", err=True)
-    return typer.Exit(2)
+_fail = fail
 
 
 @led_app.command("test")

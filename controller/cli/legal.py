@@ -15,6 +15,8 @@ from collections.abc import Callable
 
 import typer
 
+from controller.cli.common import fail
+
 _HELP = """Print every distinct legal play of the roll DIE1 DIE2: the play in
 gnubg notation, a TAB, and the position after it in the same frame as
 the input (the mover is still the player on roll).
@@ -37,10 +39,7 @@ note goes to stderr, and the exit code is 0. Exit 2 on a malformed
 position or dice."""
 
 
-def _fail(message: str) -> typer.Exit:
-    # controller.cli imports this module at import time, so its `fail` helper is not used here.
-    typer.echo(f"tavla: {message}", err=True)
-    return typer.Exit(2)
+_fail = fail
 
 
 def _parse_die(text: str) -> int:

@@ -17,13 +17,12 @@ from typing import Any
 
 import typer
 
+from controller.cli.common import fail
+
 _SUFFIXES = (".mat", ".txt", ".sgf")
 
 
-def _fail(message: str) -> typer.Exit:
-    # controller.cli imports this module at import time, so its `fail` helper is not used here.
-    typer.echo(f"tavla: {message}", err=True)
-    return typer.Exit(2)
+_fail = fail
 
 
 def _clip(text: str, width: int = 60) -> str:

@@ -31,7 +31,7 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-        from controller.cli.read import ImageLoadError, load_image
+        from controller.cli.images import ImageLoadError, load_image
         from vision.evaluate import ImageScore, Tally, score_reading
         from vision.reader import read_board
 

@@ -163,8 +163,8 @@ def test_unplugged_led_device_pauses_the_clock_and_the_game_goes_on(tmp_path):
 
     from rich.console import Console
 
-    from controller.cli.run import run_session
     from controller.game.events import DeviceChanged
+    from controller.station.session import run_session
     from firmware_bridge import sim
 
     board = sim.board("tavla-test-unplug")

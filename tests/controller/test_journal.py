@@ -157,8 +157,8 @@ def test_run_events_journal_holds_the_station_settings_and_resumes(tmp_path):
     from typer.testing import CliRunner
 
     from controller.cli import app
-    from controller.cli.run import run_session
     from controller.station.demo import scripted_events
+    from controller.station.session import run_session
 
     settings = Settings(match_length=3, hints="referee")
     recorded = scripted_events(3, settings=settings)[1:]  # a recording without its settings

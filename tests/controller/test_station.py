@@ -31,7 +31,7 @@ def link():
 def test_station_over_real_webcam_frames(tmp_path, link):
     """Every frame of a recorded session is processed; every usable board is shown and its LED frame
     acknowledged by the emulated device; plays inferred between frames are legal or raised as disputes."""
-    from controller.cli.run import source_events
+    from controller.station.session import source_events
 
     folder = shared_data("boards-webcam") / "frames" / SESSION
     console = Console(file=open(tmp_path / "out.txt", "w"), width=100)  # noqa: SIM115
@@ -70,7 +70,7 @@ def test_station_lights_movable_points_and_waits_for_the_ack(link):
 def test_full_demo_game_with_buttons_on_mock_pins(tmp_path):
     """Rendered demo frames (read by the reader, ground truth where it disagrees) from the opening roll
     to the score; turns ended with the clock buttons, a double taken with the cube buttons."""
-    from controller.cli.run import demo_events
+    from controller.station.session import demo_events
 
     factory = MockFactory()
     pins = {"clock_light": 5, "clock_dark": 6, "dispute": 13, "double": 19, "take": 26, "drop": 21}
@@ -213,9 +213,9 @@ def test_camera_lost_pauses_the_clock_refunds_the_silent_time_and_the_station_go
     when the camera is back the clock runs again and the station goes on with its frames."""
     import threading
 
-    from controller.cli.run import Forward, run_session, source_events
     from controller.game.events import DeviceChanged, Tick
     from controller.station.demo import scripted_events
+    from controller.station.session import Forward, run_session, source_events
 
     settings = Settings(clock="simple", clock_reserve=600.0, clock_delay=0.0, hints="referee")
     played = scripted_events(3, turns=2, settings=settings)

@@ -1,0 +1,86 @@
+"""What the ``tavla`` commands share: :func:`fail` (the one way a command gives up) and the checks of
+the source and LED arguments that ``tavla run`` and ``tavla resume`` both make.
+
+Command modules import this module, never one another.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print ``message`` (one line, what to do next) on stderr and return the Exit to raise."""
+    typer.echo(f"tavla: {message}", err=True)
+    return typer.Exit(code)
+
+
+def check_source(spec: str) -> None:
+    """Open ``spec`` once before the session starts; a folder or file must give at least one frame.
+
+    :raises typer.Exit: (code 2, one line) when the source cannot be opened, or when a folder's
+        images or a file all fail to decode (a run would otherwise end with 0 frames and exit 0).
+    """
+    from vision.sources import open_source
+
+    try:
+        src = open_source(spec)
+    except (OSError, ValueError) as exc:
+        raise fail(f"{exc}") from exc
+    try:
+        if Path(spec).exists() and src.read() is None:
+            skipped = getattr(src, "skipped", [])
+            first = f" ({len(skipped)} unreadable, first: {skipped[0][1]})" if skipped else ""
+            raise fail(f"{spec}: no frame could be read{first}; give JPEG/PNG photos or a playable video")
+    except OSError as exc:
+        raise fail(f"{spec}: {exc}") from exc
+    finally:
+        src.close()
+
+
+def resolved_serial(serial_url: str | None) -> str | None:
+    """``auto`` -> the port it finds (see :func:`describe_leds`, which checked it already)."""
+    if serial_url is None or serial_url.strip().lower() != "auto":
+        return serial_url
+    from firmware_bridge.ports import find_board
+
+    return find_board().device
+
+
+def describe_leds(serial_url: str | None) -> str:
+    """The banner's words for where the LEDs are (``--no-leds``, the emulator, a port, ``auto``).
+
+    :raises typer.Exit: (2) with one line when ``auto`` finds no LED board.
+    """
+    if serial_url is None:
+        return "no LEDs (--no-leds)"
+    if serial_url.startswith("ledsim://"):
+        return "LEDs on the emulated device"
+    if serial_url.strip().lower() == "auto":
+        from firmware_bridge.errors import DeviceNotFoundError
+        from firmware_bridge.ports import find_board
+
+        try:
+            board = find_board()
+        except DeviceNotFoundError as exc:
+            raise fail(str(exc)) from None
+        return f"LEDs on {board.device} ({board.known_board}, found by --serial auto)"
+    return f"LEDs on {serial_url}"
+
+
+
+
+def run_session(*args: Any, **kwargs: Any) -> Any:
+    """:func:`controller.station.session.run_session` with its two endings as a command's: no LED
+    device is one line and exit 2; Ctrl-C, after the summary, exit 130."""
+    from controller.station import session
+
+    try:
+        return session.run_session(*args, **kwargs)
+    except session.LinkUnavailable as exc:
+        raise fail(str(exc)) from exc
+    except session.SessionInterrupted:
+        raise typer.Exit(130) from None

@@ -1,0 +1,347 @@
+"""A station session: events from the demo, a camera, a video or a folder, through the station.
+
+Lifted out of ``tavla run`` so that ``tavla run`` and ``tavla resume`` share it without importing each
+other: :func:`run_session` opens the LED link and the journal, feeds the events through a
+:class:`~controller.station.Station` and prints the summary; :func:`demo_events` and
+:func:`source_events` make the events.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from controller.game.events import BoardSeen, Event, board_seen
+from controller.station import StationError
+
+
+class LinkUnavailable(StationError):
+    """No LED device answered on the port or URL given (the message says what to do)."""
+
+
+class SessionInterrupted(StationError):
+    """Ctrl-C stopped the session; the station stopped cleanly and printed its summary."""
+
+
+def default_journal_path() -> Path:
+    """A new journal file under ``$XDG_STATE_HOME/tavla`` (``~/.local/state/tavla``)."""
+    import os
+
+    base = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state") / "tavla"
+    return base / f"journal-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.jsonl"
+
+
+def demo_events(
+    console: Any, turns: int | None = 6, use_reader: bool = True, start: int = 0
+) -> Iterator[Event]:
+    """BoardSeen events from the rendered demo game: each frame read by the real reader; where the reader
+    disagrees with the renderer's ground truth, the truth is used and the difference printed (the demo
+    must play its script to the end). ``use_reader`` False takes the renderer's ground truth directly
+    (the frames are still rendered: the dice positions come from the image). ``start``: the first
+    frame to yield (``tavla resume --demo`` goes on after the frames its journal holds)."""
+    from controller.station.demo import frames
+    from vision.reader import read_board
+
+    for i, (image, truth, caption) in enumerate(frames(turns=turns)):
+        if i < start:
+            continue
+        if not use_reader:
+            yield board_seen(truth, t=float(i), source=f"demo {i}: {caption}")
+            continue
+        try:
+            reading = read_board(image)
+            same = reading.board_found and reading.counts() == truth.counts()
+            dice_same = sorted(d.value or 0 for d in reading.dice) == sorted(d.value or 0 for d in truth.dice)
+        except Exception as exc:  # a reader bug must not stop the demo; say so and use the truth
+            reading, same, dice_same = None, False, False
+            console.print(f"[yellow]reader failed on demo frame {i}: {exc}[/yellow]")
+        if not (same and dice_same):
+            wrong = (
+                sum(a != b for a, b in zip(reading.counts(), truth.counts(), strict=False))
+                if reading is not None and reading.board_found
+                else 24
+            )
+            console.print(
+                f"[dim]demo frame {i}: the reader got {24 - wrong}/24 points"
+                f"{'' if dice_same else ' and not the dice'}; using the renderer's ground truth[/dim]"
+            )
+            reading = truth
+        yield board_seen(reading if reading is not None else truth, t=float(i), source=f"demo {i}: {caption}")
+
+
+def source_events(
+    spec: str,
+    console: Any,
+    calibration: Any = None,
+    notify: Any = None,
+    t_start: float = 0.0,
+    capture_factory: Any = None,
+) -> Iterator[Event]:
+    """BoardSeen events from a camera, video or image folder through ``vision.pipeline`` (source ->
+    reader -> stability gate). A folder holds separate photos: each is settled on its own
+    (``GateConfig.for_stills``) and every photo gets an answer -- a frame the gate does not settle (no
+    board, a hand over it) is passed on with its status, so the station says why it waits. Video and
+    camera frames are passed on only once settled (the gate's still run); a camera uses a fixed-camera
+    detector (``CalibratedDetector``: the board found once, re-found when the camera moves).
+
+    ``notify`` (any thread) gets a DeviceChanged when the camera is lost or comes back: frames stop
+    then, so the station hears it from the source's own grabber thread (the clock pauses meanwhile).
+    A loss carries ``since``: the time of the last frame the camera delivered, so the clock refunds
+    all the silent time, not only what followed the source's notice (issue 6 item 6).
+
+    Event times ``t`` are seconds since the source opened plus ``t_start`` (a resumed session goes on
+    from its journal's last time, so the clock never sees time run backwards). ``capture_factory``:
+    a camera capture builder (``vision.sources.open_source``; tests pass a fake camera)."""
+    from vision.pipeline import CalibratedDetector, run_pipeline
+    from vision.reading import BoardReading, FrameStatus
+    from vision.sources import open_source
+    from vision.stability import GateConfig
+
+    folder = Path(spec).is_dir()
+    gate = GateConfig.for_stills() if folder or Path(spec).is_file() and _is_image(spec) else None
+    detector = CalibratedDetector(calibration) if not folder else _still_reader(calibration)
+    t0 = time.monotonic() - t_start
+    last_frame = [t_start]  # when the source last delivered a frame (session seconds)
+
+    def camera_event(ev: Any) -> None:
+        from controller.game.events import DeviceChanged
+
+        if notify is not None and ev.kind in ("lost", "reconnected"):
+            online = ev.kind == "reconnected"
+            notify(
+                DeviceChanged(
+                    t=round(time.monotonic() - t0, 3),
+                    device="camera",
+                    online=online,
+                    since=None if online else round(last_frame[0], 3),
+                )
+            )
+
+    src = open_source(spec, on_event=camera_event, capture_factory=capture_factory)
+    last: Any = None
+    with src:
+        for result in run_pipeline(src, detector, gate):
+            frame = result.frame
+            name = frame.name or f"frame {frame.index}"
+            last_frame[0] = max(last_frame[0], frame.timestamp - t0)
+            t = round(time.monotonic() - t0, 3)
+            if result.error:
+                console.print(f"[yellow]{name}: unreadable frame ({result.error}); skipped[/yellow]")
+            if result.settled is not None:
+                last = None
+                yield board_seen(result.settled, t=t, source=name)
+            elif folder or gate is not None or (result.status != last and result.status != FrameStatus.OK):
+                # every photo gets an answer; a video or camera says when (and why) it starts waiting
+                last = result.status
+                status = result.status if result.status != FrameStatus.OK else FrameStatus.MOVING
+                occluded = status == FrameStatus.OCCLUDED
+                yield board_seen(
+                    BoardReading(board_found=False, occluded=occluded, status=status), t=t, source=name
+                )
+        for ev in src.poll_events():
+            if ev.kind in ("skipped", "lost"):
+                console.print(f"[yellow]{ev.message}[/yellow]")
+
+
+def _is_image(spec: str) -> bool:
+    from vision.sources import IMAGE_SUFFIXES
+
+    return Path(spec).suffix.lower() in IMAGE_SUFFIXES
+
+
+def _still_reader(calibration: Any) -> Any:
+    """Separate photos may each frame the board differently: read each from scratch (or with the
+    given calibration)."""
+    from vision.reader import read_board
+
+    return lambda image: read_board(image, calibration)
+
+
+class Forward:
+    """Hands events to a target set later (the station's queue, once it exists); drops them before
+    that or after the station stopped. Called from any thread."""
+
+    def __init__(self) -> None:
+        self.target: Any = None
+
+    def __call__(self, event: Event) -> None:
+        target = self.target
+        if target is None:
+            return
+        try:
+            target(event)
+        except Exception:  # the station has stopped: nothing left to tell
+            pass
+
+
+def paced(events: Iterator[Event], pace: float) -> Iterator[Event]:
+    """The events, ``pace`` seconds apart (a recorded session replayed in real time)."""
+    for ev in events:
+        if pace > 0:
+            time.sleep(pace)
+        yield ev
+
+
+def with_match_start(events: Iterator[Event], settings: Any) -> Iterator[Event]:
+    """A new session's journal begins with its settings (controller.game.events.MatchStarted)."""
+    from controller.game.events import MatchStarted
+
+    yield MatchStarted(t=0.0, settings=settings.to_json())
+    yield from events
+
+
+def with_settings(events: Iterator[Event], settings: Any) -> Iterator[Event]:
+    """The events, led by a MatchStarted with ``settings`` when they do not begin with one and the
+    settings are not the defaults a replay assumes: the journal then holds every input, the station's
+    settings included, and replays to the same rulings (issue 6 item 7)."""
+    from controller.game.events import MatchStarted
+    from controller.game.rulings import Settings
+
+    first = next(events, None)
+    if first is None:
+        return
+    if not isinstance(first, MatchStarted) and settings is not None and settings != Settings():
+        yield MatchStarted(t=0.0, settings=settings.to_json())
+    yield first
+    yield from events
+
+
+def open_link(url: str, on_event: Any = None) -> Any:
+    """The LED link to ``url`` (waits for the device's HELLO); ``on_event`` gets its link events.
+
+    :raises LinkUnavailable: (one line) when no device answers.
+    """
+    from firmware_bridge.link import LedLink
+
+    try:
+        return LedLink.open(url, on_event=on_event)
+    except Exception as exc:
+        raise LinkUnavailable(
+            f"no LED device answers on {url} ({exc}); check the cable, or use --serial ledsim://"
+        ) from exc
+
+
+def run_session(
+    events: Iterator[Event],
+    settings: Any,
+    serial_url: str | None,
+    journal_path: Path | None,
+    console: Any,
+    state: Any = None,
+    export_dir: Path | None = None,
+    buttons: dict[str, int] | None = None,
+    forward: Forward | None = None,
+) -> Any:
+    """Feed events through a station (journal, step, effects) and print a summary; returns the station.
+
+    :raises LinkUnavailable: when no LED device answers on ``serial_url``.
+    :raises SessionInterrupted: after the summary, when Ctrl-C stopped the session.
+    """
+    from controller.game.events import DeviceChanged
+    from controller.station import ConsolePrinter, Station
+    from controller.station.journal import Journal
+
+    t0 = time.monotonic()
+    holder: dict[str, Any] = {}
+
+    def link_event(ev: Any) -> None:
+        """The LED device going away or coming back pauses / resumes the clock (issue 6 item 6)."""
+        from firmware_bridge.events import LinkOffline, LinkOnline
+
+        station_ = holder.get("station")
+        if station_ is None or station_.closed:
+            return
+        now = round(time.monotonic() - t0, 3)
+        if isinstance(ev, LinkOffline):
+            station_.submit(DeviceChanged(t=now, device="leds", online=False))
+        elif isinstance(ev, LinkOnline) and ev.reconnect:
+            station_.submit(DeviceChanged(t=now, device="leds", online=True))
+
+    link = open_link(serial_url, link_event) if serial_url else None
+    journal = Journal(journal_path) if journal_path else None
+    printer = ConsolePrinter(console)
+    from controller.station.export import export_match
+
+    folder = export_dir or (journal_path.parent if journal_path else None)
+    stem = journal_path.stem if journal_path else "tavla-match"
+
+    def on_end(st: Any) -> None:
+        """At each game's end the match so far is written as .sgf and .mat (issue 6 item 7)."""
+        if folder is None:
+            return
+        skipped: list[str] = []
+        try:
+            for path in export_match(st, folder, stem, skipped):
+                console.print(f"match written: {path}")
+            for why in skipped:
+                console.print(f"[yellow]match file not written: {why}[/yellow]")
+        except OSError as exc:  # a full disk must not stop the game; the journal still has it all
+            console.print(f"[yellow]could not write the match file in {folder}: {exc}[/yellow]")
+
+    station = Station(settings, link=link, journal=journal, printer=printer, on_game_end=on_end, state=state)
+    holder["station"] = station
+    if forward is not None:
+        forward.target = station.submit
+    panel = None
+    if buttons:
+        from controller.station.buttons import ButtonPanel
+
+        try:
+            panel = ButtonPanel(buttons, station.submit)
+        except Exception as exc:  # no GPIO on this machine: the station runs without buttons
+            console.print(
+                f"[yellow]buttons unavailable ({type(exc).__name__}: {exc}); running without them[/yellow]"
+            )
+    frames = settled = 0
+    if state is None and (journal is None or len(journal) == 0):
+        events = with_settings(iter(events), settings)  # a new journal starts with its settings
+    interrupted = False
+    try:
+        station.start()
+        try:
+            for ev in events:
+                if isinstance(ev, BoardSeen):
+                    frames += 1
+                    settled += ev.usable
+                station.submit(ev)
+            station.stop(timeout=120)
+        except KeyboardInterrupt:
+            # Ctrl-C: what is queued is journaled already or never was; stop cleanly and say how to
+            # go on (the summary and the resume line), exit 130 like any interrupted command
+            interrupted = True
+            console.print("[yellow]interrupted (Ctrl-C): stopping the station[/yellow]")
+            with station.queue.mutex:
+                station.queue.queue.clear()
+            try:
+                station.stop(timeout=30)
+            except Exception as exc:  # the thread's own failure: still print the summary
+                console.print(f"[yellow]{exc}[/yellow]")
+    finally:
+        from controller.hints.engine import close_engine
+
+        close_engine()  # the gnubg helper process ends with the session, not at interpreter teardown
+        if panel is not None:
+            panel.close()
+        if journal is not None:
+            journal.close()
+        if link is not None:
+            link.close()
+    from controller.game.effects import Announce, Show
+
+    shows = sum(isinstance(e, Show) for e in station.effects)
+    rulings = sum(isinstance(e, Announce) for e in station.effects)
+    console.rule("summary")
+    console.print(
+        f"{frames} frames ({settled} settled boards), {shows} boards shown, "
+        f"{rulings} ruling{'' if rulings == 1 else 's'}, "
+        f"{station.acks} LED frames acknowledged, {station.led_failures} not acknowledged; "
+        f"phase {station.state.phase}, "
+        f"score light {station.state.score[0]} - dark {station.state.score[1]}"
+    )
+    if journal_path:
+        console.print(f"journal: {journal_path} (resume with `tavla resume {journal_path}`)")
+    if interrupted:
+        raise SessionInterrupted("interrupted (Ctrl-C)")
+    return station
