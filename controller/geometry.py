@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from controller.rules.errors import TavlaError
 from controller.rules.variant import VARIANTS, Variant, variant_named
 
 SLOTS = 24
@@ -36,7 +37,7 @@ LIGHT_PLAYER = 0
 DARK_PLAYER = 1
 
 
-class GeometryError(ValueError):
+class GeometryError(TavlaError, ValueError):
     """A seating or point number that does not exist (names the bad value)."""
 
 

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import numpy as np
 
+from controller.rules.errors import TavlaError
 
-class ImageLoadError(ValueError):
+
+class ImageLoadError(TavlaError, ValueError):
     """An image file is missing, not an image, or truncated."""
 
 

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from controller.rules.errors import TavlaError
 
-class ClockError(ValueError):
+
+class ClockError(TavlaError, ValueError):
     """An unknown preset or a negative time (names the value)."""
 
 

@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
+from controller.rules.errors import TavlaError
 from vision.reading import BoardReading, DieStatus
 
 BUTTONS = ("clock", "dispute", "double", "take", "drop")
@@ -23,7 +24,7 @@ GESTURES = ("short", "long", "double")
 DEVICES = ("camera", "leds")
 
 
-class EventError(ValueError):
+class EventError(TavlaError, ValueError):
     """A journal line or event value that is not a valid event (quotes the bad value)."""
 
 

@@ -38,10 +38,11 @@ from typing import Any
 
 from controller.game.events import DieSeen
 from controller.geometry import right_half
+from controller.rules.errors import TavlaError
 from controller.rules.variant import VARIANTS, variant_named
 
 
-class SettingsError(ValueError):
+class SettingsError(TavlaError, ValueError):
     """A settings value that does not exist (names the field and the allowed values)."""
 
 

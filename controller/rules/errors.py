@@ -1,5 +1,14 @@
-"""The rules core's exception family (STYLE.md principle 8): each is also a builtin.
+"""The controller's exception family (STYLE.md principle 8), rooted here in the innermost package.
 
+As gpiozero's ``exc.py``: every error the controller raises on purpose is a :class:`TavlaError` and
+also the builtin it resembles (``class FormatError(TavlaError, ValueError)``), so callers may catch
+either. The family: :class:`RulesError` and the two below, ``NardyTextError`` (rules.nardy.text),
+``FormatError`` with ``RecordError`` and ``IllegalPlayError`` (formats), ``GeometryError``,
+``SettingsError``, ``EventError``, ``ClockError`` (game), ``StationError`` with ``LinkUnavailable``
+and ``SessionInterrupted``, ``JournalError`` with ``NotAJournal`` and ``JournalTampered``,
+``ConfigError``, ``ButtonError`` (station), ``ImageLoadError`` (cli).
+
+* :class:`TavlaError` -- the root.
 * :class:`RulesError` -- base of everything the rules core raises on purpose.
 * :class:`DiceError` (``ValueError``) -- a die outside 1-6.
 * :class:`IllegalActionError` (``ValueError``) -- a cube or match action the rules forbid
@@ -10,7 +19,11 @@
 from __future__ import annotations
 
 
-class RulesError(Exception):
+class TavlaError(Exception):
+    """The root of every error the controller raises on purpose."""
+
+
+class RulesError(TavlaError):
     """Base class of the rules core's errors."""
 
 

@@ -27,6 +27,7 @@ from controller import game
 from controller.game.effects import Announce, Effect, GameEnded, Hint, Leds, Prompt, Show
 from controller.game.events import Event
 from controller.game.rulings import Settings
+from controller.rules.errors import TavlaError
 from controller.station.journal import Journal
 from controller.station.journal import read as read_journal
 
@@ -36,7 +37,7 @@ _LIGHT_STYLE = "bold white on grey23"
 _DARK_STYLE = "bold red"
 
 
-class StationError(RuntimeError):
+class StationError(TavlaError, RuntimeError):
     """The station was used after it stopped, or its thread failed (the message says why)."""
 
 

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.game.events import ButtonPressed, Event
+from controller.rules.errors import TavlaError
 
 # config name -> (button, player)
 ROLES: dict[str, tuple[str, int | None]] = {
@@ -43,7 +44,7 @@ _DOUBLE_PRESS = {"dispute", "take"}
 _LONG_PRESS = {"dispute"}
 
 
-class ButtonError(ValueError):
+class ButtonError(TavlaError, ValueError):
     """An unknown button name or a pin used twice (names it)."""
 
 

@@ -36,11 +36,12 @@ from pathlib import Path
 from typing import Any
 
 from controller.game.rulings import Settings, SettingsError
+from controller.rules.errors import TavlaError
 
 DEFAULT_SERIAL = "ledsim://"
 
 
-class ConfigError(ValueError):
+class ConfigError(TavlaError, ValueError):
     """A config file that cannot be used (names the file and the bad key)."""
 
 

@@ -24,11 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from controller.game.events import Event, EventError, event_from_json
+from controller.rules.errors import TavlaError
 
 GENESIS = "0" * 64
 
 
-class JournalError(ValueError):
+class JournalError(TavlaError, ValueError):
     """A journal that cannot be read (names the file and line)."""
 
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 
+from controller.rules.errors import TavlaError
 from controller.rules.nardy.position import POINTS, NardyPosition
 
 #: The prefix that marks a nardy position text.
@@ -44,7 +45,7 @@ PREFIX = "N:"
 _ENTRY = re.compile(r"([0-9]{1,2})(?:x([0-9]{1,2}))?")
 
 
-class NardyTextError(ValueError):
+class NardyTextError(TavlaError, ValueError):
     """Malformed nardy position text. The message (one line) quotes the text and what is wrong."""
 
 
