@@ -25,7 +25,7 @@ Nothing here raises on a bad record: findings are returned as :class:`Problem` v
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from controller.formats.record import (
     BAR,
@@ -277,184 +277,226 @@ def settings_for(record: MatchRecord) -> CubeSettings:
                         jacobi=flag("Jacoby", True), beavers=flag("Beaver", False))
 
 
-def replay_game(record: MatchRecord, index: int, crawford: bool) -> GameReplay:
-    """Replay ``record.games[index]`` (see the module docstring). Never raises on a bad record."""
-    game: Game = record.games[index]
-    problems: list[Problem] = []
-    sides = [Position.initial().me, Position.initial().opp]
-    settings = settings_for(record)
-    cube = Cube()
-    turn = -1
-    followed = True
-    plays = 0
+@dataclass
+class _Walk:
+    """One game followed action by action: the position, the cube, whose turn, and what was found.
+    Mutable, and private to :func:`replay_game`, which builds one per game."""
+
+    game: Game
+    crawford: bool
+    settings: CubeSettings
+    sides: list[tuple[int, ...]]
+    canonical: list[Action]
+    problems: list[Problem] = field(default_factory=list)
+    cube: Cube = field(default_factory=Cube)
+    turn: int = -1
+    followed: bool = True
+    plays: int = 0
     dropped_by: int | None = None
-    drop_value = 0
+    drop_value: int = 0
     resigned_by: int | None = None
     ends_with_unplayed: int | None = None
-    canonical = list(game.actions)
 
-    def report(kind: ProblemKind, action: Action, message: str) -> None:
-        problems.append(Problem(kind, game.number, action.number, action.player, str(action), message,
-                                action.line))
+    def report(self, kind: ProblemKind, action: Action, message: str) -> None:
+        self.problems.append(Problem(kind, self.game.number, action.number, action.player, str(action),
+                                     message, action.line))
 
-    for i, action in enumerate(game.actions):
+    def roll(self, i: int, action: Roll) -> None:
+        """A roll and its play: turn order, then the play against the legal plays (RULES.md B1-B8)."""
         p = action.player
-        if isinstance(action, Roll):
-            if cube.offered_by is not None:
-                report(ProblemKind.OUT_OF_TURN, action, "a roll while a double waits for an answer")
-                cube = replace(cube, offered_by=None, beaver=False)
-            elif turn != -1 and p != turn and followed:
-                report(ProblemKind.OUT_OF_TURN, action, "a roll by the player who is not on turn")
-            turn = 1 - p
-            if not followed:
-                continue
-            if action.note is PlayNote.ILLEGAL_MARKER:
-                followed = False
-                report(ProblemKind.LOST_POSITION, action, "the file logged an unreadable play; the rest "
-                                                          "of the game's plays are not checked")
-                continue
-            if not all(isinstance(d, int) and 1 <= d <= 6 for d in action.dice):
-                report(ProblemKind.ILLEGAL_PLAY, action, "dice must be two numbers from 1 to 6 (RULES.md B1)")
-                continue
-            position = Position(sides[p], sides[1 - p])
-            terminal = _is_terminal(game.actions, i) and game.winner is not None
-            if action.note is PlayNote.UNPLAYED or (not action.steps and terminal):
-                if action.note is PlayNote.UNPLAYED or legal_plays(position, *action.dice):
-                    if terminal:
-                        # a roll then a resignation (README of the real records), not an illegal pass
-                        ends_with_unplayed = 1 - game.winner if game.winner is not None else p
-                    else:
-                        report(ProblemKind.ILLEGAL_PLAY, action, "the roll was never played ('????')")
-                    continue
-            plays += 1
-            found, why = match_play(position, action)
-            if found is None:
-                report(ProblemKind.ILLEGAL_PLAY, action, why)
-                result = apply_recorded(position, action.steps)
-                if result is None:
-                    followed = False
-                    report(ProblemKind.LOST_POSITION, action, "the position cannot be followed after this "
-                                                              "play")
-                    continue
-            else:
-                result = found.result
-                if found.moves:  # the play as gnubg writes it: one step per die, hits marked
-                    steps = tuple(Step(m.src, m.dst, m.hit) for m in found.moves)
-                    canonical[i] = replace(action, steps=steps, note=PlayNote.MOVES)
-            sides[p], sides[1 - p] = result.me, result.opp
-        elif isinstance(action, Double):
-            if turn != -1 and p != turn:
-                report(ProblemKind.OUT_OF_TURN, action, "a double by the player who is not on turn")
-            turn = p
-            offered = 2 * cube.value(settings.stakes)
-            try:
-                cube = offer_double(cube, _player(p), crawford_game=crawford)
-            except IllegalActionError as exc:
-                report(ProblemKind.ILLEGAL_CUBE, action, _cube_message(exc))
-                cube = replace(cube, offered_by=_player(p), beaver=False)  # it happened: follow the record
-            if action.value != offered:
-                report(ProblemKind.ILLEGAL_CUBE, action, f"the cube is at {offered // 2}: a double offers "
-                                                         f"{offered}")
-        elif isinstance(action, Beaver):
-            try:
-                cube = beaver(cube, _player(p), settings)
-            except IllegalActionError as exc:
-                report(ProblemKind.ILLEGAL_CUBE, action, _cube_message(exc))
-                if cube.offered_by is not None:
-                    cube = replace(cube, level=cube.level + 1, owner=_player(p), offered_by=_player(p),
-                                   beaver=True)
-            if action.value != 2 * cube.value(settings.stakes):
-                report(ProblemKind.ILLEGAL_CUBE, action, f"a beaver offers {2 * cube.value(settings.stakes)}")
-        elif isinstance(action, Take):
-            try:
-                cube = take(cube, _player(p))
-            except IllegalActionError as exc:
-                report(ProblemKind.ILLEGAL_CUBE, action, _cube_message(exc))
-                if cube.offered_by is not None:
-                    cube = replace(cube, level=cube.level + 1, owner=_player(p), offered_by=None,
-                                   beaver=False)
-        elif isinstance(action, Drop):
-            dropped_by = p
-            drop_value = cube.value(settings.stakes)
-            try:
-                drop_value = drop(cube, _player(p), settings.stakes).points
-            except IllegalActionError as exc:
-                report(ProblemKind.ILLEGAL_CUBE, action, _cube_message(exc))
-            cube = replace(cube, offered_by=None, beaver=False)
-        elif isinstance(action, Resign):
-            resigned_by = p
+        if self.cube.offered_by is not None:
+            self.report(ProblemKind.OUT_OF_TURN, action, "a roll while a double waits for an answer")
+            self.cube = replace(self.cube, offered_by=None, beaver=False)
+        elif self.turn != -1 and p != self.turn and self.followed:
+            self.report(ProblemKind.OUT_OF_TURN, action, "a roll by the player who is not on turn")
+        self.turn = 1 - p
+        if not self.followed:
+            return
+        if action.note is PlayNote.ILLEGAL_MARKER:
+            self.followed = False
+            self.report(ProblemKind.LOST_POSITION, action, "the file logged an unreadable play; the rest "
+                                                           "of the game's plays are not checked")
+            return
+        if not all(isinstance(d, int) and 1 <= d <= 6 for d in action.dice):
+            self.report(ProblemKind.ILLEGAL_PLAY, action,
+                        "dice must be two numbers from 1 to 6 (RULES.md B1)")
+            return
+        game = self.game
+        position = Position(self.sides[p], self.sides[1 - p])
+        terminal = _is_terminal(game.actions, i) and game.winner is not None
+        if action.note is PlayNote.UNPLAYED or (not action.steps and terminal):
+            if action.note is PlayNote.UNPLAYED or legal_plays(position, *action.dice):
+                if terminal:
+                    # a roll then a resignation (README of the real records), not an illegal pass
+                    self.ends_with_unplayed = 1 - game.winner if game.winner is not None else p
+                else:
+                    self.report(ProblemKind.ILLEGAL_PLAY, action, "the roll was never played ('????')")
+                return
+        self.plays += 1
+        found, why = match_play(position, action)
+        if found is None:
+            self.report(ProblemKind.ILLEGAL_PLAY, action, why)
+            result = apply_recorded(position, action.steps)
+            if result is None:
+                self.followed = False
+                self.report(ProblemKind.LOST_POSITION, action, "the position cannot be followed after this "
+                                                               "play")
+                return
+        else:
+            result = found.result
+            if found.moves:  # the play as gnubg writes it: one step per die, hits marked
+                steps = tuple(Step(m.src, m.dst, m.hit) for m in found.moves)
+                self.canonical[i] = replace(action, steps=steps, note=PlayNote.MOVES)
+        self.sides[p], self.sides[1 - p] = result.me, result.opp
 
-    # -- how the game ended, and what the rules give the winner
-    value: int | None = None
-    winner: int | None = None
-    end = GameEnd.UNFINISHED
-    finished_side = next((s for s in (0, 1) if sum(sides[s]) == 0), None) if followed else None
-    if finished_side is not None:
-        end, winner = GameEnd.BORNE_OFF, finished_side
-        multiple = _BACKGAMMON.result_multiple(Position(sides[finished_side], sides[1 - finished_side]))
-        value = game_result(_player(finished_side), multiple, cube, settings).points
-    elif dropped_by is not None:
-        end, winner, value = GameEnd.DROPPED, 1 - dropped_by, drop_value
-    elif game.winner is not None:
-        end = GameEnd.RESIGNED
-        if resigned_by is not None:
-            winner = 1 - resigned_by
-        elif ends_with_unplayed is not None:
-            winner = 1 - ends_with_unplayed
-    stake = cube.value(settings.stakes)
-    game_problems: list[Problem] = []
+    def double(self, action: Double) -> None:
+        """RULES.md B10: on turn, cube not owned by the opponent, not in the Crawford game (B14)."""
+        p = action.player
+        if self.turn != -1 and p != self.turn:
+            self.report(ProblemKind.OUT_OF_TURN, action, "a double by the player who is not on turn")
+        self.turn = p
+        offered = 2 * self.cube.value(self.settings.stakes)
+        try:
+            self.cube = offer_double(self.cube, _player(p), crawford_game=self.crawford)
+        except IllegalActionError as exc:
+            self.report(ProblemKind.ILLEGAL_CUBE, action, _cube_message(exc))
+            self.cube = replace(self.cube, offered_by=_player(p), beaver=False)  # it happened: follow it
+        if action.value != offered:
+            self.report(ProblemKind.ILLEGAL_CUBE, action, f"the cube is at {offered // 2}: a double offers "
+                                                          f"{offered}")
 
-    def game_problem(kind: ProblemKind, message: str) -> None:
-        game_problems.append(Problem(kind, game.number, 0, -1, "", message, game.line))
+    def beaver(self, action: Beaver) -> None:
+        """RULES.md B11."""
+        p = action.player
+        try:
+            self.cube = beaver(self.cube, _player(p), self.settings)
+        except IllegalActionError as exc:
+            self.report(ProblemKind.ILLEGAL_CUBE, action, _cube_message(exc))
+            if self.cube.offered_by is not None:
+                self.cube = replace(self.cube, level=self.cube.level + 1, owner=_player(p),
+                                    offered_by=_player(p), beaver=True)
+        if action.value != 2 * self.cube.value(self.settings.stakes):
+            self.report(ProblemKind.ILLEGAL_CUBE, action,
+                        f"a beaver offers {2 * self.cube.value(self.settings.stakes)}")
 
-    points_ok = True
+    def take(self, action: Take) -> None:
+        """RULES.md B10."""
+        p = action.player
+        try:
+            self.cube = take(self.cube, _player(p))
+        except IllegalActionError as exc:
+            self.report(ProblemKind.ILLEGAL_CUBE, action, _cube_message(exc))
+            if self.cube.offered_by is not None:
+                self.cube = replace(self.cube, level=self.cube.level + 1, owner=_player(p), offered_by=None,
+                                    beaver=False)
+
+    def drop(self, action: Drop) -> None:
+        """RULES.md B10: the game ends at the cube's value before the double."""
+        p = action.player
+        self.dropped_by = p
+        self.drop_value = self.cube.value(self.settings.stakes)
+        try:
+            self.drop_value = drop(self.cube, _player(p), self.settings.stakes).points
+        except IllegalActionError as exc:
+            self.report(ProblemKind.ILLEGAL_CUBE, action, _cube_message(exc))
+        self.cube = replace(self.cube, offered_by=None, beaver=False)
+
+    def ending(self) -> tuple[GameEnd, int | None, int | None]:
+        """How the game ended, its winner and the points the rules give him (None: not known)."""
+        finished_side = next((s for s in (0, 1) if sum(self.sides[s]) == 0), None) if self.followed else None
+        if finished_side is not None:
+            won = Position(self.sides[finished_side], self.sides[1 - finished_side])
+            multiple = _BACKGAMMON.result_multiple(won)
+            return (GameEnd.BORNE_OFF, finished_side,
+                    game_result(_player(finished_side), multiple, self.cube, self.settings).points)
+        if self.dropped_by is not None:
+            return GameEnd.DROPPED, 1 - self.dropped_by, self.drop_value
+        if self.game.winner is not None:
+            if self.resigned_by is not None:
+                return GameEnd.RESIGNED, 1 - self.resigned_by, None
+            if self.ends_with_unplayed is not None:
+                return GameEnd.RESIGNED, 1 - self.ends_with_unplayed, None
+            return GameEnd.RESIGNED, None, None
+        return GameEnd.UNFINISHED, None, None
+
+
+def _result_problems(
+    record: MatchRecord, walk: _Walk, end: GameEnd, winner: int | None, value: int | None
+) -> tuple[GameEnd, list[str]]:
+    """The recorded winner and points against the rules' (RULES.md B9-B12); a resignation worth more
+    than any result is a forfeit. Returns the end (FORFEIT replaces RESIGNED) and the findings."""
+    game, stake = walk.game, walk.cube.value(walk.settings.stakes)
+    found: list[str] = []
     if game.winner is not None:
         if winner is not None and winner != game.winner:
-            game_problem(ProblemKind.RESULT, f"the record says {record.players[game.winner]} won, but "
-                                             f"{record.players[winner]} did ({end.value})")
-            points_ok = False
+            found.append(f"the record says {record.players[game.winner]} won, but "
+                         f"{record.players[winner]} did ({end.value})")
         needed = record.length - game.score[game.winner] if record.length > 0 else 0
         capped_ok = record.length > 0 and game.points == needed
         if value is not None:
             if game.points != value and not (capped_ok and value >= game.points):
-                game_problem(ProblemKind.RESULT, f"the record gives {game.points} points; the rules give "
-                                                 f"{value} ({end.value}, cube {stake})")
-                points_ok = False
-        elif end is GameEnd.RESIGNED and followed:
-            allowed = sorted({game_points(m, cube, settings) for m in (1, 2, 3)})
+                found.append(f"the record gives {game.points} points; the rules give "
+                             f"{value} ({end.value}, cube {stake})")
+        elif end is GameEnd.RESIGNED and walk.followed:
+            allowed = sorted({game_points(m, walk.cube, walk.settings) for m in (1, 2, 3)})
             if game.points not in allowed and not (capped_ok and game.points <= allowed[-1]):
                 if game.points > allowed[-1]:
                     end = GameEnd.FORFEIT
                 else:
                     worth = " or ".join(map(str, allowed))
-                    game_problem(ProblemKind.RESULT, f"a resignation is worth {worth} points here, not "
-                                                     f"{game.points}")
-                    points_ok = False
+                    found.append(f"a resignation is worth {worth} points here, not {game.points}")
     elif end is GameEnd.BORNE_OFF or end is GameEnd.DROPPED:
-        game_problem(ProblemKind.RESULT, f"the game ended ({end.value}) but the record names no winner")
-        points_ok = False
+        found.append(f"the game ended ({end.value}) but the record names no winner")
+    return end, found
 
-    score_ok = points_ok
-    if game.winner is not None:
-        final = list(game.score)
-        final[game.winner] += game.points
-        if index + 1 < len(record.games):
-            following = record.games[index + 1].score
-            if tuple(final) != following:
-                game_problem(ProblemKind.SCORE, f"{game.score[0]}-{game.score[1]} plus {game.points} for "
-                                                f"{record.players[game.winner]} is {final[0]}-{final[1]}, "
-                                                f"but game {record.games[index + 1].number} starts "
-                                                f"{following[0]}-{following[1]}")
-                score_ok = False
-        elif game.match_won and record.length > 0 and final[game.winner] < record.length:
-            game_problem(ProblemKind.SCORE, f"'and the match' but {final[game.winner]} is short of "
-                                            f"{record.length}")
-            score_ok = False
-    elif index + 1 < len(record.games):
-        game_problem(ProblemKind.SCORE, "the game has no result but another game follows")
-        score_ok = False
-    return GameReplay(game.number, plays, end, stake, value, followed, score_ok,
-                      tuple(problems + game_problems), ends_with_unplayed is not None, tuple(canonical))
+
+def _score_problems(record: MatchRecord, index: int) -> list[str]:
+    """The score after game ``index`` against the next game's starting score and the match length."""
+    game = record.games[index]
+    if game.winner is None:
+        return ["the game has no result but another game follows"] if index + 1 < len(record.games) else []
+    final = list(game.score)
+    final[game.winner] += game.points
+    if index + 1 < len(record.games):
+        following = record.games[index + 1].score
+        if tuple(final) != following:
+            return [f"{game.score[0]}-{game.score[1]} plus {game.points} for "
+                    f"{record.players[game.winner]} is {final[0]}-{final[1]}, "
+                    f"but game {record.games[index + 1].number} starts "
+                    f"{following[0]}-{following[1]}"]
+    elif game.match_won and record.length > 0 and final[game.winner] < record.length:
+        return [f"'and the match' but {final[game.winner]} is short of {record.length}"]
+    return []
+
+
+def replay_game(record: MatchRecord, index: int, crawford: bool) -> GameReplay:
+    """Replay ``record.games[index]`` (see the module docstring). Never raises on a bad record."""
+    game: Game = record.games[index]
+    start = Position.initial()
+    walk = _Walk(game, crawford, settings_for(record), [start.me, start.opp], list(game.actions))
+    for i, action in enumerate(game.actions):
+        if isinstance(action, Roll):
+            walk.roll(i, action)
+        elif isinstance(action, Double):
+            walk.double(action)
+        elif isinstance(action, Beaver):
+            walk.beaver(action)
+        elif isinstance(action, Take):
+            walk.take(action)
+        elif isinstance(action, Drop):
+            walk.drop(action)
+        elif isinstance(action, Resign):
+            walk.resigned_by = action.player
+    end, winner, value = walk.ending()
+    end, result_found = _result_problems(record, walk, end, winner, value)
+    score_found = _score_problems(record, index)
+    game_problems = [Problem(ProblemKind.RESULT, game.number, 0, -1, "", m, game.line) for m in result_found]
+    game_problems += [Problem(ProblemKind.SCORE, game.number, 0, -1, "", m, game.line) for m in score_found]
+    stake = walk.cube.value(walk.settings.stakes)
+    score_ok = not result_found and not score_found
+    return GameReplay(game.number, walk.plays, end, stake, value, walk.followed, score_ok,
+                      tuple(walk.problems + game_problems), walk.ends_with_unplayed is not None,
+                      tuple(walk.canonical))
 
 
 def replay_match(record: MatchRecord) -> MatchReplay:

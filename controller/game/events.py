@@ -21,7 +21,6 @@ from vision.reading import BoardReading, DieStatus
 
 BUTTONS = ("clock", "dispute", "double", "take", "drop")
 GESTURES = ("short", "long", "double")
-DEVICES = ("camera", "leds")
 
 
 class EventError(TavlaError, ValueError):

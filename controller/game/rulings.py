@@ -5,7 +5,7 @@ its default is the seed texts' rule (RULES.md names it) and :data:`PRESETS` hold
 Every decision the referee takes is a :class:`Ruling`: the RULES.md id it applied, a short code and a
 one-line reason in plain words. Pure: no I/O.
 
-Catalogue (default -> settings), also printed by :func:`catalogue`:
+Catalogue (default -> settings):
 
 - re-throw (B15, N10): a die cocked, off the board, on the wrong half, on the bar, on or against a
   checker -> both dice re-thrown. Setting ``die_on_checker_stands`` (tournament option: a die lying
@@ -138,13 +138,6 @@ class Settings:
     def money(self) -> bool:
         return self.match_length == 0
 
-    @property
-    def jacobi_on(self) -> bool:
-        """RULES.md B12: default on in money play, never in match play."""
-        if not self.money:
-            return False
-        return True if self.jacobi is None else self.jacobi
-
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
@@ -224,58 +217,3 @@ def rethrow(dice: tuple[DieSeen, ...], settings: Settings, roller_right: bool | 
     if roller_right is not None and halves and halves != {roller_right}:
         return Ruling(rule, "rethrow", "re-throw both dice: they must land on the half to the roller's right")
     return None
-
-
-def catalogue() -> list[tuple[str, str, str, str]]:
-    """Every ruling: (rule ids, ruling, default, settings) -- the table of the report and `tavla replay`."""
-    return [
-        (
-            "B15 N10",
-            "die cocked / off board / wrong half / on bar / on checker: re-throw both",
-            "re-throw",
-            "die_on_checker_stands (tournament: a flat die on a checker stands)",
-        ),
-        (
-            "B16 N11",
-            "turn ends: dice picked up, clock pressed (nardy: dice handed over)",
-            "pickup and clock",
-            "end_on_pickup, end_on_clock",
-        ),
-        (
-            "B16",
-            "opponent rolled before the turn ended",
-            "void, roll again (premature_roll=void)",
-            "premature_roll=stands (USBGF/UKBGF); premature_waiver (forced move / no contact)",
-        ),
-        (
-            "B17 N11",
-            "turn ended with an illegal or incomplete move",
-            "opponent accepts or demands the legal move",
-            "illegal_move=must_correct (Legal Moves policy)",
-        ),
-        ("B17", "opponent rolled or doubled after an illegal move", "the move stands", "-"),
-        ("B10 B14", "double after rolling / by the non-owner / in the Crawford game", "refused", "crawford"),
-        ("B10 B11", "take / drop / beaver", "take, drop; beaver off", "beaver (money play only)"),
-        ("B3 B13", "tie on the opening roll", "re-roll", "automatic_doubles, auto_double_limit"),
-        (
-            "B9 B12",
-            "game result: single / gammon / backgammon x cube",
-            "all count; Jacobi in money",
-            "backgammon_as_gammon, no_gammon_after_cube, jacobi",
-        ),
-        ("N5 N6", "head rule / block rule broken (nardy)", "illegal move: as B17", "illegal_move"),
-        ("N9", "nardy result: oin 1, mars 2", "koks off, draw off", "koks, nardy_draw"),
-        (
-            "N9",
-            "nardy: white bore off his last checker (draw setting)",
-            "game over: white wins",
-            "nardy_draw: black's last roll; all borne off with it = a draw",
-        ),
-        ("N3", "next nardy game of a series", "black of the last game starts", "nardy_next_game=winner"),
-        (
-            "clock",
-            "a player's reserve runs out",
-            "he loses the match (money: the game at the cube)",
-            "clock=usbgf|uk|simple, clock_reserve, clock_delay",
-        ),
-    ]

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from controller import hints
+from controller.formats.position_id import position_id
 from controller.game.clock import Clock
 from controller.game.effects import Announce, Effect, Hint, Show
 from controller.game.events import BoardSeen, DieSeen
@@ -265,8 +266,6 @@ def show(
         position = position_for(state, sides, mover)
         if variant_in(state).gnubg:
             try:
-                from controller.formats.position_id import position_id
-
                 pos_id = position_id(position)
             except Exception:  # a partial reading may not encode; the ID is only informative
                 pos_id = None

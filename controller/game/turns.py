@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from controller import hints
+from controller.formats.notation import format_play
 from controller.game import arbiter
 from controller.game.effects import Effect, Leds, Prompt
 from controller.game.events import BoardSeen, DieSeen
@@ -255,8 +256,6 @@ def turn_end(state: State, ev: BoardSeen | None, out: list[Effect], how: str) ->
         )
         return replace(state, dice_present=False), out
     if isinstance(verdict, arbiter.Ambiguous):
-        from controller.formats.notation import format_play
-
         cands = (
             ", ".join(format_play(p) for p in verdict.candidates[:3])
             if variant_in(state).gnubg
@@ -332,8 +331,6 @@ def describe_plays(state: State, plays: tuple[Any, ...]) -> str:
         return "no play (the roll could not be played)"
     if not variant_in(state).gnubg:
         return " | ".join(" ".join(f"{m.src}/{m.dst}" for m in p.moves) for p in plays[:3])
-    from controller.formats.notation import format_play
-
     return " | ".join(format_play(p) for p in plays[:3])
 
 

@@ -41,13 +41,8 @@ class Play(NamedTuple):
     result: Position
 
 
-def step_index(s: int, d: int, hit: bool) -> int:
-    """Index in :data:`STEP_TABLE` of the step from index ``s`` (0-24) to ``d`` (-1 = off, 0-23)."""
-    return s * 52 + d * 2 + 2 + hit
-
-
 #: Every step in the generator's 0-based indices (source 0-24, destination -1..23, hit) as a Move,
-#: at :func:`step_index`; built once so the hot path never constructs a Move.
+#: at index ``s * 52 + d * 2 + 2 + hit``; built once so the hot path never constructs a Move.
 STEP_TABLE: Final[tuple[Move, ...]] = tuple(
     Move(s + 1, d + 1 if d >= 0 else OFF_POINT, bool(h))
     for s in range(25)
