@@ -200,8 +200,7 @@ def test_b11_beavered_game_exports_with_the_rules_core_cube_values(tmp_path):
     """A double, a beaver and the original doubler's drop (RULES.md B10-B11) are written with the
     values the rules core's cube gives, and the formats' own replay finds no cube problem."""
     from controller.formats.replay import ProblemKind
-
-    from .scripted import Script
+    from tests.controller.game.scripted import Script
 
     s = Script(beaver=True)
     s.opening(3, 1)

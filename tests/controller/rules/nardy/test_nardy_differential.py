@@ -1,4 +1,4 @@
-"""The real nardy generator against the naive reference (tests/controller/rules/nardy_reference.py).
+"""The real nardy generator against the naive reference (tests/controller/rules/nardy/nardy_reference.py).
 
 Issue 7's second opinion: on random reachable positions (1,000 here, 100,000 in the slow run), on
 every first roll of both players, and on made-up positions dense in six-point blocks (the random
@@ -21,7 +21,7 @@ from controller.rules.nardy import (
     legal_results,
 )
 from controller.rules.nardy.randomgame import random_positions
-from tests.controller.rules.nardy_reference import naive_results
+from tests.controller.rules.nardy.nardy_reference import naive_results
 
 SETTINGS = [NardySettings(block_rule=rule) for rule in BlockRule]
 

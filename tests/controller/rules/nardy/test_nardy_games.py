@@ -1,7 +1,7 @@
 """Random legal nardy games played to the end, with every invariant checked at every turn.
 
 Hypothesis draws the game (its dice and choices, through a seed) and the settings; the invariants
-(tests/controller/rules/nardy_games.py): 15 checkers a side always (on the board plus borne off,
+(tests/controller/rules/nardy/nardy_games.py): 15 checkers a side always (on the board plus borne off,
 counted from the plays), never two colours on a point (N4), no illegal block in the strict and
 after-home settings at any step nor in any setting at the end of a turn (N6), at most one checker
 off the head (two on a first 6-6, 4-4, 3-3) (N5), every step a die of the roll (N4, N8), and a
@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from controller.rules.nardy import BlockRule, NardySettings, ResultKind
 from controller.rules.nardy.settings import FirstMove
-from tests.controller.rules.nardy_games import play_game
+from tests.controller.rules.nardy.nardy_games import play_game
 
 SETTINGS = st.builds(
     NardySettings,
