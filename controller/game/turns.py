@@ -239,13 +239,11 @@ def turn_end(state: State, ev: BoardSeen | None, out: list[Effect], how: str) ->
     assert state.on_roll is not None and state.dice is not None and state.sides is not None
     assert state.seen is not None and state.seating is not None
     mover = state.on_roll
-    seating = state.seating  # kept: `state` is rebound below
     before = position_for(state, state.sides, mover)
     seen_pos = position_for(state, state.seen, mover)
     plays = plays_for(state, state.sides, mover, state.dice)
     unsure = _unsure(state, ev, mover) if ev is not None else ()
     verdict = arbiter.infer(before, plays, seen_pos, unsure, variant_in(state), tolerate=_tolerated(state))
-    rule_ill = variant_in(state).dispute_rule
     if isinstance(verdict, arbiter.Made):
         return commit(state, verdict.play, out, how)
     if isinstance(verdict, arbiter.Unreadable):
@@ -256,24 +254,42 @@ def turn_end(state: State, ev: BoardSeen | None, out: list[Effect], how: str) ->
         )
         return replace(state, dice_present=False), out
     if isinstance(verdict, arbiter.Ambiguous):
-        cands = (
-            ", ".join(format_play(p) for p in verdict.candidates[:3])
-            if variant_in(state).gnubg
-            else f"{len(verdict.candidates)} plays"
-        )
-        state = announce(
-            state,
-            Ruling(
-                rule_ill,
-                "unclear",
-                f"the camera cannot tell which play {NAMES[mover]} made "
-                f"({cands}): confirm with the dispute button",
-                mover,
-            ),
-            out,
-        )
-        return replace(state, phase="deciding", pending=("ambiguous", verdict.candidates)), out
+        return _unclear(state, verdict, mover, out)
     assert isinstance(verdict, arbiter.Illegal)
+    return _illegal(state, verdict, mover, seen_pos, out)
+
+
+def _unclear(
+    state: State, verdict: arbiter.Ambiguous, mover: int, out: list[Effect]
+) -> tuple[State, list[Effect]]:
+    """RULES.md B17/N11: the camera cannot tell which legal play was made; the dispute button says."""
+    cands = (
+        ", ".join(format_play(p) for p in verdict.candidates[:3])
+        if variant_in(state).gnubg
+        else f"{len(verdict.candidates)} plays"
+    )
+    state = announce(
+        state,
+        Ruling(
+            variant_in(state).dispute_rule,
+            "unclear",
+            f"the camera cannot tell which play {NAMES[mover]} made "
+            f"({cands}): confirm with the dispute button",
+            mover,
+        ),
+        out,
+    )
+    return replace(state, phase="deciding", pending=("ambiguous", verdict.candidates)), out
+
+
+def _illegal(
+    state: State, verdict: arbiter.Illegal, mover: int, seen_pos: Any, out: list[Effect]
+) -> tuple[State, list[Effect]]:
+    """RULES.md B17/N11: an illegal or incomplete move must be corrected (Legal Moves policy), or the
+    opponent accepts it or demands the legal move."""
+    assert state.seating is not None
+    seating = state.seating  # kept: `state` is rebound below
+    rule_ill = variant_in(state).dispute_rule
     closest = describe_plays(state, verdict.closest)
     what = "incomplete" if verdict.unchanged else "illegal"
     if state.settings.illegal_move == "must_correct":
