@@ -262,6 +262,7 @@ def _real_rolls(folder_name: str, every: int = 1) -> tuple[int, int, int, list[s
     return right, wrong, scored, notes
 
 
+@pytest.mark.slow
 def test_webcam_rolls_sample() -> None:
     """boards-webcam, every second labelled frame: 14 rolls, all right, no die on the frames without."""
     right, wrong, scored, notes = _real_rolls("boards-webcam", every=2)
@@ -334,6 +335,7 @@ def _status_renders(status: DieStatus) -> list[list[tuple[int, DieStatus]]]:
     return out
 
 
+@pytest.mark.slow
 def test_cocked_dice_are_told_and_flat_ones_are_not() -> None:
     """A cocked die's top face is tilted: a four's corner pips make a foreshortened square, not a
     square (vision.dice_tilt.corner_aspect), or a side face's pips show beside it (RULES.md B15/N10:

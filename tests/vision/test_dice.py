@@ -288,6 +288,7 @@ def _d6_statuses(every: int) -> list[DieStatus]:
     return out
 
 
+@pytest.mark.slow
 def test_real_flat_dice_are_not_called_cocked() -> None:
     """RULES.md B15/N10: a die called cocked forces a re-throw, so flat dice must not be. dice-d6 (real
     phone photos: most dice flat, a few leaning on the tray wall, side faces of flat dice in view off

@@ -26,6 +26,7 @@ from vision.dice_eval import score_board_labels, score_yolo_folder
 DICE_D6_FLOOR = 98.0
 
 
+@pytest.mark.slow
 def test_dice_d6_accuracy_floor() -> None:
     root = shared_data("dice-d6")
     score = score_yolo_folder(root / "images", root / "labels", every=8)

@@ -76,6 +76,7 @@ def test_webcam_frames_labelled_occluded_are_flagged() -> None:
     assert not missed, missed
 
 
+@pytest.mark.slow
 def test_webcam_frames_not_labelled_occluded_are_not_flagged() -> None:
     """No false alarm: a board flagged occluded is never read by the station (the stability gate
     waits for a clear view), so a reader that cries hand on clear frames reads nothing."""

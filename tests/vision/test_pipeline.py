@@ -8,6 +8,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.pipeline import run_pipeline
 from vision.reading import BoardReading, FrameStatus
@@ -232,6 +233,7 @@ def test_still_camera_reads_again_after_max_reuse_and_not_when_off() -> None:
     assert (off.reads, off.reused) == (2, 0)
 
 
+@pytest.mark.slow
 def test_region_change_separates_still_and_changed_real_frames() -> None:
     """The threshold on real frames (skipped without ../shared/data/boards-webcam): the photos that show
     one scene twice (identical labels, same size) stay below STILL_CHANGE unless something moved, and

@@ -115,6 +115,7 @@ def test_turned_labels_follow_the_frame() -> None:
     assert lab270["rowA"][-1] == "a0" and lab270["rowB"][0] == "b11"
 
 
+@pytest.mark.slow
 def test_perturbed_webcam_sample_reads() -> None:
     """A sample of clear frames under every perturbation (ten perturbations of four frames):
     measured 959/960 points (one on a brightened frame); floor 99.5 % over all, no perturbation

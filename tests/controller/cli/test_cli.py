@@ -38,6 +38,7 @@ def test_run_demo_prints_boards_dice_legal_counts_and_acknowledged_leds(tmp_path
     assert "0 not acknowledged" in out
 
 
+@pytest.mark.slow
 def test_run_over_a_webcam_session_processes_every_frame(tmp_path):
     folder = shared_data("boards-webcam") / "frames" / "2024-03-17_12_26_46"
     r = tavla("run", "--source", str(folder), "--journal", str(tmp_path / "j.jsonl"))

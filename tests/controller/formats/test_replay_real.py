@@ -11,6 +11,8 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 from controller.formats.matchfile import read_record
 from controller.formats.replay import MatchReplay, PlayNote, ProblemKind, Roll, replay_match
 from tests.conftest import shared_data
@@ -25,6 +27,7 @@ def _replays() -> dict[str, MatchReplay]:
     return {p.name: replay_match(read_record(p)) for p in files}
 
 
+@pytest.mark.slow
 def test_all_files_import_and_every_score_reproduces() -> None:
     replays = _replays()
     games = [g for r in replays.values() for g in r.games]

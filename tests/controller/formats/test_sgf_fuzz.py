@@ -31,6 +31,7 @@ def _check_edited(case: tuple[str, str]) -> None:
     assert parse_sgf(write_sgf(record), name) == record
 
 
+@pytest.mark.slow
 @_ROUND_TRIP
 @given(sgf_records())
 def test_round_trip(record: MatchRecord) -> None:

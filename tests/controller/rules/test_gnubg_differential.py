@@ -50,6 +50,7 @@ def mismatches(count: int, seed: int, check_steps: bool) -> tuple[int, list[str]
     return compared, problems
 
 
+@pytest.mark.slow
 def test_legal_plays_match_gnubg_on_2000_random_positions() -> None:
     compared, problems = mismatches(2000, seed=2026, check_steps=False)
     assert problems == []

@@ -90,6 +90,7 @@ def _run_reachable(count: int, seed: int) -> list[str]:
     return bad
 
 
+@pytest.mark.slow
 def test_real_equals_naive_on_1000_random_reachable_positions() -> None:
     bad = _run_reachable(1000, 7)
     assert not bad, f"{len(bad)} disagreements, first: {bad[0]}"
@@ -119,6 +120,7 @@ def test_real_equals_naive_on_every_first_roll_of_both_players() -> None:
     assert not bad
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: s.block_rule)
 def test_real_equals_naive_on_block_heavy_positions(settings: NardySettings) -> None:
     rng = random.Random(11)
