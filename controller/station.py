@@ -249,6 +249,8 @@ class Station:
             elif isinstance(e, Hint):
                 self._hint(e)
             if isinstance(e, GameEnded):
+                if self.journal is not None:  # the game's result is sealed (controller.journal)
+                    self.journal.seal("game")
                 if self.printer is not None:
                     self.printer.game_ended(e)
                 if self.on_game_end is not None:
@@ -316,7 +318,7 @@ class Station:
                 return
 
     def stop(self, timeout: float = 10.0) -> None:
-        """Process what is queued, then stop the thread (idempotent).
+        """Process what is queued, then stop the thread (idempotent); a clean stop seals the journal.
 
         :raises StationError: when the thread failed (the cause attached) or did not stop in time.
         """
@@ -326,9 +328,12 @@ class Station:
             if self._thread.is_alive():
                 raise StationError(f"the station thread did not stop within {timeout} s")
             self._thread = None
-        self._closed = True
         if self._error is not None:
+            self._closed = True
             raise StationError(f"the station failed: {self._error}") from self._error
+        if not self._closed and self.journal is not None and not self.journal.closed:
+            self.journal.seal("stop")  # a clean stop: the journal is complete up to here
+        self._closed = True
 
     def __enter__(self) -> Station:
         return self
@@ -380,6 +385,7 @@ def run_recorded(journal_path: str | Path, events_path: str | Path, pace: float 
             if pace:
                 time.sleep(pace)
             station.handle(ev)
+        station.stop()
     return len(recorded) - len(done)
 
 

@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "vision_eval",
     "run",
     "journal",
+    "verify",
     "match",
     "led",
 )

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 if TYPE_CHECKING:
-    from controller.journal import JournalTampered
+    from controller.journal import JournalDamaged
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -37,43 +37,93 @@ def _newest_journal() -> Path | None:
     return found[-1] if found else None
 
 
-def _load(path: Path, until_damage: bool = False) -> list[Any]:
+def key_for_reading(option: Path | None) -> Any:
+    """The key to check a journal with: ``--key`` (which must be a key), else the station's own key
+    when this machine has one, else None (a keyed journal's order is then checked, not its MACs).
+
+    :raises typer.Exit: (2, one line) when ``--key`` is given and is no key file.
+    """
+    from controller.journal_key import KeyFileError, default_key_path, load_key
+
+    path = option if option is not None else default_key_path()
+    if option is None and not path.is_file():
+        return None
+    try:
+        return load_key(path)
+    except KeyFileError as exc:
+        raise _fail(f"{exc}; give --key with the station's key file") from exc
+
+
+def key_for_writing(option: Path | None) -> Any:
+    """The station key a new entry is chained under: ``--key``, default the station's own key,
+    created at the first run (controller.journal_key).
+
+    :raises typer.Exit: (2, one line) when the file is no key or others may read it.
+    """
+    from controller.journal_key import KeyFileError, station_key
+
+    try:
+        return station_key(option)
+    except KeyFileError as exc:
+        raise _fail(str(exc)) from exc
+
+
+def seal_note(path: Path, contents: Any) -> str | None:
+    """The note for a journal that does not end with a seal: its last lines may have been lost."""
+    if contents.ends_sealed or contents.damage is not None or not contents.events:
+        return None
+    seal = contents.last_seal
+    where = f"it is sealed up to line {seal.line}" if seal else "it holds no seal"
+    return (
+        f"note: {path} does not end with a seal (a crash, a station still running, or a cut file): "
+        f"the last {contents.unsealed} events after the last seal may be missing; {where}"
+    )
+
+
+def _load(path: Path, until_damage: bool = False, key: Any = None) -> list[Any]:
     """The journal's events, checked; every way it can be wrong is one line saying what to do (exit 2).
 
-    A last line cut short by a crash is dropped with a one-line note (it was never acted on). With
-    ``until_damage`` an edited journal gives the events before its first bad line (with a note).
+    A last line cut short by a crash is dropped with a one-line note (it was never acted on), and a
+    journal that does not end with a seal says that its last events may be missing. With
+    ``until_damage`` a damaged journal gives the events before its first bad line (with a note).
     """
-    from controller.journal import JournalError, NotAJournal, read_until_damage, torn_tail
+    from controller.journal import NotAJournal, scan
 
     if path.is_dir():
         raise _fail(f"{path} is a folder: give the journal file (journal-*.jsonl in it)")
     try:
-        events, damage = read_until_damage(path)
-        torn = torn_tail(path)
+        contents = scan(path, key)
     except FileNotFoundError as exc:
         raise _fail(f"journal {path} does not exist; give the path `tavla run` printed") from exc
-    except NotAJournal as exc:
-        raise _fail(
-            f"{path} is not a Tavla journal; give the journal-*.jsonl file `tavla run` printed"
-        ) from exc
-    except (JournalError, OSError) as exc:
-        raise _fail(f"cannot read journal {path}: {exc}") from exc
+    except OSError as exc:
+        raise _fail(f"cannot read journal {path}: {exc.strerror or exc}") from exc
+    events, damage = contents.events, contents.damage
+    if isinstance(damage, NotAJournal):
+        raise _fail(f"{path} is not a Tavla journal; give the journal-*.jsonl file `tavla run` printed")
     if damage is not None:
         if not until_damage:
             raise _fail(_damage_message(path, damage))
         typer.echo(
             f"note: {path} is damaged from line {damage.line}: replaying the {len(events)} events before it"
         )
-    elif torn:
+    elif contents.torn:
         typer.echo(
             f"note: {path}: the last line was cut short (a crash mid-write) and is dropped; "
             "it was never acted on"
+        )
+    note = seal_note(path, contents)
+    if note:
+        typer.echo(note)
+    if contents.key_id is not None and not contents.checked:
+        typer.echo(
+            f"note: {path} is chained under key {contents.key_id}, which is not given here: its order is "
+            "checked, its MACs are not (`tavla verify --key FILE` checks them)"
         )
     _check_settings(path, events)
     return events
 
 
-def _damage_message(path: Path, damage: JournalTampered) -> str:
+def _damage_message(path: Path, damage: JournalDamaged) -> str:
     good = damage.line - 1
     return (
         f"{damage}; nothing from there on can be trusted: keep the file as it is for the referee; "
@@ -120,6 +170,9 @@ def register(app: typer.Typer) -> None:
         until_damage: bool = typer.Option(
             False, "--until-damage", help="an edited journal: replay the entries before its first bad line"
         ),
+        key: Path = typer.Option(
+            None, "--key", help="the station key to check the journal with; default this station's own"
+        ),
     ) -> None:
         """Re-run a journal and print every ruling it led to, with its rule and reason.
 
@@ -136,7 +189,7 @@ def register(app: typer.Typer) -> None:
         from controller.station import ConsolePrinter
 
         console = Console(highlight=False)
-        events = _load(journal, until_damage)
+        events = _load(journal, until_damage, key_for_reading(key))
         printer = ConsolePrinter(console)
         state = game.new_state()
         rulings = 0
@@ -178,6 +231,9 @@ def register(app: typer.Typer) -> None:
         serial: str = typer.Option(None, "--serial", help="LED device port or pyserial URL"),
         no_leds: bool = typer.Option(False, "--no-leds", help="run without an LED device"),
         pace: float = typer.Option(0.0, "--pace", help="seconds between recorded events"),
+        key: Path = typer.Option(
+            None, "--key", help="station key file; default ~/.config/tavla/station.key (made at first run)"
+        ),
     ) -> None:
         """Rebuild the game from a journal and, given a source, carry on appending to it."""
         from rich.console import Console
@@ -193,7 +249,9 @@ def register(app: typer.Typer) -> None:
         path = journal or _newest_journal()
         if path is None:
             raise _fail("no journal found; give the journal path `tavla run` printed")
-        done = _load(path)
+        goes_on = any(x is not None and x is not False for x in (source, events, demo))
+        station_key = key_for_writing(key) if goes_on else key_for_reading(key)
+        done = _load(path, key=station_key)
         demo_from = _is_demo(done)
         if demo and demo_from is None:
             raise _fail(
@@ -237,4 +295,7 @@ def register(app: typer.Typer) -> None:
             stream = demo_events(console, None, start=demo_from + 1)
         else:
             return
-        run_session(stream, state.settings, _resolved(serial_url), path, console, state=state, forward=sink)
+        run_session(
+            stream, state.settings, _resolved(serial_url), path, console, state=state, forward=sink,
+            key=station_key,
+        )

@@ -285,7 +285,7 @@ def describe_leds(serial_url: str | None) -> str:
     return f"LEDs on {serial_url}"
 
 
-def check_journal_path(path: Path, append: bool) -> Any:
+def check_journal_path(path: Path, append: bool, key: Any = None) -> Any:
     """Refuse, with one line saying what to do, a journal path that is a folder, or an existing file
     without ``--append`` (a new session must not silently continue someone else's journal). Returns
     the game state an appended-to journal leads to (None for a new file).
@@ -305,7 +305,7 @@ def check_journal_path(path: Path, append: bool) -> Any:
 
         # a file that is not a journal, or an edited one: one line, exit 2; else the station goes on
         # from the state its events lead to, so a replay of the whole file gives what was announced
-        return replay(_load(path))[0]
+        return replay(_load(path, key=key))[0]
     return None
 
 
@@ -319,10 +319,12 @@ def run_session(
     export_dir: Path | None = None,
     buttons: dict[str, int] | None = None,
     forward: Forward | None = None,
+    key: Any = None,
 ) -> Any:
-    """Feed events through a station (journal, step, effects) and print a summary; returns the station."""
+    """Feed events through a station (journal, step, effects) and print a summary; returns the station.
+    The journal is chained under ``key`` (controller.journal_key) and locked while the session runs."""
     from controller.events import DeviceChanged
-    from controller.journal import Journal
+    from controller.journal import Journal, JournalError
     from controller.station import ConsolePrinter, Station
 
     t0 = time.monotonic()
@@ -341,8 +343,23 @@ def run_session(
         elif isinstance(ev, LinkOnline) and ev.reconnect:
             station_.submit(DeviceChanged(t=now, device="leds", online=True))
 
-    link = open_link(serial_url, link_event) if serial_url else None
-    journal = Journal(journal_path) if journal_path else None
+    try:  # the lock first: a second station on this journal refuses before it touches the LEDs
+        journal = Journal(journal_path, key=key) if journal_path else None
+    except JournalError as exc:
+        raise _fail(f"{exc}") from exc
+    if journal is not None and len(journal):
+        from controller.station import replay
+
+        if state is None:  # written meanwhile by another station
+            journal.close()
+            raise _fail(f"{journal_path} exists already: --append adds to it, or give a new file")
+        state = replay(journal.events)[0]  # what the journal holds now, under its lock
+    try:
+        link = open_link(serial_url, link_event) if serial_url else None
+    except BaseException:
+        if journal is not None:
+            journal.close()
+        raise
     printer = ConsolePrinter(console)
     from controller.export import export_match
 
@@ -453,6 +470,9 @@ def register(app: typer.Typer) -> None:
         append: bool = typer.Option(
             False, "--append", help="add to an existing --journal (else an existing file is refused)"
         ),
+        key: Path = typer.Option(
+            None, "--key", help="station key file; default ~/.config/tavla/station.key (made at first run)"
+        ),
     ) -> None:
         """The station: frames in, board and rulings out, LEDs lit (default: the embedded demo)."""
         from rich.console import Console
@@ -471,7 +491,10 @@ def register(app: typer.Typer) -> None:
         serial_url = None if no_leds else (serial or cfg.serial)
         leds_on = describe_leds(serial_url)  # resolves `auto`; fails with one line before the banner
         journal_path = journal or (Path(cfg.journal) if cfg.journal else default_journal_path())
-        state = check_journal_path(journal_path, append)
+        from controller.cli.journal import key_for_writing
+
+        station_key = key_for_writing(key)
+        state = check_journal_path(journal_path, append, station_key)
         spec = source if source is not None else cfg.source
         calibration = None
         if cfg.calibration:
@@ -514,4 +537,5 @@ def register(app: typer.Typer) -> None:
             buttons=cfg.buttons,
             forward=sink,
             state=state,
+            key=station_key,
         )
