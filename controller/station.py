@@ -355,7 +355,7 @@ def replay(events: Iterable[Event], settings: Settings | None = None) -> tuple[g
 def resume(path: str | Path, settings: Settings | None = None) -> tuple[game.State, int]:
     """The state a journal leads to and how many events it holds (``tavla resume``).
 
-    :raises controller.journal.JournalTampered: when the journal was edited.
+    :raises controller.journal.JournalDamaged: at the journal's first bad line (JournalTampered when edited).
     """
     events = read_journal(path)
     state, _ = replay(events, settings)
@@ -367,7 +367,7 @@ def run_recorded(journal_path: str | Path, events_path: str | Path, pace: float 
     the recorded events it does not hold yet are fed through a :class:`Station` appending to it.
     Returns how many events were fed. The crash-safety runs use it (``python -m controller.station``).
 
-    :raises controller.journal.JournalTampered: when the journal was edited.
+    :raises controller.journal.JournalDamaged: at the journal's first bad line (JournalTampered when edited).
     :raises ValueError: when the recorded events do not continue the journal.
     """
     import time
