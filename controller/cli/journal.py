@@ -10,7 +10,9 @@ recorded session killed at any point and resumed ends with every event journaled
 that caused it (with ``--boards``, every board too). Rulings are not journaled: only input events are,
 and the rulings are recomputed by the pure, deterministic ``game.step``.
 
-Exit 2 on a missing, unreadable or edited journal (one line saying which line is wrong).
+Both check the chain under the station key (``--key``, default this station's own; issue 18 item 4)
+and say "the last N events after the last seal may be missing" when the file does not end with a
+seal. Exit 2 on a missing, unreadable or edited journal (one line saying which line is wrong).
 """
 
 from __future__ import annotations
@@ -114,6 +116,11 @@ def _load(path: Path, until_damage: bool = False, key: Any = None) -> list[Any]:
     note = seal_note(path, contents)
     if note:
         typer.echo(note)
+    if contents.key_id is None and contents.events and damage is None:
+        typer.echo(
+            f"note: {path} is unkeyed (written before the station key, and continued so): its chain "
+            "proves nothing against a deliberate edit; a new journal is keyed"
+        )
     if contents.key_id is not None and not contents.checked:
         typer.echo(
             f"note: {path} is chained under key {contents.key_id}, which is not given here: its order is "
