@@ -70,24 +70,30 @@ def test_two_writers_in_one_process_are_refused_too(tmp_path):
 
 
 def test_two_stations_appending_at_once(tmp_path):
-    """The harness's case: two `tavla run --append` on one journal at once. Now one runs, the other
-    refuses in one line naming the first's process id, and the journal replays whole."""
+    """The harness's case: two `tavla run --append` on one journal at once. Now the second refuses in
+    one line naming the first's process id, and the first's journal (stopped with Ctrl-C) is whole,
+    sealed and intact."""
     journal, events = tmp_path / "j.jsonl", tmp_path / "events.jsonl"
-    events.write_text("".join(json.dumps(ev.to_json()) + "\n" for ev in game_events()))
-    key(tmp_path)  # made once, before both start
+    recorded = game_events()
+    events.write_text("".join(json.dumps(ev.to_json()) + "\n" for ev in recorded))
+    key_file = key(tmp_path).path  # made once, before both start
     env = dict(os.environ, COLUMNS="200")
-    cmd = [TAVLA, "run", "--no-leds", "--events", str(events), "--pace", "0.05", "--journal", str(journal),
-           "--append", "--key", str(tmp_path / "station.key")]
+    cmd = [TAVLA, "run", "--no-leds", "--events", str(events), "--pace", "0.2", "--journal", str(journal),
+           "--append", "--key", str(key_file)]
     first = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    deadline = time.monotonic() + 60
-    while not note_path(journal).exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    second = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
-    out, err = first.communicate(timeout=300)
-    assert first.returncode == 0, err
+    try:
+        deadline = time.monotonic() + 60
+        while not note_path(journal).exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        second = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
+    finally:
+        first.send_signal(signal.SIGINT)  # a clean stop: the station seals the journal
+        _, err = first.communicate(timeout=120)
+    assert first.returncode == 130, err
     assert second.returncode == 2 and second.stderr.count("\n") == 1, second.stderr
     assert f"being written by process {first.pid}" in second.stderr
-    assert read(journal, key(tmp_path)) == game_events()
-    r = subprocess.run([TAVLA, "verify", str(journal), "--key", str(tmp_path / "station.key")],
+    written = read(journal, key(tmp_path))
+    assert written and written == recorded[: len(written)]
+    r = subprocess.run([TAVLA, "verify", str(journal), "--key", str(key_file)],
                        capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0 and "intact" in r.stdout, r.stdout
+    assert r.returncode == 0 and "intact" in r.stdout and "clean stop" in r.stdout, r.stdout
