@@ -36,6 +36,7 @@ COMMAND_MODULES = (
     "vision_eval",
     "run",
     "journal",
+    "verify",
     "match",
     "led",
 )

@@ -80,7 +80,7 @@ def run_session(*args: Any, **kwargs: Any) -> Any:
 
     try:
         return session.run_session(*args, **kwargs)
-    except session.LinkUnavailable as exc:
+    except (session.LinkUnavailable, session.SessionRefused) as exc:
         raise fail(str(exc)) from exc
     except session.SessionInterrupted:
         raise typer.Exit(130) from None

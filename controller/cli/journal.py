@@ -10,91 +10,27 @@ recorded session killed at any point and resumed ends with every event journaled
 that caused it (with ``--boards``, every board too). Rulings are not journaled: only input events are,
 and the rulings are recomputed by the pure, deterministic ``game.step``.
 
-Exit 2 on a missing, unreadable or edited journal (one line saying which line is wrong).
+Both check the chain under the station key (``--key``, default this station's own; issue 18 item 4)
+and say "the last N events after the last seal may be missing" when the file does not end with a
+seal. Exit 2 on a missing, unreadable or edited journal (one line saying which line is wrong).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import typer
 
 from controller.cli.common import fail
-
-if TYPE_CHECKING:
-    from controller.station.journal import JournalTampered
-
+from controller.cli.journals import (
+    key_for_reading,
+    key_for_writing,
+    load_journal,
+    newest_journal,
+)
 
 _fail = fail
-
-
-def _newest_journal() -> Path | None:
-    from controller.station.session import default_journal_path
-
-    folder = default_journal_path().parent
-    found = sorted(folder.glob("journal-*.jsonl"), key=lambda p: p.stat().st_mtime) if folder.is_dir() else []
-    return found[-1] if found else None
-
-
-def _load(path: Path, until_damage: bool = False) -> list[Any]:
-    """The journal's events, checked; every way it can be wrong is one line saying what to do (exit 2).
-
-    A last line cut short by a crash is dropped with a one-line note (it was never acted on). With
-    ``until_damage`` an edited journal gives the events before its first bad line (with a note).
-    """
-    from controller.station.journal import JournalError, NotAJournal, read_until_damage, torn_tail
-
-    if path.is_dir():
-        raise _fail(f"{path} is a folder: give the journal file (journal-*.jsonl in it)")
-    try:
-        events, damage = read_until_damage(path)
-        torn = torn_tail(path)
-    except FileNotFoundError as exc:
-        raise _fail(f"journal {path} does not exist; give the path `tavla run` printed") from exc
-    except NotAJournal as exc:
-        raise _fail(
-            f"{path} is not a Tavla journal; give the journal-*.jsonl file `tavla run` printed"
-        ) from exc
-    except (JournalError, OSError) as exc:
-        raise _fail(f"cannot read journal {path}: {exc}") from exc
-    if damage is not None:
-        if not until_damage:
-            raise _fail(_damage_message(path, damage))
-        typer.echo(
-            f"note: {path} is damaged from line {damage.line}: replaying the {len(events)} events before it"
-        )
-    elif torn:
-        typer.echo(
-            f"note: {path}: the last line was cut short (a crash mid-write) and is dropped; "
-            "it was never acted on"
-        )
-    _check_settings(path, events)
-    return events
-
-
-def _damage_message(path: Path, damage: JournalTampered) -> str:
-    good = damage.line - 1
-    return (
-        f"{damage}; nothing from there on can be trusted: keep the file as it is for the referee; "
-        f"`tavla replay {path} --until-damage` shows the game up to line {good}"
-    )
-
-
-def _check_settings(path: Path, events: list[Any]) -> None:
-    """A match's settings this Tavla does not know (a journal from a newer or older version)."""
-    from controller.game.events import MatchStarted
-    from controller.game.rulings import Settings, SettingsError
-
-    for ev in events:
-        if isinstance(ev, MatchStarted):
-            try:
-                Settings.from_json(ev.settings)
-            except (SettingsError, TypeError) as exc:
-                raise _fail(
-                    f"{path} comes from a different Tavla version ({exc}); "
-                    "replay it with the version that wrote it, or update Tavla"
-                ) from exc
 
 
 def _is_demo(events: list[Any]) -> int | None:
@@ -120,6 +56,9 @@ def register(app: typer.Typer) -> None:
         until_damage: bool = typer.Option(
             False, "--until-damage", help="an edited journal: replay the entries before its first bad line"
         ),
+        key: Path = typer.Option(
+            None, "--key", help="the station key to check the journal with; default this station's own"
+        ),
     ) -> None:
         """Re-run a journal and print every ruling it led to, with its rule and reason.
 
@@ -136,7 +75,7 @@ def register(app: typer.Typer) -> None:
         from controller.station import ConsolePrinter
 
         console = Console(highlight=False)
-        events = _load(journal, until_damage)
+        events = load_journal(journal, until_damage, key_for_reading(key))
         printer = ConsolePrinter(console)
         state = game.new_state()
         rulings = 0
@@ -178,6 +117,9 @@ def register(app: typer.Typer) -> None:
         serial: str = typer.Option(None, "--serial", help="LED device port or pyserial URL"),
         no_leds: bool = typer.Option(False, "--no-leds", help="run without an LED device"),
         pace: float = typer.Option(0.0, "--pace", help="seconds between recorded events"),
+        key: Path = typer.Option(
+            None, "--key", help="station key file; default ~/.config/tavla/station.key (made at first run)"
+        ),
     ) -> None:
         """Rebuild the game from a journal and, given a source, carry on appending to it."""
         from rich.console import Console
@@ -191,10 +133,12 @@ def register(app: typer.Typer) -> None:
             raise _fail("give one of --source, --events or --demo to go on with, not several")
         if pace < 0:
             raise _fail(f"--pace {pace:g}: give seconds between events, 0 or more")
-        path = journal or _newest_journal()
+        path = journal or newest_journal()
         if path is None:
             raise _fail("no journal found; give the journal path `tavla run` printed")
-        done = _load(path)
+        goes_on = any(x is not None and x is not False for x in (source, events, demo))
+        station_key = key_for_writing(key) if goes_on else key_for_reading(key)
+        done = load_journal(path, key=station_key)
         demo_from = _is_demo(done)
         if demo and demo_from is None:
             raise _fail(
@@ -239,4 +183,7 @@ def register(app: typer.Typer) -> None:
             stream = demo_events(console, None, start=demo_from + 1)
         else:
             return
-        run_session(stream, state.settings, _resolved(serial_url), path, console, state=state, forward=sink)
+        run_session(
+            stream, state.settings, _resolved(serial_url), path, console, state=state, forward=sink,
+            key=station_key,
+        )

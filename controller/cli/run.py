@@ -37,7 +37,7 @@ from controller.station.session import (
 )
 
 
-def check_journal_path(path: Path, append: bool) -> Any:
+def check_journal_path(path: Path, append: bool, key: Any = None) -> Any:
     """Refuse, with one line saying what to do, a journal path that is a folder, or an existing file
     without ``--append`` (a new session must not silently continue someone else's journal). Returns
     the game state an appended-to journal leads to (None for a new file).
@@ -52,12 +52,12 @@ def check_journal_path(path: Path, append: bool) -> Any:
             "--append adds to it, or give a new file"
         )
     if path.exists():
-        from controller.cli.journal import _load
+        from controller.cli.journals import load_journal
         from controller.station import replay
 
         # a file that is not a journal, or an edited one: one line, exit 2; else the station goes on
         # from the state its events lead to, so a replay of the whole file gives what was announced
-        return replay(_load(path))[0]
+        return replay(load_journal(path, key=key))[0]
     return None
 
 
@@ -85,6 +85,9 @@ def register(app: typer.Typer) -> None:
         append: bool = typer.Option(
             False, "--append", help="add to an existing --journal (else an existing file is refused)"
         ),
+        key: Path = typer.Option(
+            None, "--key", help="station key file; default ~/.config/tavla/station.key (made at first run)"
+        ),
     ) -> None:
         """The station: frames in, board and rulings out, LEDs lit (default: the embedded demo)."""
         from rich.console import Console
@@ -103,7 +106,10 @@ def register(app: typer.Typer) -> None:
         serial_url = None if no_leds else (serial or cfg.serial)
         leds_on = describe_leds(serial_url)  # resolves `auto`; fails with one line before the banner
         journal_path = journal or (Path(cfg.journal) if cfg.journal else default_journal_path())
-        state = check_journal_path(journal_path, append)
+        from controller.cli.journals import key_for_writing
+
+        station_key = key_for_writing(key)
+        state = check_journal_path(journal_path, append, station_key)
         spec = source if source is not None else cfg.source
         calibration = None
         if cfg.calibration:
@@ -117,14 +123,14 @@ def register(app: typer.Typer) -> None:
                 ) from exc
         sink = Forward()
         if events is not None:
-            from controller.cli.journal import _check_settings
+            from controller.cli.journals import check_settings
             from controller.station.journal import read_events_file
 
             try:
                 recorded = read_events_file(events)
             except (OSError, ValueError) as exc:
                 raise fail(f"cannot read events from {events}: {exc}") from exc
-            _check_settings(events, recorded)  # settings this Tavla does not know: one line
+            check_settings(events, recorded)  # settings this Tavla does not know: one line
             stream: Iterator[Event] = paced(iter(recorded), pace)
         elif spec is None:
             console.print(
@@ -146,4 +152,5 @@ def register(app: typer.Typer) -> None:
             buttons=cfg.buttons,
             forward=sink,
             state=state,
+            key=station_key,
         )

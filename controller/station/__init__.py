@@ -250,6 +250,8 @@ class Station:
             elif isinstance(e, Hint):
                 self._hint(e)
             if isinstance(e, GameEnded):
+                if self.journal is not None:  # the game's result is sealed (controller.station.journal)
+                    self.journal.seal("game")
                 if self.printer is not None:
                     self.printer.game_ended(e)
                 if self.on_game_end is not None:
@@ -318,7 +320,7 @@ class Station:
                 return
 
     def stop(self, timeout: float = 10.0) -> None:
-        """Process what is queued, then stop the thread (idempotent).
+        """Process what is queued, then stop the thread (idempotent); a clean stop seals the journal.
 
         :raises StationError: when the thread failed (the cause attached) or did not stop in time.
         """
@@ -328,9 +330,12 @@ class Station:
             if self._thread.is_alive():
                 raise StationError(f"the station thread did not stop within {timeout} s")
             self._thread = None
-        self._closed = True
         if self._error is not None:
+            self._closed = True
             raise StationError(f"the station failed: {self._error}") from self._error
+        if not self._closed and self.journal is not None and not self.journal.closed:
+            self.journal.seal("stop")  # a clean stop: the journal is complete up to here
+        self._closed = True
 
     def __enter__(self) -> Station:
         return self
@@ -352,7 +357,7 @@ def replay(events: Iterable[Event], settings: Settings | None = None) -> tuple[g
 def resume(path: str | Path, settings: Settings | None = None) -> tuple[game.State, int]:
     """The state a journal leads to and how many events it holds (``tavla resume``).
 
-    :raises controller.station.journal.JournalTampered: when the journal was edited.
+    :raises controller.station.journal.JournalDamaged: at its first bad line (JournalTampered: edited).
     """
     events = read_journal(path)
     state, _ = replay(events, settings)
@@ -364,7 +369,7 @@ def run_recorded(journal_path: str | Path, events_path: str | Path, pace: float 
     the recorded events it does not hold yet are fed through a :class:`Station` appending to it.
     Returns how many events were fed. The crash-safety runs use it (``python -m controller.station``).
 
-    :raises controller.station.journal.JournalTampered: when the journal was edited.
+    :raises controller.station.journal.JournalDamaged: at its first bad line (JournalTampered: edited).
     :raises ValueError: when the recorded events do not continue the journal.
     """
     import time
@@ -382,6 +387,7 @@ def run_recorded(journal_path: str | Path, events_path: str | Path, pace: float 
             if pace:
                 time.sleep(pace)
             station.handle(ev)
+        station.stop()
     return len(recorded) - len(done)
 
 

@@ -21,6 +21,10 @@ class LinkUnavailable(StationError):
     """No LED device answered on the port or URL given (the message says what to do)."""
 
 
+class SessionRefused(StationError):
+    """The session cannot start on its journal (another station holds it, or it is unusable)."""
+
+
 class SessionInterrupted(StationError):
     """Ctrl-C stopped the session; the station stopped cleanly and printed its summary."""
 
@@ -233,15 +237,19 @@ def run_session(
     export_dir: Path | None = None,
     buttons: dict[str, int] | None = None,
     forward: Forward | None = None,
+    key: Any = None,
 ) -> Any:
     """Feed events through a station (journal, step, effects) and print a summary; returns the station.
+    The journal is chained under ``key`` (controller.station.journal_key) and locked while the session
+    runs.
 
     :raises LinkUnavailable: when no LED device answers on ``serial_url``.
+    :raises SessionRefused: (one line) when the journal is locked by another station or unusable.
     :raises SessionInterrupted: after the summary, when Ctrl-C stopped the session.
     """
     from controller.game.events import DeviceChanged
     from controller.station import ConsolePrinter, Station
-    from controller.station.journal import Journal
+    from controller.station.journal import Journal, JournalError
 
     t0 = time.monotonic()
     holder: dict[str, Any] = {}
@@ -259,8 +267,23 @@ def run_session(
         elif isinstance(ev, LinkOnline) and ev.reconnect:
             station_.submit(DeviceChanged(t=now, device="leds", online=True))
 
-    link = open_link(serial_url, link_event) if serial_url else None
-    journal = Journal(journal_path) if journal_path else None
+    try:  # the lock first: a second station on this journal refuses before it touches the LEDs
+        journal = Journal(journal_path, key=key) if journal_path else None
+    except JournalError as exc:
+        raise SessionRefused(f"{exc}") from exc
+    if journal is not None and len(journal):
+        from controller.station import replay
+
+        if state is None:  # written meanwhile by another station
+            journal.close()
+            raise SessionRefused(f"{journal_path} exists already: --append adds to it, or give a new file")
+        state = replay(journal.events)[0]  # what the journal holds now, under its lock
+    try:
+        link = open_link(serial_url, link_event) if serial_url else None
+    except BaseException:
+        if journal is not None:
+            journal.close()
+        raise
     printer = ConsolePrinter(console)
     from controller.station.export import export_match
 

@@ -1,0 +1,141 @@
+"""Reading a journal for a command (``tavla resume``, ``replay``, ``run --append`` and ``--events``):
+the station key to check it with or chain under, and every way the file can be wrong as one line
+saying what to do (exit 2). Shared here so that no command imports another."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from controller.cli.common import fail
+
+if TYPE_CHECKING:
+    from controller.station.journal import JournalDamaged
+
+
+_fail = fail
+
+
+def newest_journal() -> Path | None:
+    from controller.station.session import default_journal_path
+
+    folder = default_journal_path().parent
+    found = sorted(folder.glob("journal-*.jsonl"), key=lambda p: p.stat().st_mtime) if folder.is_dir() else []
+    return found[-1] if found else None
+
+
+def key_for_reading(option: Path | None) -> Any:
+    """The key to check a journal with: ``--key`` (which must be a key), else the station's own key
+    when this machine has one, else None (a keyed journal's order is then checked, not its MACs).
+
+    :raises typer.Exit: (2, one line) when ``--key`` is given and is no key file.
+    """
+    from controller.station.journal_key import KeyFileError, default_key_path, load_key
+
+    path = option if option is not None else default_key_path()
+    if option is None and not path.is_file():
+        return None
+    try:
+        return load_key(path)
+    except KeyFileError as exc:
+        raise _fail(f"{exc}; give --key with the station's key file") from exc
+
+
+def key_for_writing(option: Path | None) -> Any:
+    """The station key a new entry is chained under: ``--key``, default the station's own key,
+    created at the first run (controller.station.journal_key).
+
+    :raises typer.Exit: (2, one line) when the file is no key or others may read it.
+    """
+    from controller.station.journal_key import KeyFileError, station_key
+
+    try:
+        return station_key(option)
+    except KeyFileError as exc:
+        raise _fail(str(exc)) from exc
+
+
+def seal_note(path: Path, contents: Any) -> str | None:
+    """The note for a journal that does not end with a seal: its last lines may have been lost."""
+    if contents.ends_sealed or contents.damage is not None or not contents.events:
+        return None
+    seal = contents.last_seal
+    where = f"it is sealed up to line {seal.line}" if seal else "it holds no seal"
+    return (
+        f"note: {path} does not end with a seal (a crash, a station still running, or a cut file): "
+        f"the last {contents.unsealed} events after the last seal may be missing; {where}"
+    )
+
+
+def load_journal(path: Path, until_damage: bool = False, key: Any = None) -> list[Any]:
+    """The journal's events, checked; every way it can be wrong is one line saying what to do (exit 2).
+
+    A last line cut short by a crash is dropped with a one-line note (it was never acted on), and a
+    journal that does not end with a seal says that its last events may be missing. With
+    ``until_damage`` a damaged journal gives the events before its first bad line (with a note).
+    """
+    from controller.station.journal import NotAJournal, scan
+
+    if path.is_dir():
+        raise _fail(f"{path} is a folder: give the journal file (journal-*.jsonl in it)")
+    try:
+        contents = scan(path, key)
+    except FileNotFoundError as exc:
+        raise _fail(f"journal {path} does not exist; give the path `tavla run` printed") from exc
+    except OSError as exc:
+        raise _fail(f"cannot read journal {path}: {exc.strerror or exc}") from exc
+    events, damage = contents.events, contents.damage
+    if isinstance(damage, NotAJournal):
+        raise _fail(f"{path} is not a Tavla journal; give the journal-*.jsonl file `tavla run` printed")
+    if damage is not None:
+        if not until_damage:
+            raise _fail(_damage_message(path, damage))
+        typer.echo(
+            f"note: {path} is damaged from line {damage.line}: replaying the {len(events)} events before it"
+        )
+    elif contents.torn:
+        typer.echo(
+            f"note: {path}: the last line was cut short (a crash mid-write) and is dropped; "
+            "it was never acted on"
+        )
+    note = seal_note(path, contents)
+    if note:
+        typer.echo(note)
+    if contents.key_id is None and contents.events and damage is None:
+        typer.echo(
+            f"note: {path} is unkeyed (written before the station key, and continued so): its chain "
+            "proves nothing against a deliberate edit; a new journal is keyed"
+        )
+    if contents.key_id is not None and not contents.checked:
+        typer.echo(
+            f"note: {path} is chained under key {contents.key_id}, which is not given here: its order is "
+            "checked, its MACs are not (`tavla verify --key FILE` checks them)"
+        )
+    check_settings(path, events)
+    return events
+
+
+def _damage_message(path: Path, damage: JournalDamaged) -> str:
+    good = damage.line - 1
+    return (
+        f"{damage}; nothing from there on can be trusted: keep the file as it is for the referee; "
+        f"`tavla replay {path} --until-damage` shows the game up to line {good}"
+    )
+
+
+def check_settings(path: Path, events: list[Any]) -> None:
+    """A match's settings this Tavla does not know (a journal from a newer or older version)."""
+    from controller.game.events import MatchStarted
+    from controller.game.rulings import Settings, SettingsError
+
+    for ev in events:
+        if isinstance(ev, MatchStarted):
+            try:
+                Settings.from_json(ev.settings)
+            except (SettingsError, TypeError) as exc:
+                raise _fail(
+                    f"{path} comes from a different Tavla version ({exc}); "
+                    "replay it with the version that wrote it, or update Tavla"
+                ) from exc
