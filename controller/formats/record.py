@@ -4,7 +4,7 @@ A :class:`MatchRecord` holds the match length, the two players, free-form header
 Each :class:`Game` holds the score at its start, its actions in the order they happened, and its
 result as recorded (winner, points, "and the match", resignation). Actions are the moves of the
 game: a :class:`Roll` (dice and the checker moves played), :class:`Double`, :class:`Take`,
-:class:`Drop`, :class:`Beaver` and :class:`Resign`.
+:class:`Drop`, :class:`Beaver`, :class:`Resign` and :class:`SetBoard`.
 
 Players are ``0`` and ``1``: player 0 is the *left* column of a ``.mat`` file and gnubg's ``W``
 (white) in ``.sgf``; player 1 is the right column and ``B``. Checker moves are in the mover's own
@@ -32,6 +32,11 @@ BAR: Final = 25
 #: Destination number of "off" in a :class:`Step`.
 OFF: Final = 0
 
+
+#: Extra SGF properties of a node, in file order: ``(("C", ("a comment",)), ("LU", ("0.12",)))``.
+#: gnubg's analysis (``A``, ``DA``, ``LU``, ``GS``, ...) and comments (``C``) ride here so that a
+#: ``.sgf`` round trip keeps them; see :mod:`controller.formats.sgf_props`.
+Props = tuple[tuple[str, tuple[str, ...]], ...]
 
 _QUOTED: Final = re.compile(r"'([^'\n]{61,})'")
 
@@ -106,6 +111,7 @@ class Roll:
     :param raw: the text of an ``Illegal play (...)`` marker, else ``""``.
     :param number: the move number in the file (``12)``), for reports; not compared.
     :param line: the 1-based line of the file, for reports; not compared.
+    :param props: the node's other SGF properties (comments, gnubg's analysis), see :data:`Props`.
     """
 
     player: int
@@ -115,6 +121,7 @@ class Roll:
     raw: str = ""
     number: int = field(default=0, compare=False)
     line: int = field(default=0, compare=False)
+    props: Props = ()
 
     def play_text(self) -> str:
         """The play as a ``.mat`` file writes it, after ``"63: "``: steps, ``Cannot Move``, ...."""
@@ -139,6 +146,7 @@ class Double:
     value: int
     number: int = field(default=0, compare=False)
     line: int = field(default=0, compare=False)
+    props: Props = ()
 
     def __str__(self) -> str:
         return f"Doubles => {self.value}"
@@ -151,6 +159,7 @@ class Take:
     player: int
     number: int = field(default=0, compare=False)
     line: int = field(default=0, compare=False)
+    props: Props = ()
 
     def __str__(self) -> str:
         return "Takes"
@@ -163,6 +172,7 @@ class Drop:
     player: int
     number: int = field(default=0, compare=False)
     line: int = field(default=0, compare=False)
+    props: Props = ()
 
     def __str__(self) -> str:
         return "Drops"
@@ -176,6 +186,7 @@ class Beaver:
     value: int
     number: int = field(default=0, compare=False)
     line: int = field(default=0, compare=False)
+    props: Props = ()
 
     def __str__(self) -> str:
         return f"Beavers => {self.value}"
@@ -188,12 +199,33 @@ class Resign:
     player: int
     number: int = field(default=0, compare=False)
     line: int = field(default=0, compare=False)
+    props: Props = ()
 
     def __str__(self) -> str:
         return "Resigns"
 
 
-Action = Roll | Double | Take | Drop | Beaver | Resign
+@dataclass(frozen=True, slots=True)
+class SetBoard:
+    """The board set by hand (gnubg's ``AE``/``AW``/``AB`` node): a game from a set-up position, or
+    the position gnubg recovered after a FIBS ``Illegal play (...)`` line.
+
+    :param player: who is on roll from here (SGF ``PL``).
+    :param sides: player 0's and player 1's checkers, 25 counts each in the owner's numbering
+        (index ``n - 1`` is point ``n``, index 24 the bar), as :class:`controller.rules.Position`.
+    """
+
+    player: int
+    sides: tuple[tuple[int, ...], tuple[int, ...]]
+    number: int = field(default=0, compare=False)
+    line: int = field(default=0, compare=False)
+    props: Props = ()
+
+    def __str__(self) -> str:
+        return "set board"
+
+
+Action = Roll | Double | Take | Drop | Beaver | Resign | SetBoard
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +244,7 @@ class Game:
     :param crawford: the file marks this game as the Crawford game (gnubg ``.sgf``), or None when
         the format does not say.
     :param line: the 1-based line of the game's header in its file; not compared.
+    :param props: the game's other SGF root properties (gnubg's ``GS`` statistics, comments).
     """
 
     number: int
@@ -224,6 +257,7 @@ class Game:
     loser_noted: bool = False
     crawford: bool | None = None
     line: int = field(default=0, compare=False)
+    props: Props = ()
 
     @property
     def finished(self) -> bool:
