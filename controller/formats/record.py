@@ -443,29 +443,25 @@ def format_losses(record: MatchRecord, suffix: str) -> list[Loss]:
     """What writing ``record`` as ``suffix`` (``.sgf``, else ``.mat`` text) would lose, in file order.
 
     gnubg's SGF has no way to write a FIBS ``Illegal play (...)`` marker (the roll would read as
-    "nothing played"), a ``????`` roll that was never played, a beaver, or headers other than
-    :data:`SGF_HEADERS`. ``.mat`` text holds everything a :class:`MatchRecord` holds. ``Cannot
-    Move`` and ``Resigns`` are not losses: SGF says the same with an empty move and the result's
-    ``R``. Never raises.
+    "nothing played") or a beaver; headers it has no property for go into the root's ``GC`` as
+    gnubg puts them, ``????`` into a dice-only node. ``.mat`` text has no way to set the board
+    (:class:`SetBoard`) nor to hold comments. gnubg's analysis is not listed here: the ``match
+    convert`` command refuses to drop it unless asked (:mod:`controller.formats.sgf_props`).
+    ``Cannot Move`` and ``Resigns`` are not losses: SGF says the same with an empty move and the
+    result's ``R``. Never raises.
     """
-    if suffix.lower() != ".sgf":
-        return []
-    # "Player 1"/"Player 2" repeat the names (SGF's PW/PB) and GM[6] says the variation.
-    implied = {("Variation", "Backgammon")} | {(f"Player {i}", n) for i in (1, 2) for n in record.players}
-    dropped = [key for key, value in record.headers if key not in SGF_HEADERS and (key, value) not in implied]
+    sgf = suffix.lower() == ".sgf"
     losses = []
-    if dropped:
-        names = _clip(", ".join(dropped), 120)
-        losses.append(Loss(0, 0, 0, f"the headers {names} (SGF keeps only {', '.join(SGF_HEADERS)})"))
     for game in record.games:
         for action in game.actions:
-            if isinstance(action, Roll) and action.note is PlayNote.ILLEGAL_MARKER:
+            if sgf and isinstance(action, Roll) and action.note is PlayNote.ILLEGAL_MARKER:
                 what = f"the unreadable play {_clip(action.play_text())!r} would read as nothing played"
-            elif isinstance(action, Roll) and action.note is PlayNote.UNPLAYED:
-                dice = f"{action.dice[0]}{action.dice[1]}"
-                what = f"the unplayed roll {dice} ('????') would read as nothing played"
-            elif isinstance(action, Beaver):
+            elif sgf and isinstance(action, Beaver):
                 what = f"the beaver to {action.value} (gnubg's SGF cannot record one)"
+            elif not sgf and isinstance(action, SetBoard):
+                what = "the board set by hand (.mat has no way to write one)"
+            elif not sgf and any(name == "C" for name, _ in action.props):
+                what = "the comment (.mat has no room for comments)"
             else:
                 continue
             losses.append(Loss(game.number, action.number, action.line, what))

@@ -10,9 +10,15 @@ Letters: gnubg numbers the points from white's side, so for ``W`` (our player 0,
 of a ``.mat`` file) ``a`` is point 1 and ``x`` point 24, and for ``B`` (player 1) ``a`` is point 24
 and ``x`` point 1; ``y`` is the bar and ``z`` off (gnubg ``sgf.c``, ``Point()``).
 
-Analysis properties (``A``, ``DA``, ``LU``, ``GS``, ...) and comments are skipped; only the main line
-of a tree is read (gnubg does the same). ``parse_sgf(write_sgf(r)) == r`` for every record the reader
-returns.
+Besides moves gnubg writes (and this module reads): a dice-only node ``;PL[W]DI[63]`` for a roll
+never played (then a resignation, or the record stops); a set-board node
+``;PL[W]AE[a:y]AW[a][a]...AB[x]...`` (on a root: a game from a set-up position; after a FIBS
+``Illegal play`` line: the position gnubg recovered); a resignation only as the result's ``R``
+(gnubg 1.07 writes no node for an offer, accepted or declined); headers it has no property for as
+``[Key "value"]`` lines in the root's ``GC``. Comments and analysis (``C``, ``A``, ``DA``, ``LU``,
+``MR``, ``GS``, marks) are kept on the action or game they belong to and written back
+(:mod:`controller.formats.sgf_props`). Only the main line of a tree is read (gnubg does the same).
+``parse_sgf(write_sgf(r)) == r`` for every record the reader returns.
 """
 
 from __future__ import annotations
