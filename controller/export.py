@@ -3,8 +3,8 @@ files written by the rules-core formats (controller.formats.record, mat, sgf).
 
 Player 0 of the record is light, player 1 dark, named by the settings (RULES.md B18). A move that was
 accepted as played although illegal (RULES.md B17) has no legal steps to write; it is written as the
-formats' "illegal play" marker with the note ``(accepted as played)``. Long nardy has no such formats:
-its games are not exported.
+formats' "illegal play" marker with the note ``(accepted as played)``. Long nardy is exported as
+``.mat`` only, in the flavour of controller.formats.nardy_mat (gnubg's SGF has no long nardy).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
+from controller.formats.nardy_mat import write_nardy_mat
 from controller.formats.record import (
     Beaver,
     Double,
@@ -71,7 +72,8 @@ def match_record(state: Any) -> MatchRecord:
                 actions=tuple(actions),
                 winner=rec.winner,
                 points=rec.points,
-                match_won=bool(length) and rec.score_before[rec.winner] + rec.points >= length,
+                match_won=bool(length) and rec.winner is not None
+                and rec.score_before[rec.winner] + rec.points >= length,
                 crawford=rec.crawford if length else None,
             )
         )
@@ -88,22 +90,26 @@ def match_record(state: Any) -> MatchRecord:
 def export_match(
     state: Any, folder: str | Path, stem: str = "tavla-match", skipped: list[str] | None = None
 ) -> list[Path]:
-    """Write ``<stem>.sgf`` and ``<stem>.mat`` in ``folder``; returns the paths written ([] for nardy or
-    no game). A format that cannot hold the match (gnubg's SGF has no beaver, RULES.md B11) is left out,
-    its reason appended to ``skipped``; the other is still written.
+    """Write ``<stem>.sgf`` and ``<stem>.mat`` in ``folder`` (long nardy: ``<stem>.mat``); returns the
+    paths written ([] for no game). A format that cannot hold the match (gnubg's SGF has no beaver,
+    RULES.md B11; .mat no nardy draw) is left out, its reason appended to ``skipped``.
 
     :raises OSError: when the files cannot be written.
     """
-    if state.settings.variant != "backgammon" or not state.records:
+    if not state.records:
         return []
+    nardy = state.settings.variant != "backgammon"
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     record = match_record(state)
     out = []
-    for suffix in (".sgf", ".mat"):
+    for suffix in (".mat",) if nardy else (".sgf", ".mat"):
         path = folder / f"{stem}{suffix}"
         try:
-            write_record(record, path)
+            if nardy:
+                path.write_text(write_nardy_mat(record), encoding="utf-8")
+            else:
+                write_record(record, path)
         except ValueError as exc:  # the format cannot express this match; the journal still holds it
             path.unlink(missing_ok=True)
             if skipped is not None:

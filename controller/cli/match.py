@@ -89,6 +89,31 @@ def result_text(replay: Any) -> str:
     return f"{names[w]} wins {won}-{lost} over {names[1 - w]} (of {length}){resumed}"
 
 
+def _nardy_entry(path: Path, record: Any) -> dict[str, Any]:
+    """A long nardy record's entry for :func:`check_files` (replayed by the nardy rules, RULES.md N)."""
+    from controller.formats.nardy_mat import check_nardy
+    from controller.formats.record import Roll
+
+    found = check_nardy(record)
+    bad_results = {p.game for p in found if not p.move}
+    a, b = record.games[-1].score if record.games else (0, 0)
+    last = record.games[-1] if record.games else None
+    if last is not None and last.winner is not None:
+        a, b = (a + last.points, b) if last.winner == 0 else (a, b + last.points)
+    names = record.players
+    return {
+        "path": str(path),
+        "games": len(record.games),
+        "plays": sum(isinstance(x, Roll) for g in record.games for x in g.actions),
+        "scores_ok": len(record.games) - len(bad_results),
+        "followed": len(record.games),
+        "roll_then_resign": 0,
+        "result": f"long nardy: {names[0]} {a}, {names[1]} {b}",
+        "problems": [{"kind": "illegal_play" if p.move else "result", "game": p.game, "move": p.move,
+                      "player": "", "text": "", "message": p.message, "line": 0} for p in found],
+    }
+
+
 def check_files(files: list[Path], show_progress: bool = True) -> dict[str, Any]:
     """Import and replay ``files``; the summary ``tavla match check --json`` prints.
 
@@ -99,6 +124,7 @@ def check_files(files: list[Path], show_progress: bool = True) -> dict[str, Any]
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from controller.formats.nardy_mat import is_nardy
     from controller.formats.record import RecordError, read_record
     from controller.formats.replay import ProblemKind, replay_match
 
@@ -122,6 +148,10 @@ def check_files(files: list[Path], show_progress: bool = True) -> dict[str, Any]
                 record = read_record(path)
             except RecordError as exc:
                 errors.append(str(exc))
+                progress.advance(task)
+                continue
+            if is_nardy(record):
+                entries.append(_nardy_entry(path, record))
                 progress.advance(task)
                 continue
             replay = replay_match(record)
