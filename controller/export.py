@@ -25,10 +25,12 @@ from controller.formats.record import (
     Take,
     write_record,
 )
+from controller.formats.replay import canonical_record
 
 
 def match_record(state: Any) -> MatchRecord:
-    """The record of every finished game in ``state.records`` (controller.game.State).
+    """The record of every finished game in ``state.records`` (controller.game.State), and of the
+    game in progress, unfinished.
 
     The values a double or beaver offers come from the rules core's cube (controller.rules.cube):
     the game's automatic doubles first (RULES.md B13), then each recorded cube action, in the
@@ -39,11 +41,11 @@ def match_record(state: Any) -> MatchRecord:
 
     settings = cube_settings(state.settings)
     stakes = settings.stakes
-    games = []
-    for rec in state.records:
+
+    def actions_of(turns: Any, automatic: int) -> tuple[Any, ...]:
         actions: list[Any] = []
-        cube = Cube(level=rec.automatic, automatic=rec.automatic)
-        for turn in rec.turns:
+        cube = Cube(level=automatic, automatic=automatic)
+        for turn in turns:
             p: Literal[0, 1] = 0 if turn.player == 0 else 1
             if turn.cube == "double":
                 actions.append(Double(turn.player, cube_value(cube.level + 1, stakes)))
@@ -64,12 +66,16 @@ def match_record(state: Any) -> MatchRecord:
                 else:
                     steps = tuple(Step(src, dst) for src, dst in turn.moves)
                     actions.append(Roll(turn.player, turn.dice, steps))
-        length = state.settings.match_length
+        return tuple(actions)
+
+    length = state.settings.match_length
+    games = []
+    for rec in state.records:
         games.append(
             Game(
                 number=rec.number,
                 score=rec.score_before,
-                actions=tuple(actions),
+                actions=actions_of(rec.turns, rec.automatic),
                 winner=rec.winner,
                 points=rec.points,
                 match_won=bool(length) and rec.winner is not None
@@ -77,6 +83,11 @@ def match_record(state: Any) -> MatchRecord:
                 crawford=rec.crawford if length else None,
             )
         )
+    if state.turns and all(rec.number != state.game_number for rec in state.records):
+        # the game in progress, unfinished (gnubg loads a match that stops mid-game)
+        games.append(Game(number=state.game_number, score=state.score,
+                          actions=actions_of(state.turns, state.cube_state.automatic),
+                          crawford=state.crawford_game if length else None))
     headers: tuple[tuple[str, str], ...] = (("Site", "Tavla station"),)
     if state.settings.team_format != "single":  # RULES.md B18: recorded as ordinary games, named sides
         headers += (("Event", f"{state.settings.team_format} backgammon"),)
@@ -96,12 +107,13 @@ def export_match(
 
     :raises OSError: when the files cannot be written.
     """
-    if not state.records:
+    if not state.records and not state.turns:
         return []
     nardy = state.settings.variant != "backgammon"
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    record = match_record(state)
+    # plays one step per die with hits marked, resignations as RE[..R]: as gnubg writes them
+    record = match_record(state) if nardy else canonical_record(match_record(state))
     out = []
     for suffix in (".mat",) if nardy else (".sgf", ".mat"):
         path = folder / f"{stem}{suffix}"
