@@ -410,6 +410,9 @@ def run_session(
             journal.close()
         if link is not None:
             link.close()
+    st = station.state
+    if st.turns and all(r.number != st.game_number for r in st.records):
+        on_end(st)  # a session that stops mid-game (the default demo) still leaves its match record
     from controller.effects import Announce, Show
 
     shows = sum(isinstance(e, Show) for e in station.effects)

@@ -65,3 +65,21 @@ def test_replay_export_never_overwrites_without_force(tmp_path: Path) -> None:
     assert (out / "j.sgf").read_bytes() == before
     forced = runner.invoke(app, ["replay", str(journal), "--export", str(out), "--force"])
     assert forced.exit_code == 0
+
+
+def test_a_run_that_stops_mid_game_says_where_its_match_record_went(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    tavla = str(Path(sys.executable).parent / "tavla")
+    journal = tmp_path / "j.jsonl"
+    env = dict(os.environ, COLUMNS="200")
+    done = subprocess.run([tavla, "run", "--turns", "1", "--journal", str(journal)], capture_output=True,
+                          text=True, timeout=300, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    assert f"match written: {tmp_path / 'j.sgf'}" in done.stdout
+    assert f"match written: {tmp_path / 'j.mat'}" in done.stdout
+    [dump] = run_gnubg([{"path": str(tmp_path / "j.sgf")}])
+    ours, theirs = tavla_view(read_record(tmp_path / "j.sgf")), gnubg_view(dump)
+    assert ours and [e.position for e in ours[0].events] == [e.position for e in theirs[0].events]
