@@ -9,6 +9,7 @@ formats' "illegal play" marker with the note ``(accepted as played)``. Long nard
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -27,10 +28,38 @@ from controller.formats.record import (
 )
 from controller.formats.replay import canonical_record
 
+#: The station's rulings, as comment lines, by where they fell in the record: ``(game number,
+#: index of the game's action they came before)``; an index past the last action is the game's end.
+Notes = dict[tuple[int, int], list[str]]
 
-def match_record(state: Any) -> MatchRecord:
+
+def collect_rulings(notes: Notes, state: Any, effects: Any) -> None:
+    """Add the rulings among ``effects`` (one ``game.step``) to ``notes``, at the place in the record
+    ``state`` (the state after the step) has reached: ``"re-throw both dice: a die is cocked (B15)"``."""
+    from controller.effects import Announce
+
+    for e in effects:
+        if isinstance(e, Announce):
+            where = (state.game_number, len(state.turns))
+            notes.setdefault(where, []).append(f"{e.ruling.reason} ({e.ruling.rule})")
+
+
+def _with_notes(game: Game, notes: Notes) -> Game:
+    """The game with its rulings as SGF comments (``C``) on the action each came before (the last
+    action for those at the game's end)."""
+    if not game.actions:
+        return game
+    actions = list(game.actions)
+    for (number, index), lines in sorted(notes.items()):
+        if number == game.number:
+            i = min(index, len(actions) - 1)
+            actions[i] = replace(actions[i], props=actions[i].props + (("C", ("\n".join(lines),)),))
+    return replace(game, actions=tuple(actions))
+
+
+def match_record(state: Any, notes: Notes | None = None) -> MatchRecord:
     """The record of every finished game in ``state.records`` (controller.game.State), and of the
-    game in progress, unfinished.
+    game in progress, unfinished; with ``notes``, the rulings as comments on the actions.
 
     The values a double or beaver offers come from the rules core's cube (controller.rules.cube):
     the game's automatic doubles first (RULES.md B13), then each recorded cube action, in the
@@ -95,11 +124,14 @@ def match_record(state: Any) -> MatchRecord:
         on = {True: "On", False: "Off"}
         headers += (("Jacoby", on[settings.jacobi]), ("Beaver", on[settings.beavers]))
     players = (state.settings.light_player, state.settings.dark_player)
+    if notes:
+        games = [_with_notes(g, notes) for g in games]
     return MatchRecord(state.settings.match_length, players, tuple(games), headers)
 
 
 def export_match(
-    state: Any, folder: str | Path, stem: str = "tavla-match", skipped: list[str] | None = None
+    state: Any, folder: str | Path, stem: str = "tavla-match", skipped: list[str] | None = None,
+    notes: Notes | None = None,
 ) -> list[Path]:
     """Write ``<stem>.sgf`` and ``<stem>.mat`` in ``folder`` (long nardy: ``<stem>.mat``); returns the
     paths written ([] for no game). A format that cannot hold the match (gnubg's SGF has no beaver,
@@ -113,7 +145,7 @@ def export_match(
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     # plays one step per die with hits marked, resignations as RE[..R]: as gnubg writes them
-    record = match_record(state) if nardy else canonical_record(match_record(state))
+    record = match_record(state, notes) if nardy else canonical_record(match_record(state, notes))
     out = []
     for suffix in (".mat",) if nardy else (".sgf", ".mat"):
         path = folder / f"{stem}{suffix}"

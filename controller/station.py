@@ -26,6 +26,7 @@ from rich.text import Text
 from controller import game
 from controller.effects import Announce, Effect, GameEnded, Hint, Leds, Prompt, Show
 from controller.events import Event
+from controller.export import Notes, collect_rulings
 from controller.journal import Journal
 from controller.journal import read as read_journal
 from controller.rulings import Settings
@@ -207,6 +208,7 @@ class Station:
         self.acks = 0
         self.led_failures = 0
         self.effects: list[Effect] = []
+        self.notes: Notes = {}  # the rulings by their place in the match record, for its export
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
         self._closed = False
@@ -228,6 +230,7 @@ class Station:
         if self.printer is not None and source:
             self.printer.console.print(Text(f"frame: {source}", style="dim"))
         self.state, effects = game.step(self.state, event)
+        collect_rulings(self.notes, self.state, effects)  # before run_effects: a game end exports them
         self.run_effects(effects)
         return effects
 

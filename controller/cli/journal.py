@@ -141,8 +141,13 @@ def register(app: typer.Typer) -> None:
         printer = ConsolePrinter(console)
         state = game.new_state()
         rulings = 0
+        notes: dict[tuple[int, int], list[str]] = {}
         for i, ev in enumerate(events):
             state, effects = game.step(state, ev)
+            if export is not None:
+                from controller.export import collect_rulings
+
+                collect_rulings(notes, state, effects)
             for e in effects:
                 if isinstance(e, Announce):
                     rulings += 1
@@ -166,7 +171,7 @@ def register(app: typer.Typer) -> None:
             if taken and not force:
                 raise _fail(f"{taken[0]} exists; add --force to overwrite it or give another --export folder")
             try:
-                paths = export_match(state, export, journal.stem)
+                paths = export_match(state, export, journal.stem, notes=notes)
             except OSError as exc:
                 raise _fail(f"cannot write the match in {export}: {exc}") from exc
             for path in paths:

@@ -355,7 +355,9 @@ def run_session(
             return
         skipped: list[str] = []
         try:
-            for path in export_match(st, folder, stem, skipped):
+            station_ = holder.get("station")
+            notes = station_.notes if station_ is not None else None
+            for path in export_match(st, folder, stem, skipped, notes):
                 console.print(f"match written: {path}")
             for why in skipped:
                 console.print(f"[yellow]match file not written: {why}[/yellow]")

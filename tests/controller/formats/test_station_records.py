@@ -83,3 +83,19 @@ def test_a_run_that_stops_mid_game_says_where_its_match_record_went(tmp_path: Pa
     [dump] = run_gnubg([{"path": str(tmp_path / "j.sgf")}])
     ours, theirs = tavla_view(read_record(tmp_path / "j.sgf")), gnubg_view(dump)
     assert ours and [e.position for e in ours[0].events] == [e.position for e in theirs[0].events]
+
+
+def test_exports_carry_the_rulings_as_comments_gnubg_loads(tmp_path: Path) -> None:
+    journal = tmp_path / "j.jsonl"
+    with Journal(journal) as j:
+        for ev in scripted_events(3, settings=Settings(match_length=3)):
+            j.append(ev)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["replay", str(journal), "--export", str(out)])
+    assert result.exit_code == 0, result.stdout
+    record = read_record(out / "j.sgf")
+    comments = [v[0] for g in record.games for a in g.actions for k, v in a.props if k == "C"]
+    assert "re-throw both dice: a die is cocked (B15)" in "\n".join(comments)
+    assert any(c.endswith("(B9)") for c in comments)  # the game's end, on its last action
+    [dump] = run_gnubg([{"path": str(out / "j.sgf")}])
+    assert all(agree(a, b) for a, b in zip(tavla_view(record), gnubg_view(dump), strict=True))
