@@ -210,7 +210,9 @@ class SetBoard:
     """The board set by hand (gnubg's ``AE``/``AW``/``AB`` node): a game from a set-up position, or
     the position gnubg recovered after a FIBS ``Illegal play (...)`` line.
 
-    :param player: who is on roll from here (SGF ``PL``).
+    :param player: the player SGF's ``PL`` names: on roll, in a game from a set-up position; the
+        one whose unreadable play the board replaces, after a FIBS ``Illegal play`` line (the
+        other player moves next, as gnubg's files show).
     :param sides: player 0's and player 1's checkers, 25 counts each in the owner's numbering
         (index ``n - 1`` is point ``n``, index 24 the bar), as :class:`controller.rules.Position`.
     """
