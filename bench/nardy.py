@@ -61,7 +61,7 @@ def main() -> None:
     """Print the table: cases/s and plays/s of the real and the naive generator, and their ratio."""
     console = Console()
     try:
-        from tests.controller.rules.nardy_reference import naive_results
+        from tests.controller.rules.nardy.nardy_reference import naive_results
     except ImportError:
         console.print("[yellow]nardy bench: run from the project root (needs tests/ for the naive peer)")
         return

@@ -53,6 +53,7 @@ def register(app: typer.Typer) -> None:
         journal: Path = typer.Argument(..., help="a journal written by tavla run"),
         boards: bool = typer.Option(False, "--boards", help="print every board as well"),
         export: Path = typer.Option(None, "--export", help="write the match as .sgf and .mat in this folder"),
+        force: bool = typer.Option(False, "--force", help="with --export: overwrite match files there"),
         until_damage: bool = typer.Option(
             False, "--until-damage", help="an edited journal: replay the entries before its first bad line"
         ),
@@ -79,8 +80,13 @@ def register(app: typer.Typer) -> None:
         printer = ConsolePrinter(console)
         state = game.new_state()
         rulings = 0
+        notes: dict[tuple[int, int], list[str]] = {}
         for i, ev in enumerate(events):
             state, effects = game.step(state, ev)
+            if export is not None:
+                from controller.station.export import collect_rulings
+
+                collect_rulings(notes, state, effects)
             for e in effects:
                 if isinstance(e, Announce):
                     rulings += 1
@@ -99,14 +105,18 @@ def register(app: typer.Typer) -> None:
         if export is not None:
             from controller.station.export import export_match
 
+            names = (f"{journal.stem}.sgf", f"{journal.stem}.mat")
+            taken = [export / n for n in names if (export / n).exists()]
+            if taken and not force:
+                raise _fail(f"{taken[0]} exists; add --force to overwrite it or give another --export folder")
             try:
-                paths = export_match(state, export, journal.stem)
+                paths = export_match(state, export, journal.stem, notes=notes)
             except OSError as exc:
                 raise _fail(f"cannot write the match in {export}: {exc}") from exc
             for path in paths:
                 console.print(f"match written: {path}")
             if not paths:
-                console.print("no finished backgammon game to export")
+                console.print("no game to export: the journal has no move yet")
 
     @app.command("resume")
     def resume_cmd(

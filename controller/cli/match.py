@@ -5,8 +5,10 @@
   reproduced and every finding (illegal plays with game and move number, cube errors, score
   mismatches), then the totals. ``--json`` prints one JSON object instead. Exit 0 when every file
   was read and nothing was found, 1 when findings were reported, 2 when a file could not be read.
-* ``tavla match convert IN OUT [--as-written]`` reads ``IN`` and writes ``OUT`` as ``.sgf`` (gnubg)
-  or ``.mat`` by ``OUT``'s extension, legal plays rewritten one step per die as gnubg writes them.
+* ``tavla match convert IN OUT [--as-written] [--drop-analysis]`` reads ``IN`` and writes ``OUT`` as
+  ``.sgf`` (gnubg) or ``.mat`` by ``OUT``'s extension, legal plays rewritten one step per die as
+  gnubg writes them; gnubg's analysis is kept in an ``.sgf`` and dropped only with
+  ``--drop-analysis`` (a ``.mat`` has no room for it: refused without the flag).
 """
 
 from __future__ import annotations
@@ -86,6 +88,31 @@ def result_text(replay: Any) -> str:
     return f"{names[w]} wins {won}-{lost} over {names[1 - w]} (of {length}){resumed}"
 
 
+def _nardy_entry(path: Path, record: Any) -> dict[str, Any]:
+    """A long nardy record's entry for :func:`check_files` (replayed by the nardy rules, RULES.md N)."""
+    from controller.formats.nardy_mat import check_nardy
+    from controller.formats.record import Roll
+
+    found = check_nardy(record)
+    bad_results = {p.game for p in found if not p.move}
+    a, b = record.games[-1].score if record.games else (0, 0)
+    last = record.games[-1] if record.games else None
+    if last is not None and last.winner is not None:
+        a, b = (a + last.points, b) if last.winner == 0 else (a, b + last.points)
+    names = record.players
+    return {
+        "path": str(path),
+        "games": len(record.games),
+        "plays": sum(isinstance(x, Roll) for g in record.games for x in g.actions),
+        "scores_ok": len(record.games) - len(bad_results),
+        "followed": len(record.games),
+        "roll_then_resign": 0,
+        "result": f"long nardy: {names[0]} {a}, {names[1]} {b}",
+        "problems": [{"kind": "illegal_play" if p.move else "result", "game": p.game, "move": p.move,
+                      "player": "", "text": "", "message": p.message, "line": 0} for p in found],
+    }
+
+
 def check_files(files: list[Path], show_progress: bool = True) -> dict[str, Any]:
     """Import and replay ``files``; the summary ``tavla match check --json`` prints.
 
@@ -97,6 +124,7 @@ def check_files(files: list[Path], show_progress: bool = True) -> dict[str, Any]
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from controller.formats.matchfile import read_record
+    from controller.formats.nardy_mat import is_nardy
     from controller.formats.record import RecordError
     from controller.formats.replay import ProblemKind, replay_match
 
@@ -120,6 +148,10 @@ def check_files(files: list[Path], show_progress: bool = True) -> dict[str, Any]
                 record = read_record(path)
             except RecordError as exc:
                 errors.append(str(exc))
+                progress.advance(task)
+                continue
+            if is_nardy(record):
+                entries.append(_nardy_entry(path, record))
                 progress.advance(task)
                 continue
             replay = replay_match(record)
@@ -221,17 +253,24 @@ def register(app: typer.Typer) -> None:
                  "with illegal plays or parts the target cannot hold, with a warning for each",
         ),
         force: bool = typer.Option(False, "--force", help="overwrite OUT if it exists (never the input)"),
+        drop_analysis: bool = typer.Option(
+            False, "--drop-analysis",
+            help="convert an analysed gnubg .sgf without its analysis (needed for .mat, which has no "
+                 "room for it; an .sgf keeps it otherwise)",
+        ),
     ) -> None:
         """Convert a match record between Jellyfish .mat text and gnubg .sgf.
 
         Legal plays are rewritten one step per die with hits marked, as gnubg writes them, unless
         --as-written. Nothing is lost silently: a record with an illegal play, or with anything the
         target format cannot hold, is refused (the reason names the game and move) unless
-        --as-written, which converts it and warns once per loss.
+        --as-written, which converts it and warns once per loss. gnubg's analysis and comments
+        stay in an .sgf; .mat has no room for analysis, so it is dropped only with --drop-analysis.
         """
         from controller.formats.matchfile import read_record, write_record
         from controller.formats.record import RecordError, format_losses
         from controller.formats.replay import ProblemKind, canonical_record, replay_match
+        from controller.formats.sgf_props import count_props, strip_props
 
         if target.suffix.lower() not in _SUFFIXES:
             raise _fail(f"{target}: give an output name ending in .sgf, .mat or .txt")
@@ -243,6 +282,14 @@ def register(app: typer.Typer) -> None:
             record = read_record(source)
         except RecordError as exc:
             raise _fail(f"{_clip(str(exc), 200)}; fix the file or give another") from None
+        analysed, _ = count_props(record)
+        dropped = ""
+        if analysed and (drop_analysis or target.suffix.lower() != ".sgf"):
+            if not drop_analysis:
+                raise _fail(f"not converted: {source.name} holds gnubg's analysis on {analysed} nodes, which "
+                            f"{target.suffix} has no room for; add --drop-analysis to convert without it")
+            record = strip_props(record, analysis=False, comments=True)
+            dropped = f", analysis of {analysed} nodes dropped"
         warnings = [str(loss) for loss in format_losses(record, target.suffix)]
         for p in replay_match(record).problems:
             if p.kind is ProblemKind.ILLEGAL_PLAY:
@@ -267,6 +314,6 @@ def register(app: typer.Typer) -> None:
         for warning in warnings:
             typer.echo(f"tavla: warning: {warning}", err=True)
         lost = f", {len(warnings)} warning{'s' if len(warnings) > 1 else ''}" if warnings else ""
-        typer.echo(f"{source} -> {target}: {len(record.games)} games{lost}")
+        typer.echo(f"{source} -> {target}: {len(record.games)} games{lost}{dropped}")
 
     app.add_typer(match_app, name="match")

@@ -7,7 +7,9 @@ The reader accepts every dialect seen in the wild (``/work/shared/data/matches/R
 * Backgammon Studio XG notation: ``bar``/``off``, merged hops (``13/5*``), ``(2)`` repeats,
   ``Cannot Move``, ``????`` for a roll never played, ``Wins`` on a numbered line;
 * GammonView / HedgeHog: ``Name: 0`` score lines, dice written low-high, ``Resigns``;
-* FIBS ``Illegal play (raw board)`` markers; ``Wins 100 points`` when a player left.
+* FIBS ``Illegal play (raw board)`` markers; ``Wins 100 points`` when a player left;
+* gnubg 1.07's export of a roll never played: the result on the roll's own line
+  (`` 23) 64: 13/7 7/3      51:  Wins 2 points``).
 
 An action's column says whose it is: on a numbered line the first of two actions is the left
 player's (player 0) and the second the right player's; a lone action is the right player's when
@@ -39,6 +41,7 @@ from controller.formats.record import (
     RecordError,
     Resign,
     Roll,
+    SetBoard,
     Step,
     Take,
     layout_numbers,
@@ -57,6 +60,7 @@ _GAME_RE: Final = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
 _NAME: Final = r"([^\s:](?:[^:]*?[^\s:])?)"
 _SCORE_RE: Final = re.compile(rf"^(\s*){_NAME}\s*:\s*(\d+)(\s+){_NAME}\s*:\s*(\d+)\s*$")
 _NUMBERED_RE: Final = re.compile(r"^\s*(\d+)\)(.*)$")
+_TRAILING_GAME_RE: Final = re.compile(r"\s{2,}Game\s+(\d+)\s*$", re.IGNORECASE)
 
 _TOKEN_RE: Final = re.compile(
     r"""
@@ -291,7 +295,17 @@ def parse_mat(text: str, source: str = "<text>") -> MatchRecord:
                 raise RecordError(source, lineno, "a move line before any 'Game N' and score line")
             number = int(m.group(1))
             body = m.group(2)
+            # gnubg 1.07 sometimes writes the next game's header at the end of the last move line
+            # when it wrote no result for a game (" 23) 45: 5/0 2/0        Game 2")
+            next_game = _TRAILING_GAME_RE.search(body)
+            if next_game is not None:
+                body = body[: next_game.start()]
             items = _scan(body, m.start(2), source, lineno)
+            # gnubg ends a game on the roll's line when nothing was played after it
+            # (" 23) 64: 13/7 7/3      51:  Wins 2 points"): the result's column says whose it is.
+            results: list[_Item] = []
+            while items and items[-1].kind in ("wins", "losses") and len(items) > 1:
+                results.insert(0, items.pop())
             if len(items) > 2:
                 raise RecordError(source, lineno, "more than two actions on one move line")
             if len(items) == 2:
@@ -301,8 +315,14 @@ def parse_mat(text: str, source: str = "<text>") -> MatchRecord:
                 sides = [1 if gap > _RIGHT_GAP else 0]
             else:
                 continue  # an empty numbered line (Backgammon Studio ends games with one)
+            threshold = max(12, game.right_col // 2)
             for item, side in zip(items, sides, strict=True):
                 game.add(item, side, number, source, lineno)
+            for item in results:
+                game.add(item, 1 if item.col >= threshold else 0, number, source, lineno)
+            if next_game is not None:
+                games.append(game.build(source))
+                game = _GameBuilder(int(next_game.group(1)), lineno)
             continue
         if game is not None and game.score is None:
             s = _SCORE_RE.match(line)
@@ -386,7 +406,9 @@ def write_mat(record: MatchRecord) -> str:
         left = f" {left_name} : {game.score[0]}"
         out.append(f"{left:<33} {right_name} : {game.score[1]}")
         lines: dict[int, list[str]] = {}
-        for action, (number, player) in zip(game.actions, layout_numbers(game.actions), strict=True):
+        # .mat has no way to set the board (format_losses names it): gnubg's export drops it too
+        actions = tuple(a for a in game.actions if not isinstance(a, SetBoard))
+        for action, (number, player) in zip(actions, layout_numbers(actions), strict=True):
             cells = lines.setdefault(number, ["", ""])
             cells[player] = _action_text(action)
         wins = ""

@@ -4,7 +4,7 @@ A :class:`MatchRecord` holds the match length, the two players, free-form header
 Each :class:`Game` holds the score at its start, its actions in the order they happened, and its
 result as recorded (winner, points, "and the match", resignation). Actions are the moves of the
 game: a :class:`Roll` (dice and the checker moves played), :class:`Double`, :class:`Take`,
-:class:`Drop`, :class:`Beaver` and :class:`Resign`.
+:class:`Drop`, :class:`Beaver`, :class:`Resign` and :class:`SetBoard`.
 
 Players are ``0`` and ``1``: player 0 is the *left* column of a ``.mat`` file and gnubg's ``W``
 (white) in ``.sgf``; player 1 is the right column and ``B``. Checker moves are in the mover's own
@@ -33,6 +33,11 @@ BAR: Final = 25
 #: Destination number of "off" in a :class:`Step`.
 OFF: Final = 0
 
+
+#: Extra SGF properties of a node, in file order: ``(("C", ("a comment",)), ("LU", ("0.12",)))``.
+#: gnubg's analysis (``A``, ``DA``, ``LU``, ``GS``, ...) and comments (``C``) ride here so that a
+#: ``.sgf`` round trip keeps them; see :mod:`controller.formats.sgf_props`.
+Props = tuple[tuple[str, tuple[str, ...]], ...]
 
 _QUOTED: Final = re.compile(r"'([^'\n]{61,})'")
 
@@ -107,6 +112,7 @@ class Roll:
     :param raw: the text of an ``Illegal play (...)`` marker, else ``""``.
     :param number: the move number in the file (``12)``), for reports; not compared.
     :param line: the 1-based line of the file, for reports; not compared.
+    :param props: the node's other SGF properties (comments, gnubg's analysis), see :data:`Props`.
     """
 
     player: int
@@ -116,6 +122,7 @@ class Roll:
     raw: str = ""
     number: int = field(default=0, compare=False)
     line: int = field(default=0, compare=False)
+    props: Props = ()
 
     def play_text(self) -> str:
         """The play as a ``.mat`` file writes it, after ``"63: "``: steps, ``Cannot Move``, ...."""
@@ -140,6 +147,7 @@ class Double:
     value: int
     number: int = field(default=0, compare=False)
     line: int = field(default=0, compare=False)
+    props: Props = ()
 
     def __str__(self) -> str:
         return f"Doubles => {self.value}"
@@ -152,6 +160,7 @@ class Take:
     player: int
     number: int = field(default=0, compare=False)
     line: int = field(default=0, compare=False)
+    props: Props = ()
 
     def __str__(self) -> str:
         return "Takes"
@@ -164,6 +173,7 @@ class Drop:
     player: int
     number: int = field(default=0, compare=False)
     line: int = field(default=0, compare=False)
+    props: Props = ()
 
     def __str__(self) -> str:
         return "Drops"
@@ -177,6 +187,7 @@ class Beaver:
     value: int
     number: int = field(default=0, compare=False)
     line: int = field(default=0, compare=False)
+    props: Props = ()
 
     def __str__(self) -> str:
         return f"Beavers => {self.value}"
@@ -189,12 +200,35 @@ class Resign:
     player: int
     number: int = field(default=0, compare=False)
     line: int = field(default=0, compare=False)
+    props: Props = ()
 
     def __str__(self) -> str:
         return "Resigns"
 
 
-Action = Roll | Double | Take | Drop | Beaver | Resign
+@dataclass(frozen=True, slots=True)
+class SetBoard:
+    """The board set by hand (gnubg's ``AE``/``AW``/``AB`` node): a game from a set-up position, or
+    the position gnubg recovered after a FIBS ``Illegal play (...)`` line.
+
+    :param player: the player SGF's ``PL`` names: on roll, in a game from a set-up position; the
+        one whose unreadable play the board replaces, after a FIBS ``Illegal play`` line (the
+        other player moves next, as gnubg's files show).
+    :param sides: player 0's and player 1's checkers, 25 counts each in the owner's numbering
+        (index ``n - 1`` is point ``n``, index 24 the bar), as :class:`controller.rules.Position`.
+    """
+
+    player: int
+    sides: tuple[tuple[int, ...], tuple[int, ...]]
+    number: int = field(default=0, compare=False)
+    line: int = field(default=0, compare=False)
+    props: Props = ()
+
+    def __str__(self) -> str:
+        return "set board"
+
+
+Action = Roll | Double | Take | Drop | Beaver | Resign | SetBoard
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +247,7 @@ class Game:
     :param crawford: the file marks this game as the Crawford game (gnubg ``.sgf``), or None when
         the format does not say.
     :param line: the 1-based line of the game's header in its file; not compared.
+    :param props: the game's other SGF root properties (gnubg's ``GS`` statistics, comments).
     """
 
     number: int
@@ -225,6 +260,7 @@ class Game:
     loser_noted: bool = False
     crawford: bool | None = None
     line: int = field(default=0, compare=False)
+    props: Props = ()
 
     @property
     def finished(self) -> bool:
@@ -369,29 +405,25 @@ def format_losses(record: MatchRecord, suffix: str) -> list[Loss]:
     """What writing ``record`` as ``suffix`` (``.sgf``, else ``.mat`` text) would lose, in file order.
 
     gnubg's SGF has no way to write a FIBS ``Illegal play (...)`` marker (the roll would read as
-    "nothing played"), a ``????`` roll that was never played, a beaver, or headers other than
-    :data:`SGF_HEADERS`. ``.mat`` text holds everything a :class:`MatchRecord` holds. ``Cannot
-    Move`` and ``Resigns`` are not losses: SGF says the same with an empty move and the result's
-    ``R``. Never raises.
+    "nothing played") or a beaver; headers it has no property for go into the root's ``GC`` as
+    gnubg puts them, ``????`` into a dice-only node. ``.mat`` text has no way to set the board
+    (:class:`SetBoard`) nor to hold comments. gnubg's analysis is not listed here: the ``match
+    convert`` command refuses to drop it unless asked (:mod:`controller.formats.sgf_props`).
+    ``Cannot Move`` and ``Resigns`` are not losses: SGF says the same with an empty move and the
+    result's ``R``. Never raises.
     """
-    if suffix.lower() != ".sgf":
-        return []
-    # "Player 1"/"Player 2" repeat the names (SGF's PW/PB) and GM[6] says the variation.
-    implied = {("Variation", "Backgammon")} | {(f"Player {i}", n) for i in (1, 2) for n in record.players}
-    dropped = [key for key, value in record.headers if key not in SGF_HEADERS and (key, value) not in implied]
+    sgf = suffix.lower() == ".sgf"
     losses = []
-    if dropped:
-        names = _clip(", ".join(dropped), 120)
-        losses.append(Loss(0, 0, 0, f"the headers {names} (SGF keeps only {', '.join(SGF_HEADERS)})"))
     for game in record.games:
         for action in game.actions:
-            if isinstance(action, Roll) and action.note is PlayNote.ILLEGAL_MARKER:
+            if sgf and isinstance(action, Roll) and action.note is PlayNote.ILLEGAL_MARKER:
                 what = f"the unreadable play {_clip(action.play_text())!r} would read as nothing played"
-            elif isinstance(action, Roll) and action.note is PlayNote.UNPLAYED:
-                dice = f"{action.dice[0]}{action.dice[1]}"
-                what = f"the unplayed roll {dice} ('????') would read as nothing played"
-            elif isinstance(action, Beaver):
+            elif sgf and isinstance(action, Beaver):
                 what = f"the beaver to {action.value} (gnubg's SGF cannot record one)"
+            elif not sgf and isinstance(action, SetBoard):
+                what = "the board set by hand (.mat has no way to write one)"
+            elif not sgf and any(name == "C" for name, _ in action.props):
+                what = "the comment (.mat has no room for comments)"
             else:
                 continue
             losses.append(Loss(game.number, action.number, action.line, what))

@@ -38,6 +38,7 @@ from controller.formats.record import (
     PlayNote,
     Resign,
     Roll,
+    SetBoard,
     Step,
     Take,
     crawford_flags,
@@ -324,12 +325,14 @@ class _Walk:
         game = self.game
         position = Position(self.sides[p], self.sides[1 - p])
         terminal = _is_terminal(game.actions, i) and game.winner is not None
+        board_follows = i + 1 < len(game.actions) and isinstance(game.actions[i + 1], SetBoard)
         if action.note is PlayNote.UNPLAYED or (not action.steps and terminal):
             if action.note is PlayNote.UNPLAYED or legal_plays(position, *action.dice):
                 if terminal:
                     # a roll then a resignation (README of the real records), not an illegal pass
                     self.ends_with_unplayed = 1 - game.winner if game.winner is not None else p
-                else:
+                    self.canonical[i] = replace(action, steps=(), note=PlayNote.UNPLAYED)
+                elif not board_follows:  # gnubg sets the board after a roll it could not read
                     self.report(ProblemKind.ILLEGAL_PLAY, action, "the roll was never played ('????')")
                 return
         self.plays += 1
@@ -487,6 +490,10 @@ def replay_game(record: MatchRecord, index: int, crawford: bool) -> GameReplay:
             walk.drop(action)
         elif isinstance(action, Resign):
             walk.resigned_by = action.player
+        elif isinstance(action, SetBoard):
+            # the board as the file sets it: followed again from here (gnubg after an unreadable play)
+            walk.sides = [action.sides[0], action.sides[1]]
+            walk.followed = True
     end, winner, value = walk.ending()
     end, result_found = _result_problems(record, walk, end, winner, value)
     score_found = _score_problems(record, index)
@@ -520,12 +527,32 @@ def replay_match(record: MatchRecord) -> MatchReplay:
     return MatchReplay(record, tuple(games), (final[0], final[1]), winner)
 
 
+def _full_points(game: Game, replay: GameReplay) -> int:
+    """The points the rules give where the record wrote only what the winner needed at match end
+    (Galaxy, GammonView); gnubg writes and computes the full value."""
+    ended = replay.end in (GameEnd.BORNE_OFF, GameEnd.DROPPED)
+    if ended and game.match_won and replay.value is not None and replay.value > game.points:
+        return replay.value
+    if replay.end is GameEnd.RESIGNED and game.match_won and game.points % replay.cube:
+        # gnubg reads RE[W+3R] on a 2-cube as a single game (3 // 2): the resignation was worth a
+        # whole multiple of the cube, the least that gave the winner the points he needed
+        return next((replay.cube * m for m in (1, 2, 3) if replay.cube * m >= game.points), game.points)
+    return game.points
+
+
 def canonical_record(record: MatchRecord) -> MatchRecord:
     """``record`` with every legal play rewritten one step per die with hits marked, as gnubg writes
     it (``13/5`` for 6-2 becomes ``13/7 7/5``; ``6/5(2)`` stays two steps); illegal and unfollowed
-    plays stay as recorded. Used before writing a file another program will import.
+    plays stay as recorded; a last roll nothing was played with before the game ended is marked
+    :attr:`PlayNote.UNPLAYED` (a roll then a resignation); a game that ended neither by bearing
+    off nor by a drop is marked resigned; a match-winning game's points are the full value where the
+    record wrote only the points needed. Used before writing a file another program will import.
     """
     replay = replay_match(record)
     pairs = zip(record.games, replay.games, strict=True)
-    games = tuple(replace(game, actions=g.canonical) for game, g in pairs)
+    # gnubg shows a game that ended neither by bearing off nor by a drop as "not resigned" unless
+    # the result says so (RE[W+2R]); .mat files mostly leave the resignation unwritten.
+    games = tuple(replace(game, actions=g.canonical, resigned=game.resigned or g.end is GameEnd.RESIGNED,
+                          points=_full_points(game, g))
+                  for game, g in pairs)
     return replace(record, games=games)

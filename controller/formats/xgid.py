@@ -16,6 +16,16 @@ Fields, ``:``-separated after the ``XGID=`` prefix (optional when reading):
 10. maximum cube, log2.
 
 :func:`xgid_text` writes exactly this canonical form; :func:`parse_xgid` reads it back.
+
+Source: eXtreme Gammon's definition, in the XGID section of the eXtreme Gammon 2 user manual
+(https://www.extremegammon.com/extremegammon2.pdf); its example above is the opening position with
+X to play 52 in a money game with the Jacoby and beaver rules. The board is always written from
+X's side, whoever is on roll; field 4 alone says who is.
+
+gnubg's reading (1.07, ``set xgid``, checked in ``tests/controller/formats/test_xgid_gnubg.py``):
+it agrees on the board, the scores, the cube and the dice with either player on roll, and makes
+the player on roll its own player 1 -- X when field 4 is 1, O when it is -1. Matching gnubg's
+player 1 to X therefore looks like swapped players exactly when O is on roll; it is not.
 """
 
 from __future__ import annotations

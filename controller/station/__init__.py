@@ -28,6 +28,7 @@ from controller.game.effects import Announce, Effect, GameEnded, Hint, Leds, Pro
 from controller.game.events import Event
 from controller.game.rulings import Settings
 from controller.rules.errors import TavlaError
+from controller.station.export import Notes, collect_rulings
 from controller.station.journal import Journal
 from controller.station.journal import read as read_journal
 
@@ -208,6 +209,7 @@ class Station:
         self.acks = 0
         self.led_failures = 0
         self.effects: list[Effect] = []
+        self.notes: Notes = {}  # the rulings by their place in the match record, for its export
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
         self._closed = False
@@ -229,6 +231,7 @@ class Station:
         if self.printer is not None and source:
             self.printer.console.print(Text(f"frame: {source}", style="dim"))
         self.state, effects = game.step(self.state, event)
+        collect_rulings(self.notes, self.state, effects)  # before run_effects: a game end exports them
         self.run_effects(effects)
         return effects
 

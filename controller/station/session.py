@@ -296,7 +296,9 @@ def run_session(
             return
         skipped: list[str] = []
         try:
-            for path in export_match(st, folder, stem, skipped):
+            station_ = holder.get("station")
+            notes = station_.notes if station_ is not None else None
+            for path in export_match(st, folder, stem, skipped, notes):
                 console.print(f"match written: {path}")
             for why in skipped:
                 console.print(f"[yellow]match file not written: {why}[/yellow]")
@@ -351,6 +353,9 @@ def run_session(
             journal.close()
         if link is not None:
             link.close()
+    st = station.state
+    if st.turns and all(r.number != st.game_number for r in st.records):
+        on_end(st)  # a session that stops mid-game (the default demo) still leaves its match record
     from controller.game.effects import Announce, Show
 
     shows = sum(isinstance(e, Show) for e in station.effects)

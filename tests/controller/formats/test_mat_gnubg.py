@@ -1,49 +1,26 @@
 """gnubg imports the .mat files we write, and scores their games as our replay does.
 
-gnubg's Python module (the ``hints`` extra) runs its own ``import mat`` command; it is run in a
-child process because the binding can crash the interpreter. Skipped when gnubg is not installed.
+The real gnubg runs its own ``import mat`` (:mod:`tests.controller.formats.gnubg_real`); skipped
+with a clear message when gnubg is not installed.
 """
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
-
-import pytest
 
 from controller.formats.mat import write_mat
 from controller.formats.matchfile import read_record
 from controller.formats.record import Game, MatchRecord
 from controller.formats.replay import canonical_record, replay_match
+from tests.controller.formats.gnubg_real import run_gnubg
 from tests.controller.formats.test_record_strategies import FIXTURES
 from tests.controller.formats.test_replay import _random_game
 
-_SCRIPT = r"""
-import json, sys
-import gnubg
-gnubg.command("set confirm new off")
-gnubg.command("set display off")
-out = []
-for path in sys.argv[1:]:
-    gnubg.command("import mat " + path)
-    m = gnubg.match(analysis=False, boards=False, statistics=False, verbose=False)
-    out.append([[g["info"].get("score-X"), g["info"].get("score-O"), g["info"].get("winner"),
-                 g["info"].get("points-won")] for g in (m or {}).get("games", [])])
-sys.stdout.flush()
-print("RESULT " + json.dumps(out))
-"""
-
 
 def _gnubg_games(paths: list[Path]) -> list[list[list[object]]]:
-    pytest.importorskip("gnubg")
-    done = subprocess.run([sys.executable, "-c", _SCRIPT, *map(str, paths)], capture_output=True, text=True,
-                          timeout=120, check=False)
-    lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
-    assert lines, f"gnubg did not finish (exit {done.returncode}): {done.stderr[-500:]}"
-    result: list[list[list[object]]] = json.loads(lines[-1][len("RESULT "):])
-    return result
+    dumps = run_gnubg([{"path": str(p)} for p in paths])
+    return [[[g["info"].get("score-X"), g["info"].get("score-O"), g["info"].get("winner"),
+              g["info"].get("points-won")] for g in dump["games"]] for dump in dumps]
 
 
 def _ours(record: MatchRecord) -> list[list[object]]:

@@ -69,7 +69,7 @@ def test_round_trip_and_bar_off_letters() -> None:
         ("(;GM[6]\n;B[41lpa])", 2, "not a move"),
         ("(;GM[6]\n;W[41zaab])", 2, "not a checker move"),
         ("(;GM[6]RE[X+1])", 1, "not a result"),
-        ("(;GM[6]AB[a][b])", 1, "set-up position"),
+        ("(;GM[6]AB[a][b])", 1, "AE[a:y]"),
         ("(;GM[6]MI[length:3]PW[a])\n(;GM[6]MI[length:5]PW[a])", 2, "another match"),
         ("hello", 1, "expected '('"),
         ("", 0, "no game tree"),

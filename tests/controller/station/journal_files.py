@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from controller.station.demo import scripted_events
 from controller.game.rulings import Settings
-
 from controller.station import Station
+from controller.station.demo import scripted_events
 from controller.station.journal import Journal
 from controller.station.journal_key import StationKey, station_key
 

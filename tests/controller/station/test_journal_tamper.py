@@ -9,10 +9,10 @@ import hmac
 import json
 
 import pytest
-from controller.game.effects import Announce
 from typer.testing import CliRunner
 
 from controller.cli import app
+from controller.game.effects import Announce
 from controller.game.events import ButtonPressed
 from controller.station import replay
 from controller.station.journal import GENESIS, Journal, entry_hash, read, scan
