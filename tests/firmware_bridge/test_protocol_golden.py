@@ -22,6 +22,7 @@ from firmware_bridge.protocol import (
     Nak,
     NakReason,
     SetLayout,
+    SetPackedState,
     SetState,
     StreamDecoder,
     crc16,
@@ -35,14 +36,15 @@ DOC = Path(__file__).resolve().parents[2] / "hardware_docs" / "protocol.md"
 # The message each named example in the document encodes.
 MESSAGES: dict[str, Message] = {
     "hello_req": HelloRequest(),
-    "hello_boot": Hello(1, (1, 0, 0), 28, 27, Capability(0x1F), 60, None),
-    "hello_reply": Hello(1, (1, 0, 0), 28, 27, Capability(0x1F), 60, 0x0102),
+    "hello_boot": Hello(1, (1, 0, 0), 28, 27, Capability(0x3F), 60, None),
+    "hello_reply": Hello(1, (1, 0, 0), 28, 27, Capability(0x3F), 60, 0x0102),
     "heartbeat": Heartbeat(123456, 7, 0),
     "ack": Ack(0x0102),
     "nak_unknown": Nak(0x0203, NakReason.UNKNOWN_TYPE),
     "event_button": DeviceEvent(EventKind.BUTTON, 2, 1),
     "set_layout": SetLayout(((0, 1, 2), (24, 7, 1), (24, 20, 1))),
     "set_state": SetState(LedFrame.lit({0: RED, 5: GREEN}, effect=Effect.BLINK, brightness=128)),
+    "set_state_packed": SetPackedState(LedFrame.lit({0: RED, 5: GREEN}, effect=Effect.BLINK, brightness=128)),
 }
 
 
@@ -108,7 +110,7 @@ def test_the_unknown_type_example_is_naked_by_both_devices(c_device) -> None:
     assert c_device.run(unknown).output == encode(Nak(6, NakReason.UNKNOWN_TYPE), 1)  # 0 was HELLO
 
 
-@pytest.mark.parametrize("name", ["hello_req", "set_layout", "set_state"])
+@pytest.mark.parametrize("name", ["hello_req", "set_layout", "set_state", "set_state_packed"])
 def test_c_core_answers_the_host_examples_as_the_python_device(name: str, c_device) -> None:
     seq, _, wire = GOLDEN[name]
     dev = EmulatedDevice(boot_time=0)
@@ -117,7 +119,7 @@ def test_c_core_answers_the_host_examples_as_the_python_device(name: str, c_devi
     expected = dev.receive(wire, 0)
     result = c_device.run(wire)
     assert result.output == expected
-    if name == "set_state":
+    if name.startswith("set_state"):
         assert result.output == encode(Ack(0x1234), 1)  # device seq 0 was its boot HELLO
         assert result.brightness == 128 and result.zones[0] == (255, 0, 0, 1)
         assert result.zones[5] == (0, 200, 0, 1) and result.applied_seq == 0x1234
