@@ -240,19 +240,27 @@ def with_settings(events: Iterator[Event], settings: Any) -> Iterator[Event]:
     yield from events
 
 
-def open_link(url: str, on_event: Any = None) -> Any:
-    """The LED link to ``url`` (waits for the device's HELLO); ``on_event`` gets its link events.
+def open_link(url: str, on_event: Any = None, console: Any = None) -> Any:
+    """The LED link to ``url`` (waits for the device's first answer); ``on_event`` gets its link
+    events. A device that is silent or unplugged does not stop the station (issue 18): the link keeps
+    trying twice a second and syncs the LEDs when it comes up; ``console`` is told so in one line.
 
-    :raises typer.Exit: (2) with one line when no device answers.
+    :raises typer.Exit: (2) with one line when the device answered but cannot serve this station.
     """
+    from firmware_bridge.errors import IncompatibleDeviceError
     from firmware_bridge.link import LedLink
 
-    try:
-        return LedLink.open(url, on_event=on_event)
-    except Exception as exc:
-        raise _fail(
-            f"no LED device answers on {url} ({exc}); check the cable, or use --serial ledsim://"
-        ) from exc
+    link = LedLink.open(url, on_event=on_event, require=False)
+    error = link.first_error
+    if isinstance(error, IncompatibleDeviceError):
+        link.close()
+        raise _fail(f"the LED device on {url} cannot serve this station: {error}")
+    if not link.online and console is not None:
+        console.print(
+            f"[yellow]no LED device answers on {url} yet ({error}); the station starts without it "
+            "and lights the LEDs when it answers[/yellow]"
+        )
+    return link
 
 
 def _resolved(serial_url: str | None) -> str | None:
@@ -341,7 +349,7 @@ def run_session(
         elif isinstance(ev, LinkOnline) and ev.reconnect:
             station_.submit(DeviceChanged(t=now, device="leds", online=True))
 
-    link = open_link(serial_url, link_event) if serial_url else None
+    link = open_link(serial_url, link_event, console) if serial_url else None
     journal = Journal(journal_path) if journal_path else None
     printer = ConsolePrinter(console)
     from controller.export import export_match
@@ -409,6 +417,8 @@ def run_session(
         if journal is not None:
             journal.close()
         if link is not None:
+            if link.online:
+                link.wait_synced(1.0)  # the last frame's outcome, for the summary's counts
             link.close()
     from controller.effects import Announce, Show
 
@@ -418,7 +428,8 @@ def run_session(
     console.print(
         f"{frames} frames ({settled} settled boards), {shows} boards shown, "
         f"{rulings} ruling{'' if rulings == 1 else 's'}, "
-        f"{station.acks} LED frames acknowledged, {station.led_failures} not acknowledged; "
+        f"{station.acks} LED frames acknowledged, {station.led_replaced} replaced by a newer one first, "
+        f"{station.led_failures} not acknowledged; "
         f"phase {station.state.phase}, "
         f"score light {station.state.score[0]} - dark {station.state.score[1]}"
     )

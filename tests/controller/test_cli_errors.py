@@ -59,7 +59,7 @@ def test_run_serial_auto_finds_the_board_by_usb_ids(tmp_path, monkeypatch):
     result = runner.invoke(app, ["run", "--serial", "auto", "--turns", "1", "--journal", str(tmp_path / "j")])
     assert result.exit_code == 0, result.output
     assert "LEDs on ledsim:// (Raspberry Pi Pico (RP2040), found by --serial auto)" in result.output
-    assert "-> acknowledged" in result.output and "0 not acknowledged" in result.output
+    assert "-> sent" in result.output and "0 not acknowledged" in result.output
 
 
 def test_led_test_serial_auto(monkeypatch):

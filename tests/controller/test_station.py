@@ -55,7 +55,7 @@ def test_station_over_real_webcam_frames(tmp_path, link):
     assert len(read(tmp_path / "j.jsonl")) == len(frames)
 
 
-def test_station_lights_movable_points_and_waits_for_the_ack(link):
+def test_station_lights_movable_points_and_the_device_acknowledges_them(link):
     from controller.demo import scripted_events
 
     station = Station(link=link)
@@ -64,7 +64,8 @@ def test_station_lights_movable_points_and_waits_for_the_ack(link):
     show = [e for e in station.effects if isinstance(e, Show)][-1]
     leds = [e for e in station.effects if isinstance(e, Leds)][-1]
     assert show.legal and set(leds.frame.lit_zones()) == set(show.movable_slots)
-    assert station.acks >= 1 and link.state == leds.frame
+    assert link.wait_synced(5.0)  # handle() did not wait; the link's thread delivers
+    assert link.state == leds.frame and station.acks >= 1
 
 
 def test_full_demo_game_with_buttons_on_mock_pins(tmp_path):
@@ -140,7 +141,7 @@ def test_station_runs_hints_through_the_engine(link, tmp_path):
     station.handle(ButtonPressed(t=9.0, button="clock", player=station.state.on_roll, gesture="long"))
     leds = [e for e in station.effects if isinstance(e, Leds)][-1]
     assert leds.why == ("best play" if hints.gnubg_available() else "movable points")
-    assert link.state == leds.frame
+    assert link.wait_synced(5.0) and link.state == leds.frame
 
 
 def test_station_reports_its_thread_failure(tmp_path):
