@@ -196,6 +196,41 @@ def test_unplugged_led_device_pauses_the_clock_and_the_game_goes_on(tmp_path):
     assert station.state.phase in ("moving", "to_roll")
 
 
+def test_run_starts_without_the_led_device_and_lights_it_when_it_answers(tmp_path):
+    """Issue 18 item 5: an unplugged LED device does not stop `tavla run`; the station says so in one
+    line, plays on, and the device shows the newest frame once it is plugged in."""
+    import time as _time
+
+    from rich.console import Console
+
+    from controller.cli.run import run_session
+    from controller.effects import Leds
+    from firmware_bridge import sim
+
+    board = sim.board("tavla-test-offline")
+    board.unplug()
+    events = scripted_events(3, turns=2)
+
+    def stream():
+        for i, ev in enumerate(events):
+            if i == 4:
+                board.replug()
+                _time.sleep(1.5)  # the link retries twice a second
+            yield ev
+
+    console = Console(file=open(tmp_path / "out.txt", "w"), width=200)  # noqa: SIM115
+    try:
+        url = "ledsim://tavla-test-offline"
+        station = run_session(stream(), Settings(), url, tmp_path / "j.jsonl", console)
+    finally:
+        sim.forget("tavla-test-offline")
+    out = " ".join((tmp_path / "out.txt").read_text().split())
+    assert "no LED device answers on ledsim://tavla-test-offline yet" in out
+    assert "kept until the LED device is back" in out
+    last = [e for e in station.effects if isinstance(e, Leds)][-1]
+    assert board.device.state == last.frame and station.acks >= 1
+
+
 def station_events(path):
     from controller.journal import read
 

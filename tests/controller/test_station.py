@@ -262,3 +262,28 @@ def test_camera_lost_pauses_the_clock_refunds_the_silent_time_and_the_station_go
     charged = before.clock.used + (off.since - before.clock.since) + (tick.t - on.t)
     assert state.clock.remaining(running, tick.t) == pytest.approx(before.clock.reserve[running] - charged)
     assert replay(journaled)[0] == state  # the journal alone gives the same clock
+
+
+def test_handle_hands_led_frames_over_without_waiting_on_the_device():
+    """Issue 18 item 5: the device reads nothing for 3 s; handle() still returns at once (a generous
+    sanity bound here; the 5 ms figure is `python -m bench link`) and the frame is shown after."""
+    from controller.demo import scripted_events
+    from firmware_bridge import sim
+    from firmware_bridge.link import LedLink
+
+    board = sim.board("station-stalled")
+    try:
+        with LedLink.open("ledsim://station-stalled") as link:
+            station = Station(link=link)
+            board.stall(3.0)
+            slowest = 0.0
+            for ev in scripted_events(3, turns=2)[:3]:
+                start = time.monotonic()
+                station.handle(ev)
+                slowest = max(slowest, time.monotonic() - start)
+            leds = [e for e in station.effects if isinstance(e, Leds)][-1]
+            assert slowest < 1.0 and station.acks == 0  # nothing could be acknowledged yet
+            assert link.wait_synced(8.0) and link.state == leds.frame == board.device.state
+            assert station.acks >= 1
+    finally:
+        sim.forget("station-stalled")
