@@ -123,3 +123,37 @@ def test_c_core_answers_the_host_examples_as_the_python_device(name: str, c_devi
         assert result.output == encode(Ack(0x1234), 1)  # device seq 0 was its boot HELLO
         assert result.brightness == 128 and result.zones[0] == (255, 0, 0, 1)
         assert result.zones[5] == (0, 200, 0, 1) and result.applied_seq == 0x1234
+
+
+@pytest.mark.parametrize(
+    ("payload", "reason"),
+    [
+        (b"", NakReason.BAD_LENGTH),
+        (bytes.fromhex("80 ff 00 00 00 00 00 00"), NakReason.BAD_LENGTH),  # 7 bytes of a group
+        (bytes.fromhex("80 ff 00 00 03 00 00 00 01"), NakReason.BAD_VALUE),  # effect 3
+        (bytes.fromhex("80 ff 00 00 00 08 00 00 00"), NakReason.BAD_VALUE),  # zone bit 27
+        (bytes.fromhex("80 ff 00 00 00 00 00 00 03 00 ff 00 00 00 00 00 02"), NakReason.BAD_VALUE),
+    ],
+    ids=["empty", "short-group", "effect", "zone-27", "zone-in-two-groups"],
+)
+def test_both_devices_refuse_a_bad_packed_state_alike(payload: bytes, reason: NakReason, c_device) -> None:
+    wire = encode_raw(0x12, 9, payload)
+    dev = EmulatedDevice(boot_time=0)
+    dev.reset(0)
+    dev.poll(0)
+    expected = encode(Nak(9, reason), 1)  # device seq 0 was its boot HELLO
+    assert dev.receive(wire, 0) == expected and dev.state is None
+    result = c_device.run(wire)
+    assert result.output == expected and not result.has_state
+
+
+def test_a_packed_state_round_trips_every_zone_and_is_shorter_for_a_station_frame() -> None:
+    from firmware_bridge.frames import ZoneLight
+    from firmware_bridge.protocol import packed_length
+
+    zones = list(LedFrame.lit({1, 7, 24}, GREEN).zones)
+    zones[25] = ZoneLight(RED, Effect.PULSE)
+    frame = LedFrame(tuple(zones), 90)
+    assert decode_one(encode(SetPackedState(frame), 77)).message == SetPackedState(frame)
+    assert packed_length(frame) == 1 + 8 * 2 < 110
+    assert len(encode(SetPackedState(frame), 77)) < len(encode(SetState(frame), 77)) / 4
