@@ -68,9 +68,8 @@ EventCallback = Callable[[LinkEvent], Any]
 SerialFactory = Callable[..., serial.SerialBase]
 # show(..., done=): called once per frame with what became of it.
 DoneCallback = Callable[[FrameOutcome], Any]
-# How long show(wait=False) may wait for the link's lock before leaving the wake-up to the
-# supervisor's next look (it looks at least every IDLE_POLL s): the caller is the game's loop.
-SHOW_LOCK_WAIT = 0.002
+# show(wait=False) never waits for the link's lock (the caller is the game's loop): when a link
+# thread holds it, the supervisor sees the new frame at its next look, at most IDLE_POLL s later.
 IDLE_POLL = 0.05
 _DENSE_STATE = 110  # payload bytes of a dense SET_STATE
 
@@ -197,8 +196,10 @@ class LedLink:
         # (generation, frame) of the desired state, bumped by every show and replaced as one object:
         # show(wait=False) sets it without the link's lock, so readers see a consistent pair
         self._want: tuple[int, LedFrame | None] = (0, None)
-        self._show_lock = threading.Lock()  # show() callers and _pending; never held across I/O
-        self._pending: dict[int, DoneCallback] = {}  # gen -> done callback of show(done=)
+        self._show_lock = threading.Lock()  # between show() callers only: the link never takes it
+        # gen -> done callback of show(done=): set by show() before it publishes the gen, popped by
+        # the link's threads (single dict operations, atomic under the GIL: no lock to wait on)
+        self._pending: dict[int, DoneCallback] = {}
         self._settled: deque[tuple[DoneCallback, FrameOutcome]] = deque()
         self._acked_gen = 0
         self._failed_gen = 0
@@ -301,8 +302,8 @@ class LedLink:
         """Make ``frame`` the LED state; it replaces any older frame the device has not acknowledged.
 
         :param wait: block until the device ACKs this frame (or a newer one). With ``wait=False`` the
-            call never waits on the device, nor more than :data:`SHOW_LOCK_WAIT` s on the link's
-            threads: the supervisor sends the frame (the game's loop calls it this way).
+            call waits neither on the device nor on the link's threads (not even for their lock):
+            the supervisor sends the frame (the game's loop calls it this way).
         :param timeout: s to wait (default: enough for every retry).
         :param done: called once, from a link thread, with the frame's
             :class:`~firmware_bridge.events.FrameOutcome` (applied, replaced by a newer frame,
@@ -316,11 +317,11 @@ class LedLink:
         self._check_open()
         with self._show_lock:
             gen = self._want[0] + 1
-            self._want = (gen, frame)
             if done is not None:
-                self._pending[gen] = done
+                self._pending[gen] = done  # before the gen is visible, so no ACK can miss it
+            self._want = (gen, frame)
         if not wait:
-            if self._cond.acquire(timeout=SHOW_LOCK_WAIT):
+            if self._cond.acquire(blocking=False):
                 try:
                     self._cond.notify_all()
                 finally:
@@ -447,14 +448,16 @@ class LedLink:
     def _settle_locked(self, gen: int, outcome: FrameOutcome) -> None:
         """Lock held: every show() frame up to ``gen`` is settled: ``gen`` itself with ``outcome``,
         the older ones as replaced (a dropped link drops them all). Callbacks run outside the lock."""
-        with self._show_lock:
-            for g in sorted(g for g in self._pending if g <= gen):
-                mine = outcome if g == gen or outcome is FrameOutcome.DROPPED else FrameOutcome.REPLACED
-                self._settled.append((self._pending.pop(g), mine))
-                if mine is FrameOutcome.APPLIED:
-                    self.stats.frames_applied += 1
-                elif mine is FrameOutcome.REPLACED:
-                    self.stats.frames_replaced += 1
+        for g in sorted(g for g in list(self._pending) if g <= gen):
+            callback = self._pending.pop(g, None)
+            if callback is None:
+                continue
+            mine = outcome if g == gen or outcome is FrameOutcome.DROPPED else FrameOutcome.REPLACED
+            self._settled.append((callback, mine))
+            if mine is FrameOutcome.APPLIED:
+                self.stats.frames_applied += 1
+            elif mine is FrameOutcome.REPLACED:
+                self.stats.frames_replaced += 1
 
     def _run_settled(self) -> None:
         while True:
