@@ -11,7 +11,7 @@ Usage (the controller's side)::
 
     from firmware_bridge.link import LedLink
     with LedLink.open("ledsim://", layout=None, on_event=queue.put, require=False) as link:
-        link.show(frame, wait=False, done=print)  # returns at once; done(True) once applied
+        link.show(frame, wait=False, done=print)  # returns at once; later done(FrameOutcome.APPLIED)
         link.show(frame)          # blocks until the device ACKs (or the timeout): True / False
         link.state                # the LedFrame the device acknowledged (None: unknown/dark)
         link.online               # False while unplugged; show() then returns False at once
@@ -638,7 +638,8 @@ class LedLink:
         Gives up when the device sends nothing intact for ``max(liveness, hello_timeout)`` s (the
         supervisor then reconnects and tries again) or the port dies.
 
-        :raises HandshakeError: the device refused the layout, or went silent.
+        :raises HandshakeError: the device went silent (:class:`IncompatibleDeviceError`: it refused
+            the layout).
         """
         msg = SetLayout(self.layout.runs())
         sent: dict[int, float] = {}  # seq -> time sent
@@ -663,7 +664,7 @@ class LedLink:
                         assert isinstance(answer.message, Ack | Nak)
                         self.timer.sample(time.monotonic() - sent[answer.message.seq])
                         if isinstance(answer.message, Nak):
-                            raise HandshakeError(
+                            raise IncompatibleDeviceError(
                                 f"the device on {self.port} refused the LED layout "
                                 f"({answer.message.reason.name})"
                             )

@@ -269,3 +269,13 @@ def test_run_append_goes_on_from_the_journals_state(tmp_path):
     assert len(events) == 2 * n  # appended, the first session kept as it was
     state, _ = replay(events)
     assert f"phase {state.phase}" in again.output
+
+
+def test_run_refuses_in_one_line_an_led_device_that_cannot_serve_the_layout(tmp_path):
+    """Issue 18: a silent or unplugged LED device no longer stops `tavla run`, but one that answers
+    and drives too few LEDs for the layout will not get better by waiting."""
+    args = ["run", "--serial", "ledsim://?leds=10", "--turns", "1", "--journal", str(tmp_path / "j")]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert "cannot serve this station" in result.output and "layout needs 28 LEDs" in result.output
+    assert "Traceback" not in result.output
