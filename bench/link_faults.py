@@ -250,6 +250,7 @@ def _targets(firmware: Path | str) -> list[tuple[str, Callable[[Fault, int], Any
 
 
 def format_row(target: str, fault: Fault, cell: Cell) -> list[str]:
+    """One table row (also printed by the slow test that runs the matrix)."""
     if cell.error:
         return [target, fault.name, "-", "-", "-", "-", "-", "-", f"NO: {cell.error}"]
     n = cell.shown

@@ -211,9 +211,17 @@ def test_run_starts_without_the_led_device_and_lights_it_when_it_answers(tmp_pat
     board.unplug()
     events = scripted_events(3, turns=2)
 
+    journal = tmp_path / "j.jsonl"
+
+    def handled() -> int:
+        return len(journal.read_text().splitlines()) if journal.exists() else 0
+
     def stream():
         for i, ev in enumerate(events):
             if i == 4:
+                end = _time.monotonic() + 20
+                while handled() < 4 and _time.monotonic() < end:  # the opening roll's LEDs are lit
+                    _time.sleep(0.05)
                 board.replug()
                 _time.sleep(1.5)  # the link retries twice a second
             yield ev
@@ -221,7 +229,7 @@ def test_run_starts_without_the_led_device_and_lights_it_when_it_answers(tmp_pat
     console = Console(file=open(tmp_path / "out.txt", "w"), width=200)  # noqa: SIM115
     try:
         url = "ledsim://tavla-test-offline"
-        station = run_session(stream(), Settings(), url, tmp_path / "j.jsonl", console)
+        station = run_session(stream(), Settings(), url, journal, console)
     finally:
         sim.forget("tavla-test-offline")
     out = " ".join((tmp_path / "out.txt").read_text().split())
