@@ -592,12 +592,19 @@ class LedLink:
         lost frame)."""
         with self._cond:
             self._handshaking = True
-            self._responses.clear()
+            self._drop_stale_responses()
         try:
             return self._handshake_loop(interval)
         finally:
             with self._cond:
                 self._handshaking = False
+
+    def _drop_stale_responses(self) -> None:
+        """Lock held: forget answers the handshake makes stale, but keep a STATE report: a
+        :meth:`read_back` running meanwhile (from another thread) still waits for it."""
+        keep = [f for f in self._responses if isinstance(f.message, StateReport)]
+        self._responses.clear()
+        self._responses.extend(keep)
 
     def _handshake_loop(self, interval: float) -> Hello | None:
         end = time.monotonic() + self.hello_timeout
@@ -611,7 +618,7 @@ class LedLink:
                     self.timer.sample(time.monotonic() - sent)  # a first round trip for the timer
                 # The boot HELLO may precede our request's: drain any other for a clean start.
                 with self._cond:
-                    self._responses.clear()
+                    self._drop_stale_responses()
                     self._need_sync = False
                 return frame.message
             with self._cond:
