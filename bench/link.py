@@ -7,6 +7,8 @@ and the ACK likewise. The rest of the round trip is ours: the link's threads, th
 Rows: the Python device and the compiled C firmware behind ``python -m firmware_bridge.emulator
 --pty`` (separate processes, as a real board would be), and the in-process ``ledsim://`` port.
 Goal: median <= 1.2 x wire time.
+
+Then the fault matrix of :mod:`bench.link_faults` (noise, a stopped reader, unplug; issue 18).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from bench import link_faults
 from firmware_bridge.frames import ZONE_COUNT, Effect, LedFrame, ZoneLight
 from firmware_bridge.hostbuild import CompilerMissing, build_host
 from firmware_bridge.link import LedLink
@@ -135,6 +138,7 @@ def main() -> None:
             f"{med / wire:.3f} ({verdict})",
         )
     console.print(table)
+    link_faults.main()
 
 
 if __name__ == "__main__":

@@ -6,8 +6,9 @@ Behaviour (hardware_docs/protocol.md "Device behaviour"):
 
 - boots silent for ``boot_time`` s, then sends HELLO; answers HELLO_REQ with HELLO and forgets the
   seq of the state it shows (a new host session may start its counter anywhere);
-- SET_STATE: applied and ACKed when its seq is newer than the shown one (RFC 1982), re-ACKed when
-  equal (a retry whose ACK was lost), NAKed ``STALE`` when older: a late frame never overwrites a newer;
+- SET_STATE and SET_STATE_PACKED alike: applied and ACKed when its seq is newer than the shown one
+  (RFC 1982), re-ACKed when equal (a retry whose ACK was lost), NAKed ``STALE`` when older: a late
+  frame never overwrites a newer;
 - SET_LAYOUT: ACKed when every run fits the strip, else NAKed ``LAYOUT``;
 - HEARTBEAT: answered with its own; STATE_REQ: answered with STATE;
 - unknown types are NAKed ``UNKNOWN_TYPE``, malformed payloads NAKed with their reason, never acted on;
@@ -42,6 +43,7 @@ from firmware_bridge.protocol import (
     Nak,
     NakReason,
     SetLayout,
+    SetPackedState,
     SetState,
     StateReport,
     StateRequest,
@@ -62,6 +64,7 @@ _SERVED = frozenset(
         MsgType.STATE_REQ,
         MsgType.SET_STATE,
         MsgType.SET_LAYOUT,
+        MsgType.SET_STATE_PACKED,
     )
 )
 BLINK_PERIOD = 1.0  # s, half on, half off
@@ -126,6 +129,7 @@ class EmulatedDevice:
             | Capability.BUTTONS
             | Capability.LAYOUT
             | Capability.STATE_READBACK
+            | Capability.PACKED_STATE
         )
         return Hello(
             PROTOCOL_VERSION, self.firmware_version, self.led_count, ZONE_COUNT, caps, MAX_RUNS, reply_to
@@ -175,7 +179,7 @@ class EmulatedDevice:
                 out += self._send(Heartbeat(int(now * 1000) % 2**32, self.applied_seq or 0, self.rx_errors))
             elif isinstance(msg, StateRequest):
                 out += self._send(StateReport(self.applied_seq or 0, self.state))
-            elif isinstance(msg, SetState):
+            elif isinstance(msg, SetState | SetPackedState):
                 if self.applied_seq is None or seq_newer(frame.seq, self.applied_seq):
                     self.state, self.applied_seq = msg.frame, frame.seq
                     self.history.append((frame.seq, msg.frame))

@@ -24,5 +24,10 @@ class HandshakeError(LinkError, TimeoutError):
     """The device did not answer HELLO in time, or answered with an incompatible protocol version."""
 
 
+class IncompatibleDeviceError(HandshakeError):
+    """The device answered but cannot serve this station (another protocol version, a strip shorter
+    than the layout): retrying will not help, unlike a device that is merely silent or unplugged."""
+
+
 class LinkClosedError(LinkError, RuntimeError):
     """The link was used after :meth:`LedLink.close` (pyserial's ``PortNotOpenError`` in spirit)."""

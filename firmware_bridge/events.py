@@ -5,8 +5,20 @@ DESIGN.md "Data flow"). Besides these two, the link passes on the device's own
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 from firmware_bridge.protocol import DeviceEvent, Hello
+
+
+class FrameOutcome(Enum):
+    """What became of one frame given to ``LedLink.show(..., done=)`` (told once, from a link thread).
+    Newest wins: a frame the device has not acknowledged when a newer one comes is replaced, not
+    queued, so REPLACED is normal under noise or fast play, not a fault."""
+
+    APPLIED = "applied"  # the device acknowledged this very frame
+    REPLACED = "replaced"  # a newer frame was acknowledged first
+    REFUSED = "refused"  # the device NAKed it (a bad value: a bug, never noise)
+    DROPPED = "dropped"  # the link closed before the device acknowledged it or a newer one
 
 
 @dataclass(frozen=True)

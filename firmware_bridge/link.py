@@ -2,14 +2,16 @@
 
 Two small threads (STYLE.md principle 11): pyserial's ``ReaderThread`` turns bytes into frames with
 the pure :class:`~firmware_bridge.protocol.StreamDecoder`; one supervisor thread owns the port's
-life: it connects, waits for HELLO, sends the layout, sends the newest LED state and waits for its
-ACK (bounded retries), sends heartbeats, notices an unplugged or silent device, reports it offline
-once, retries twice a second and resends the full state on reconnect.
+life: it connects, waits for HELLO, sends the layout until it is acknowledged, sends the newest LED
+state until it is acknowledged (a newer frame replaces an unacknowledged one, never queues behind
+it), sends heartbeats, notices an unplugged or silent device, reports it offline once, retries twice
+a second and resends the full state on reconnect.
 
 Usage (the controller's side)::
 
     from firmware_bridge.link import LedLink
-    with LedLink.open("ledsim://", layout=None, on_event=queue.put) as link:
+    with LedLink.open("ledsim://", layout=None, on_event=queue.put, require=False) as link:
+        link.show(frame, wait=False, done=print)  # returns at once; later done(FrameOutcome.APPLIED)
         link.show(frame)          # blocks until the device ACKs (or the timeout): True / False
         link.state                # the LedFrame the device acknowledged (None: unknown/dark)
         link.online               # False while unplugged; show() then returns False at once
@@ -28,14 +30,21 @@ import serial
 import serial.threaded
 
 import firmware_bridge  # noqa: F401  (registers the ledsim:// URL handler)
-from firmware_bridge.errors import DeviceNotFoundError, HandshakeError, LinkClosedError, LinkError
-from firmware_bridge.events import LinkEvent, LinkOffline, LinkOnline
+from firmware_bridge.errors import (
+    DeviceNotFoundError,
+    HandshakeError,
+    IncompatibleDeviceError,
+    LinkClosedError,
+    LinkError,
+)
+from firmware_bridge.events import FrameOutcome, LinkEvent, LinkOffline, LinkOnline
 from firmware_bridge.frames import LedFrame
 from firmware_bridge.layout import DEFAULT_LAYOUT, Layout
 from firmware_bridge.ports import resolve
 from firmware_bridge.protocol import (
     PROTOCOL_VERSION,
     Ack,
+    Capability,
     DeviceEvent,
     Frame,
     Heartbeat,
@@ -45,15 +54,24 @@ from firmware_bridge.protocol import (
     Nak,
     NakReason,
     SetLayout,
+    SetPackedState,
     SetState,
     StateReport,
     StateRequest,
     StreamDecoder,
     encode,
+    packed_length,
 )
+from firmware_bridge.retry import RetryTimer
 
 EventCallback = Callable[[LinkEvent], Any]
 SerialFactory = Callable[..., serial.SerialBase]
+# show(..., done=): called once per frame with what became of it.
+DoneCallback = Callable[[FrameOutcome], Any]
+# show(wait=False) never waits for the link's lock (the caller is the game's loop): when a link
+# thread holds it, the supervisor sees the new frame at its next look, at most IDLE_POLL s later.
+IDLE_POLL = 0.05
+_DENSE_STATE = 110  # payload bytes of a dense SET_STATE
 
 
 class _Reader(serial.threaded.ReaderThread):
@@ -103,6 +121,9 @@ class LinkStats:
     device_resets: int = 0
     heartbeat_resyncs: int = 0  # full state re-sent because a heartbeat named another state
     rx_dropped: int = 0  # frames our decoder dropped (COBS/CRC/length)
+    layout_retries: int = 0
+    frames_applied: int = 0  # show() frames the device acknowledged
+    frames_replaced: int = 0  # show() frames a newer one replaced before the device acknowledged them
 
 
 class LedLink:
@@ -116,8 +137,12 @@ class LedLink:
         :class:`DeviceEvent` s, from the link's threads, never under its lock: keep it quick (put the
         event on a queue).
     :param baudrate: bits/s (115200).
-    :param ack_timeout: s to wait for an ACK before re-sending (the newest state, with a new seq).
-    :param retries: re-sends before the device is declared silent and re-handshaken.
+    :param ack_timeout: s, the longest wait for an ACK before re-sending (the newest state, with a new
+        seq); the wait itself follows the measured round trip (:class:`~firmware_bridge.retry.RetryTimer`,
+        at least ``min_ack_timeout``).
+    :param min_ack_timeout: s, the shortest wait for an ACK.
+    :param retries: with no intact frame from the device for ``ack_timeout * (retries + 1)`` s while
+        re-sending, it is declared silent and re-handshaken.
     :param hello_timeout: s to wait for HELLO after opening (boards that reset on open boot for ~1-2 s).
     :param heartbeat: s between heartbeats when nothing else is sent.
     :param liveness: s without any intact frame from the device before it counts as gone.
@@ -136,6 +161,7 @@ class LedLink:
         on_event: EventCallback | None = None,
         baudrate: int = 115200,
         ack_timeout: float = 0.1,
+        min_ack_timeout: float = 0.02,
         retries: int = 6,
         hello_timeout: float = 3.0,
         heartbeat: float = 0.5,
@@ -149,6 +175,7 @@ class LedLink:
         self.on_event = on_event
         self.baudrate = baudrate
         self.ack_timeout = ack_timeout
+        self.timer = RetryTimer(min(min_ack_timeout, ack_timeout), ack_timeout)
         self.retries = retries
         self.hello_timeout = hello_timeout
         self.heartbeat = heartbeat
@@ -166,8 +193,14 @@ class LedLink:
         self._conn = 0  # connection counter: frames of an old connection are ignored
         self._lost: BaseException | None | bool = False
         self._seq = 0
-        self._desired: LedFrame | None = None
-        self._gen = 0  # generation of the desired state (bumped by every show)
+        # (generation, frame) of the desired state, bumped by every show and replaced as one object:
+        # show(wait=False) sets it without the link's lock, so readers see a consistent pair
+        self._want: tuple[int, LedFrame | None] = (0, None)
+        self._show_lock = threading.Lock()  # between show() callers only: the link never takes it
+        # gen -> done callback of show(done=): set by show() before it publishes the gen, popped by
+        # the link's threads (single dict operations, atomic under the GIL: no lock to wait on)
+        self._pending: dict[int, DoneCallback] = {}
+        self._settled: deque[tuple[DoneCallback, FrameOutcome]] = deque()
         self._acked_gen = 0
         self._failed_gen = 0
         self._acked: LedFrame | None = None
@@ -183,8 +216,9 @@ class LedLink:
         self._device_events_seen: deque[int] = deque(maxlen=32)
         self._first_attempt = threading.Event()
         self._handshaking = False
-        self._inflight: dict[int, tuple[int, LedFrame]] = {}  # seq -> (gen, frame) of SET_STATEs
-        self._answered = False
+        # seq -> (gen, frame, time sent) of the SET_STATEs in flight: every attempt until one is answered
+        self._inflight: dict[int, tuple[int, LedFrame, float]] = {}
+        self._sent_newest = 0  # the generation the newest attempt carried
         self._inflight_deadline = 0.0
         self._sent_gen: dict[int, int] = {}  # seq -> gen of the last SET_STATEs sent (64)
         self._idle = False  # the supervisor is idle: show() may send at once (one thread hand-off less)
@@ -207,7 +241,8 @@ class LedLink:
             retrying every ``reconnect_interval`` s and reports :class:`LinkOffline` once).
         :raises DeviceNotFoundError: the port does not exist or no USB port matches.
         :raises HandshakeError: the port opened but no HELLO came within ``hello_timeout``, or the
-            device speaks another protocol version.
+            layout was not acknowledged (:class:`IncompatibleDeviceError`: the device speaks another
+            protocol version or drives too few LEDs).
         """
         link = cls(port, layout=layout, on_event=on_event, **options)
         link.start()
@@ -234,6 +269,11 @@ class LedLink:
         return self._online
 
     @property
+    def first_error(self) -> LinkError | None:
+        """Why the first connection failed (None once the device answered, or before trying)."""
+        return None if self._ever_online else self._first_error
+
+    @property
     def state(self) -> LedFrame | None:
         """The frame the device last acknowledged (None before any, or after the device reset)."""
         return self._acked
@@ -241,34 +281,63 @@ class LedLink:
     @property
     def desired(self) -> LedFrame | None:
         """The newest frame given to :meth:`show`."""
-        return self._desired
+        return self._want[1]
 
-    def show(self, frame: LedFrame, *, wait: bool = True, timeout: float | None = None) -> bool:
-        """Make ``frame`` the LED state; newer calls supersede older ones not yet sent.
+    @property
+    def _gen(self) -> int:
+        return self._want[0]
 
-        :param wait: block until the device ACKs this frame (or a newer one).
+    @property
+    def _desired(self) -> LedFrame | None:
+        return self._want[1]
+
+    def show(
+        self,
+        frame: LedFrame,
+        *,
+        wait: bool = True,
+        timeout: float | None = None,
+        done: DoneCallback | None = None,
+    ) -> bool:
+        """Make ``frame`` the LED state; it replaces any older frame the device has not acknowledged.
+
+        :param wait: block until the device ACKs this frame (or a newer one). With ``wait=False`` the
+            call waits neither on the device nor on the link's threads (not even for their lock):
+            the supervisor sends the frame (the game's loop calls it this way).
         :param timeout: s to wait (default: enough for every retry).
+        :param done: called once, from a link thread, with the frame's
+            :class:`~firmware_bridge.events.FrameOutcome` (applied, replaced by a newer frame,
+            refused, or dropped at close); keep it quick.
         :returns: True when the device acknowledged it (or a newer frame); False when offline (the
-            frame is kept and sent on reconnect), refused or timed out.
+            frame is kept and sent on reconnect), refused, timed out, or (``wait=False``) not yet.
         :raises LinkClosedError: after :meth:`close`.
         """
         if not isinstance(frame, LedFrame):
             raise TypeError(f"show() takes an LedFrame, got {type(frame).__name__}")
+        self._check_open()
+        with self._show_lock:
+            gen = self._want[0] + 1
+            if done is not None:
+                self._pending[gen] = done  # before the gen is visible, so no ACK can miss it
+            self._want = (gen, frame)
+        if not wait:
+            if self._cond.acquire(blocking=False):
+                try:
+                    self._cond.notify_all()
+                finally:
+                    self._cond.release()
+            return self._acked_gen >= gen
         with self._cond:
-            self._check_open()
-            self._gen += 1
-            gen = self._gen
-            self._desired = frame
             if (
                 self._idle
                 and not self._inflight
                 and time.monotonic() >= self._last_state_tx + self.min_interval
                 and not self._connection_dead()
             ):
-                self._idle = False
+                self._idle = False  # send from here: one thread hand-off less on the round trip
                 self._send_locked()
             self._cond.notify_all()
-            if not wait or not self._online:
+            if not self._online:
                 return self._acked_gen >= gen
             limit = timeout if timeout is not None else self.ack_timeout * (self.retries + 2) + 0.5
             end = time.monotonic() + limit
@@ -321,7 +390,9 @@ class LedLink:
         self._disconnect()
         with self._cond:
             self._online = False
+            self._settle_locked(self._gen, FrameOutcome.DROPPED)
             self._cond.notify_all()
+        self._run_settled()
 
     @property
     def closed(self) -> bool:
@@ -372,6 +443,32 @@ class LedLink:
                 self._responses.append(frame)
             self._cond.notify_all()
         self._emit(emit)
+        self._run_settled()
+
+    def _settle_locked(self, gen: int, outcome: FrameOutcome) -> None:
+        """Lock held: every show() frame up to ``gen`` is settled: ``gen`` itself with ``outcome``,
+        the older ones as replaced (a dropped link drops them all). Callbacks run outside the lock."""
+        for g in sorted(g for g in list(self._pending) if g <= gen):
+            callback = self._pending.pop(g, None)
+            if callback is None:
+                continue
+            mine = outcome if g == gen or outcome is FrameOutcome.DROPPED else FrameOutcome.REPLACED
+            self._settled.append((callback, mine))
+            if mine is FrameOutcome.APPLIED:
+                self.stats.frames_applied += 1
+            elif mine is FrameOutcome.REPLACED:
+                self.stats.frames_replaced += 1
+
+    def _run_settled(self) -> None:
+        while True:
+            try:
+                callback, outcome = self._settled.popleft()
+            except IndexError:
+                return
+            try:
+                callback(outcome)
+            except Exception:  # noqa: BLE001 - a faulty callback must not take the link down
+                pass
 
     def _shows_something_else(self, hb: Heartbeat) -> bool:
         """Lock held: does a device heartbeat contradict the state we believe it shows?"""
@@ -488,27 +585,40 @@ class LedLink:
         self._send_layout()
         return hello
 
-    def _handshake(self) -> Hello | None:
-        """HELLO_REQ every 0.25 s until a HELLO comes (a board that resets on open boots first)."""
+    def _handshake(self, interval: float = 0.25) -> Hello | None:
+        """HELLO_REQ every ``interval`` s until a HELLO comes: 0.25 s after opening the port (a
+        board that resets on open boots first, and its bootloader must not be flooded), the retry
+        timeout when re-checking a device that was answering (a noisy line must not cost 0.25 s a
+        lost frame)."""
         with self._cond:
             self._handshaking = True
-            self._responses.clear()
+            self._drop_stale_responses()
         try:
-            return self._handshake_loop()
+            return self._handshake_loop(interval)
         finally:
             with self._cond:
                 self._handshaking = False
 
-    def _handshake_loop(self) -> Hello | None:
+    def _drop_stale_responses(self) -> None:
+        """Lock held: forget answers the handshake makes stale, but keep a STATE report: a
+        :meth:`read_back` running meanwhile (from another thread) still waits for it."""
+        keep = [f for f in self._responses if isinstance(f.message, StateReport)]
+        self._responses.clear()
+        self._responses.extend(keep)
+
+    def _handshake_loop(self, interval: float) -> Hello | None:
         end = time.monotonic() + self.hello_timeout
         while time.monotonic() < end:
+            sent = time.monotonic()
             frame = self._transact(
-                HelloRequest(), lambda f: isinstance(f.message, Hello), min(0.25, self.hello_timeout)
+                HelloRequest(), lambda f: isinstance(f.message, Hello), min(interval, self.hello_timeout)
             )
             if frame is not None and isinstance(frame.message, Hello):
+                if frame.message.reply_to is not None:
+                    self.timer.sample(time.monotonic() - sent)  # a first round trip for the timer
                 # The boot HELLO may precede our request's: drain any other for a clean start.
                 with self._cond:
-                    self._responses.clear()
+                    self._drop_stale_responses()
                     self._need_sync = False
                 return frame.message
             with self._cond:
@@ -518,27 +628,58 @@ class LedLink:
 
     def _check_hello(self, hello: Hello) -> None:
         if hello.protocol_version != PROTOCOL_VERSION:
-            raise HandshakeError(
+            raise IncompatibleDeviceError(
                 f"the device on {self.port} speaks protocol {hello.protocol_version}, we speak "
                 f"{PROTOCOL_VERSION}: flash the firmware of this Tavla version"
             )
         if self.layout.led_count > hello.led_count:
-            raise HandshakeError(
+            raise IncompatibleDeviceError(
                 f"the layout needs {self.layout.led_count} LEDs, the device on {self.port} drives "
                 f"{hello.led_count}: fix [leds] in the station file or the firmware's LED_COUNT"
             )
 
     def _send_layout(self) -> None:
-        runs = self.layout.runs()
-        frame = self._transact(
-            SetLayout(runs), lambda f: False, self.ack_timeout, tries=self.retries + 1
-        )
-        if frame is None:
-            raise HandshakeError(f"the device on {self.port} did not acknowledge the LED layout")
-        if isinstance(frame.message, Nak):
-            raise HandshakeError(
-                f"the device on {self.port} refused the LED layout ({frame.message.reason.name})"
-            )
+        """Send SET_LAYOUT until the device ACKs it (any attempt's ACK counts: each has its own seq);
+        a noisy line only makes this take longer. Before the link has timed a round trip it re-sends
+        every 2 x ``min_ack_timeout`` (a late ACK still counts, so a short wait costs only wire time).
+        Gives up when the device sends nothing intact for ``max(liveness, hello_timeout)`` s (the
+        supervisor then reconnects and tries again) or the port dies.
+
+        :raises HandshakeError: the device went silent (:class:`IncompatibleDeviceError`: it refused
+            the layout).
+        """
+        msg = SetLayout(self.layout.runs())
+        sent: dict[int, float] = {}  # seq -> time sent
+        silence = max(self.liveness, self.hello_timeout)
+        with self._cond:
+            self._last_rx = max(self._last_rx, time.monotonic())  # the HELLO just came
+            while True:
+                if self._connection_dead() or self._closed:
+                    raise HandshakeError(f"the device on {self.port} went away while taking the layout")
+                if time.monotonic() - self._last_rx > silence:
+                    raise HandshakeError(f"the device on {self.port} did not acknowledge the LED layout")
+                if sent:
+                    self.stats.layout_retries += 1
+                seq = self._write_locked(msg)
+                sent[seq] = time.monotonic()
+                wait = self.timer.timeout if self.timer.srtt is not None else 2 * self.timer.floor
+                end = time.monotonic() + wait
+                while True:
+                    answer = next((f for f in self._responses if _answers_any(f, sent)), None)
+                    if answer is not None:
+                        self._responses.remove(answer)
+                        assert isinstance(answer.message, Ack | Nak)
+                        self.timer.sample(time.monotonic() - sent[answer.message.seq])
+                        if isinstance(answer.message, Nak):
+                            raise IncompatibleDeviceError(
+                                f"the device on {self.port} refused the LED layout "
+                                f"({answer.message.reason.name})"
+                            )
+                        return
+                    left = end - time.monotonic()
+                    if left <= 0 or self._connection_dead() or self._closed:
+                        break
+                    self._cond.wait(left)
 
     def _set_online(self, online: bool, reason: str = "", hello: Hello | None = None) -> None:
         emit: list[LinkEvent] = []
@@ -562,53 +703,71 @@ class LedLink:
             self._cond.notify_all()
         self._emit(emit)
 
+    def _state_message(self, frame: LedFrame) -> SetState | SetPackedState:
+        """The shorter spelling of ``frame`` the device takes (fewer bytes for noise to hit)."""
+        hello = self.hello
+        if (
+            hello is not None
+            and hello.capabilities & Capability.PACKED_STATE
+            and packed_length(frame) < _DENSE_STATE
+        ):
+            return SetPackedState(frame)
+        return SetState(frame)
+
     def _send_locked(self) -> None:
-        """Lock held: send the newest state and mark it in flight."""
-        assert self._desired is not None
-        seq = self._write_locked(SetState(self._desired))
+        """Lock held: send the newest state (one more attempt in flight)."""
+        gen, frame = self._want
+        assert frame is not None
+        seq = self._write_locked(self._state_message(frame))
         now = time.monotonic()
         self._last_state_tx = now
         self.stats.states_sent += 1
-        self._inflight[seq] = (self._gen, self._desired)
-        self._sent_gen[seq] = self._gen
+        self._inflight[seq] = (gen, frame, now)
+        if len(self._inflight) > 64:  # attempts that old are lost: their ACKs would be too late
+            del self._inflight[next(iter(self._inflight))]
+        self._sent_gen[seq] = gen
         if len(self._sent_gen) > 64:
             del self._sent_gen[next(iter(self._sent_gen))]
-        self._answered = False
-        self._inflight_deadline = now + self.ack_timeout
+        self._sent_newest = gen
+        self._inflight_deadline = now + self.timer.timeout
 
     def _send_state(self) -> None:
-        """Send the newest state and wait for its ACK (one SET_STATE in flight); on timeout re-send
-        the *newest* state with a new seq, at most ``retries`` times, then re-handshake. The ACK is
-        taken by the reader thread (:meth:`_take_answer`), which wakes :meth:`show` directly."""
-        for attempt in range(self.retries + 1):
-            with self._cond:
-                if self._connection_dead() or self._closed or self._desired is None:
-                    self._inflight.clear()
-                    return
-                if self._inflight and self._answered:
-                    self._inflight.clear()  # answered before we got here
-                    return
-                if not (attempt == 0 and self._inflight):  # else show() sent it already
-                    wait = self._last_state_tx + self.min_interval - time.monotonic()
-                    if wait > 0:
-                        self._cond.wait(wait)  # rate limit: newer shows coalesce meanwhile
-                    if self._gen <= self._acked_gen or self._gen <= self._failed_gen:
-                        self._inflight.clear()
-                        return
-                    self._send_locked()
-                    if attempt:
-                        self.stats.retries += 1
-                while not self._answered:
-                    left = self._inflight_deadline - time.monotonic()
-                    if left <= 0 or self._connection_dead() or self._closed:
-                        break
-                    self._cond.wait(left)
-                if self._answered:
-                    self._inflight.clear()
-                    return
+        """Send the newest state until the device ACKs it (or a newer one, or refuses it).
+
+        Every attempt carries the *newest* frame with a new seq, and all stay in flight: whichever
+        ACK comes back proves what the device shows. An attempt unanswered for the retry timeout
+        (:class:`~firmware_bridge.retry.RetryTimer`) is followed by another; a frame given meanwhile
+        goes out at once, so an unacknowledged frame is replaced, never queued. At most ``max_rate``
+        attempts a second. With no intact frame from the device for ``ack_timeout * (retries + 1)``
+        s the device is re-handshaken. The reader thread takes the ACKs (:meth:`_take_answer`)."""
+        silence = self.ack_timeout * (self.retries + 1)
         with self._cond:
-            self._inflight.clear()
-            self._need_sync = True  # no ACK after every retry: check the device is still there
+            while True:
+                if (
+                    self._connection_dead()
+                    or self._closed
+                    or self._desired is None
+                    or self._need_sync
+                    or not self._behind()
+                ):
+                    self._inflight.clear()
+                    return
+                now = time.monotonic()
+                due = not self._inflight or self._sent_newest < self._gen or now >= self._inflight_deadline
+                if not due:
+                    self._cond.wait(self._inflight_deadline - now)
+                    continue
+                wait = self._last_state_tx + self.min_interval - now
+                if wait > 0:
+                    self._cond.wait(wait)  # rate limit: newer shows coalesce meanwhile
+                    continue
+                if self._inflight and now - self._last_rx > silence:
+                    self._inflight.clear()
+                    self._need_sync = True  # no answer at all: check the device is still there
+                    return
+                if self._inflight and self._sent_newest == self._gen:
+                    self.stats.retries += 1
+                self._send_locked()
 
     def _take_answer(self, msg: Ack | Nak) -> bool:
         """Reader thread, lock held: an ACK/NAK of a SET_STATE in flight (any of its attempts: a
@@ -616,18 +775,20 @@ class LedLink:
         sent = self._inflight.get(msg.seq)
         if sent is None:
             return False
-        gen, frame = sent
+        gen, frame, t_sent = sent
+        self.timer.sample(time.monotonic() - t_sent)
         if isinstance(msg, Ack):
             self.stats.acks += 1
             if gen > self._acked_gen:
                 self._acked_gen, self._acked = gen, frame
+                self._settle_locked(gen, FrameOutcome.APPLIED)
         else:
             self.stats.naks += 1
             if msg.reason is NakReason.STALE:
                 self._need_sync = True  # the device's window is ahead of our counter: re-HELLO
             else:
                 self._failed_gen = max(self._failed_gen, gen)
-        self._answered = True
+                self._settle_locked(gen, FrameOutcome.REFUSED)
         return True
 
     def _run(self) -> None:
@@ -674,7 +835,7 @@ class LedLink:
             if need_sync:
                 with self._cond:
                     self._need_sync = False
-                hello = self._handshake()
+                hello = self._handshake(self.timer.timeout)
                 if hello is None:
                     return f"the device stopped answering for {self.liveness} s"
                 try:
@@ -703,9 +864,9 @@ class LedLink:
                 if self._need_sync or self._closed or self._behind():
                     continue  # something arrived since we looked: no sleeping through it
                 self._idle = True
-                self._cond.wait(
-                    max(0.005, min(self._last_tx + self.heartbeat, self._last_rx + self.liveness) - now)
-                )
+                # IDLE_POLL: a show(wait=False) that found the lock busy is seen soon
+                wake = min(self._last_tx + self.heartbeat, self._last_rx + self.liveness, now + IDLE_POLL)
+                self._cond.wait(max(0.005, wake - now))
                 self._idle = False
                 # Heartbeat answers are only proof of life: drop them so the deque holds answers.
                 for f in list(self._responses):
@@ -716,3 +877,8 @@ class LedLink:
 def _answers(frame: Frame, seq: int) -> bool:
     msg = frame.message
     return isinstance(msg, Ack | Nak) and msg.seq == seq
+
+
+def _answers_any(frame: Frame, seqs: dict[int, float]) -> bool:
+    msg = frame.message
+    return isinstance(msg, Ack | Nak) and msg.seq in seqs

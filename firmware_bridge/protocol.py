@@ -53,6 +53,7 @@ class MsgType(IntEnum):
     STATE = 0x07
     SET_STATE = 0x10
     SET_LAYOUT = 0x11
+    SET_STATE_PACKED = 0x12
     EVENT = 0x20
 
 
@@ -64,6 +65,7 @@ class Capability(IntFlag):
     BUTTONS = 0x04  # has its own buttons and sends EVENT frames for them
     LAYOUT = 0x08  # accepts SET_LAYOUT (zone -> LED runs)
     STATE_READBACK = 0x10  # answers STATE_REQ
+    PACKED_STATE = 0x20  # accepts SET_STATE_PACKED
 
 
 class NakReason(IntEnum):
@@ -176,6 +178,17 @@ class SetState:
 
 
 @dataclass(frozen=True)
+class SetPackedState:
+    """The same full LED state as :class:`SetState`, packed by colour: the zones sharing a colour and
+    effect travel as one bitmask, so a frame of a few colours is a fraction of the dense 110 bytes
+    (fewer bytes for a noisy cable to hit). Only for devices with :attr:`Capability.PACKED_STATE`."""
+
+    frame: LedFrame
+
+    TYPE = MsgType.SET_STATE_PACKED
+
+
+@dataclass(frozen=True)
 class StateReport:
     """Device's answer to :class:`StateRequest`: the frame it shows and the seq it came with
     (``frame`` is None before any SET_STATE since boot)."""
@@ -231,6 +244,7 @@ Message = (
     | Nak
     | StateRequest
     | SetState
+    | SetPackedState
     | StateReport
     | SetLayout
     | DeviceEvent
@@ -269,6 +283,44 @@ def _parse_state(payload: bytes) -> LedFrame:
     return LedFrame(tuple(zones), payload[0])
 
 
+_OFF_ZONE = ZoneLight()
+_GROUP_LEN = 8  # r, g, b, effect, zone bitmask u32
+_ALL_ZONES = (1 << ZONE_COUNT) - 1
+
+
+def _packed_payload(frame: LedFrame) -> bytes:
+    groups: dict[ZoneLight, int] = {}  # insertion order: by first zone, so the bytes are deterministic
+    for i, z in enumerate(frame.zones):
+        if z != _OFF_ZONE:
+            groups[z] = groups.get(z, 0) | (1 << i)
+    out = bytearray((frame.brightness,))
+    for z, mask in groups.items():
+        out += struct.pack(">BBBBI", *z.colour, int(z.effect), mask)
+    return bytes(out)
+
+
+def packed_length(frame: LedFrame) -> int:
+    """Payload bytes of ``frame`` as SET_STATE_PACKED (the dense SET_STATE takes 110)."""
+    return 1 + _GROUP_LEN * len({z for z in frame.zones if z != _OFF_ZONE})
+
+
+def _parse_packed(payload: bytes) -> LedFrame:
+    if len(payload) < 1 or (len(payload) - 1) % _GROUP_LEN:
+        raise _Bad(NakReason.BAD_LENGTH)
+    zones = [_OFF_ZONE] * ZONE_COUNT
+    seen = 0
+    for i in range(1, len(payload), _GROUP_LEN):
+        r, g, b, e, mask = struct.unpack_from(">BBBBI", payload, i)
+        if e not in Effect._value2member_map_ or mask & ~_ALL_ZONES or mask & seen:
+            raise _Bad(NakReason.BAD_VALUE)
+        seen |= mask
+        light = ZoneLight((r, g, b), Effect(e))
+        for z in range(ZONE_COUNT):
+            if mask >> z & 1:
+                zones[z] = light
+    return LedFrame(tuple(zones), payload[0])
+
+
 class _Bad(Exception):
     def __init__(self, reason: NakReason) -> None:
         self.reason = reason
@@ -297,6 +349,8 @@ def _payload(msg: Message) -> bytes:
         return struct.pack(">HB", msg.seq, int(msg.reason))
     if isinstance(msg, SetState):
         return _state_payload(msg.frame)
+    if isinstance(msg, SetPackedState):
+        return _packed_payload(msg.frame)
     if isinstance(msg, StateReport):
         if msg.frame is None:
             return struct.pack(">HB", msg.applied_seq, 0)
@@ -339,7 +393,7 @@ def _parse(mtype: int, payload: bytes) -> Message | Unknown | Malformed:
             if is_reply > 1:
                 raise _Bad(NakReason.BAD_VALUE)
             return Hello(
-                pv, (ma, mi, pa), leds, zones, Capability(caps & 0x1F), runs, reply if is_reply else None
+                pv, (ma, mi, pa), leds, zones, Capability(caps & 0x3F), runs, reply if is_reply else None
             )
         if t is MsgType.HEARTBEAT:
             return Heartbeat(*struct.unpack(">IHH", payload))
@@ -352,6 +406,8 @@ def _parse(mtype: int, payload: bytes) -> Message | Unknown | Malformed:
             return Nak(seq, NakReason(reason))
         if t is MsgType.SET_STATE:
             return SetState(_parse_state(payload))
+        if t is MsgType.SET_STATE_PACKED:
+            return SetPackedState(_parse_packed(payload))
         if t is MsgType.STATE:
             if len(payload) < 3:
                 raise _Bad(NakReason.BAD_LENGTH)

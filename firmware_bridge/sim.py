@@ -73,6 +73,7 @@ class SimBoard:
         self.raw_oserror = False
         self.generation = 0  # bumped on unplug: a port opened before it stays dead
         self.attached = False
+        self.stalled_until = 0.0
         self.cond = threading.Condition()
         self._rx = bytearray()
         self.device.reset(self.clock())
@@ -96,6 +97,14 @@ class SimBoard:
         """Press the board's reset button: it loses its state and sends HELLO after booting."""
         with self.cond:
             self.device.reset(self.clock())
+            self.cond.notify_all()
+
+    def stall(self, seconds: float) -> None:
+        """The device stops reading and sending for ``seconds`` s (firmware stuck in a long job, a
+        paused emulator process): what the host sends meanwhile waits in the cable and arrives all
+        at once afterwards, as it would from a pty's or a USB adapter's buffer."""
+        with self.cond:
+            self.stalled_until = self.clock() + seconds
             self.cond.notify_all()
 
     def unplug(self, *, raw_oserror: bool = False) -> None:
@@ -164,6 +173,8 @@ class SimBoard:
         now = self.clock()
         if not self.plugged:
             return None
+        if now < self.stalled_until:
+            return self.stalled_until
         data = self.to_device.receive(now)
         reply = self.device.receive(data, now) if data else b""
         reply += self.device.poll(now)

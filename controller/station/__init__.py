@@ -5,8 +5,9 @@ Producers (the camera pipeline, the buttons, the LED device) only put events on 
 
 1. appends it to the journal (fsync) -- before anything is acted on, so a crash loses nothing;
 2. ``game.step(state, event)`` -> (state, effects), pure;
-3. runs the effects: LED frames to the device (waiting for its ACK), board views, rulings and prompts
-   to the console, finished games to the match files.
+3. runs the effects: LED frames to the LED link (handed over, never waited on: the link's own thread
+   sends them, issue 18), board views, rulings and prompts to the console, finished games to the
+   match files.
 
 :meth:`Station.handle` is that body, callable directly when the caller already is the one thread (the
 CLI's frame loop, tests). :func:`resume` rebuilds the state from a journal.
@@ -31,6 +32,7 @@ from controller.rules.errors import TavlaError
 from controller.station.export import Notes, collect_rulings
 from controller.station.journal import Journal
 from controller.station.journal import read as read_journal
+from firmware_bridge.events import FrameOutcome
 
 _STOP = object()
 
@@ -156,10 +158,10 @@ class ConsolePrinter:
         for note in view.notes:
             c.print(Text(f"note: {note}", style="yellow"))
 
-    def leds(self, effect: Leds, acked: bool | None, detail: str = "") -> None:
+    def leds(self, effect: Leds, state: str, detail: str = "") -> None:
+        """One LED frame and what the station did with it (``state``: sent, kept, no LED device...)."""
         zones = sorted(effect.frame.lit_zones())
         names = ", ".join("bar" if z == 24 else "off" if z > 24 else str(z) for z in zones) or "none"
-        state = {True: "acknowledged", False: "NOT acknowledged", None: "no LED device"}[acked]
         self.console.print(f"LEDs ({effect.why}): zones {names} -> {state}{detail}")
 
     def ruling(self, effect: Announce) -> None:
@@ -184,8 +186,10 @@ class Station:
     """The referee station (see the module docstring).
 
     :param settings: the match settings (used when the journal does not start a match itself).
-    :param link: the LED link: any object with ``show(frame)`` that returns once the device acknowledged
-        (``firmware_bridge.link.LedLink``); None for no LEDs.
+    :param link: the LED link: any object with ``show(frame, wait=False, done=callback)`` that returns
+        at once and later calls ``callback`` with a ``firmware_bridge.events.FrameOutcome``
+        (``firmware_bridge.link.LedLink``); None for no LEDs. ``acks``, ``led_replaced`` and
+        ``led_failures`` count the outcomes (a replaced frame is normal: the newest frame wins).
     :param journal: where events are appended before acting; None for no journal (tests, replay).
     :param printer: prints effects; None for silence.
     :param on_game_end: called with the state after each finished game (match export).
@@ -207,7 +211,9 @@ class Station:
         self.on_game_end = on_game_end
         self.queue: queue.Queue[Any] = queue.Queue()
         self.acks = 0
+        self.led_replaced = 0
         self.led_failures = 0
+        self._led_lock = threading.Lock()  # the counts above are also bumped from the link's thread
         self.effects: list[Effect] = []
         self.notes: Notes = {}  # the rulings by their place in the match record, for its export
         self._thread: threading.Thread | None = None
@@ -281,21 +287,28 @@ class Station:
     def _leds(self, effect: Leds) -> None:
         if self.link is None:
             if self.printer:
-                self.printer.leds(effect, None)
+                self.printer.leds(effect, "no LED device")
             return
         try:
-            acked = bool(self.link.show(effect.frame))
+            self.link.show(effect.frame, wait=False, done=self._led_done)
         except Exception as exc:  # the device may be unplugged; the game goes on (the clock pauses)
-            self.led_failures += 1
+            self._led_done(None)
             if self.printer:
-                self.printer.leds(effect, False, f" ({type(exc).__name__}: {exc})")
+                self.printer.leds(effect, "NOT sent", f" ({type(exc).__name__}: {exc})")
             return
-        if acked:
-            self.acks += 1
-        else:
-            self.led_failures += 1
         if self.printer:
-            self.printer.leds(effect, acked)
+            online = getattr(self.link, "online", True)
+            self.printer.leds(effect, "sent" if online else "kept until the LED device is back")
+
+    def _led_done(self, outcome: FrameOutcome | None) -> None:
+        """What became of a frame (link thread; None: the link raised): counted for the summary."""
+        with self._led_lock:
+            if outcome is FrameOutcome.APPLIED:
+                self.acks += 1
+            elif outcome is FrameOutcome.REPLACED:
+                self.led_replaced += 1
+            else:
+                self.led_failures += 1
 
     # --- queue ---------------------------------------------------------------------------------
 

@@ -212,19 +212,27 @@ def with_settings(events: Iterator[Event], settings: Any) -> Iterator[Event]:
     yield from events
 
 
-def open_link(url: str, on_event: Any = None) -> Any:
-    """The LED link to ``url`` (waits for the device's HELLO); ``on_event`` gets its link events.
+def open_link(url: str, on_event: Any = None, console: Any = None) -> Any:
+    """The LED link to ``url`` (waits for the device's first answer); ``on_event`` gets its link
+    events. A device that is silent or unplugged does not stop the station (issue 18): the link keeps
+    trying twice a second and syncs the LEDs when it comes up; ``console`` is told so in one line.
 
-    :raises LinkUnavailable: (one line) when no device answers.
+    :raises LinkUnavailable: (one line) when the device answered but cannot serve this station.
     """
+    from firmware_bridge.errors import IncompatibleDeviceError
     from firmware_bridge.link import LedLink
 
-    try:
-        return LedLink.open(url, on_event=on_event)
-    except Exception as exc:
-        raise LinkUnavailable(
-            f"no LED device answers on {url} ({exc}); check the cable, or use --serial ledsim://"
-        ) from exc
+    link = LedLink.open(url, on_event=on_event, require=False)
+    error = link.first_error
+    if isinstance(error, IncompatibleDeviceError):
+        link.close()
+        raise LinkUnavailable(f"the LED device on {url} cannot serve this station: {error}")
+    if not link.online and console is not None:
+        console.print(
+            f"[yellow]no LED device answers on {url} yet ({error}); the station starts without it "
+            "and lights the LEDs when it answers[/yellow]"
+        )
+    return link
 
 
 def run_session(
@@ -243,7 +251,7 @@ def run_session(
     The journal is chained under ``key`` (controller.station.journal_key) and locked while the session
     runs.
 
-    :raises LinkUnavailable: when no LED device answers on ``serial_url``.
+    :raises LinkUnavailable: when the LED device on ``serial_url`` cannot serve this station.
     :raises SessionRefused: (one line) when the journal is locked by another station or unusable.
     :raises SessionInterrupted: after the summary, when Ctrl-C stopped the session.
     """
@@ -279,7 +287,7 @@ def run_session(
             raise SessionRefused(f"{journal_path} exists already: --append adds to it, or give a new file")
         state = replay(journal.events)[0]  # what the journal holds now, under its lock
     try:
-        link = open_link(serial_url, link_event) if serial_url else None
+        link = open_link(serial_url, link_event, console) if serial_url else None
     except BaseException:
         if journal is not None:
             journal.close()
@@ -352,6 +360,8 @@ def run_session(
         if journal is not None:
             journal.close()
         if link is not None:
+            if link.online:
+                link.wait_synced(1.0)  # the last frame's outcome, for the summary's counts
             link.close()
     st = station.state
     if st.turns and all(r.number != st.game_number for r in st.records):
@@ -364,7 +374,8 @@ def run_session(
     console.print(
         f"{frames} frames ({settled} settled boards), {shows} boards shown, "
         f"{rulings} ruling{'' if rulings == 1 else 's'}, "
-        f"{station.acks} LED frames acknowledged, {station.led_failures} not acknowledged; "
+        f"{station.acks} LED frames acknowledged, {station.led_replaced} replaced by a newer one first, "
+        f"{station.led_failures} not acknowledged; "
         f"phase {station.state.phase}, "
         f"score light {station.state.score[0]} - dark {station.state.score[1]}"
     )

@@ -13,6 +13,7 @@ from firmware_bridge.protocol import (
     Heartbeat,
     HelloRequest,
     SetLayout,
+    SetPackedState,
     SetState,
     StateRequest,
     encode,
@@ -32,6 +33,17 @@ def _frame_from(raw: bytes) -> LedFrame:
 
 # Drawn as one block of bytes: hypothesis makes those far faster than 27 nested objects.
 led_frames = st.binary(min_size=4 * ZONE_COUNT + 1, max_size=4 * ZONE_COUNT + 1).map(_frame_from)
+# Frames of a few colours (what a station lights), the packed form's usual input.
+few_colour_frames = st.builds(
+    lambda zones, colours, brightness: LedFrame(
+        tuple(colours[z % len(colours)] if z in zones else ZoneLight() for z in range(ZONE_COUNT)),
+        brightness,
+    ),
+    st.sets(st.integers(0, ZONE_COUNT - 1)),
+    st.lists(st.builds(ZoneLight, st.tuples(*[st.integers(0, 255)] * 3), st.sampled_from(Effect)),
+             min_size=1, max_size=4),
+    st.integers(0, 255),
+)
 runs = st.lists(
     st.tuples(st.integers(0, ZONE_COUNT - 1), st.integers(0, 40), st.integers(0, 10)), max_size=8
 ).map(tuple)
@@ -41,6 +53,7 @@ host_messages = st.one_of(
     st.builds(Heartbeat, st.integers(0, 2**32 - 1), seqs, seqs),
     st.builds(Ack, seqs),
     st.builds(SetState, led_frames),
+    st.builds(SetPackedState, st.one_of(few_colour_frames, led_frames)),
     st.builds(SetLayout, runs),
 )
 
@@ -54,12 +67,15 @@ def valid_frames(draw: st.DrawFn) -> bytes:
 @st.composite
 def odd_frames(draw: st.DrawFn) -> bytes:
     """CRC-valid frames the device must refuse: any type (known or not) with any payload."""
-    mtype = draw(st.one_of(st.integers(0, 255), st.sampled_from([0x01, 0x03, 0x04, 0x06, 0x10, 0x11])))
+    mtype = draw(st.one_of(st.integers(0, 255), st.sampled_from([0x01, 0x03, 0x04, 0x06, 0x10, 0x11, 0x12])))
     payload = draw(st.binary(max_size=120))
     if mtype == 0x10 and draw(st.booleans()):  # right length, bad zone count or effect
         payload = bytes([draw(st.integers(0, 255)), draw(st.integers(0, 30))]) + draw(
             st.binary(min_size=4 * ZONE_COUNT, max_size=4 * ZONE_COUNT)
         )
+    if mtype == 0x12 and draw(st.booleans()):  # right length, bad effect, zone bit or overlap
+        groups = draw(st.integers(0, 5))
+        payload = draw(st.binary(min_size=1 + 8 * groups, max_size=1 + 8 * groups))
     return encode_raw(mtype, draw(seqs), payload)
 
 

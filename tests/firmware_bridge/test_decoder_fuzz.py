@@ -11,7 +11,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge.device import EmulatedDevice
-from firmware_bridge.protocol import Malformed, Nak, SetState, StreamDecoder, Unknown, decode_one, encode_raw
+from firmware_bridge.protocol import (
+    Malformed,
+    Nak,
+    SetPackedState,
+    SetState,
+    StreamDecoder,
+    Unknown,
+    decode_one,
+    encode_raw,
+)
 from tests.firmware_bridge.strategies import noisy_streams, segments, state_bytes
 
 _COMMON = {"deadline": None, "derandomize": True, "suppress_health_check": list(HealthCheck)}
@@ -59,7 +68,7 @@ def check_c_against_python(stream: bytes, c_device) -> None:
     # no acted-on garbage: a state shown was sent whole, CRC-valid, between delimiters
     if dev.state is not None:
         sent = [decode_one(p).message for p in segments(stream) if _intact(p)]
-        assert any(isinstance(m, SetState) and m.frame == dev.state for m in sent)
+        assert any(isinstance(m, SetState | SetPackedState) and m.frame == dev.state for m in sent)
 
 
 def _intact(piece: bytes) -> bool:

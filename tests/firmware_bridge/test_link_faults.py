@@ -113,3 +113,26 @@ def test_slow_firmware_many_rounds(host_binary, tmp_path) -> None:
             check(report)
     finally:
         bridge.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("device", ["ledsim", "python-pty", "c-pty"])
+def test_slow_fault_matrix_ends_in_sync_on_every_row(device, host_binary) -> None:
+    """The bench's fault matrix (``python -m bench link``), every row against one device: each
+    run ends with the device showing the station's newest frame, read back from the device. The
+    figures (share applied within 500 ms, the loop's longest hand-over) are the bench's to judge;
+    here they are only printed, with a sanity bound on the loop."""
+    from bench import link_faults
+
+    failed = []
+    for i, fault in enumerate(link_faults.FAULTS):
+        if device == "ledsim":
+            target = link_faults.ledsim_target(fault, 500 + i)
+        else:
+            target = link_faults.pty_target(fault, 500 + i, host_binary if device == "c-pty" else None)
+        with target as t:
+            cell = link_faults.run_cell(t, fault)
+        print(" | ".join(link_faults.format_row(device, fault, cell)))
+        if cell.error or not cell.in_sync or max(cell.loop_ms) > 100:
+            failed.append((fault.name, cell.error, cell.in_sync, max(cell.loop_ms, default=0)))
+    assert not failed

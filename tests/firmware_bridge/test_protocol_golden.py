@@ -22,6 +22,7 @@ from firmware_bridge.protocol import (
     Nak,
     NakReason,
     SetLayout,
+    SetPackedState,
     SetState,
     StreamDecoder,
     crc16,
@@ -35,14 +36,15 @@ DOC = Path(__file__).resolve().parents[2] / "hardware_docs" / "protocol.md"
 # The message each named example in the document encodes.
 MESSAGES: dict[str, Message] = {
     "hello_req": HelloRequest(),
-    "hello_boot": Hello(1, (1, 0, 0), 28, 27, Capability(0x1F), 60, None),
-    "hello_reply": Hello(1, (1, 0, 0), 28, 27, Capability(0x1F), 60, 0x0102),
+    "hello_boot": Hello(1, (1, 0, 0), 28, 27, Capability(0x3F), 60, None),
+    "hello_reply": Hello(1, (1, 0, 0), 28, 27, Capability(0x3F), 60, 0x0102),
     "heartbeat": Heartbeat(123456, 7, 0),
     "ack": Ack(0x0102),
     "nak_unknown": Nak(0x0203, NakReason.UNKNOWN_TYPE),
     "event_button": DeviceEvent(EventKind.BUTTON, 2, 1),
     "set_layout": SetLayout(((0, 1, 2), (24, 7, 1), (24, 20, 1))),
     "set_state": SetState(LedFrame.lit({0: RED, 5: GREEN}, effect=Effect.BLINK, brightness=128)),
+    "set_state_packed": SetPackedState(LedFrame.lit({0: RED, 5: GREEN}, effect=Effect.BLINK, brightness=128)),
 }
 
 
@@ -108,7 +110,7 @@ def test_the_unknown_type_example_is_naked_by_both_devices(c_device) -> None:
     assert c_device.run(unknown).output == encode(Nak(6, NakReason.UNKNOWN_TYPE), 1)  # 0 was HELLO
 
 
-@pytest.mark.parametrize("name", ["hello_req", "set_layout", "set_state"])
+@pytest.mark.parametrize("name", ["hello_req", "set_layout", "set_state", "set_state_packed"])
 def test_c_core_answers_the_host_examples_as_the_python_device(name: str, c_device) -> None:
     seq, _, wire = GOLDEN[name]
     dev = EmulatedDevice(boot_time=0)
@@ -117,7 +119,41 @@ def test_c_core_answers_the_host_examples_as_the_python_device(name: str, c_devi
     expected = dev.receive(wire, 0)
     result = c_device.run(wire)
     assert result.output == expected
-    if name == "set_state":
+    if name.startswith("set_state"):
         assert result.output == encode(Ack(0x1234), 1)  # device seq 0 was its boot HELLO
         assert result.brightness == 128 and result.zones[0] == (255, 0, 0, 1)
         assert result.zones[5] == (0, 200, 0, 1) and result.applied_seq == 0x1234
+
+
+@pytest.mark.parametrize(
+    ("payload", "reason"),
+    [
+        (b"", NakReason.BAD_LENGTH),
+        (bytes.fromhex("80 ff 00 00 00 00 00 00"), NakReason.BAD_LENGTH),  # 7 bytes of a group
+        (bytes.fromhex("80 ff 00 00 03 00 00 00 01"), NakReason.BAD_VALUE),  # effect 3
+        (bytes.fromhex("80 ff 00 00 00 08 00 00 00"), NakReason.BAD_VALUE),  # zone bit 27
+        (bytes.fromhex("80 ff 00 00 00 00 00 00 03 00 ff 00 00 00 00 00 02"), NakReason.BAD_VALUE),
+    ],
+    ids=["empty", "short-group", "effect", "zone-27", "zone-in-two-groups"],
+)
+def test_both_devices_refuse_a_bad_packed_state_alike(payload: bytes, reason: NakReason, c_device) -> None:
+    wire = encode_raw(0x12, 9, payload)
+    dev = EmulatedDevice(boot_time=0)
+    dev.reset(0)
+    dev.poll(0)
+    expected = encode(Nak(9, reason), 1)  # device seq 0 was its boot HELLO
+    assert dev.receive(wire, 0) == expected and dev.state is None
+    result = c_device.run(wire)
+    assert result.output == expected and not result.has_state
+
+
+def test_a_packed_state_round_trips_every_zone_and_is_shorter_for_a_station_frame() -> None:
+    from firmware_bridge.frames import ZoneLight
+    from firmware_bridge.protocol import packed_length
+
+    zones = list(LedFrame.lit({1, 7, 24}, GREEN).zones)
+    zones[25] = ZoneLight(RED, Effect.PULSE)
+    frame = LedFrame(tuple(zones), 90)
+    assert decode_one(encode(SetPackedState(frame), 77)).message == SetPackedState(frame)
+    assert packed_length(frame) == 1 + 8 * 2 < 110
+    assert len(encode(SetPackedState(frame), 77)) < len(encode(SetState(frame), 77)) / 4

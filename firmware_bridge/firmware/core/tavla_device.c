@@ -20,7 +20,8 @@ static void send_hello(tv_device *d, int is_reply, uint16_t reply_to) {
     p[1] = TV_FW_MAJOR; p[2] = TV_FW_MINOR; p[3] = TV_FW_PATCH;
     put16(p + 4, d->led_count);
     p[6] = TV_ZONES;
-    p[7] = TV_CAP_EFFECTS | TV_CAP_BRIGHTNESS | TV_CAP_BUTTONS | TV_CAP_LAYOUT | TV_CAP_STATE_READBACK;
+    p[7] = TV_CAP_EFFECTS | TV_CAP_BRIGHTNESS | TV_CAP_BUTTONS | TV_CAP_LAYOUT | TV_CAP_STATE_READBACK
+           | TV_CAP_PACKED_STATE;
     p[8] = TV_MAX_RUNS;
     p[9] = is_reply ? 1 : 0;
     put16(p + 10, is_reply ? reply_to : 0);
@@ -92,17 +93,30 @@ static void state_payload(const tv_device *d, uint8_t *p) {
 
 #define STATE_LEN (2 + 4 * TV_ZONES)
 
+/* A SET_STATE of either form passed its checks: the seq decides (protocol.md "Device behaviour"). */
+static int accept_seq(tv_device *d, uint16_t seq) {
+    if (d->has_applied && !seq_newer(seq, d->applied_seq)) {
+        /* equal: a retry whose ACK was lost; older: a late frame must not overwrite a newer one */
+        if (seq == d->applied_seq) send_ack(d, seq);
+        else send_nak(d, seq, TV_NAK_STALE);
+        return 0;
+    }
+    return 1;
+}
+
+static void applied(tv_device *d, uint16_t seq) {
+    d->has_state = 1;
+    d->has_applied = 1;
+    d->applied_seq = seq;
+    send_ack(d, seq);
+}
+
 static void on_set_state(tv_device *d, const tv_frame *f) {
     if (f->len != STATE_LEN) { send_nak(d, f->seq, TV_NAK_BAD_LENGTH); return; }
     if (f->payload[1] != TV_ZONES) { send_nak(d, f->seq, TV_NAK_BAD_VALUE); return; }
     for (int z = 0; z < TV_ZONES; z++)
         if (f->payload[5 + 4 * z] > TV_PULSE) { send_nak(d, f->seq, TV_NAK_BAD_VALUE); return; }
-    if (d->has_applied && !seq_newer(f->seq, d->applied_seq)) {
-        /* equal: a retry whose ACK was lost; older: a late frame must not overwrite a newer one */
-        if (f->seq == d->applied_seq) send_ack(d, f->seq);
-        else send_nak(d, f->seq, TV_NAK_STALE);
-        return;
-    }
+    if (!accept_seq(d, f->seq)) return;
     d->brightness = f->payload[0];
     for (int z = 0; z < TV_ZONES; z++) {
         d->zones[z].r = f->payload[2 + 4 * z];
@@ -110,10 +124,37 @@ static void on_set_state(tv_device *d, const tv_frame *f) {
         d->zones[z].b = f->payload[4 + 4 * z];
         d->zones[z].effect = f->payload[5 + 4 * z];
     }
-    d->has_state = 1;
-    d->has_applied = 1;
-    d->applied_seq = f->seq;
-    send_ack(d, f->seq);
+    applied(d, f->seq);
+}
+
+#define GROUP_LEN 8 /* r, g, b, effect, zone bitmask u32 */
+
+static uint32_t get32(const uint8_t *p) {
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+
+/* SET_STATE_PACKED: brightness, then groups of (colour, effect, zones); zones in no group are off. */
+static void on_set_state_packed(tv_device *d, const tv_frame *f) {
+    if (f->len < 1 || (f->len - 1) % GROUP_LEN != 0) { send_nak(d, f->seq, TV_NAK_BAD_LENGTH); return; }
+    uint32_t seen = 0;
+    for (uint16_t i = 1; i < f->len; i += GROUP_LEN) {
+        uint32_t mask = get32(f->payload + i + 4);
+        if (f->payload[i + 3] > TV_PULSE || (mask >> TV_ZONES) != 0 || (mask & seen) != 0) {
+            send_nak(d, f->seq, TV_NAK_BAD_VALUE);
+            return;
+        }
+        seen |= mask;
+    }
+    if (!accept_seq(d, f->seq)) return;
+    d->brightness = f->payload[0];
+    for (int z = 0; z < TV_ZONES; z++) d->zones[z] = (tv_zone){0, 0, 0, 0};
+    for (uint16_t i = 1; i < f->len; i += GROUP_LEN) {
+        uint32_t mask = get32(f->payload + i + 4);
+        for (int z = 0; z < TV_ZONES; z++)
+            if ((mask >> z) & 1u)
+                d->zones[z] = (tv_zone){f->payload[i], f->payload[i + 1], f->payload[i + 2], f->payload[i + 3]};
+    }
+    applied(d, f->seq);
 }
 
 static void on_set_layout(tv_device *d, const tv_frame *f) {
@@ -164,6 +205,7 @@ static void on_frame(tv_device *d, const tv_frame *f, uint32_t now_ms) {
         return;
     }
     case TV_SET_STATE: on_set_state(d, f); return;
+    case TV_SET_STATE_PACKED: on_set_state_packed(d, f); return;
     case TV_SET_LAYOUT: on_set_layout(d, f); return;
     case TV_ACK: {
         if (f->len != 2) { send_nak(d, f->seq, TV_NAK_BAD_LENGTH); return; }

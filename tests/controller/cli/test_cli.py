@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -34,8 +35,9 @@ def test_run_demo_prints_boards_dice_legal_counts_and_acknowledged_leds(tmp_path
     out = r.stdout
     assert "light's home board: bottom-right" in out  # the board diagram
     assert "dice: " in out and "legal plays: " in out and "movable points" in out
-    assert "-> acknowledged" in out and "NOT acknowledged" not in out
-    assert "0 not acknowledged" in out
+    assert "-> sent" in out and "NOT sent" not in out  # handed to the link, never waited on
+    acked = re.search(r"(\d+) LED frames acknowledged, \d+ replaced by a newer one first, 0 not ", out)
+    assert acked and int(acked.group(1)) >= 1, out[-400:]
 
 
 @pytest.mark.slow
@@ -159,7 +161,8 @@ def test_config_file(tmp_path):
 
 def test_unplugged_led_device_pauses_the_clock_and_the_game_goes_on(tmp_path):
     """The LED device vanishes mid-session: the station journals it (DeviceChanged), the clock pauses,
-    LED frames are reported unacknowledged, nothing stops; when it is back the clock runs again."""
+    LED frames are kept (the newest replacing the older), nothing stops; when it is back the newest
+    frame is sent and the clock runs again."""
     import time as _time
 
     from rich.console import Console
@@ -186,9 +189,54 @@ def test_unplugged_led_device_pauses_the_clock_and_the_game_goes_on(tmp_path):
     sim.forget("tavla-test-unplug")
     changes = [ev for ev in station_events(tmp_path / "j.jsonl") if isinstance(ev, DeviceChanged)]
     assert [c.online for c in changes] == [False, True]
-    assert station.led_failures >= 1  # frames shown while unplugged were not acknowledged
+    # the frame lit while unplugged was kept, and shown by the device once it was back
+    assert "kept until the LED device is back" in " ".join((tmp_path / "out.txt").read_text().split())
+    assert station.acks >= 1 and station.led_failures == 0
     assert station.state.clock is not None and not station.state.clock.paused
     assert station.state.phase in ("moving", "to_roll")
+
+
+def test_run_starts_without_the_led_device_and_lights_it_when_it_answers(tmp_path):
+    """Issue 18 item 5: an unplugged LED device does not stop `tavla run`; the station says so in one
+    line, plays on, and the device shows the newest frame once it is plugged in."""
+    import time as _time
+
+    from controller.game.effects import Leds
+    from rich.console import Console
+
+    from controller.cli.run import run_session
+    from firmware_bridge import sim
+
+    board = sim.board("tavla-test-offline")
+    board.unplug()
+    events = scripted_events(3, turns=2)
+
+    journal = tmp_path / "j.jsonl"
+
+    def handled() -> int:
+        return len(journal.read_text().splitlines()) if journal.exists() else 0
+
+    def stream():
+        for i, ev in enumerate(events):
+            if i == 4:
+                end = _time.monotonic() + 20
+                while handled() < 4 and _time.monotonic() < end:  # the opening roll's LEDs are lit
+                    _time.sleep(0.05)
+                board.replug()
+                _time.sleep(1.5)  # the link retries twice a second
+            yield ev
+
+    console = Console(file=open(tmp_path / "out.txt", "w"), width=200)  # noqa: SIM115
+    try:
+        url = "ledsim://tavla-test-offline"
+        station = run_session(stream(), Settings(), url, journal, console)
+    finally:
+        sim.forget("tavla-test-offline")
+    out = " ".join((tmp_path / "out.txt").read_text().split())
+    assert "no LED device answers on ledsim://tavla-test-offline yet" in out
+    assert "kept until the LED device is back" in out
+    last = [e for e in station.effects if isinstance(e, Leds)][-1]
+    assert board.device.state == last.frame and station.acks >= 1
 
 
 def station_events(path):

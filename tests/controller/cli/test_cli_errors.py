@@ -59,7 +59,7 @@ def test_run_serial_auto_finds_the_board_by_usb_ids(tmp_path, monkeypatch):
     result = runner.invoke(app, ["run", "--serial", "auto", "--turns", "1", "--journal", str(tmp_path / "j")])
     assert result.exit_code == 0, result.output
     assert "LEDs on ledsim:// (Raspberry Pi Pico (RP2040), found by --serial auto)" in result.output
-    assert "-> acknowledged" in result.output and "0 not acknowledged" in result.output
+    assert "-> sent" in result.output and "0 not acknowledged" in result.output
 
 
 def test_led_test_serial_auto(monkeypatch):
@@ -269,3 +269,13 @@ def test_run_append_goes_on_from_the_journals_state(tmp_path):
     assert len(events) == 2 * n  # appended, the first session kept as it was
     state, _ = replay(events)
     assert f"phase {state.phase}" in again.output
+
+
+def test_run_refuses_in_one_line_an_led_device_that_cannot_serve_the_layout(tmp_path):
+    """Issue 18: a silent or unplugged LED device no longer stops `tavla run`, but one that answers
+    and drives too few LEDs for the layout will not get better by waiting."""
+    args = ["run", "--serial", "ledsim://?leds=10", "--turns", "1", "--journal", str(tmp_path / "j")]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert "cannot serve this station" in result.output and "layout needs 28 LEDs" in result.output
+    assert "Traceback" not in result.output
