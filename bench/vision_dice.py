@@ -18,9 +18,9 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from vision.dice import find_dice, read_dice, read_dice_with
-from vision.dice_cnn import CLASSIFIER, WEIGHTS, load_net
-from vision.dice_eval import score_board_labels, score_yolo_folder
+from vision.dice.cnn import CLASSIFIER, WEIGHTS, load_net
+from vision.dice.photo import find_dice, read_dice, read_dice_with
+from vision.eval.dice import score_board_labels, score_yolo_folder
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 FRAME_MS = 1000.0 / 30.0

@@ -127,8 +127,8 @@ def scene_spec(scene: Scene, style: str = "wood") -> Any:
     """The ``vision.render.BoardSpec`` of a scene (dice placed on the roller's right-hand half; the
     opening roll's two dice one on each half)."""
     from vision.reading import DieStatus
-    from vision.render import BoardSpec, DieSpec
-    from vision.render_geometry import layout_for
+    from vision.render.geometry import layout_for
+    from vision.render.scene import BoardSpec, DieSpec
 
     points: list[tuple[str | None, int]] = [(None, 0)] * 24
     bar: dict[str, int] = {}
@@ -166,7 +166,7 @@ def frames(
     seed: int = 7, turns: int | None = 6, style: str = "wood", view: str = "perspective"
 ) -> Iterator[tuple[Any, Any, str]]:
     """(image BGR uint8 (H, W, 3), ground-truth BoardReading, caption) for every scene."""
-    from vision.render import render
+    from vision.render.scene import render
 
     for i, scene in enumerate(scenes(seed, turns)):
         r = render(scene_spec(scene, style), view=view, seed=seed * 1000 + i, size=(960, 540))

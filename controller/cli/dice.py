@@ -58,7 +58,7 @@ def register(app: typer.Typer) -> None:
         the whole-photo dice reader. Exit 2 when IMAGE cannot be read.
         """
         from controller.cli.read import ImageLoadError, load_image
-        from vision.dice import DiceInputError, find_dice
+        from vision.dice.photo import DiceInputError, find_dice
 
         try:  # the same checks and messages as `tavla read` (missing, a directory, empty, truncated)
             frame = load_image(image)

@@ -68,7 +68,7 @@ def register(app: typer.Typer) -> None:
 
         Exit 0 when a board was found, 3 when none was, 2 when IMAGE cannot be read.
         """
-        from vision import calibration as calib_mod
+        from vision.board import calibration as calib_mod
         from vision.reader import read_board
 
         def fail(message: str) -> typer.Exit:

@@ -103,10 +103,10 @@ def source_events(
     Event times ``t`` are seconds since the source opened plus ``t_start`` (a resumed session goes on
     from its journal's last time, so the clock never sees time run backwards). ``capture_factory``:
     a camera capture builder (``vision.sources.open_source``; tests pass a fake camera)."""
-    from vision.pipeline import CalibratedDetector, run_pipeline
+    from vision.frames.pipeline import CalibratedDetector, run_pipeline
+    from vision.frames.sources import open_source
+    from vision.frames.stability import GateConfig
     from vision.reading import BoardReading, FrameStatus
-    from vision.sources import open_source
-    from vision.stability import GateConfig
 
     folder = Path(spec).is_dir()
     gate = GateConfig.for_stills() if folder or Path(spec).is_file() and _is_image(spec) else None
@@ -160,7 +160,7 @@ def _check_source(spec: str) -> None:
     :raises typer.Exit: (code 2, one line) when the source cannot be opened, or when a folder's
         images or a file all fail to decode (a run would otherwise end with 0 frames and exit 0).
     """
-    from vision.sources import open_source
+    from vision.frames.sources import open_source
 
     try:
         src = open_source(spec)
@@ -178,7 +178,7 @@ def _check_source(spec: str) -> None:
 
 
 def _is_image(spec: str) -> bool:
-    from vision.sources import IMAGE_SUFFIXES
+    from vision.frames.sources import IMAGE_SUFFIXES
 
     return Path(spec).suffix.lower() in IMAGE_SUFFIXES
 
@@ -475,7 +475,7 @@ def register(app: typer.Typer) -> None:
         spec = source if source is not None else cfg.source
         calibration = None
         if cfg.calibration:
-            from vision.calibration import load as load_calibration
+            from vision.board.calibration import load as load_calibration
 
             try:
                 calibration = load_calibration(cfg.calibration)

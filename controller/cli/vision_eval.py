@@ -32,7 +32,7 @@ def register(app: typer.Typer) -> None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         from controller.cli.read import ImageLoadError, load_image
-        from vision.evaluate import ImageScore, Tally, score_reading
+        from vision.eval.boards import ImageScore, Tally, score_reading
         from vision.reader import read_board
 
         console = Console()

@@ -19,7 +19,7 @@ import pytest
 
 from controller.cli.read import load_image
 from tests.conftest import shared_data
-from vision.evaluate import Tally, score_reading
+from vision.eval.boards import Tally, score_reading
 from vision.reader import read_board
 
 Label = dict
