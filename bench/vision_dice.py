@@ -75,7 +75,7 @@ def main(quick: bool = False) -> None:
         table.add_row(f"ms per photo {w}x{h}", f"{own:.1f}", interval, f"{own / FRAME_MS:.2f}")
         table.add_row("", "", f"JPEG decode {decode:.2f} ms", f"{own / max(decode, 1e-6):.0f}")
         with _stage(err, "dice: timing the classical reader alone"):
-            plain = _ms(lambda f: read_dice_with(f, None), frames)
+            plain = _ms(lambda f: read_dice_with(f), frames)
         table.add_row("", "", f"classical alone {plain:.1f} ms", f"{own / max(plain, 1e-6):.2f}")
         net = load_net()
         if net is not None:

@@ -484,12 +484,11 @@ def export_classifier(model: nn.Module, path: Path, size: int = CROP) -> None:
 def score(net: DiceNet, cls: DiceClassifier, photos: list[Photo]) -> tuple[int, int, int, int, int]:
     """(right, labelled, wrong value, missed, extra) of the real reader with ``net`` on ``photos``,
     matched as ``eval_dice.py`` does (first unused labelled box holding the die's centre)."""
-    from vision.dice.learn import load_model
     from vision.dice.photo import read_dice_with
 
     right = wrong = missed = extra = total = 0
     for ph in photos:
-        got = read_dice_with(ph.image, load_model(), net=net, classifier=cls).dice
+        got = read_dice_with(ph.image, net=net, classifier=cls).dice
         boxes = []
         for d in ph.dice:
             half = d[3] * _BOX_PER_EDGE / 2

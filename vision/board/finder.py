@@ -873,15 +873,6 @@ def _canonical_turn(corners_img: np.ndarray) -> int:
     return 0 if axis[1] < 0 else 2
 
 
-def _gap_ratio(left: np.ndarray, right: np.ndarray) -> float:
-    """The bar's width over a half's width, measured along the top and bottom edges."""
-    top = _edge_len(left[1], right[0])
-    bot = _edge_len(left[2], right[3])
-    wid = 0.25 * (_edge_len(left[0], left[1]) + _edge_len(left[3], left[2])
-                  + _edge_len(right[0], right[1]) + _edge_len(right[3], right[2]))
-    return max(0.0, 0.5 * (top + bot) / max(wid, 1e-6))
-
-
 def _partner(lab: np.ndarray, hyp: _Hyp) -> tuple[float, np.ndarray, float] | None:
     """The other half of a board with a bar, searched beside a found half-field ``hyp``.
 

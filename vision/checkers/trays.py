@@ -144,16 +144,6 @@ def _strip(image: np.ndarray, geom: BoardGeometry, side: str) -> tuple[np.ndarra
     return cv2.warpPerspective(image, to_strip @ geom.homography, size, flags=cv2.INTER_LINEAR), x0
 
 
-def _peaks(profile: np.ndarray, floor: float, half: int) -> np.ndarray:
-    """Indices of local maxima of a 1-D profile above ``floor`` (plateaus give their first index)."""
-    padded = np.concatenate([np.full(half, -1.0), profile, np.full(half, -1.0)])
-    win = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1)
-    idx = np.flatnonzero((profile >= win.max(axis=1)) & (profile > floor))
-    if len(idx) < 2:
-        return idx
-    return idx[np.concatenate([[True], np.diff(idx) > half])]
-
-
 def _plateaus(rows: np.ndarray, half: int) -> np.ndarray:
     """Centres of the runs of consecutive rows (a groove's edge saturates the profile over a few
     rows), runs closer than ``half`` merged (a dark groove's two edges): int (N,)."""
@@ -190,23 +180,6 @@ def _nearest(colour: np.ndarray, known: np.ndarray) -> float:
     tray and a checker's edge is lit unlike its face; hue does not change with it)."""
     diff = (known - colour) * _LAB_WEIGHT
     return float(np.sqrt((diff * diff).sum(axis=1)).min())
-
-
-def _longest(flags: list[bool]) -> tuple[int, int] | None:
-    """The longest stretch [a, b] of True in ``flags``, or None."""
-    best: tuple[int, int] | None = None
-    a = 0
-    while a < len(flags):
-        if not flags[a]:
-            a += 1
-            continue
-        b = a
-        while b + 1 < len(flags) and flags[b + 1]:
-            b += 1
-        if best is None or b - a > best[1] - best[0]:
-            best = (a, b)
-        a = b + 1
-    return best
 
 
 def _one_pitch(ys: np.ndarray, profile: np.ndarray, d: float) -> tuple[np.ndarray, float]:

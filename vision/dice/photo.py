@@ -41,7 +41,6 @@ import numpy as np
 from vision.dice.cnn import DiceClassifier, DiceNet, load_classifier, load_net
 from vision.dice.cnn import find as cnn_find
 from vision.dice.faces import FaceRead, blob_strength, read_face
-from vision.dice.learn import MIN_EDGE, DiceModel, crop_die, decide, load_model
 from vision.dice.tilt import is_cocked
 from vision.reading import DieReading, DieStatus
 
@@ -472,17 +471,15 @@ def read_dice(
 ) -> DiceFrame:
     """:func:`find_dice` plus the typical die edge in input pixels (for
     :func:`vision.dice.status.board_status`). Same parameters and errors."""
-    return read_dice_with(image, load_model(), region_mask, die_size, net=load_net(),
-                          classifier=load_classifier())
+    return read_dice_with(image, region_mask, die_size, net=load_net(), classifier=load_classifier())
 
 
 def read_dice_with(
-    image: np.ndarray, model: DiceModel | None, region_mask: np.ndarray | None = None,
-    die_size: float | None = None, net: DiceNet | None = None, classifier: DiceClassifier | None = None,
+    image: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None,
+    net: DiceNet | None = None, classifier: DiceClassifier | None = None,
 ) -> DiceFrame:
     """:func:`read_dice` with a given network (:mod:`vision.dice.cnn`) or, when ``net`` is None, the
-    classical reading with a given learned check (:mod:`vision.dice.learn`; None = the classical
-    reading alone). Used by the training scripts to score a model before it is shipped."""
+    classical reading alone. Used by the training scripts to score a model before it is shipped."""
     img = _check_image(image)
     if net is not None:
         # the network finds dice itself: the classical candidates give the die size and cocked status
@@ -490,20 +487,11 @@ def read_dice_with(
         return _read_with_net(img, net, classifier, reads, scale, size, region_mask, die_size)
     reads, scale, size = read_candidates(img, region_mask, die_size)
     found = [(c, face) for c, face in reads if face is not None]
-    probs = None
     work, _ = _working(img)
     work_lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
-    if model is not None and found:
-        probs = model.read([candidate_crop(work, c, face) for c, face in found])
     out: list[DieReading] = []
-    for i, (c, face) in enumerate(found):
+    for c, face in found:
         value, confidence = face.value, face.confidence
-        # the model has seen dice of 20-60 px only: smaller ones (webcam boards) stay classical
-        if probs is not None and c.size >= MIN_EDGE:
-            joined = decide(value, confidence, probs[i])
-            if joined is None:
-                continue
-            value, confidence = joined
         cx, cy = face.centre
         xy = ((c.x0 + cx) / scale, (c.y0 + cy) / scale)
         status = DieStatus.COCKED if _cocked(work_lab, c, face) else DieStatus.FLAT
@@ -556,12 +544,6 @@ def _cocked(lab: np.ndarray, c: DieCandidate, face: FaceRead) -> bool:
     h, w = c.mask.shape
     return is_cocked(lab[c.y0 : c.y0 + h, c.x0 : c.x0 + w], c.mask, face.centre,
                      [(p.x, p.y) for p in face.pips], c.size)
-
-
-def candidate_crop(work: np.ndarray, c: DieCandidate, face: FaceRead) -> np.ndarray:
-    """The normalised crop (:func:`vision.dice.learn.crop_die`) of a candidate's top face, from the
-    working image ``work`` (BGR)."""
-    return crop_die(work, c.x0 + face.centre[0], c.y0 + face.centre[1], c.size)
 
 
 def read_candidates(

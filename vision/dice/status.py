@@ -11,7 +11,7 @@ All coordinates are pixels ``(x, y)`` of the same image the dice were read from.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -20,15 +20,6 @@ import numpy as np
 from vision.reading import DieReading, DieStatus
 
 __all__ = ["BoardRegions", "board_status", "apply_board_status"]
-
-
-def _poly(points: Sequence[Sequence[float]] | np.ndarray | None) -> np.ndarray | None:
-    if points is None:
-        return None
-    arr = np.asarray(points, dtype=np.float32).reshape(-1, 2)
-    if len(arr) < 3:
-        raise ValueError(f"a polygon needs at least 3 (x, y) vertices, got {len(arr)}")
-    return arr
 
 
 @dataclass(frozen=True)
@@ -51,24 +42,6 @@ class BoardRegions:
     roller_half: np.ndarray | None = None
     checkers: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
     touch: float = 0.55
-
-    @classmethod
-    def from_lists(
-        cls,
-        playing_area: Sequence[Sequence[float]],
-        bars: Iterable[Sequence[Sequence[float]]] = (),
-        roller_half: Sequence[Sequence[float]] | None = None,
-        checkers: Sequence[Sequence[float]] = (),
-        touch: float = 0.55,
-    ) -> BoardRegions:
-        """Build from nested lists (e.g. JSON). :raises ValueError: on a malformed polygon or circle."""
-        area = _poly(playing_area)
-        assert area is not None
-        circ = np.zeros((0, 3), np.float32)
-        if len(checkers):
-            circ = np.asarray(checkers, dtype=np.float32).reshape(-1, 3)
-        bar_polys = tuple(p for p in (_poly(b) for b in bars) if p is not None)
-        return cls(area, bar_polys, _poly(roller_half), circ, touch)
 
 
 def _inside(poly: np.ndarray, xy: tuple[float, float]) -> bool:

@@ -43,7 +43,7 @@ def test_missing_network_leaves_the_classical_reader(tmp_path: Path) -> None:
     assert load_classifier(tmp_path / "absent.onnx") is None
     img = tray(seed=3)
     draw_die(img, 4, (200.0, 180.0), 44, 20, *STYLES["white-black"])
-    got = read_dice_with(blur(img), None, net=None).dice
+    got = read_dice_with(blur(img)).dice
     assert [d.value for d in got] == [4]
 
 

@@ -20,7 +20,7 @@ from vision.reading import DieReading, DieStatus
 # photos is tested on real photos and drawn dice in test_dice_cnn.py.
 def read_dice(image: np.ndarray, region_mask: np.ndarray | None = None,
               die_size: float | None = None) -> DiceFrame:
-    return read_dice_with(image, None, region_mask, die_size)
+    return read_dice_with(image, region_mask, die_size)
 
 
 def find_dice(image: np.ndarray, region_mask: np.ndarray | None = None,
