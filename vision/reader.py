@@ -20,6 +20,7 @@ from vision.checkers.stacks import StackReading, count_stacks, find_bar_checkers
 from vision.checkers.trays import find_off, name_by_off, name_off
 from vision.cube.finder import find_cube
 from vision.dice.on_board import find_board_dice
+from vision.errors import ReaderInputError
 from vision.reading import BoardReading, DieReading, FrameStatus, PointReading
 
 __all__ = ["read_board", "ReaderInputError", "MIN_SIDE", "MAX_WORK_SIDE"]
@@ -32,10 +33,6 @@ MAX_WORK_SIDE = 1920
 WORK_SIDE = 1600
 # Frames darker than this mean grey level (0-255) are reported as too dark.
 _TOO_DARK = 12.0
-
-
-class ReaderInputError(ValueError):
-    """The array is not an image (wrong dtype or shape)."""
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:

@@ -28,6 +28,7 @@ from vision.board.finder import (
     pattern_score_at,
 )
 from vision.checkers.stacks import count_stacks
+from vision.errors import CalibrationError
 
 __all__ = [
     "Calibration", "CalibrationError", "MARKER_IDS", "calibrate", "calibrate_markers", "find_markers",
@@ -58,10 +59,6 @@ OUTLINE_SAMPLES = 48
 _COVERED = 0.35
 _REF_CAP = 1.5
 _COVERED_RUN = 5
-
-
-class CalibrationError(ValueError):
-    """A calibration file is missing, malformed or for another image size."""
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.errors import DiceInputError, WeightsMissingError
+
 __all__ = [
     "CLASSIFIER", "CROP", "CROP_EDGE", "EDGE_PX", "STRIDE", "WEIGHTS", "CnnDie", "DieClass",
     "DiceClassifier", "DiceNet", "classify_die", "die_crop", "face_angle", "find", "load_classifier",
@@ -396,16 +398,16 @@ def classify_die(image: np.ndarray, centre: tuple[float, float], edge: float,
 
     ``value`` is None ("not a die") when the classifier gives that class at least ``NOT_A_DIE``.
 
-    :raises ValueError: when ``edge`` is not positive or ``image`` is not HxWx3 uint8.
-    :raises FileNotFoundError: when the classifier's weights file is missing.
+    :raises DiceInputError: (a ``ValueError``) when ``edge`` is not positive or ``image`` is not HxWx3 uint8.
+    :raises WeightsMissingError: (a ``FileNotFoundError``) when the classifier's weights file is missing.
     """
     if not edge > 0:
-        raise ValueError(f"die edge {edge} px must be positive")
+        raise DiceInputError(f"die edge {edge} px must be positive")
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
-        raise ValueError(f"expected an HxWx3 uint8 BGR image, got {image.shape} {image.dtype}")
+        raise DiceInputError(f"expected an HxWx3 uint8 BGR image, got {image.shape} {image.dtype}")
     classifier = classifier or load_classifier()
     if classifier is None:
-        raise FileNotFoundError(f"no dice classifier at {CLASSIFIER}: retrain with `make train-dice`")
+        raise WeightsMissingError(f"no dice classifier at {CLASSIFIER}: retrain with `make train-dice`")
     return _verdict(classifier.probabilities([classifier.crop_of(image, centre, edge)])[0])
 
 

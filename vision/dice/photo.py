@@ -42,13 +42,10 @@ from vision.dice.cnn import DiceClassifier, DiceNet, load_classifier, load_net
 from vision.dice.cnn import find as cnn_find
 from vision.dice.faces import FaceRead, blob_strength, read_face
 from vision.dice.tilt import is_cocked
+from vision.errors import DiceInputError
 from vision.reading import DieReading, DieStatus
 
 __all__ = ["find_dice", "read_dice", "DiceFrame", "DieCandidate", "find_die_candidates", "DiceInputError"]
-
-
-class DiceInputError(ValueError):
-    """The image cannot be read as a photo (wrong dtype, shape or size)."""
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.errors import DiceInputError
+
 __all__ = ["ASPECT_MIN", "SIDE_MIN_AREA", "Tilt", "corner_aspect", "is_cocked", "pip_aspect", "tilt_of"]
 
 ASPECT_MIN = 1.2
@@ -98,11 +100,13 @@ def tilt_of(lab: np.ndarray, mask: np.ndarray, centre: tuple[float, float],
     :param pips: the top face's pip centres (x, y), crop px.
     :param size: the die edge, px.
     :returns: the measures, or None when the face's centre is not on the blob (nothing to judge).
-    :raises ValueError: when ``lab`` and ``mask`` differ in size, or ``size`` is 2 px or less.
+    :raises DiceInputError: (a ``ValueError``) when ``lab`` and ``mask`` differ in size, or ``size``
+        is 2 px or less.
     """
     h, w = mask.shape
     if lab.shape[:2] != (h, w) or size <= 2.0:
-        raise ValueError(f"tilt_of: crop {lab.shape[:2]} and mask {mask.shape} differ, or size {size} <= 2")
+        raise DiceInputError(
+            f"tilt_of: crop {lab.shape[:2]} and mask {mask.shape} differ, or size {size} <= 2")
     crop = cv2.GaussianBlur(lab.astype(np.float32), (0, 0), max(0.7, 0.04 * size))
     inside = mask > 0
     cx, cy = centre

@@ -39,24 +39,14 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+from vision.errors import SourceClosed, SourceError, SourceSpecError
+
 __all__ = [
     "CameraSource", "Frame", "FrameSource", "ImageFolderSource", "MemorySource", "SourceClosed",
     "SourceError", "SourceEvent", "VideoFileSource", "open_source", "IMAGE_SUFFIXES",
 ]
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".ppm", ".pgm")
-
-
-class SourceError(OSError):
-    """A frame source cannot be opened or read (the message says which and what to do next)."""
-
-
-class SourceClosed(SourceError):
-    """The source was used after ``close()``."""
-
-
-class SourceSpecError(SourceError, ValueError):
-    """``open_source`` was given something that names no camera, video, folder or frames."""
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from vision.errors import GateError
 from vision.reading import BoardReading, CubeReading, DieReading, FrameStatus, PointReading
 
 __all__ = ["GateConfig", "GateResult", "StabilityGate", "Motion", "thumbnail", "vote"]
@@ -61,9 +62,9 @@ class GateConfig:
 
     def __post_init__(self) -> None:
         if self.still_frames < 1:
-            raise ValueError(f"still_frames={self.still_frames}: must be at least 1")
+            raise GateError(f"still_frames={self.still_frames}: must be at least 1")
         if (self.motion_threshold is not None and self.motion_threshold <= 0) or self.thumb_width < 8:
-            raise ValueError("motion_threshold must be > 0 (or None) and thumb_width >= 8")
+            raise GateError("motion_threshold must be > 0 (or None) and thumb_width >= 8")
 
     @classmethod
     def for_stills(cls) -> GateConfig:
@@ -150,18 +151,18 @@ class StabilityGate:
         """Give the frame's reading (None when it was not read because `measure` said moving or too
         dark). ``image`` may be passed instead of calling `measure` first.
 
-        :raises ValueError: when neither `measure` was called nor ``image`` given.
+        :raises GateError: (a ``ValueError``) when neither `measure` was called nor ``image`` given.
         """
         if image is not None:
             self.measure(image)
         motion = self._pending
         if motion is None:
-            raise ValueError("call measure(image) first or pass image=")
+            raise GateError("call measure(image) first or pass image=")
         self._pending = None
         status = motion.status
         if status is None:
             if reading is None:
-                raise ValueError("a frame that is neither moving nor too dark needs its reading")
+                raise GateError("a frame that is neither moving nor too dark needs its reading")
             status = _reading_status(reading)
         if status != FrameStatus.OK or reading is None:
             self._run.clear()
@@ -226,10 +227,10 @@ def vote(readings: Sequence[BoardReading]) -> BoardReading:
     the agreeing readings'. Bar, off, the dice (as a multiset of value and status) and the cube are
     voted whole the same way; the dice and cube positions come from the latest agreeing reading.
 
-    :raises ValueError: for an empty sequence.
+    :raises GateError: (a ``ValueError``) for an empty sequence.
     """
     if not readings:
-        raise ValueError("vote needs at least one reading")
+        raise GateError("vote needs at least one reading")
     latest = readings[-1]
     n = len(readings)
     points: list[PointReading] = []

@@ -11,6 +11,8 @@ import math
 import cv2
 import numpy as np
 
+from vision.errors import RenderError
+
 SHIFT = 4
 _ONE = 1 << SHIFT
 AA = cv2.LINE_AA
@@ -63,12 +65,12 @@ VARIANTS: dict[str, list[dict[str, BGR]]] = {
 def palette(style: str, variant: int = 0) -> dict[str, BGR]:
     """The colours of a board ``style`` in look ``variant`` (0 = the default look).
 
-    :raises ValueError: for an unknown style or variant.
+    :raises RenderError: (a ``ValueError``) for an unknown style or variant.
     """
     if style not in PALETTES:
-        raise ValueError(f"unknown board style {style!r}")
+        raise RenderError(f"unknown board style {style!r}")
     if not 0 <= variant <= len(VARIANTS.get(style, [])):
-        raise ValueError(f"{style} boards have variants 0-{len(VARIANTS.get(style, []))}, not {variant}")
+        raise RenderError(f"{style} boards have variants 0-{len(VARIANTS.get(style, []))}, not {variant}")
     pal = dict(PALETTES[style])
     if variant:
         pal.update(VARIANTS[style][variant - 1])

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.errors import RenderError
+
 BOARD_W = 1000.0
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1
@@ -49,7 +51,7 @@ class Layout:
         """``(x, y_base, direction)`` of slot 0-23: the column centre x, the y of the point's base (the
         frame edge) and +1 when the point grows downward (top row), -1 upward (bottom row)."""
         if not 0 <= slot <= 23:
-            raise ValueError(f"slot {slot} is outside 0-23")
+            raise RenderError(f"slot {slot} is outside 0-23")
         fx0, fy0, fx1, fy1 = self.field
         bar_w = 0.0 if self.bar is None else self.bar[1] - self.bar[0]
         if slot < 12:  # bottom row, right to left
@@ -87,7 +89,7 @@ def layout_for(style: str) -> Layout:
     Proportions follow the boards in ../shared/data: paper boards (boards-webcam) have a thin frame
     and no bar or trays; wooden and tournament boards have a bar and a tray on each side.
 
-    :raises ValueError: for an unknown style.
+    :raises RenderError: (a ``ValueError``) for an unknown style.
     """
     if style == "paper":
         board_h = 0.70 * BOARD_W
@@ -111,7 +113,7 @@ def layout_for(style: str) -> Layout:
         )
         ph = 0.40 * (field[3] - field[1])
         return Layout(style, board_h, field, (mid - bar / 2, mid + bar / 2), trays, pw, ph, 0.9 * pw)
-    raise ValueError(f"unknown board style {style!r}: use 'paper', 'wood' or 'tournament'")
+    raise RenderError(f"unknown board style {style!r}: use 'paper', 'wood' or 'tournament'")
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from vision.errors import RenderError
 from vision.reading import DARK, LIGHT, DieStatus
 from vision.render import draw
 
@@ -24,10 +25,6 @@ OFF_POSES = ("edge", "flat")
 # an undoubled cube may show instead of 64 (its value is then unread: None in the truth).
 CUBE_FACES = ("dark_on_light", "light_on_dark", "logo")
 COLOURS = (LIGHT, DARK)
-
-
-class RenderError(ValueError):
-    """An impossible board description (the message names the bad field and value)."""
 
 
 @dataclass(frozen=True)
