@@ -3,7 +3,7 @@
 Knows nothing of the rules, the controller or the LED link (import-linter contract, DESIGN.md).
 Frames are numpy ``uint8`` arrays of shape ``(H, W, 3)`` in OpenCV's BGR order.
 
-Sub-packages, one job each: ``frames`` (sources, stability gate, pipeline), ``board``
+Sub-packages, one job each: ``frames`` (sources, image files, stability gate, pipeline), ``board``
 (finding the field, calibration), ``checkers`` (stacks, bar, trays, hands), ``dice``, ``cube``,
 ``render`` (synthetic frames) and ``eval`` (scoring against labels). ``reader`` composes them into one
 reading (``reading``, pure data); ``errors`` is the one exception family.
@@ -23,9 +23,10 @@ from vision.errors import VisionError
 
 if TYPE_CHECKING:
     from vision.board.calibration import calibrate
+    from vision.frames.images import load_image
     from vision.reader import read_board
 
-__all__ = ["VisionError", "calibrate", "read_board"]
+__all__ = ["VisionError", "calibrate", "load_image", "read_board"]
 
 
 def __getattr__(name: str) -> Any:
@@ -39,4 +40,8 @@ def __getattr__(name: str) -> Any:
         from vision.board.calibration import calibrate
 
         return calibrate
+    if name == "load_image":
+        from vision.frames.images import load_image
+
+        return load_image
     raise AttributeError(f"module 'vision' has no attribute {name!r}")

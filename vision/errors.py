@@ -9,7 +9,7 @@ point) are statuses, not errors (STYLE.md 7).
 from __future__ import annotations
 
 __all__ = [
-    "CalibrationError", "DiceInputError", "GateError", "ReaderInputError", "RenderError",
+    "CalibrationError", "DiceInputError", "GateError", "ImageError", "ReaderInputError", "RenderError",
     "SourceClosed", "SourceError", "SourceSpecError", "VisionError", "WeightsMissingError",
 ]
 
@@ -28,6 +28,11 @@ class SourceClosed(SourceError):
 
 class SourceSpecError(SourceError, ValueError):
     """``open_source`` was given something that names no camera, video, folder or frames."""
+
+
+class ImageError(SourceError, ValueError):
+    """An image file or its bytes are missing, empty, cut off or not an image. A `SourceError`, so a
+    folder of frames skips such a file; a ``ValueError``, since the input is bad, not a device."""
 
 
 class CalibrationError(VisionError, ValueError):

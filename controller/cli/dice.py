@@ -57,12 +57,12 @@ def register(app: typer.Typer) -> None:
         ``confidence`` 0-1. A photo of a board in play is read by the board reader; any other photo by
         the whole-photo dice reader. Exit 2 when IMAGE cannot be read.
         """
-        from controller.cli.read import ImageLoadError, load_image
         from vision.dice.photo import DiceInputError, find_dice
+        from vision.frames.images import ImageError, load_image
 
         try:  # the same checks and messages as `tavla read` (missing, a directory, empty, truncated)
             frame = load_image(image)
-        except ImageLoadError as exc:
+        except ImageError as exc:
             raise _err(str(exc)) from None
         h, w = frame.shape[:2]
         if min(h, w) < _MIN_SIDE:  # it decodes, so it is readable: it just holds no die

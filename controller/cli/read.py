@@ -9,46 +9,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
 import typer
 
-__all__ = ["register", "load_image", "ImageLoadError"]
-
-
-class ImageLoadError(ValueError):
-    """An image file is missing, not an image, or truncated."""
-
-
-def _complete(data: np.ndarray) -> bool:
-    """False for a JPEG without its end marker or a PNG without its IEND chunk (a cut-off file)."""
-    raw = data.tobytes()
-    if raw[:2] == b"\xff\xd8":
-        return b"\xff\xd9" in raw[-64:]
-    if raw[:8] == b"\x89PNG\r\n\x1a\n":
-        return b"IEND" in raw[-16:]
-    return True
-
-
-def load_image(path: Path) -> np.ndarray:
-    """Decode ``path`` to a BGR uint8 array (H, W, 3).
-
-    :raises ImageLoadError: with a one-line reason (missing, empty, truncated, not an image).
-    """
-    import cv2
-
-    if path.is_dir():
-        raise ImageLoadError(f"{path} is a directory: give the path of one JPEG or PNG photo")
-    if not path.is_file():
-        raise ImageLoadError(f"no image file {path}: give the path of a JPEG or PNG photo")
-    data = np.fromfile(str(path), dtype=np.uint8)
-    if data.size == 0:
-        raise ImageLoadError(f"{path} is empty: give a complete JPEG or PNG photo")
-    if not _complete(data):
-        raise ImageLoadError(f"{path} is truncated (no end marker): copy the file again")
-    frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    if frame is None:
-        raise ImageLoadError(f"cannot decode {path} as an image: check the file is a JPEG or PNG photo")
-    return frame
+__all__ = ["register"]
 
 
 def register(app: typer.Typer) -> None:
@@ -69,6 +32,7 @@ def register(app: typer.Typer) -> None:
         Exit 0 when a board was found, 3 when none was, 2 when IMAGE cannot be read.
         """
         from vision.board import calibration as calib_mod
+        from vision.frames.images import ImageError, load_image
         from vision.reader import read_board
 
         def fail(message: str) -> typer.Exit:
@@ -77,7 +41,7 @@ def register(app: typer.Typer) -> None:
 
         try:
             frame = load_image(image)
-        except ImageLoadError as exc:
+        except ImageError as exc:
             raise fail(str(exc)) from None
         calib = None
         if calibration is not None:

@@ -27,7 +27,6 @@ Example::
 from __future__ import annotations
 
 import collections
-import contextlib
 import re
 import threading
 import time
@@ -40,6 +39,7 @@ import cv2
 import numpy as np
 
 from vision.errors import SourceClosed, SourceError, SourceSpecError
+from vision.frames.images import decode_image, quiet_opencv
 
 __all__ = [
     "CameraSource", "Frame", "FrameSource", "ImageFolderSource", "MemorySource", "SourceClosed",
@@ -233,24 +233,6 @@ def _natural_key(path: Path) -> list[object]:
     return [int(t) if t.isdigit() else t.lower() for t in re.split(r"(\d+)", path.name)]
 
 
-def decode_image(data: bytes, name: str = "image") -> np.ndarray:
-    """Decode an encoded image (JPEG, PNG, ...) to uint8 (H, W, 3) BGR.
-
-    :raises SourceError: when the bytes are not a complete image. A JPEG cut short still decodes
-        (libjpeg fills the missing rows with grey and only warns), so its end-of-image marker is
-        checked too.
-    """
-    if not data:
-        raise SourceError(f"{name}: the file is empty")
-    if data[:2] == b"\xff\xd8" and b"\xff\xd9" not in data[-64:]:
-        raise SourceError(f"{name}: the JPEG is truncated (no end-of-image marker)")
-    with _quiet_opencv():  # a broken file is reported once, by us (OpenCV's decoders log their own)
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if image is None:
-        raise SourceError(f"{name}: not an image OpenCV can decode")
-    return image
-
-
 class ImageFolderSource(FrameSource):
     """The images of a folder (suffixes in ``IMAGE_SUFFIXES``), in natural name order; other files
     (a README, labels) are ignored; unreadable images are reported as ``skipped`` events and passed.
@@ -317,7 +299,7 @@ class VideoFileSource(FrameSource):
         if not self.path.is_file():
             raise SourceError(f"{self.path}: no such video file")
         factory = capture_factory or (lambda p: cv2.VideoCapture(p))
-        with _quiet_opencv():
+        with quiet_opencv():
             self._cap: Capture | None = factory(str(self.path))
         if not self._cap.isOpened():
             self._cap.release()
@@ -396,7 +378,7 @@ class CameraSource(FrameSource):
 
     def _open(self) -> Capture | None:
         try:
-            with _quiet_opencv():
+            with quiet_opencv():
                 cap = self._factory(self.device)
         except Exception:  # noqa: BLE001 -- a backend refusing a device is "not there", retried later
             return None
@@ -530,22 +512,6 @@ class PiCameraCapture:
         if prop == cv2.CAP_PROP_FRAME_HEIGHT:
             return float(self._size[1])
         return 0.0
-
-
-@contextlib.contextmanager
-def _quiet_opencv() -> Iterator[None]:
-    """Silence OpenCV's own warnings while probing a device or file: a missing camera is reported once,
-    by us, in one line (OpenCV would add backend chatter on stderr)."""
-    logging = getattr(getattr(cv2, "utils", None), "logging", None)
-    if logging is None:
-        yield
-        return
-    old = logging.getLogLevel()
-    logging.setLogLevel(logging.LOG_LEVEL_SILENT)
-    try:
-        yield
-    finally:
-        logging.setLogLevel(old)
 
 
 def _picamera2() -> Any:

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import pytest
 
-from controller.cli.read import load_image
 from tests.conftest import per_photo, shared_data
 from vision.eval.boards import Tally, score_reading
+from vision.frames.images import load_image
 from vision.reader import read_board
 from vision.reading import DieStatus
 from vision.render.geometry import layout_for

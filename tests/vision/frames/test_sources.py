@@ -20,7 +20,6 @@ from vision.frames.sources import (
     SourceError,
     SourceSpecError,
     VideoFileSource,
-    decode_image,
     open_source,
 )
 
@@ -64,13 +63,6 @@ def test_folder_errors(tmp_path: Path) -> None:
         ImageFolderSource(tmp_path)
     with pytest.raises(SourceError, match="not a folder"):
         ImageFolderSource(tmp_path / "missing")
-
-
-def test_decode_image_accepts_complete_jpeg() -> None:
-    ok, jpg = cv2.imencode(".jpg", _img(50))
-    assert decode_image(jpg.tobytes()).shape == (48, 64, 3)
-    with pytest.raises(SourceError, match="empty"):
-        decode_image(b"")
 
 
 # --- video files ---------------------------------------------------------------------------------
