@@ -7,7 +7,7 @@ each; skipped with a note when absent) and 1280x720 frames (those photos resized
 project's renderer: rendering itself is not timed). Stages, each timed alone on the same frames:
 
 * decode -- JPEG bytes to a BGR array (cv2.imdecode);
-* gate -- the stability gate's motion/brightness thumbnail (`vision.frames.stability`);
+* gate -- the stability gate's motion/brightness thumbnail (`vision.frames.motion`);
 * board finding -- `vision.board.finder.find_board` (what calibration does once per session);
 * checkers -- rectify + `vision.checkers.stacks.count_stacks` + colour naming, given the board;
 * cube -- `vision.cube.finder.find_cube` (finding the cube and reading its face), given board and stacks;
@@ -123,7 +123,7 @@ Make = Callable[[np.ndarray, bytes], Callable[[], Any]]
 
 def _stages() -> list[tuple[str, Make | str]]:
     """(stage name, factory of a zero-argument call for one frame, or the reason it is not available)."""
-    from vision.frames.stability import thumbnail
+    from vision.frames.motion import thumbnail
 
     def decode(img: np.ndarray, blob: bytes) -> Callable[[], Any]:
         return lambda: cv2.imdecode(np.frombuffer(blob, np.uint8), cv2.IMREAD_COLOR)

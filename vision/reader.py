@@ -14,7 +14,8 @@ import cv2
 import numpy as np
 
 from vision.board.calibration import Calibration, outline_covered
-from vision.board.finder import POINT_PX, BoardGeometry, find_board
+from vision.board.finder import find_board
+from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.checkers.occlusion import find_occlusion, foreign_mask, hide_points
 from vision.checkers.stacks import StackReading, count_stacks, find_bar_checkers, name_colours
 from vision.checkers.trays import find_off, name_by_off, name_off

@@ -19,14 +19,13 @@ import cv2
 import numpy as np
 
 from vision.board.finder import (
-    POINT_PX,
-    BoardGeometry,
     border_energy,
     colour_gradient,
     find_board,
     geometry_from_corners,
     pattern_score_at,
 )
+from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.checkers.stacks import count_stacks
 from vision.errors import CalibrationError
 
@@ -63,7 +62,7 @@ _COVERED_RUN = 5
 
 @dataclass(frozen=True)
 class Calibration:
-    """Where the board is in the camera image. ``geometry``: see :class:`vision.board.finder.BoardGeometry`;
+    """Where the board is in the camera image. ``geometry``: see :class:`vision.board.geometry.BoardGeometry`;
     ``home``: where the light player's home board lies (``"bottom-right"`` etc.) when known, else None."""
 
     geometry: BoardGeometry

@@ -42,13 +42,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["BoardGeometry", "find_board", "geometry_from_corners", "normalise_exposure", "POINT_PX"]
+from vision.board.exposure import FRAME_EXPOSED, normalise_exposure
+from vision.board.geometry import POINT_PX, BoardGeometry, point_centres_u, point_edges_u
+
+__all__ = ["find_board", "geometry_from_corners"]
 
 # Working resolution (long side, pixels) for the search; the reading itself uses the full frame.
 _WORK_SIDE = 480
-# Rectified pixels per point width, for the pattern score (coarse) and for the reading (fine).
+# Rectified pixels per point width for the pattern score (coarse; the reading uses POINT_PX).
 _SCORE_PX = 10
-POINT_PX = 32
 # Depths (fractions of the field height from each long edge) where the triangle pattern is sampled.
 _DEPTHS = (0.08, 0.13, 0.18, 0.23, 0.28)
 # The bar's share of a whole field's width tried for fields found in one piece (0: no bar).
@@ -90,59 +92,6 @@ _MIN_SCORE = 0.25
 # completed and after its refinement (a random quadrilateral scores near 0; a hand across a row
 # hides much of it). Such a field is always reported occluded, so a wrong one costs no reading.
 _MIN_BROKEN_FINAL = 0.15
-
-
-@dataclass(frozen=True)
-class BoardGeometry:
-    """Where the board lies in an image and where its points are in the rectified view.
-
-    ``homography``: float64 (3, 3), maps input-image pixels ``(x, y, 1)`` to rectified pixels.
-    ``size``: rectified (width, height) in pixels; the field spans the whole rectified image, bar
-    included; points are ``POINT_PX`` wide. ``columns``: the 12 point centres' x (rectified pixels),
-    left to right, shared by the top and bottom rows. ``bar``: the bar's x-extent (rectified) or None.
-    ``image_size``: (width, height) of the image the geometry belongs to. ``score``: pattern score.
-    """
-
-    homography: np.ndarray
-    size: tuple[int, int]
-    columns: tuple[float, ...]
-    bar: tuple[float, float] | None
-    image_size: tuple[int, int]
-    score: float
-    corners: tuple[tuple[float, float], ...]  # field corners in the image: TL, TR, BR, BL
-    # True when the field was found only by completing an outline that something (a hand, an
-    # arm) had joined and broken: the reader then reports the frame occluded.
-    outline_broken: bool = False
-
-    @property
-    def point_w(self) -> float:
-        """Width of one point in rectified pixels."""
-        return float(POINT_PX)
-
-    @property
-    def has_bar(self) -> bool:
-        return self.bar is not None
-
-    def to_image(self, xy: np.ndarray) -> np.ndarray:
-        """Map rectified points, float (N, 2), to input-image pixels, float (N, 2)."""
-        inv = np.linalg.inv(self.homography)
-        pts = np.asarray(xy, dtype=np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, inv).reshape(-1, 2)
-
-    def to_rectified(self, xy: np.ndarray) -> np.ndarray:
-        """Map input-image pixels, float (N, 2), to rectified pixels, float (N, 2)."""
-        pts = np.asarray(xy, dtype=np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
-
-    def rectify(self, image: np.ndarray) -> np.ndarray:
-        """The rectified field, uint8 (size[1], size[0], 3), from an image of ``image_size``."""
-        return cv2.warpPerspective(image, self.homography, self.size, flags=cv2.INTER_LINEAR)
-
-    def slot_column(self, slot: int) -> tuple[int, bool]:
-        """(column index 0-11 left to right, is top row) of a slot (DESIGN.md slots)."""
-        if slot < 12:
-            return 11 - slot, False
-        return slot - 12, True
 
 
 # ----------------------------------------------------------------------------------------------
@@ -391,23 +340,6 @@ def refine_quad(mag: np.ndarray, q: np.ndarray) -> np.ndarray:
     return res
 
 
-def _point_edges(gap: float) -> np.ndarray:
-    """The 12 points' base intervals along a row in unit coordinates, float (12, 2).
-
-    ``gap`` is the bar's share of the field's width (0 for a board without a bar); the two halves
-    of six points each share the rest equally.
-    """
-    half = 0.5 * (1.0 - gap)
-    i = np.arange(6, dtype=np.float64)
-    left = np.stack([half * i / 6, half * (i + 1) / 6], axis=1)
-    return np.concatenate([left, left + (1.0 - half)])
-
-
-def point_centres_u(gap: float) -> np.ndarray:
-    """The 12 point centres along a row in unit coordinates, float (12,)."""
-    return _point_edges(gap).mean(axis=1)
-
-
 @functools.lru_cache(maxsize=512)
 def _triangle_samples(gap: float, tip: float, per_edge: int = 9) -> np.ndarray:
     """Points (unit-square coordinates, float (M, 2)) along the slanted edges of both rows' triangles.
@@ -417,7 +349,7 @@ def _triangle_samples(gap: float, tip: float, per_edge: int = 9) -> np.ndarray:
     """
     t = np.linspace(0.12, 0.92, per_edge)
     pts = []
-    for b0, b1 in _point_edges(gap):
+    for b0, b1 in point_edges_u(gap):
         tip_u = 0.5 * (b0 + b1)
         for base_u in (b0, b1):
             u = base_u + t * (tip_u - base_u)
@@ -1230,33 +1162,3 @@ def border_energy(image: np.ndarray, geom: BoardGeometry) -> float:
         ys = np.clip(np.rint(pts[:, 1]).astype(np.intp), 0, h - 1)
         vals.append(mag[ys, xs])
     return float(np.median(np.concatenate(vals)))
-
-
-# The bright reference (95th percentile of the grey level) that the absolute thresholds (gradient
-# strength, Lab distances, pattern contrast) were measured at: the labelled webcam frames sit at
-# 137-151 (whole frame) and 143-155 (rectified field), the photos of wooden boards at 170-250.
-FRAME_EXPOSED = 135.0
-FIELD_EXPOSED = 150.0
-# A field is never brightened more than this (noise would pass for edges).
-_MAX_GAIN = 4.0
-
-
-def normalise_exposure(rectified: np.ndarray, level: float = FIELD_EXPOSED) -> np.ndarray:
-    """The rectified field (or a whole frame) with an under-exposed camera's gain undone: uint8
-    (H, W, 3) like the input.
-
-    Under-exposure scales every pixel value by about the same factor (a camera's gain, a dim room,
-    and the sRGB curve is a power law, so a gain in light is a gain in pixel values), and with them
-    every gradient and colour distance the readers measure. The image's own bright reference, the
-    95th percentile of its grey level, is brought up to ``level`` (``FIELD_EXPOSED`` for a rectified
-    field, ``FRAME_EXPOSED`` for a whole frame, whose background is darker) by one gain common to
-    the three channels (hue and white balance unchanged), at most ``_MAX_GAIN``. An image already as
-    bright or brighter is returned as is: brighter frames only have clearer edges (and clip).
-    """
-    grey = rectified.mean(axis=2) if rectified.ndim == 3 else rectified
-    ref = float(np.percentile(grey[::2, ::2], 95))
-    if ref >= level or ref <= 0:
-        return rectified
-    gain = min(_MAX_GAIN, level / ref)
-    return cv2.convertScaleAbs(rectified, alpha=gain)
-

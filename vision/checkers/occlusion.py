@@ -17,7 +17,8 @@ import cv2
 import numpy as np
 
 from vision.arrays import channel_norm, scratch
-from vision.board.finder import POINT_PX, BoardGeometry, normalise_exposure
+from vision.board.exposure import normalise_exposure
+from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.checkers.stacks import StackReading
 from vision.reading import PointReading
 

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.board.finder import POINT_PX, BoardGeometry, normalise_exposure
+from vision.board.exposure import normalise_exposure
+from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.reading import DARK, LIGHT
 
 __all__ = ["StackReading", "count_stacks", "name_colours", "ring_scores"]

@@ -48,7 +48,7 @@ import cv2
 import numpy as np
 
 from vision.arrays import channel_sum
-from vision.board.finder import POINT_PX, BoardGeometry
+from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.checkers.stacks import StackReading, _gradients, name_colours, ring_scores
 from vision.reading import DARK, LIGHT
 

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from vision.arrays import channel_norm
-from vision.board.finder import POINT_PX, BoardGeometry
+from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.cube.face import read_face
 from vision.reading import CubeReading
 

@@ -45,7 +45,7 @@ import cv2
 import numpy as np
 
 from vision.arrays import channel_norm, scratch
-from vision.board.finder import BoardGeometry
+from vision.board.geometry import BoardGeometry
 from vision.dice.board_faces import BoardPip, Face, find_faces
 from vision.dice.status import BoardRegions, board_status
 from vision.dice.tilt import ASPECT_MIN, corner_aspect

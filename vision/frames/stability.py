@@ -29,13 +29,13 @@ from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-import cv2
 import numpy as np
 
 from vision.errors import GateError
+from vision.frames.motion import frame_change, thumbnail
 from vision.reading import BoardReading, CubeReading, DieReading, FrameStatus, PointReading
 
-__all__ = ["GateConfig", "GateResult", "StabilityGate", "Motion", "thumbnail", "vote"]
+__all__ = ["GateConfig", "GateResult", "StabilityGate", "Motion", "vote"]
 
 
 @dataclass(frozen=True)
@@ -71,17 +71,6 @@ class GateConfig:
         """Each frame is its own photo (an image folder of separate shots): no motion test, every ok
         frame settled on its own."""
         return cls(still_frames=1, motion_threshold=None, repeat=True)
-
-
-def thumbnail(image: np.ndarray, width: int = 160) -> np.ndarray:
-    """A small grey float32 copy of a BGR (H, W, 3) or grey (H, W) uint8 image, ``width`` pixels wide
-    (area-averaged, so sensor noise mostly cancels), lightly blurred."""
-    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    h, w = grey.shape[:2]
-    tw = max(8, min(width, w))
-    th = max(8, round(h * tw / w))
-    small = cv2.resize(grey, (tw, th), interpolation=cv2.INTER_AREA).astype(np.float32)
-    return cv2.GaussianBlur(small, (3, 3), 0)
 
 
 @dataclass(frozen=True)
@@ -134,7 +123,7 @@ class StabilityGate:
         same = prev is not None and prev.shape == thumb.shape
         value, changed = float("inf"), 0
         if same:
-            value, changed = _change(prev, thumb, self.config.pixel_threshold)  # type: ignore[arg-type]
+            value, changed = frame_change(prev, thumb, self.config.pixel_threshold)  # type: ignore[arg-type]
         self._prev = thumb
         status = None
         threshold = self.config.motion_threshold
@@ -182,21 +171,6 @@ class StabilityGate:
                 settled = voted
                 self._emitted = voted
         return GateResult(FrameStatus.OK, settled, motion.value, self._run_len)
-
-
-def _change(a: np.ndarray, b: np.ndarray, pixel_threshold: float) -> tuple[float, int]:
-    """Mean absolute difference of two thumbnails after matching their brightness and contrast, in
-    grey levels, and how many pixels differ by more than ``pixel_threshold``: a camera's
-    auto-exposure or a cloud changes every pixel alike and is not motion; a hand, a die or a bumped
-    camera changes some pixels and not others."""
-    ma, sa = cv2.meanStdDev(a)
-    mb, sb = cv2.meanStdDev(b)
-    sa_, sb_ = float(sa[0, 0]) or 1.0, float(sb[0, 0]) or 1.0
-    scale = (sa_ + sb_) / 2
-    za = (a - float(ma[0, 0])) * (scale / sa_)
-    zb = (b - float(mb[0, 0])) * (scale / sb_)
-    diff = cv2.absdiff(za, zb)
-    return float(diff.mean()), int(cv2.countNonZero((diff > pixel_threshold).astype(np.uint8)))
 
 
 def _reading_status(reading: BoardReading) -> FrameStatus:

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.board.finder import POINT_PX, BoardGeometry
+from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.checkers.stacks import StackReading, count_stacks, name_colours, ring_scores
 from vision.reading import DARK, LIGHT
 

@@ -133,8 +133,8 @@ def test_calibrated_detector_searches_once_and_again_after_a_bump() -> None:
 def test_gate_thresholds_hold_through_a_compressed_video(tmp_path: Path) -> None:
     """A rendered game written as an MJPEG video (compression noise on every frame) and read back:
     still frames stay still, hand frames are never ok, each position settles once."""
+    from vision.frames.motion import thumbnail
     from vision.frames.sources import VideoFileSource
-    from vision.frames.stability import thumbnail
 
     specs = [random_spec(s, style="wood", variant=1) for s in (4, 5)]
     frames = list(game_frames(specs, still=6, hand=3, size=(480, 270), camera=Camera(tilt_deg=8), seed=9,
@@ -186,7 +186,8 @@ def _still_scene(style: str = "paper", size: tuple[int, int] = (960, 540)):
 def test_still_camera_reuses_the_reading_of_an_unchanged_board() -> None:
     """A frame of the same still scene (new sensor noise and JPEG) gives the last reading back without
     reading it; a light's flicker (4 % gain) too."""
-    from vision.frames.pipeline import STILL_CHANGE, CalibratedDetector
+    from vision.frames.motion import STILL_CHANGE
+    from vision.frames.pipeline import CalibratedDetector
 
     spec, frame, _ = _still_scene()
     det = CalibratedDetector()
@@ -201,7 +202,8 @@ def test_still_camera_reuses_the_reading_of_an_unchanged_board() -> None:
 
 def test_still_camera_reads_again_when_a_checker_moved() -> None:
     """One checker moved between frames: the frame is read in full and the new counts are seen."""
-    from vision.frames.pipeline import STILL_CHANGE, CalibratedDetector
+    from vision.frames.motion import STILL_CHANGE
+    from vision.frames.pipeline import CalibratedDetector
     from vision.reader import read_board
 
     spec, frame, moved = _still_scene()
@@ -242,7 +244,7 @@ def test_region_change_separates_still_and_changed_real_frames() -> None:
     import pytest
 
     from vision.board.calibration import calibrate
-    from vision.frames.pipeline import STILL_CHANGE, BoardThumbnail, region_change
+    from vision.frames.motion import STILL_CHANGE, BoardThumbnail, region_change
 
     root = Path(__file__).resolve().parents[4] / "shared" / "data" / "boards-webcam"
     if not (root / "labels.jsonl").is_file():

@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.frames.stability import GateConfig, StabilityGate, thumbnail, vote
+from vision.frames.motion import thumbnail
+from vision.frames.stability import GateConfig, StabilityGate, vote
 from vision.reading import DARK, LIGHT, BoardReading, DieReading, DieStatus, FrameStatus, PointReading
 from vision.render.scene import Camera, random_spec, render, starting_spec
 from vision.render.sequence import game_frames
