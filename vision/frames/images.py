@@ -26,7 +26,7 @@ import numpy as np
 
 from vision.errors import ImageError
 
-__all__ = ["ImageError", "decode_image", "load_image"]
+__all__ = ["ImageError", "decode_image", "load_image", "quiet_opencv"]
 
 _SOI, _EOI, _SOS = 0xD8, 0xD9, 0xDA
 # Markers without a length field: TEM and the restart markers RST0-7 (ITU T.81 table B.1).
