@@ -46,7 +46,7 @@ bench: $(VENV)/.bench-installed
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
 
-# Retrain the dice network (vision/assets/dice_cnn.onnx + dice_cls.onnx, checked on the photos of one
+# Retrain the dice network (vision/dice/assets/dice_cnn.onnx + dice_cls.onnx, checked on the photos of one
 # fold held out first) in a venv of its own under build/, so PyTorch never enters .venv or CI. About
 # an hour on 2 cores.
 TRAIN_VENV := build/train-venv
@@ -57,4 +57,4 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 
 .PHONY: train-dice
 train-dice: $(TRAIN_VENV)/.installed
-	nice $(TRAIN_VENV)/bin/python -m vision.dice_cnn_train --folds 2 --only-fold 0 --write
+	nice $(TRAIN_VENV)/bin/python -m training.dice_cnn --folds 2 --only-fold 0 --write

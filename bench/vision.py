@@ -7,16 +7,16 @@ each; skipped with a note when absent) and 1280x720 frames (those photos resized
 project's renderer: rendering itself is not timed). Stages, each timed alone on the same frames:
 
 * decode -- JPEG bytes to a BGR array (cv2.imdecode);
-* gate -- the stability gate's motion/brightness thumbnail (`vision.stability`);
-* board finding -- `vision.board.find_board` (what calibration does once per session);
-* checkers -- rectify + `vision.checkers.count_stacks` + colour naming, given the board;
-* cube -- `vision.cube.find_cube` (finding the cube and reading its face), given board and stacks;
-* borne off -- `vision.trays.find_off` (both trays or the table beside), given board and stacks;
-* dice -- `vision.dice.find_dice` on the whole frame;
-* dice on the board -- `vision.board_dice.find_board_dice` (what the reader runs), given board and stacks;
+* gate -- the stability gate's motion/brightness thumbnail (`vision.frames.motion`);
+* board finding -- `vision.board.finder.find_board` (what calibration does once per session);
+* checkers -- rectify + `vision.checkers.stacks.count_stacks` + colour naming, given the board;
+* cube -- `vision.cube.finder.find_cube` (finding the cube and reading its face), given board and stacks;
+* borne off -- `vision.checkers.trays.find_off` (both trays or the table beside), given board and stacks;
+* dice -- `vision.dice.photo.find_dice` on the whole frame;
+* dice on the board -- `vision.dice.on_board.find_board_dice` (what the reader runs), given board and stacks;
 * full reading -- `vision.reader.read_board` without a calibration (finds the board every frame) and
   with one (the per-frame cost on a live camera once calibrated: every stage run on the frame);
-* calibrated, frame unchanged (reuse) -- `vision.pipeline.CalibratedDetector` on a still camera: the
+* calibrated, frame unchanged (reuse) -- `vision.frames.pipeline.CalibratedDetector` on a still camera: the
   frame (the photo again with fresh sensor noise, sigma 2) is compared with the last read frame through
   the board's thumbnail and, unchanged, answered with the last reading. This is not a reading of the
   frame: any change on the board (a checker moved, a die thrown, a hand) costs a full reading above.
@@ -86,7 +86,7 @@ def _inputs() -> tuple[list[tuple[str, list[bytes]]], list[str]]:
             img = cv2.imdecode(np.frombuffer(b, np.uint8), cv2.IMREAD_COLOR)
             ok, enc = cv2.imencode(".jpg", cv2.resize(img, (1280, 720), interpolation=cv2.INTER_AREA))
             resized.append(enc.tobytes())
-    from vision.render import Camera, random_spec, render
+    from vision.render.scene import Camera, random_spec, render
 
     rendered = []
     for i, style in enumerate(("paper", "wood", "tournament")):
@@ -123,7 +123,7 @@ Make = Callable[[np.ndarray, bytes], Callable[[], Any]]
 
 def _stages() -> list[tuple[str, Make | str]]:
     """(stage name, factory of a zero-argument call for one frame, or the reason it is not available)."""
-    from vision.stability import thumbnail
+    from vision.frames.motion import thumbnail
 
     def decode(img: np.ndarray, blob: bytes) -> Callable[[], Any]:
         return lambda: cv2.imdecode(np.frombuffer(blob, np.uint8), cv2.IMREAD_COLOR)
@@ -140,11 +140,11 @@ def _stages() -> list[tuple[str, Make | str]]:
         except (ImportError, AttributeError) as exc:
             out.append((stage, f"not available ({exc})"))
 
-    optional("board finding (calibration)", "vision.board",
+    optional("board finding (calibration)", "vision.board.finder",
              lambda m: lambda img, blob: lambda: m.find_board(img))
 
     def checkers(m: Any) -> Callable[[np.ndarray, bytes], Callable[[], Any]]:
-        from vision.board import find_board
+        from vision.board.finder import find_board
 
         def make(img: np.ndarray, blob: bytes) -> Callable[[], Any]:
             geom = find_board(img)
@@ -154,13 +154,13 @@ def _stages() -> list[tuple[str, Make | str]]:
 
         return make
 
-    optional("checkers (rectify + count + colours)", "vision.checkers", checkers)
+    optional("checkers (rectify + count + colours)", "vision.checkers.stacks", checkers)
 
     def beside(stage: Callable[[Any, np.ndarray, Any, list[Any]], Any]) -> Callable[[Any], Make]:
         """A stage given the board and its stacks (found once, outside the timed call)."""
         def build(m: Any) -> Make:
-            from vision.board import find_board
-            from vision.checkers import count_stacks
+            from vision.board.finder import find_board
+            from vision.checkers.stacks import count_stacks
 
             def make(img: np.ndarray, blob: bytes) -> Callable[[], Any]:
                 geom = find_board(img)
@@ -173,19 +173,19 @@ def _stages() -> list[tuple[str, Make | str]]:
 
         return build
 
-    optional("cube (find + read its face)", "vision.cube",
+    optional("cube (find + read its face)", "vision.cube.finder",
              beside(lambda m, img, geom, stacks: m.find_cube(img, geom, stacks[0].radius)))
-    optional("borne off (both trays)", "vision.trays",
+    optional("borne off (both trays)", "vision.checkers.trays",
              beside(lambda m, img, geom, stacks: m.find_off(img, geom, stacks[0].radius, stacks)))
-    optional("dice (whole frame)", "vision.dice", lambda m: lambda img, blob: lambda: m.find_dice(img))
-    optional("dice on the board (given board, stacks)", "vision.board_dice",
+    optional("dice (whole frame)", "vision.dice.photo", lambda m: lambda img, blob: lambda: m.find_dice(img))
+    optional("dice on the board (given board, stacks)", "vision.dice.on_board",
              beside(lambda m, img, geom, stacks: m.find_board_dice(
                  img, geom, [(x, y, s.radius) for s in stacks for x, y in s.centres], stacks[0].radius)))
     optional("full reading, no calibration", "vision.reader",
              lambda m: lambda img, blob: lambda: m.read_board(img))
 
     def calibrated(m: Any) -> Callable[[np.ndarray, bytes], Callable[[], Any]]:
-        from vision.calibration import calibrate
+        from vision.board.calibration import calibrate
 
         def make(img: np.ndarray, blob: bytes) -> Callable[[], Any]:
             calib = calibrate(img)
@@ -198,7 +198,7 @@ def _stages() -> list[tuple[str, Make | str]]:
     optional("full reading, calibrated", "vision.reader", calibrated)
 
     def reused(m: Any) -> Callable[[np.ndarray, bytes], Callable[[], Any]]:
-        from vision.calibration import calibrate
+        from vision.board.calibration import calibrate
 
         def make(img: np.ndarray, blob: bytes) -> Callable[[], Any]:
             calib = calibrate(img)
@@ -219,7 +219,7 @@ def _stages() -> list[tuple[str, Make | str]]:
 
         return make
 
-    optional("calibrated, frame unchanged (reuse)", "vision.pipeline", reused)
+    optional("calibrated, frame unchanged (reuse)", "vision.frames.pipeline", reused)
     return out
 
 
@@ -287,8 +287,8 @@ def main() -> None:
                   "below 1.00x keeps up with the camera. goal: full reading of a 1280x720 frame "
                   f"<= {GOAL_MS:g} ms.")
     console.print("reuse row: a frame of an unchanged board on a still camera answered with the last "
-                  "reading (vision.pipeline.CalibratedDetector); it reads nothing, and is not the full "
-                  "reading the goal is for.")
+                  "reading (vision.frames.pipeline.CalibratedDetector); it reads nothing, and is not "
+                  "the full reading the goal is for.")
     for note in notes + failures:
         console.print(f"note: {note}")
     if dice_main is not None:

@@ -18,9 +18,9 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from vision.dice import find_dice, read_dice, read_dice_with
-from vision.dice_cnn import CLASSIFIER, WEIGHTS, load_net
-from vision.dice_eval import score_board_labels, score_yolo_folder
+from vision.dice.cnn import CLASSIFIER, WEIGHTS, load_net
+from vision.dice.photo import find_dice, read_dice, read_dice_with
+from vision.eval.dice import score_board_labels, score_yolo_folder
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 FRAME_MS = 1000.0 / 30.0
@@ -75,7 +75,7 @@ def main(quick: bool = False) -> None:
         table.add_row(f"ms per photo {w}x{h}", f"{own:.1f}", interval, f"{own / FRAME_MS:.2f}")
         table.add_row("", "", f"JPEG decode {decode:.2f} ms", f"{own / max(decode, 1e-6):.0f}")
         with _stage(err, "dice: timing the classical reader alone"):
-            plain = _ms(lambda f: read_dice_with(f, None), frames)
+            plain = _ms(lambda f: read_dice_with(f), frames)
         table.add_row("", "", f"classical alone {plain:.1f} ms", f"{own / max(plain, 1e-6):.2f}")
         net = load_net()
         if net is not None:

@@ -13,14 +13,16 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.board import POINT_PX, BoardGeometry, find_board
-from vision.board_dice import find_board_dice
-from vision.calibration import Calibration, outline_covered
-from vision.checkers import StackReading, count_stacks, find_bar_checkers, name_colours
-from vision.cube import find_cube
-from vision.occlusion import find_occlusion, foreign_mask, hide_points
+from vision.board.calibration import Calibration, outline_covered
+from vision.board.finder import find_board
+from vision.board.geometry import POINT_PX, BoardGeometry
+from vision.checkers.occlusion import find_occlusion, foreign_mask, hide_points
+from vision.checkers.stacks import StackReading, count_stacks, find_bar_checkers, name_colours
+from vision.checkers.trays import find_off, name_by_off, name_off
+from vision.cube.finder import find_cube
+from vision.dice.on_board import find_board_dice
+from vision.errors import ReaderInputError
 from vision.reading import BoardReading, DieReading, FrameStatus, PointReading
-from vision.trays import find_off, name_by_off, name_off
 
 __all__ = ["read_board", "ReaderInputError", "MIN_SIDE", "MAX_WORK_SIDE"]
 
@@ -32,10 +34,6 @@ MAX_WORK_SIDE = 1920
 WORK_SIDE = 1600
 # Frames darker than this mean grey level (0-255) are reported as too dark.
 _TOO_DARK = 12.0
-
-
-class ReaderInputError(ValueError):
-    """The array is not an image (wrong dtype or shape)."""
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:
@@ -57,9 +55,9 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
 def read_board(image: np.ndarray, calibration: Calibration | None = None) -> BoardReading:
     """Read one frame: BGR uint8 (H, W, 3) (grey (H, W) and BGRA are accepted too).
 
-    :param calibration: where the board is, from :func:`vision.calibration.calibrate`; when None the
+    :param calibration: where the board is, from :func:`vision.board.calibration.calibrate`; when None the
         board is searched in this frame (slower). The calibration is trusted: a caller that keeps
-        one over many frames checks :func:`vision.calibration.still_valid` now and then and
+        one over many frames checks :func:`vision.board.calibration.still_valid` now and then and
         calibrates again when the camera has moved.
     :returns: a :class:`BoardReading`; ``board_found=False`` with ``status`` ``no_board`` or
         ``too_dark`` when there is no readable board, ``occluded=True`` when something covers the
@@ -106,7 +104,7 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
         if name is not None:
             bar[name] = bar.get(name, 0) + 1
     # a field found only by completing an outline that something had joined and broken
-    # (vision.board._complete_corners) is under a hand even where the field itself looks clear; a
+    # (vision.board.finder._complete_corners) is under a hand even where the field itself looks clear; a
     # calibrated reading searches no outline, so it checks the calibrated one is still in plain view
     occluded = (geom.outline_broken
                 or (calibration is not None and geom is calibration.geometry
@@ -186,7 +184,7 @@ def _points(
 
 def _dice(image: np.ndarray, geom: BoardGeometry, stacks: list[StackReading], radius: float,
           cube_xy: tuple[float, float] | None = None) -> tuple[DieReading, ...]:
-    """The dice on the board (:func:`vision.board_dice.find_board_dice`); () when that reader fails."""
+    """The dice on the board (:func:`vision.dice.on_board.find_board_dice`); () when that reader fails."""
     discs = [(x, y, s.radius) for s in stacks for x, y in s.centres]
     try:
         return find_board_dice(image, geom, discs, radius, cube_xy)

@@ -24,7 +24,7 @@ def check_source(spec: str) -> None:
     :raises typer.Exit: (code 2, one line) when the source cannot be opened, or when a folder's
         images or a file all fail to decode (a run would otherwise end with 0 frames and exit 0).
     """
-    from vision.sources import open_source
+    from vision.frames.sources import open_source
 
     try:
         src = open_source(spec)

@@ -25,7 +25,7 @@ def _board_dice(frame: np.ndarray) -> list[DieReading] | None:
     """The dice of a photo that shows a game in play: a board found, clear (status ``ok``), at least
     ``_GAME_CHECKERS`` checkers on its points. The board reader reads dice at the checkers' scale and
     only on the board and its margin, so it does not take a broadcast's lettering, the board's hinge
-    or the cube's figures for dice, as the whole-photo reader (:func:`vision.dice.find_dice`) can.
+    or the cube's figures for dice, as the whole-photo reader (:func:`vision.dice.photo.find_dice`) can.
     None when the photo shows no such board (a tray, a table, a covered or empty board)."""
     from vision.reader import read_board
     from vision.reading import FrameStatus
@@ -57,12 +57,12 @@ def register(app: typer.Typer) -> None:
         ``confidence`` 0-1. A photo of a board in play is read by the board reader; any other photo by
         the whole-photo dice reader. Exit 2 when IMAGE cannot be read.
         """
-        from controller.cli.images import ImageLoadError, load_image
-        from vision.dice import DiceInputError, find_dice
+        from vision.dice.photo import DiceInputError, find_dice
+        from vision.frames.images import ImageError, load_image
 
         try:  # the same checks and messages as `tavla read` (missing, a directory, empty, truncated)
             frame = load_image(image)
-        except ImageLoadError as exc:
+        except ImageError as exc:
             raise _err(str(exc)) from None
         h, w = frame.shape[:2]
         if min(h, w) < _MIN_SIDE:  # it decodes, so it is readable: it just holds no die

@@ -11,9 +11,7 @@ from pathlib import Path
 
 import typer
 
-from controller.cli.images import ImageLoadError, load_image
-
-__all__ = ["register", "load_image", "ImageLoadError"]
+__all__ = ["register"]
 
 
 def register(app: typer.Typer) -> None:
@@ -33,7 +31,8 @@ def register(app: typer.Typer) -> None:
 
         Exit 0 when a board was found, 3 when none was, 2 when IMAGE cannot be read.
         """
-        from vision import calibration as calib_mod
+        from vision.board import calibration as calib_mod
+        from vision.frames.images import ImageError, load_image
         from vision.reader import read_board
 
         def fail(message: str) -> typer.Exit:
@@ -42,7 +41,7 @@ def register(app: typer.Typer) -> None:
 
         try:
             frame = load_image(image)
-        except ImageLoadError as exc:
+        except ImageError as exc:
             raise fail(str(exc)) from None
         calib = None
         if calibration is not None:

@@ -113,7 +113,7 @@ def register(app: typer.Typer) -> None:
         spec = source if source is not None else cfg.source
         calibration = None
         if cfg.calibration:
-            from vision.calibration import load as load_calibration
+            from vision.board.calibration import load as load_calibration
 
             try:
                 calibration = load_calibration(cfg.calibration)

@@ -31,8 +31,8 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-        from controller.cli.images import ImageLoadError, load_image
-        from vision.evaluate import ImageScore, Tally, score_reading
+        from vision.eval.boards import ImageScore, Tally, score_reading
+        from vision.frames.images import ImageError, load_image
         from vision.reader import read_board
 
         console = Console()
@@ -68,7 +68,7 @@ def register(app: typer.Typer) -> None:
                 path = root / str(label["image"])
                 try:
                     frame = load_image(path)
-                except ImageLoadError as exc:
+                except ImageError as exc:
                     tally.errors += 1
                     console.print(f"[red]ERROR[/red] {label['image']}: {exc}")
                     progress.advance(task)

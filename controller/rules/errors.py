@@ -4,9 +4,10 @@ As gpiozero's ``exc.py``: every error the controller raises on purpose is a :cla
 also the builtin it resembles (``class FormatError(TavlaError, ValueError)``), so callers may catch
 either. The family: :class:`RulesError` and the two below, ``NardyTextError`` (rules.nardy.text),
 ``FormatError`` with ``RecordError`` and ``IllegalPlayError`` (formats), ``GeometryError``,
-``SettingsError``, ``EventError``, ``ClockError`` (game), ``StationError`` with ``LinkUnavailable``
-and ``SessionInterrupted``, ``JournalError`` with ``NotAJournal`` and ``JournalTampered``,
-``ConfigError``, ``ButtonError`` (station), ``ImageLoadError`` (cli).
+``SettingsError``, ``EventError``, ``ClockError`` (game), ``StationError`` with ``LinkUnavailable``,
+``SessionRefused`` and ``SessionInterrupted``, ``JournalError`` with ``JournalDamaged``,
+``NotAJournal`` and ``JournalTampered``, ``KeyFileError``, ``LockHeld``, ``ConfigError``,
+``ButtonError`` (station). A photo that cannot be read is vision's ``ImageError``.
 
 * :class:`TavlaError` -- the root.
 * :class:`RulesError` -- base of everything the rules core raises on purpose.

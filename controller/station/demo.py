@@ -5,7 +5,7 @@ fixed rule -- and :func:`scenes` turns it into what a camera over the board woul
 the start position, the opening roll (one die each, each on his own right-hand half; RULES.md B3, B15),
 the dice on the mover's half, the checkers moved, the dice picked up (the turn ends, B16), the next
 roll. A cocked die and its re-throw (B15) are part of the short demo, so a ruling is shown too.
-:func:`frames` renders each scene (``vision.render.render``) and yields the image with its ground truth.
+:func:`frames` renders each scene (``vision.render.scene.render``) and yields the image with its ground truth.
 
 Light sits at the bottom edge with his home board bottom-right (RULES.md B2 standard set-up), so light
 rolls on the right half and dark on the left half.
@@ -124,11 +124,11 @@ def scenes(seed: int = 7, turns: int | None = 6, rethrow_at: int | None = 1) -> 
 
 
 def scene_spec(scene: Scene, style: str = "wood") -> Any:
-    """The ``vision.render.BoardSpec`` of a scene (dice placed on the roller's right-hand half; the
+    """The ``vision.render.spec.BoardSpec`` of a scene (dice placed on the roller's right-hand half; the
     opening roll's two dice one on each half)."""
     from vision.reading import DieStatus
-    from vision.render import BoardSpec, DieSpec
-    from vision.render_geometry import layout_for
+    from vision.render.geometry import layout_for
+    from vision.render.scene import BoardSpec, DieSpec
 
     points: list[tuple[str | None, int]] = [(None, 0)] * 24
     bar: dict[str, int] = {}
@@ -166,7 +166,7 @@ def frames(
     seed: int = 7, turns: int | None = 6, style: str = "wood", view: str = "perspective"
 ) -> Iterator[tuple[Any, Any, str]]:
     """(image BGR uint8 (H, W, 3), ground-truth BoardReading, caption) for every scene."""
-    from vision.render import render
+    from vision.render.scene import render
 
     for i, scene in enumerate(scenes(seed, turns)):
         r = render(scene_spec(scene, style), view=view, seed=seed * 1000 + i, size=(960, 540))

@@ -83,7 +83,7 @@ def source_events(
     t_start: float = 0.0,
     capture_factory: Any = None,
 ) -> Iterator[Event]:
-    """BoardSeen events from a camera, video or image folder through ``vision.pipeline`` (source ->
+    """BoardSeen events from a camera, video or image folder through ``vision.frames.pipeline`` (source ->
     reader -> stability gate). A folder holds separate photos: each is settled on its own
     (``GateConfig.for_stills``) and every photo gets an answer -- a frame the gate does not settle (no
     board, a hand over it) is passed on with its status, so the station says why it waits. Video and
@@ -97,11 +97,11 @@ def source_events(
 
     Event times ``t`` are seconds since the source opened plus ``t_start`` (a resumed session goes on
     from its journal's last time, so the clock never sees time run backwards). ``capture_factory``:
-    a camera capture builder (``vision.sources.open_source``; tests pass a fake camera)."""
-    from vision.pipeline import CalibratedDetector, run_pipeline
+    a camera capture builder (``vision.frames.sources.open_source``; tests pass a fake camera)."""
+    from vision.frames.pipeline import CalibratedDetector, run_pipeline
+    from vision.frames.sources import open_source
+    from vision.frames.stability import GateConfig
     from vision.reading import BoardReading, FrameStatus
-    from vision.sources import open_source
-    from vision.stability import GateConfig
 
     folder = Path(spec).is_dir()
     gate = GateConfig.for_stills() if folder or Path(spec).is_file() and _is_image(spec) else None
@@ -150,7 +150,7 @@ def source_events(
 
 
 def _is_image(spec: str) -> bool:
-    from vision.sources import IMAGE_SUFFIXES
+    from vision.frames.sources import IMAGE_SUFFIXES
 
     return Path(spec).suffix.lower() in IMAGE_SUFFIXES
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli.read import load_image
 from tests.conftest import shared_data
-from vision.evaluate import Tally, score_reading
+from vision.eval.boards import Tally, score_reading
+from vision.frames.images import load_image
 from vision.reader import read_board
 
 _CONTRACT_POINT = {"slot", "image_xy", "colour", "count", "confidence"}

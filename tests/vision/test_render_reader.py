@@ -10,7 +10,7 @@ import itertools
 import pytest
 
 from vision.reading import DARK, LIGHT
-from vision.render import Camera, random_spec, render, starting_spec
+from vision.render.scene import Camera, random_spec, render, starting_spec
 
 reader = pytest.importorskip("vision.reader", reason="vision.reader is not written yet")
 
@@ -100,7 +100,7 @@ def test_reader_reads_the_demo_frames(frame: int) -> None:
 def _bar_cases() -> list[tuple[str, int, dict[str, int], str, int]]:
     """Every board style with a bar, in each of its looks: 1-4 checkers of one colour, or of both,
     on the bar, in both views (the seed follows the case)."""
-    from vision.render_draw import VARIANTS
+    from vision.render.draw import VARIANTS
 
     out = []
     for style in ("wood", "tournament"):

@@ -17,9 +17,9 @@ import cv2
 import numpy as np
 import pytest
 
-from controller.cli.read import load_image
 from tests.conftest import shared_data
-from vision.evaluate import Tally, score_reading
+from vision.eval.boards import Tally, score_reading
+from vision.frames.images import load_image
 from vision.reader import read_board
 
 Label = dict

@@ -201,10 +201,10 @@ def test_run_starts_without_the_led_device_and_lights_it_when_it_answers(tmp_pat
     line, plays on, and the device shows the newest frame once it is plugged in."""
     import time as _time
 
-    from controller.game.effects import Leds
     from rich.console import Console
 
     from controller.cli.run import run_session
+    from controller.game.effects import Leds
     from firmware_bridge import sim
 
     board = sim.board("tavla-test-offline")

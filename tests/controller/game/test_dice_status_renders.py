@@ -1,7 +1,7 @@
 """``wrong_half`` from the camera to the ruling (RULES.md B15: each player rolls in the half on his
 right; a die on the other half forces a re-throw of both).
 
-The board reader gives each die's place, not who rolled (vision/board_dice.py): a die rendered on
+The board reader gives each die's place, not who rolled (vision/dice/on_board.py): a die rendered on
 the roller's left-hand half is read ``flat`` at its place, :func:`controller.game.events.board_seen` gives
 it the slot nearest it, and :func:`controller.game.rulings.rethrow` -- told which half the roller must use,
 as controller.game.turns does from the seating -- rules the re-throw."""
@@ -14,8 +14,8 @@ from controller.game.events import board_seen
 from controller.game.rulings import Settings, rethrow
 from vision.reader import read_board
 from vision.reading import DieStatus
-from vision.render import render
-from vision.render_spec import BoardSpec, DieSpec, starting_spec
+from vision.render.scene import render
+from vision.render.spec import BoardSpec, DieSpec, starting_spec
 
 
 def _ruling(style: str, view: str, roller: str, statuses: tuple[DieStatus, DieStatus]) -> str | None:

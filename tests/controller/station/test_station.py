@@ -158,7 +158,7 @@ def test_station_reports_its_thread_failure(tmp_path):
 
 
 class _Camera:
-    """A fake camera for ``vision.sources.CameraSource``: blank frames until ``lost_at`` s, then
+    """A fake camera for ``vision.frames.sources.CameraSource``: blank frames until ``lost_at`` s, then
     nothing (grabs fail and re-opening fails: the cable is out) until ``back_at`` s, then frames again,
     each different (hands over the board), so the pipeline keeps reporting after the camera is back."""
 
@@ -208,7 +208,7 @@ class _Capture:
 
 
 def test_camera_lost_pauses_the_clock_refunds_the_silent_time_and_the_station_goes_on(tmp_path):
-    """Issue 6 item 6: the camera stops sending frames mid-turn (vision.sources reports it ``lost``):
+    """Issue 6 item 6: the camera stops sending frames mid-turn (vision.frames.sources reports it ``lost``):
     the station hears it from the grabber thread, journals it, and the running clock pauses from the
     last frame the camera sent, so the silent time -- before the source noticed, too -- is refunded;
     when the camera is back the clock runs again and the station goes on with its frames."""
@@ -268,7 +268,6 @@ def test_handle_hands_led_frames_over_without_waiting_on_the_device():
     """Issue 18 item 5: the device reads nothing for 3 s; handle() still returns at once (a generous
     sanity bound here; the 5 ms figure is `python -m bench link`) and the frame is shown after."""
     from controller.station.demo import scripted_events
-
     from firmware_bridge import sim
     from firmware_bridge.link import LedLink
 

@@ -1,0 +1,125 @@
+"""Checker counting on a drawn, already rectified board: stacks of every height, colours learned."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.board.geometry import POINT_PX, BoardGeometry
+from vision.checkers.stacks import StackReading, count_stacks, name_colours, ring_scores
+from vision.reading import DARK, LIGHT
+
+W = 12 * POINT_PX
+H = 13 * POINT_PX
+FIELD = (205, 225, 235)  # cream, BGR
+POINTS = ((40, 40, 170), (45, 45, 45))  # red and near-black triangles
+LIGHT_BGR, DARK_BGR = (235, 240, 240), (30, 30, 30)
+
+
+def _geometry() -> BoardGeometry:
+    cols = tuple((i + 0.5) * POINT_PX for i in range(12))
+    corners = ((0.0, 0.0), (float(W), 0.0), (float(W), float(H)), (0.0, float(H)))
+    return BoardGeometry(np.eye(3), (W, H), cols, None, (W, H), 1.0, corners)
+
+
+def _board(stacks: dict[tuple[int, bool], tuple[str, int]]) -> np.ndarray:
+    img = np.full((H, W, 3), FIELD, np.uint8)
+    tip = int(0.42 * H)
+    for i in range(12):
+        x0, x1 = i * POINT_PX, (i + 1) * POINT_PX
+        for top in (True, False):
+            colour = POINTS[(i + (0 if top else 1)) % 2]
+            base_y, tip_y = (0, tip) if top else (H - 1, H - 1 - tip)
+            tri = np.array([[x0, base_y], [x1, base_y], [(x0 + x1) // 2, tip_y]], np.int32)
+            cv2.fillConvexPoly(img, tri, colour, lineType=cv2.LINE_AA)
+    r = int(0.45 * POINT_PX)
+    for (col, top), (name, count) in stacks.items():
+        fill = LIGHT_BGR if name == LIGHT else DARK_BGR
+        for k in range(count):
+            cy = r + 1 + 2 * r * k if top else H - 2 - r - 2 * r * k
+            cx = int((col + 0.5) * POINT_PX)
+            cv2.circle(img, (cx, cy), r, fill, -1, lineType=cv2.LINE_AA)
+            cv2.circle(img, (cx, cy), r, (170, 170, 170), 2, lineType=cv2.LINE_AA)  # the rim
+    return img
+
+
+def _grad(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    gx = cv2.Sobel(lab[:, :, 0], cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(lab[:, :, 0], cv2.CV_32F, 0, 1, ksize=3)
+    return gx, gy
+
+
+def test_ring_score_is_high_on_a_disc_and_low_beside_it() -> None:
+    img = np.full((100, 100, 3), 200, np.uint8)
+    cv2.circle(img, (50, 50), 14, (20, 20, 20), -1, lineType=cv2.LINE_AA)
+    gx, gy = _grad(img)
+    on = ring_scores(gx, gy, np.array([50.0]), np.array([50.0]), 14.0)[0]
+    off = ring_scores(gx, gy, np.array([62.0]), np.array([50.0]), 14.0)[0]
+    assert on >= 0.9 and off < 0.5
+
+
+def test_ring_score_is_low_on_a_straight_edge() -> None:
+    img = np.full((100, 100, 3), 200, np.uint8)
+    img[:, 50:] = 30
+    gx, gy = _grad(img)
+    assert ring_scores(gx, gy, np.array([50.0]), np.array([50.0]), 14.0)[0] < 0.4
+
+
+@pytest.mark.parametrize("height", [1, 2, 3, 4, 5, 6])
+def test_stacks_of_every_height_in_both_rows(height: int) -> None:
+    want = {
+        (1, True): (LIGHT, height), (6, True): (DARK, 2), (3, False): (DARK, height), (10, False): (LIGHT, 1)
+    }
+    got = count_stacks(_board(want), _geometry())
+    counts = {(s.column, s.top): s.count for s in got}
+    for key, (_, n) in want.items():
+        assert counts[key] == n, key
+    assert sum(counts.values()) == sum(n for _, n in want.values())
+
+
+def test_dark_checkers_on_dark_points_are_counted() -> None:
+    # column 1 of the top row and column 0 of the bottom row carry the near-black triangles
+    want = {(1, True): (DARK, 3), (0, False): (DARK, 2), (4, False): (LIGHT, 4)}
+    got = count_stacks(_board(want), _geometry())
+    counts = {(s.column, s.top): s.count for s in got}
+    assert counts[(1, True)] == 3 and counts[(0, False)] == 2 and counts[(4, False)] == 4
+
+
+def test_colours_are_named_by_lightness() -> None:
+    want = {(0, True): (LIGHT, 2), (5, True): (DARK, 3), (8, False): (LIGHT, 1), (2, False): (DARK, 1)}
+    stacks = count_stacks(_board(want), _geometry())
+    names = name_colours(stacks)
+    by_key = {(s.column, s.top): n for s, n in zip(stacks, names, strict=True)}
+    for key, (name, _) in want.items():
+        assert by_key[key] == name
+    assert all(n is None for s, n in zip(stacks, names, strict=True) if s.count == 0)
+
+
+def test_one_colour_on_the_board_is_one_name() -> None:
+    stacks = [StackReading(0, True, 2, (200.0, 128.0, 128.0), 1.0), StackReading(1, True, 0, None, 1.0),
+              StackReading(2, False, 3, (205.0, 127.0, 129.0), 1.0)]
+    assert name_colours(stacks) == [LIGHT, None, LIGHT]
+
+
+def test_empty_board_has_no_checkers() -> None:
+    got = count_stacks(_board({}), _geometry())
+    assert all(s.count == 0 for s in got) and len(got) == 24
+
+
+def test_a_stack_whose_first_checker_shows_no_rim_is_counted_whole() -> None:
+    """A dark checker on a dark point at the base, its rim lost in the frame's shadow (boards-real:
+    black on black, gold on gold): the checkers in line above it stand on something."""
+    want = {(1, True): (DARK, 3), (4, False): (DARK, 3), (8, True): (LIGHT, 2)}
+    img = _board(want)
+    r = int(0.45 * POINT_PX)
+    for col, top in ((1, True), (4, False)):  # the first checker: no rim, the point's own colour
+        cy = r + 1 if top else H - 2 - r
+        cv2.circle(img, (int((col + 0.5) * POINT_PX), cy), r + 2, POINTS[(col + (0 if top else 1)) % 2], -1)
+    got = {(s.column, s.top): s.count for s in count_stacks(img, _geometry()) if s.count}
+    assert got == {(1, True): 3, (4, False): 3, (8, True): 2}
+
+
+def test_an_empty_board_reads_no_checker_at_the_bases() -> None:
+    assert not any(s.count for s in count_stacks(_board({}), _geometry()))

@@ -1,0 +1,220 @@
+"""Borne-off checkers (issue 4 item 2, "borne off"): vision.checkers.trays on rendered boards with checkers
+standing on edge in the trays, lying flat in them and lying flat beside a paper board, and on the
+real photos, whose trays hold linings, name cards, clocks and a cube but no checker."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.conftest import per_photo, shared_data
+from vision.board.finder import find_board
+from vision.checkers.stacks import StackReading, count_stacks, name_colours
+from vision.checkers.trays import OffGroup, find_off, name_by_off, name_off
+from vision.reader import read_board
+from vision.reading import DARK, LIGHT
+from vision.render.scene import Camera, random_spec, render
+
+# (style, pose, light off, dark off, home, view): both colours off at once, counts in the range
+# each way of lying supports (on edge: rows of 2 or more; flat in half a tray: up to 10).
+CASES = [
+    ("wood", "edge", 9, 6, "right", "rectified"),
+    ("wood", "edge", 4, 11, "left", "perspective"),
+    ("wood", "edge", 13, 3, "right", "perspective"),
+    ("wood", "edge", 7, 8, "left", "rectified"),
+    ("tournament", "edge", 6, 9, "right", "rectified"),
+    ("tournament", "edge", 10, 3, "left", "perspective"),
+    ("wood", "flat", 3, 5, "right", "rectified"),
+    ("wood", "flat", 6, 2, "left", "perspective"),
+    ("tournament", "flat", 4, 6, "right", "perspective"),
+    ("tournament", "flat", 2, 7, "left", "rectified"),
+    ("paper", "flat", 5, 9, "right", "perspective"),
+    ("paper", "flat", 11, 4, "left", "rectified"),
+    ("paper", "flat", 1, 2, "right", "perspective"),
+    ("wood", "edge", 2, 6, "right", "rectified"),
+]
+# Whole boards' borne-off counts exactly right, of CASES (measured 11/14 when written; 12/14 with the
+# comb fit and the rows' end slabs).
+FLOOR = 0.85
+
+
+def _read_off(style: str, pose: str, light: int, dark: int, home: str, view: str, seed: int):
+    spec = random_spec(seed, style, home=home, off={LIGHT: light, DARK: dark}, bar={})
+    spec = dataclasses.replace(spec, off_pose=pose)
+    camera = Camera(tilt_deg=10, yaw_deg=-4, roll_deg=2, fill=0.8) if view == "perspective" else None
+    r = render(spec, size=(1280, 720), view=view, camera=camera, seed=seed)
+    return read_board(r.image).off, dict(r.truth.off)
+
+
+def test_borne_off_counts_on_rendered_boards() -> None:
+    right, failures = 0, []
+    for seed, case in enumerate(CASES):
+        got, want = _read_off(*case, seed=seed)
+        if got == want:
+            right += 1
+        else:
+            failures.append((case, want, got))
+    assert right / len(CASES) >= FLOOR, f"{right}/{len(CASES)} right; misses: {failures}"
+
+
+def test_nothing_off_reads_nothing_off() -> None:
+    """Trays with the cube in them and nothing else: no checker is made up."""
+    for seed, style in enumerate(("wood", "tournament", "paper")):
+        spec = random_spec(seed, style, off={}, bar={})
+        spec = dataclasses.replace(spec, cube_position="top", cube_value=8)
+        r = render(spec, size=(1280, 720), view="perspective", seed=seed)
+        assert read_board(r.image).off == {}, style
+
+
+def test_a_board_without_checker_colours_reads_none_off() -> None:
+    """An empty board: its checker colours are unknown, so nothing in its trays can be a checker."""
+    spec = random_spec(0, "wood", off={}, bar={})
+    r = render(spec, size=(960, 540), view="rectified", seed=0)
+    geom = find_board(r.image)
+    assert geom is not None
+    empty = [StackReading(c, t, 0, None, 1.0) for c in range(12) for t in (False, True)]
+    assert find_off(r.image, geom, 14.0, empty) == []
+
+
+def test_groups_are_named_by_the_nearest_stack_colour() -> None:
+    stacks = [StackReading(0, False, 2, (230.0, 128.0, 128.0), 1.0),
+              StackReading(1, False, 3, (30.0, 128.0, 128.0), 1.0)]
+    names = name_colours(stacks)
+    groups = [OffGroup("right", "edge", 4, (210.0, 129.0, 127.0), (0.0, 0.0), 1.0),
+              OffGroup("left", "flat", 1, (45.0, 128.0, 130.0), (0.0, 0.0), 1.0),
+              OffGroup("left", "flat", 1, (40.0, 127.0, 128.0), (0.0, 30.0), 1.0)]
+    assert name_off(groups, stacks, names) == {LIGHT: 4, DARK: 2}
+    assert name_off(groups, [], []) == {}
+
+
+# Measured misreadings on the photos added to boards-real (issue 14): remove a mark when the reader
+# learns that photo.
+_OFF_XFAILS = {
+    "test1.jpg": "a black tournament case: read with 2 light checkers off",
+    "test11.jpg": "walnut board, name cards beside the trays: read with 2 light off",
+    "test12.jpg": "walnut board, name cards beside the trays: read with 2 light and 1 dark off",
+}
+
+
+@pytest.mark.parametrize("lab", per_photo("boards-real", _OFF_XFAILS))
+def test_real_trays_hold_no_checker(lab: dict | None) -> None:
+    """boards-real: linings (template2), name cards, clocks, score cards and the cube (test10) are no
+    borne-off checkers; every labelled board has none off."""
+    root = shared_data("boards-real")
+    assert lab is not None
+    image = cv2.imread(str(root / lab["image"]))
+    assert image is not None
+    reading = read_board(image)
+    assert lab.get("off") == [] and reading.off == {}, (lab["image"], reading.off)
+
+
+def _paper_flat_right(colour: str, n: int) -> bool:
+    spec = random_spec(n, "paper", off={colour: n}, bar={})
+    r = render(spec, size=(1280, 720), view="rectified", seed=n)
+    geom = find_board(r.image)
+    assert geom is not None
+    stacks = count_stacks(geom.rectify(r.image), geom)
+    groups = find_off(r.image, geom, stacks[0].radius, stacks)
+    assert all(g.pose == "flat" and g.count == 1 for g in groups)
+    assert np.all([g.centre[0] > geom.size[0] for g in groups])  # beside the home board, right
+    return name_off(groups, stacks, name_colours(stacks)) == {colour: n}
+
+
+def test_paper_board_flat_rows_sample() -> None:
+    """Beside a board without trays the checkers lie flat in two rows, each one flat disc beside the
+    home board: 1, 6 and 9 of either colour (all right when measured; the slow test runs 1-9)."""
+    assert sum(_paper_flat_right(c, n) for c in (DARK, LIGHT) for n in (1, 6, 9)) >= 6
+
+
+@pytest.mark.slow
+def test_paper_board_flat_rows() -> None:
+    """Rows of 1-9 of either colour beside a paper board (measured 15/18 when written; a light row of
+    3-4 overlapping discs loses one)."""
+    assert sum(_paper_flat_right(c, n) for c in (DARK, LIGHT) for n in range(1, 10)) >= 14
+
+
+# All fifteen of one colour off (the game is over): the points show the other colour only, so the
+# row's colour is the one not on the points, named by its lightness against it.
+ALL_OFF = [
+    ("wood", 15, 0, "right", "rectified"),
+    ("wood", 0, 15, "left", "perspective"),
+    ("tournament", 15, 3, "left", "perspective"),
+    ("tournament", 15, 0, "left", "rectified"),
+    ("wood", 15, 6, "left", "perspective"),
+]
+
+
+def test_all_fifteen_off_are_named() -> None:
+    """The colour all of whose checkers are off is named and counted 15 (measured 4/5 when written: a
+    tournament row of fifteen beside a dark row of three reads 14); the other colour's row never
+    takes its name."""
+    full_right = 0
+    for i, (style, light, dark, home, view) in enumerate(ALL_OFF):
+        got, want = _read_off(style, "edge", light, dark, home, view, seed=50 + i)
+        full = LIGHT if light == 15 else DARK
+        rest = DARK if full == LIGHT else LIGHT
+        full_right += got.get(full) == 15
+        assert got.get(full, 0) >= 13 and abs(got.get(rest, 0) - want.get(rest, 0)) <= 1, (want, got)
+    assert full_right >= 4
+
+
+def test_one_colour_on_the_points_is_named_by_the_row_off() -> None:
+    """A gold colour (lightness 158) alone on the points is called light by its lightness; a white
+    row of fifteen in a tray says it is the dark one."""
+    stacks = [StackReading(0, False, 4, (158.0, 131.0, 180.0), 1.0),
+              StackReading(1, False, 0, None, 1.0)]
+    names = name_colours(stacks)
+    assert names[0] == LIGHT
+    row = [OffGroup("left", "edge", 15, (172.0, 128.0, 128.0), (0.0, 0.0), 1.0)]
+    renamed = name_by_off(row, stacks, names)
+    assert renamed == [DARK, None]
+    assert name_off(row, stacks, renamed) == {LIGHT: 15}
+    # both colours on the points: nothing to correct
+    two = stacks + [StackReading(2, True, 3, (30.0, 128.0, 128.0), 1.0)]
+    assert name_by_off(row, two, name_colours(two)) == name_colours(two)
+
+
+def _random_off_case(i: int) -> tuple[int, str, str, int, int, str, str]:
+    """Case i of the broad measurement: style by turn, pose, counts to 15 (all fifteen of one colour
+    every seventh case), home side and view drawn from a fixed seed."""
+    rng = np.random.default_rng(100 + i)
+    style = ("wood", "tournament", "paper")[i % 3]
+    light = int(rng.integers(0, 16)) if rng.random() < 0.8 else 0
+    dark = int(rng.integers(0, 16)) if rng.random() < 0.8 else 0
+    if i % 7 == 3:
+        light, dark = 15, int(rng.integers(0, 8))
+    if i % 7 == 5:
+        dark, light = 15, int(rng.integers(0, 8))
+    pose = "flat" if style == "paper" else str(rng.choice(["edge", "edge", "flat"]))
+    if pose == "flat":
+        light, dark = min(light, 9), min(dark, 9)
+    return (100 + i, style, pose, light, dark, str(rng.choice(["left", "right"])),
+            str(rng.choice(["perspective", "perspective", "rectified"])))
+
+
+# Of 36 random boards (random looks, cameras, lighting): borne-off counts exactly right, and every
+# colour within one checker (measured 19/36 and 28/36 when written: dark rows on a dark tray are
+# missed or read a slab off; a single checker on edge is not counted).
+OFF_EXACT_FLOOR = 19
+OFF_NEAR_FLOOR = 28
+
+
+@pytest.mark.slow
+def test_borne_off_on_random_renders() -> None:
+    exact = near = 0
+    for i in range(36):
+        seed, style, pose, light, dark, home, view = _random_off_case(i)
+        spec = random_spec(seed, style, home=home, off={LIGHT: light, DARK: dark}, bar={}, variant=None)
+        spec = dataclasses.replace(spec, off_pose=pose, cube_value=(2, 4, 8, 16, 32, 64)[seed % 6],
+                                   cube_position=("centre", "top", "bottom")[seed % 3])
+        rng = np.random.default_rng(seed)
+        camera = Camera.random(rng) if view == "perspective" else None
+        r = render(spec, size=(1280, 720), view=view, camera=camera, seed=seed,
+                   lighting=float(rng.uniform(0.1, 0.6)), noise=2.0, jpeg_quality=85)
+        got, want = read_board(r.image).off, dict(r.truth.off)
+        exact += got == want
+        near += all(abs(got.get(c, 0) - want.get(c, 0)) <= 1 for c in (LIGHT, DARK))
+    assert exact >= OFF_EXACT_FLOOR and near >= OFF_NEAR_FLOOR, (exact, near)

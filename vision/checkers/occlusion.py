@@ -1,0 +1,247 @@
+"""Is something (a hand, an arm, a cup) over the playing area? Say so rather than guess.
+
+The board explains itself: points of the same row and parity carry identical triangles, so the
+per-pixel median of those six strips is the bare board there (most of each strip is bare). Whatever
+differs from that model and is not one of the checkers the stack counter found (or a die, much
+smaller than a checker) is something else over the board. A region of that kind larger than
+``_FOREIGN_CHECKERS`` checker areas -- a hand is several checkers large -- makes the frame occluded.
+No skin colour is assumed: a sleeve, a cup or a shadow of a hand counts as well.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from vision.arrays import channel_norm, scratch
+from vision.board.exposure import normalise_exposure
+from vision.board.geometry import POINT_PX, BoardGeometry
+from vision.checkers.stacks import StackReading
+from vision.reading import PointReading
+
+__all__ = ["border_crossing", "find_occlusion", "foreign_mask", "hide_points"]
+
+# Lab distance from the bare-board model above which a pixel is not bare board.
+_DIFF = 30.0
+# A foreign region this many checker areas large (or more) is an occlusion ...
+_FOREIGN_CHECKERS = 3.0
+# ... and one this large, while something covers the frame beside the field this many point widths.
+_FOREIGN_CROSSING = 1.0
+_CROSSING = 1.0
+# The model is trusted to this share of a point's width (see _far_from_model).
+_SLACK = 0.125
+# Foreign regions narrower than this share of a point's width are lines and rims, not a hand.
+_OPEN = 0.2
+# ... and the outermost this share of a point's width at the field's ends and the bar's edges.
+_EDGE = 0.3
+# A point is hidden when this share of its half of the field's column is foreign.
+_HIDDEN = 0.1
+# The band of the frame just outside the field watched for an arm reaching in (point widths).
+_BAND = (0.1, 0.35)
+
+
+def _bare_model(
+    lab: np.ndarray, geom: BoardGeometry, point_px: int = POINT_PX
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per-pixel bare-board model of the points' strips, and a mask of where it is defined.
+
+    A point and the one opposite it carry the two triangle colours, so a row's points of one parity
+    look like the other row's points of the other parity seen from their own base: the model of a
+    strip is the median of twelve strips (six a row, the other row's turned end over end), bare
+    where a row's points of one parity are mostly covered by checkers.
+    """
+    h, w = lab.shape[:2]
+    model = np.zeros_like(lab)
+    defined = np.zeros((h, w), np.uint8)
+    half_h = h // 2
+
+    def strips(top: bool, parity: int) -> tuple[list[np.ndarray], list[int]]:
+        ys = slice(0, half_h) if top else slice(h - half_h, h)
+        out, xs = [], []
+        for x in geom.columns[parity::2]:
+            x0 = int(round(x - point_px / 2))
+            if x0 < 0 or x0 + point_px > w:
+                continue
+            strip = lab[ys, x0 : x0 + point_px]
+            out.append(strip if top else strip[::-1])  # base first
+            xs.append(x0)
+        return out, xs
+
+    for top in (True, False):
+        ys = slice(0, half_h) if top else slice(h - half_h, h)
+        for parity in (0, 1):
+            own, xs = strips(top, parity)
+            other, _ = strips(not top, 1 - parity)
+            if len(own) + len(other) < 3 or not xs:
+                continue
+            med = np.median(np.stack(own + other), axis=0)
+            if not top:
+                med = med[::-1]
+            for x0 in xs:
+                model[ys, x0 : x0 + point_px] = med
+                defined[ys, x0 : x0 + point_px] = 255
+    return model, defined
+
+
+def _far_from_model(lab: np.ndarray, model: np.ndarray, slack: int) -> np.ndarray:
+    """bool (H, W): the pixel's colour is more than ``_DIFF`` from the model's at every offset within
+    ``slack`` pixels. Real points are not exactly where the evenly spaced model puts them (a lens's
+    barrel, a board's own irregularity): a triangle's edge a few pixels off is no foreign object."""
+    pad = cv2.copyMakeBorder(model, slack, slack, slack, slack, cv2.BORDER_REPLICATE)
+    h, w = lab.shape[:2]
+    best = np.full((h, w), np.inf, np.float32)
+    # (the differences and their squares in this thread's scratch arrays: no fresh pages per offset)
+    d = scratch("occlusion.diff", lab.shape, lab.dtype)
+    dd = scratch("occlusion.diff2", (h, w), np.result_type(lab.dtype, np.float32))
+    for dy in range(0, 2 * slack + 1, max(1, slack)):
+        for dx in range(0, 2 * slack + 1, max(1, slack // 2)):
+            np.subtract(lab, pad[dy : dy + h, dx : dx + w], out=d)
+            np.minimum(best, np.einsum("ijk,ijk->ij", d, d, out=dd), out=best)
+    return best > _DIFF * _DIFF
+
+
+def foreign_mask(rectified: np.ndarray, geom: BoardGeometry, stacks: list[StackReading],
+                 radius: float) -> np.ndarray:
+    """uint8 mask (rectified H, W): 255 where the field shows neither bare board nor a found checker.
+
+    Compared at half resolution (a hand is large; a quarter of the pixels is 4x faster), each pixel
+    against the bare-board model within ``_SLACK`` of a point's width (:func:`_far_from_model`).
+    """
+    rectified = normalise_exposure(rectified)  # the _DIFF threshold is at the usual exposure
+    h, w = rectified.shape[:2]
+    small = cv2.resize(rectified, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    half = dataclasses.replace(geom, size=(small.shape[1], small.shape[0]),
+                               columns=tuple(0.5 * c for c in geom.columns))
+    model, defined = _bare_model(lab, half, POINT_PX // 2)
+    far = _far_from_model(lab, model, max(1, int(round(_SLACK * POINT_PX / 2))))
+    mask = (far & (defined > 0)).astype(np.uint8) * 255
+    # the field's ends and the bar's edges: the outer strips show the frame or the bar where the
+    # others show a neighbouring point, and a frame's shadow or lip varies along it
+    edge = max(1, int(round(_EDGE * POINT_PX / 2)))
+    mask[:, :edge] = 0
+    mask[:, -edge:] = 0
+    if geom.bar is not None:
+        for x in geom.bar:
+            xi = int(round(0.5 * x))
+            mask[:, max(0, xi - edge) : xi + edge] = 0
+    mask = cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
+    for s in stacks:
+        for x, y in s.centres:
+            cv2.circle(mask, (int(round(x)), int(round(y))), int(round(radius * 1.25)), 0, -1)
+        if s.count > len(s.centres) and s.centres:
+            # checkers counted by their colour run: clear the run along the stack's axis
+            x0, y0 = s.centres[0]
+            d = 2 * radius
+            y1 = y0 + (s.count - 1) * d if s.top else y0 - (s.count - 1) * d
+            cv2.rectangle(mask, (int(x0 - 1.25 * radius), int(min(y0, y1) - 1.25 * radius)),
+                          (int(x0 + 1.25 * radius), int(max(y0, y1) + 1.25 * radius)), 0, -1)
+    # thin lines of a printed board and a checker's anti-aliased rim are not a hand
+    k = max(3, int(_OPEN * POINT_PX) | 1)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+
+
+def find_occlusion(rectified: np.ndarray, geom: BoardGeometry, stacks: list[StackReading],
+                   radius: float, image: np.ndarray | None = None, mask: np.ndarray | None = None) -> bool:
+    """True when something other than checkers and dice covers part of the rectified field.
+
+    Two kinds of evidence: a foreign region inside the field (:func:`foreign_mask`) at least
+    ``_FOREIGN_CHECKERS`` checker areas large (a cup, a hand, an arm) -- or, given the ``image`` the
+    geometry was found in, a smaller one (``_FOREIGN_CROSSING``) while something also covers the frame
+    beside the field over ``_CROSSING`` point widths (:func:`border_crossing`): a hand reaching in
+    from outside, partly over pale points of a colour near its own.
+
+    :param rectified: BGR uint8 field of ``geom.size``; ``stacks``: the counter's stacks;
+        ``radius``: checker radius in rectified pixels; ``image``: BGR uint8 input frame or None;
+        ``mask``: the :func:`foreign_mask` of these, when the caller has it already (else made here).
+    """
+    if mask is None:
+        mask = foreign_mask(rectified, geom, stacks, radius)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    checker_area = np.pi * radius * radius
+    largest = max((float(stats[i, cv2.CC_STAT_AREA]) for i in range(1, n)), default=0.0) / checker_area
+    if largest >= _FOREIGN_CHECKERS:
+        return True
+    if image is None or largest < _FOREIGN_CROSSING:
+        return False
+    return border_crossing(image, geom, stacks, radius) >= _CROSSING
+
+
+def border_crossing(image: np.ndarray, geom: BoardGeometry, stacks: Sequence[StackReading] = (),
+                    radius: float = 0.0) -> float:
+    """The longest stretch, in point widths, of the board's frame just outside the field that
+    something covers (a hand or an arm reaching in from outside, a sleeve).
+
+    The band from ``_BAND[0]`` to ``_BAND[1]`` point widths outside each side of the field is
+    warped straight (half resolution); along each side, a position is covered where the band across
+    it differs (median over its depth) by more than ``_DIFF`` from the side's own look at each depth
+    (the median along the side): a frame is one pattern along a side, whatever the board -- also a
+    band that straddles a printed frame line and the margin beyond. The bar's ends (hinges) are
+    skipped, and so is the
+    frame beside the found checkers nearest each long edge (``stacks``, ``radius`` in rectified
+    pixels): a checker at a point's base often reaches over the frame.
+    ``image``: the BGR uint8 frame ``geom`` was found in.
+    """
+    scale = 0.5
+    pw = POINT_PX * scale
+    w, h = geom.size
+    lo, hi = _BAND
+    m = int(np.ceil(hi * pw)) + 1
+    shift = np.array([[scale, 0, m], [0, scale, m], [0, 0, 1]], dtype=np.float64)
+    sw, sh = int(round(w * scale)), int(round(h * scale))
+    out = cv2.warpPerspective(image, shift @ geom.homography, (sw + 2 * m, sh + 2 * m),
+                              flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(out, cv2.COLOR_BGR2LAB).astype(np.float32)
+    a, b = int(round(m - hi * pw)), int(round(m - lo * pw))  # band rows/columns outside the field
+    sides = [
+        lab[a:b, m : m + sw].transpose(1, 0, 2),  # top: (along, across, 3)
+        lab[m + sh + (m - b) : m + sh + (m - a), m : m + sw].transpose(1, 0, 2),  # bottom
+        lab[m : m + sh, a:b],  # left
+        lab[m : m + sh, m + sw + (m - b) : m + sw + (m - a)],  # right
+    ]
+    best = 0
+    for i, band in enumerate(sides):
+        # each depth across the band against its own colour along the side: a band that
+        # straddles the frame's line and the margin beyond is still one pattern along the side
+        ref = np.median(band, axis=0)  # (across, 3)
+        covered = np.median(channel_norm(band - ref[None]), axis=1) > _DIFF
+        if i < 2:
+            for st in stacks:
+                if st.centres and st.top == (i == 0) and st.column >= 0:
+                    x = scale * st.centres[0][0]
+                    reach = scale * 1.2 * radius
+                    covered[max(0, int(x - reach)) : int(x + reach) + 1] = False
+        if i < 2 and geom.bar is not None:
+            hinge = int(0.5 * pw)
+            covered[int(scale * geom.bar[0]) - hinge : int(scale * geom.bar[1]) + hinge] = False
+        run = 0
+        for c in covered:
+            run = run + 1 if c else 0
+            best = max(best, run)
+    return best / pw
+
+
+def hide_points(points: Sequence[PointReading], rectified: np.ndarray, geom: BoardGeometry,
+                stacks: list[StackReading], radius: float,
+                mask: np.ndarray | None = None) -> tuple[PointReading, ...]:
+    """The ``points`` (24, slot order) with ``confidence`` 0 on those something foreign covers: at
+    least ``_HIDDEN`` of the point's triangle area (its column, from the base to the middle) lies in
+    the :func:`foreign_mask`. A reader says so for an occluded frame instead of trusting a count
+    read around a hand (the frame's own ``occluded`` flag stays the rule: RULES.md readings are
+    taken from settled, clear frames only). ``mask``: the :func:`foreign_mask` of these, when the
+    caller has it already (the occlusion test made it), else made here."""
+    if mask is None:
+        mask = foreign_mask(rectified, geom, stacks, radius)
+    h = mask.shape[0]
+    out = []
+    for p in points:
+        col, top = geom.slot_column(p.slot)
+        x0 = max(0, int(round(geom.columns[col] - 0.5 * POINT_PX)))
+        x1 = int(round(geom.columns[col] + 0.5 * POINT_PX))
+        ys = slice(0, h // 2) if top else slice(h - h // 2, h)
+        covered = float(np.mean(mask[ys, x0:x1] > 0)) if x1 > x0 else 0.0
+        out.append(dataclasses.replace(p, confidence=0.0) if covered >= _HIDDEN else p)
+    return tuple(out)

@@ -1,0 +1,758 @@
+"""Count the checkers on each point of a rectified board, and name their two colours.
+
+Input is the rectified field of :mod:`vision.board.finder` (points ``POINT_PX`` wide, long side horizontal).
+No colour is hard-coded; everything is measured in point widths and learned from the frame:
+
+1. **Disc evidence.** A checker is a disc about one point wide. At every candidate centre along a
+   point's axis, a ring of the checker's radius is sampled in the colour gradient (Sobel on the three
+   CIE-Lab channels); the *ring score* is the fraction of the ring whose gradient is strong and points
+   radially. A disc's outline scores near 1 whatever its colour against the board (red on white,
+   black with a rim on a black point, gold on cream); the straight edges of the triangles and the pips
+   of a die (smaller than a checker) score low.
+2. **Stacks.** Checkers stack from the point's base toward the middle of the board, one diameter
+   apart. From the base, the best-scoring disc within the first diameter starts the chain; each next
+   disc is searched about one diameter further on; the chain's length is the count -- for stacks of
+   any height (a long stack simply runs on toward the middle).
+3. **Colours.** Each stack's colour is read inside its discs; the stacks' colours are split into two
+   clusters (k-means, k=2) and named ``light``/``dark`` by lightness.
+
+The ring score follows the idea of the circular Hough transform (Duda & Hart 1972), evaluated only
+at the few centres a stack allows instead of voting over the whole image.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.board.exposure import normalise_exposure
+from vision.board.geometry import POINT_PX, BoardGeometry
+from vision.reading import DARK, LIGHT
+
+__all__ = ["StackReading", "count_stacks", "name_colours", "ring_scores"]
+
+# Checker radius candidates, as fractions of the point width (boards make checkers 0.85-1.0 wide).
+_RADII = (0.38, 0.42, 0.46)
+# Ring samples per candidate centre.
+_RING_N = 24
+# A ring sample is an edge when its radial gradient exceeds this (Sobel units on 8-bit Lab, summed).
+_EDGE = 45.0
+# A disc is present when at least this fraction of its ring is a radial edge.
+_RING_MIN = 0.5
+# A disc's inside differs from the bare point's colour by more than this (Lab) ...
+_BARE_DELTA = 25.0
+# ... or its ring is this complete (a checker with a rim on a point of its own colour).
+_RING_STRONG = 0.85
+# A disc of the bare point's own colour (dark on dark) has a faint outline: its ring is judged
+# with this weaker edge, and must then be _RING_STRONG complete (a bare triangle's straight sides
+# fill about half of a ring whatever the threshold).
+_EDGE_WEAK = 15.0
+# A checker on the bar must show at least this much of its ring.
+_BAR_RING = 0.75
+# The discs of one stack differ in colour by less than this (Lab; shading, a rim, a highlight).
+_SAME_STACK = 30.0
+# ... or this much when it differs from one of the bare references only.
+_RING_FAIR = 0.7
+# ... and shows at least this share of the ring completeness of those below it.
+_CHAIN_DROP = 0.65
+# Where a stack's second checker is looked for (diameters from the base) when its first shows none.
+_SECOND = (1.2, 1.8)
+# Each next checker of a stack stands within this many diameters sideways of the one before it.
+_IN_LINE = 0.2
+# Two stack colours closer than this (Lab) are one colour.
+_SAME_COLOUR = 30.0
+# A bar candidate is a square (a die lying on the bar, or the cube), not a checker, when a square's
+# outline explains at least this much more of its edge samples than a circle's (fractions 0-1;
+# measured on the on-bar dice renders: checkers at most -0.02, dice 0.33-0.44).
+_SQUARE_BETTER = 0.15
+# An outline sample is an edge when its gradient along the outline's normal is this many times the
+# one along it (within atan(1/2.7) = 20 deg of the normal: a square's side crosses a circle at up to
+# 45 deg, a circle's rim meets a square's side near its middle only).
+_NORMAL_RATIO = 2.7
+# Half-sides (checker radii) of the squares tried: a die or cube 1.2-1.8 radii across.
+_SQUARE_HALF = (0.6, 0.7, 0.8, 0.9)
+
+
+@dataclass(frozen=True)
+class StackReading:
+    """One point's stack: ``count`` checkers, their Lab colour (3 floats) or None, a confidence 0-1.
+
+    ``column``: 0-11 left to right in the rectified view; ``top``: top row; ``centres``: the discs'
+    centres in rectified pixels.
+    """
+
+    column: int
+    top: bool
+    count: int
+    colour_lab: tuple[float, float, float] | None
+    confidence: float
+    centres: tuple[tuple[float, float], ...] = ()
+    radius: float = 0.0
+
+
+def _gradients(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The colour gradient as one vector per pixel: float32 (H, W) x and y components.
+
+    Di Zenzo's colour gradient ("A note on the gradient of a multi-image", CVGIP 1986): the direction
+    and strength of the largest change of the Lab colour, from the 2x2 structure tensor of the three
+    channels' Sobel gradients. A red disc on a grey point of the same lightness still has an edge.
+    """
+    gx = [cv2.Sobel(lab[:, :, c], cv2.CV_32F, 1, 0, ksize=3) for c in range(3)]
+    gy = [cv2.Sobel(lab[:, :, c], cv2.CV_32F, 0, 1, ksize=3) for c in range(3)]
+    jxx = sum(g * g for g in gx)
+    jyy = sum(g * g for g in gy)
+    jxy = sum(a * b for a, b in zip(gx, gy, strict=True))
+    lam = 0.5 * (jxx + jyy + np.sqrt((jxx - jyy) ** 2 + 4.0 * jxy * jxy))
+    theta = 0.5 * np.arctan2(2.0 * jxy, jxx - jyy)
+    mag = np.sqrt(lam)
+    return (mag * np.cos(theta)).astype(np.float32), (mag * np.sin(theta)).astype(np.float32)
+
+
+def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, r: float,
+                edge: float = _EDGE) -> np.ndarray:
+    """Ring score (0-1) at centres ``cx, cy`` (float arrays of one shape) for radius ``r`` (pixels).
+
+    ``gx, gy``: float32 (H, W) colour gradient (see :func:`_gradients`). The score is the fraction of
+    ``_RING_N`` ring samples whose radial gradient exceeds ``edge`` and the tangential one.
+    """
+    h, w = gx.shape[:2]
+    ang = np.linspace(0, 2 * np.pi, _RING_N, endpoint=False)
+    ca, sa = np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
+    best = None
+    for rr in (r - 1.0, r + 0.5):
+        xs = np.clip(np.rint(cx[..., None] + rr * ca), 0, w - 1).astype(np.intp)
+        ys = np.clip(np.rint(cy[..., None] + rr * sa), 0, h - 1).astype(np.intp)
+        flat = ys * w + xs
+        gxs = gx.ravel()[flat]
+        gys = gy.ravel()[flat]
+        rad = np.abs(gxs * ca + gys * sa)
+        tan = np.abs(gys * ca - gxs * sa)
+        hit = (rad > edge) & (rad > tan)
+        best = hit if best is None else best | hit
+    assert best is not None
+    # a checker at the field's edge is partly outside the rectified view: score the ring it shows
+    inside = ((cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1)
+              & (cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1))
+    shown = inside.sum(axis=-1)
+    # (half credit for the hidden part: a phantom ring at the base must not gain by it)
+    denom = shown + 0.5 * (_RING_N - shown)
+    return np.where(shown >= 0.6 * _RING_N, (best & inside).sum(axis=-1) / denom, 0.0)
+
+
+def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
+           inside: np.ndarray | None = None, xs: np.ndarray | None = None,
+           first: tuple[float, float] = (0.25, 1.0)) -> list[int]:
+    """Indices into ``ys`` of a stack's discs: the first within a diameter of the base, then one
+    diameter apart, while the ring score holds -- and, given the discs' ``inside`` colours (float
+    (D, 3)), while each next disc has the first one's colour (a stack is one player's)."""
+    out: list[int] = []
+    lo, hi = first[0] * d, first[1] * d
+    while True:
+        sel = np.flatnonzero((ys >= lo) & (ys <= hi) & (ys <= limit))
+        if out and inside is not None:
+            same = np.linalg.norm(inside[sel] - inside[out[0]], axis=1) < _SAME_STACK
+            sel = sel[same]
+        if out and xs is not None:
+            # a stack stands in line: a ring beside it is a neighbour's checker or a triangle's edge
+            sel = sel[np.abs(xs[sel] - xs[out[-1]]) <= _IN_LINE * d]
+        if sel.size == 0:
+            break
+        i = int(sel[np.argmax(score[sel])])
+        if score[i] < _RING_MIN:
+            break
+        if out and score[i] < _CHAIN_DROP * float(np.mean(score[out])):
+            break  # far fainter than the stack below it: a neighbour's rim and a triangle's edge
+        out.append(i)
+        lo, hi = ys[i] + 0.8 * d, ys[i] + 1.2 * d
+    return out
+
+
+def count_stacks(
+    rectified: np.ndarray, geom: BoardGeometry, radius: float | None = None
+) -> list[StackReading]:
+    """Stacks on all 24 points of a rectified BGR uint8 field; 12 top then 12 bottom, left to right.
+
+    ``radius``: the checkers' radius in rectified pixels when known (a calibration keeps it); else
+    the best of ``_RADII`` point widths is chosen on this frame (three times the work).
+    Colours are Lab medians; :func:`name_colours` turns them into ``light``/``dark``.
+    An under-exposed field is brought to the usual exposure first (:func:`normalise_exposure`).
+    """
+    rectified = normalise_exposure(rectified)
+    lab = cv2.cvtColor(cv2.GaussianBlur(rectified, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    gx, gy = _gradients(lab)
+    height = lab.shape[0]
+    step = 2.0
+    depth = np.arange(0.0, 0.5 * height + 0.5 * POINT_PX, step)  # distance of a centre from the base
+    base = _bases(lab, geom)
+    shifts = np.arange(-8.0, 8.5, 4.0)
+    cols = np.array(geom.columns, dtype=np.float64)
+    best_r, best_total, best_maps = _RADII[0] * POINT_PX, -1.0, None
+    for r in [radius] if radius else [frac * POINT_PX for frac in _RADII]:
+        maps = {}
+        total = 0.0
+        for top in (True, False):
+            cy = base[top] + depth if top else base[top] - depth
+            cxg = cols[:, None, None] + shifts[None, None, :]  # (12, 1, S)
+            cyg = np.broadcast_to(cy[None, :, None], (12, depth.size, shifts.size))
+            cxg = np.broadcast_to(cxg, cyg.shape)
+            sc = ring_scores(gx, gy, cxg, cyg, r)  # (12, D, S)
+            arg = sc.argmax(axis=2)
+            maps[top] = (sc.max(axis=2), np.take_along_axis(cxg, arg[..., None], axis=2)[..., 0])
+            total += float(np.sort(sc.max(axis=2).ravel())[-24:].mean())
+        if total > best_total:
+            best_r, best_total, best_maps = r, total, maps
+    assert best_maps is not None
+    d = 2.0 * best_r
+    out: list[StackReading] = []
+    # the median, not the mean: a disc near the base must not take the frame's colour
+    k = max(1, int(round(0.5 * best_r)))
+    # every point's colour at every depth from its base, (row, column, D, 3); a point and the one
+    # opposite it carry the two triangle colours, so a triangle colour's bare look at a depth is the
+    # consensus of twelve points (six a row), which stacks seldom all cover
+    along = {
+        top: _disc_colours(lab, np.array(geom.columns)[:, None],
+                           (base[top] + depth if top else base[top] - depth)[None, :], k)
+        for top in (True, False)
+    }
+    # each triangle colour as the light falls on it, and the field's colour
+    lights, field = _bare_lights(lab, geom), _field_colour(lab, geom)
+    for top in (True, False):
+        score, xbest = best_maps[top]
+        cy_row = base[top] + depth if top else base[top] - depth
+        weak = ring_scores(gx, gy, xbest, np.broadcast_to(cy_row[None, :], xbest.shape), best_r, _EDGE_WEAK)
+        weak = np.where(weak > score, weak, score)
+        keep = _suppress_neighbours(score, xbest, d, step) > 0
+        score = np.where(keep, score, 0.0)
+        weak = np.where(keep, weak, 0.0)
+        bare_depth = np.stack([
+            _consensus(np.concatenate([along[top][p::2], along[not top][1 - p :: 2]]).swapaxes(0, 1))
+            for p in (0, 1)
+        ])  # (2, D, 3): each parity's bare colour at every depth, both rows
+        bare_row = np.stack([_consensus(along[top][p::2].swapaxes(0, 1)) for p in (0, 1)])  # this row
+        for col in range(12):
+            cy_all = base[top] + depth if top else base[top] - depth
+            # a disc whose inside is the bare point's colour must show a full ring (a rimmed checker
+            # of the point's own colour); otherwise the base of an empty triangle could pass for one
+            inside = _disc_colours(lab, xbest[col], cy_all, k)
+            # each triangle colour as lit where this point lies, (2, D, 3), parity (col + p) % 2
+            bare = np.stack([_lit(lights[top][(col + p) % 2], xbest[col], cy_all, lab.shape) for p in (0, 1)])
+            # the field between the points' tips: a light checker on a cream field is no colour run
+            bare_field = np.concatenate([bare[:, 0], field[None]])
+            differs = (np.linalg.norm(inside - bare[0], axis=1) > _BARE_DELTA) & (
+                np.linalg.norm(inside - bare_depth[col % 2], axis=-1) > _BARE_DELTA
+            )
+            # unlike the bare points of both rows but like this row's (lighting that differs
+            # between the rows, or a row whose points mostly hold checkers of this colour): a
+            # clearer ring is asked for
+            clear = differs & (np.linalg.norm(inside - bare_row[col % 2], axis=-1) > _BARE_DELTA)
+            need = np.where(clear, 0.0, np.where(differs, _RING_FAIR, _RING_STRONG))
+            judged = np.where(differs, score[col], weak[col])
+            usable = np.where(judged >= need, judged, 0.0)
+            # a stack's discs stay in its own half: beyond the middle they are the other row's
+            limit = abs(0.5 * height - base[top]) - 0.3 * d
+            idx = _chain(usable, depth, d, limit, inside, xbest[col])
+            centres = [(float(xbest[col, i]), float(cy_all[i])) for i in idx]
+            if not idx:
+                # a stack whose first checker shows no ring (dark on a dark point in the frame's
+                # shadow, its rim cut by the field's edge) still stands on the base: two or more
+                # checkers in line from the second place on mean one more beneath them
+                above = _chain(usable, depth, d, limit, inside, xbest[col], _SECOND)
+                if len(above) >= 2:
+                    y0 = float(cy_all[above[0]]) + (-d if top else d)
+                    centres = [(float(xbest[col, above[0]]), y0)] + [
+                        (float(xbest[col, i]), float(cy_all[i])) for i in above]
+                    idx = above
+            colour = _stack_colour(lab, centres, best_r) if centres else None
+            conf = float(np.mean([score[col, i] for i in idx])) if idx else 1.0 - float(usable.max())
+            count = len(centres)
+            if colour is not None and _distinct(colour, bare_field):
+                # a stack unlike its point: its length in its own colour counts touching checkers
+                # whose shared edges are too faint for the ring score
+                run = _colour_run(lab, centres, colour, bare_field, best_r, top)
+                count = max(count, int(round(run / d)))
+            if len(idx) >= _PILE_BELOW or count >= _PILE_BELOW:
+                # checkers may be piled over the column (a pyramid): only a clear pile changes the
+                # count, and only over a column nearly full (players pile the sixth and further
+                # checkers on five; a short column's shiny rims must not pass for a pile)
+                piled = _pyramid_count(judged, depth, [abs(y - base[top]) for _, y in centres[:5]], d)
+                if piled > 5:
+                    count = piled
+            out.append(
+                StackReading(col, top, count, colour, max(0.0, min(1.0, conf)), tuple(centres), best_r)
+            )
+    return out
+
+
+# How players pile a tall point (and the renderer with them): over the five in a column, four over
+# the gaps between them, then three, two and one (5+4+3+2+1 = 15). In half-checker steps from the
+# first checker's centre, layer L holds the positions L, L+2, ..., 8-L.
+_LAYERS = tuple(tuple(range(layer, 9 - layer, 2)) for layer in range(5))
+# (stacks of five or fewer fill the even positions only)
+# The ring score expected where no disc is centred, where the top disc is partly covered by a
+# disc of the layer above beside it, and where it shows its whole outline.
+_RING_NONE, _RING_PART, _RING_WHOLE = 0.35, 0.7, 0.95
+# A pile is read only over a column of at least this many checkers (chain or colour run) ...
+_PILE_BELOW = 4
+# ... and only where its top checkers' rings are at least this complete on average.
+_PILE_WHOLE = 0.8
+# ... and where the column's first checker's ring is less complete than this (the pile's second
+# layer covers part of it).
+_PILE_BASE = 0.9
+
+
+def _pyramid_rings(n: int) -> np.ndarray:
+    """The ring score expected at the nine half-step positions of a pyramid of ``n`` (5-15)
+    checkers: float (9,). A disc is covered where one drawn later stands at the same position and
+    partly covered where one drawn later stands half a step away."""
+    placed: list[int] = []
+    for layer in _LAYERS if n > 5 else _LAYERS[:1]:
+        for k in layer:
+            if len(placed) < n:
+                placed.append(k)
+    out = np.full(9, _RING_NONE)
+    for j, k in enumerate(placed):
+        later = placed[j + 1 :]
+        if k in later:
+            continue
+        out[k] = _RING_PART if (k - 1 in later or k + 1 in later) else _RING_WHOLE
+    return out
+
+
+_PYRAMIDS = {n: _pyramid_rings(n) for n in range(1, 16)}
+
+
+def _pyramid_count(score: np.ndarray, depth: np.ndarray, column: list[float], d: float) -> int:
+    """The number of checkers (1-15) of a stack whose first checkers stand in a column at depths
+    ``column`` (rectified pixels from the base; at least the first), from the ring ``score`` along
+    its axis (float (D,) at ``depth``): the stack -- a column of up to five, or a pyramid over five
+    (see ``_LAYERS``) -- whose expected outlines match the ring scores at the nine half-step
+    positions best (least squares). ``d``: a checker's diameter, the step when the column shows
+    fewer than three checkers."""
+    step = float(np.median(np.diff(column))) if len(column) > 2 else d
+    if not 0.7 * d <= step <= 1.3 * d:
+        step = d
+    tol = 0.15 * step
+    errs: dict[int, float] = {}
+    # the first disc found may be the pile's lowest one, half a step beyond the column's first
+    for i, first in enumerate((column[0], column[0] - 0.5 * step)):
+        if i and first < 0.3 * d:
+            continue
+        seen = np.zeros(9)
+        for k in range(9):
+            near = np.abs(depth - (first + 0.5 * k * step)) <= tol
+            seen[k] = float(score[near].max()) if near.any() else 0.0
+        for n, e in _PYRAMIDS.items():
+            if n > 5 and float(seen[e == _RING_WHOLE].mean()) < _PILE_WHOLE:
+                continue  # a pile shows its top checkers whole, or it is not read as one
+            if n > 5 and seen[0] >= _PILE_BASE:
+                continue  # the sixth checker lies over the first two: the first is never whole
+            errs[n] = min(errs.get(n, np.inf), float(((seen - e) ** 2).sum()))
+    if not errs:
+        return len(column)
+    return min(errs, key=lambda n: (errs[n], n))
+
+
+def _distinct(colour: tuple[float, float, float], bare: np.ndarray) -> bool:
+    """True when a stack's colour is clearly unlike both bare point colours (float (2, 3))."""
+    return bool(np.linalg.norm(bare - np.array(colour, dtype=np.float32), axis=1).min() > _BARE_DELTA)
+
+
+def _colour_run(lab: np.ndarray, centres: list[tuple[float, float]], colour: tuple[float, float, float],
+                bare: np.ndarray, r: float, top: bool) -> float:
+    """Length (pixels, from the first checker's outer edge) of the stack measured in its own colour
+    along its axis; gaps shorter than a third of a checker are bridged."""
+    height, width = lab.shape[:2]
+    x = int(round(float(np.median([c[0] for c in centres]))))
+    half = max(1, int(0.3 * r))
+    band = lab[:, max(0, x - half) : min(width, x + half + 1)]
+    prof = np.median(band, axis=1)  # (H, 3)
+    dist = np.linalg.norm(prof - np.array(colour, dtype=np.float32), axis=1)
+    d_bare = np.linalg.norm(prof[:, None, :] - bare[None, :, :], axis=2).min(axis=1)
+    match = (dist < _BARE_DELTA) & (dist < 0.5 * d_bare)
+    y0 = centres[0][1]
+    start = y0 - r if top else y0 + r
+    mid = height // 2
+    ys = np.arange(int(round(y0)), mid) if top else np.arange(int(round(y0)), mid, -1)
+    gap_max = int(0.35 * 2 * r)
+    end = y0
+    gap = 0
+    for y in ys:
+        if match[y]:
+            end = float(y)
+            gap = 0
+        else:
+            gap += 1
+            if gap > gap_max:
+                break
+    return abs(end - start) + 1.0
+
+
+def _bases(lab: np.ndarray, geom: BoardGeometry) -> dict[bool, float]:
+    """The rows (rectified pixels) where the top and bottom rows of triangles begin.
+
+    The field finder places them to a few pixels; here, at full resolution, the base is the first
+    row from the edge where adjacent points' colours differ (a frame is uniform, triangles alternate).
+    Each pair of adjacent points is judged on its own (:func:`_walk_to_base`) and the median of the
+    pairs that show their base is taken: a row of one colour's checkers along the bases (a prime, a
+    bear-off) hides the alternation of the pairs it covers, and a median over all pairs row by row
+    then puts the base on the checkers, a third of a checker in (the first checker before it, so
+    not counted). Within 0.4 point widths of the field's edge; {True: top row's base y, False:
+    bottom row's}.
+    """
+    height = lab.shape[0]
+    xs = np.clip(np.rint(geom.columns).astype(np.intp), 0, lab.shape[1] - 1)
+    v = lab[:, xs]
+    diffs = np.linalg.norm(v[:, 1:] - v[:, :-1], axis=2)  # (H, 11)
+    alt = np.median(diffs, axis=1)
+    reach = int(0.4 * POINT_PX)
+    out = {True: 0.0, False: float(height - 1)}
+    inner_t = float(np.median(alt[reach : reach + POINT_PX]))
+    inner_b = float(np.median(alt[height - reach - POINT_PX : height - reach]))
+    # a frame is uniform along its length: on a point's axis the colour between it and the next
+    # point; along a row of checkers the triangles show between the discs
+    cols = np.asarray(geom.columns)
+    mids = np.clip(np.rint(0.5 * (cols[1:] + cols[:-1])).astype(np.intp), 0, lab.shape[1] - 1)
+    plain = np.median(np.linalg.norm(lab[:, mids] - lab[:, xs[:-1]], axis=2), axis=1) < _BARE_DELTA
+    if inner_t > 10:
+        out[True] = float(_pairs_base(diffs[: reach + 1] >= 0.5 * inner_t, plain[: reach + 1]))
+    if inner_b > 10:
+        band = slice(height - 1 - reach, None)
+        out[False] = float(height - 1 - _pairs_base(diffs[band][::-1] >= 0.5 * inner_b, plain[band][::-1]))
+    return out
+
+
+def _pairs_base(alternates: np.ndarray, plain: np.ndarray) -> float:
+    """The base's distance (rows) from the field's edge: the median over the pairs of adjacent
+    points that show one (:func:`_walk_to_base`; ``alternates`` bool (reach + 1, pairs), row 0 at
+    the edge). When none does, the band is either frame -- ``plain`` (bool (reach + 1,), uniform
+    along the row) on most rows: the field's side lies in the frame at least ``reach`` rows out,
+    and the base is ``reach`` in -- or a row of checkers over every point, standing on the edge."""
+    walked = (_walk_to_base(alternates[:, j]) for j in range(alternates.shape[1]))
+    found = [b for b in walked if b is not None]
+    if found:
+        return float(np.median(found))
+    return float(alternates.shape[0] - 1) if float(plain.mean()) > 0.5 else 0.0
+
+
+def _walk_to_base(alternates: np.ndarray) -> int | None:
+    """The base's distance (rows) from the field's edge for one pair of adjacent points, given
+    whether the pair's colours differ on each row from the edge (index 0) to ``reach`` (the last),
+    bool (reach + 1,).
+
+    From ``reach`` inward of the edge, the base is where the difference stops toward the edge.
+    Where the pair is alike at ``reach`` (checkers of one colour on both points), the base is the
+    first row from the edge where they differ (the triangles' corners beside the checkers' rims),
+    and None where they never do (the checkers hide this pair's base).
+    """
+    reach = alternates.size - 1
+    if alternates[reach]:
+        y = reach
+        while y > 0 and alternates[y - 1]:
+            y -= 1
+        return y
+    shown = np.flatnonzero(alternates)
+    return int(shown[0]) if shown.size else None
+
+
+def _suppress_neighbours(score: np.ndarray, xbest: np.ndarray, d: float, step: float) -> np.ndarray:
+    """Zero a column's disc where the next column holds a better disc overlapping it: a checker
+    placed off-centre belongs to one point only. ``score``, ``xbest``: (12, D)."""
+    out = score.copy()
+    k = max(1, int(round(0.3 * d / step)))
+    peak = np.stack([np.roll(score, s, axis=1) for s in range(-k, k + 1)]).max(axis=0)
+    for col in range(12):
+        for nb in (col - 1, col + 1):
+            if not 0 <= nb < 12:
+                continue
+            close = np.abs(xbest[nb] - xbest[col]) < 0.6 * d
+            out[col] = np.where(close & (peak[nb] > score[col]), 0.0, out[col])
+    return out
+
+
+def _bare_lights(lab: np.ndarray, geom: BoardGeometry) -> dict[bool, np.ndarray]:
+    """Each bare triangle colour as the light falls on it: {top row?: float (2, 5) per parity}, each
+    ``(L0, Lx, Ly, a, b)`` -- Lab lightness ``L0 + Lx * x / W + Ly * y / H`` at rectified pixel
+    (x, y) of a field W x H, and a constant a, b (see :func:`_lit`).
+
+    A point's colour is the median along its axis near the tip (where stacks rarely reach). A
+    triangle colour is on twelve points: one parity of a row and the other parity of the other row
+    (a point and the one opposite carry the two colours), so a row whose points of one parity
+    mostly hold stacks of three or more (a prime, a build-up: their checkers show at the tips)
+    still shows it on the other row. A lamp to one side or a camera's vignette lights one end of a
+    board darker than the other (seen on renders: light paper points at L 185 on the left, 239 on
+    the right): a bare point compared with its colour's one consensus over the board read as a
+    checker of its own. So the lightness is fitted as a plane over the board, the chroma kept
+    constant (light changes lightness far more than hue): RANSAC over every three of the twelve
+    samples that span both rows (Fischler & Bolles 1981), the plane within ``0.5 * _BARE_DELTA`` of
+    most samples wins (ties: the closer fit), refitted by least squares on those. With fewer than
+    three samples on any plane the colour's :func:`_consensus` is used everywhere, unlit.
+    """
+    height, width = lab.shape[:2]
+    bands = {True: (int(0.22 * height), int(0.36 * height)),
+             False: (height - int(0.36 * height), height - int(0.22 * height))}
+    cols = np.asarray(geom.columns, dtype=np.float64)
+
+    # each point's median over a strip 5 pixels wide along its axis, both rows at once: (2, 12, 3)
+    xi = np.clip(np.rint(cols).astype(np.intp)[:, None] + np.arange(-2, 3), 0, width - 1)  # (12, 5)
+    strips = [lab[bands[row][0] : bands[row][1]][:, xi].swapaxes(0, 1) for row in (True, False)]
+    tip = np.stack([np.median(st.reshape(cols.size, -1, 3), axis=1) for st in strips]).astype(np.float64)
+    out: dict[bool, np.ndarray] = {True: np.zeros((2, 5)), False: np.zeros((2, 5))}
+    for parity in (0, 1):
+        # the colour of the top row's points of this parity (and the bottom row's of the other)
+        samples = np.concatenate([tip[0, parity::2], tip[1, 1 - parity :: 2]])  # (12, 3)
+        xs = np.concatenate([cols[parity::2], cols[1 - parity :: 2]]) / width
+        ys = np.repeat([0.5 * sum(bands[True]), 0.5 * sum(bands[False])], 6) / height
+        out[True][parity] = out[False][1 - parity] = _plane(samples, xs, ys)
+    return out
+
+
+def _plane(samples: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """``(L0, Lx, Ly, a, b)`` of the plane most of ``samples`` (float (K, 3) Lab at ``xs, ys``,
+    fractions of the field's size, float (K,)) lie on (:func:`_bare_lights`)."""
+    design = np.stack([np.ones_like(xs), xs, ys], axis=1)  # (K, 3)
+    trios = _trios(len(xs))  # (T, 3)
+    ok = (np.ptp(ys[trios], axis=1) > 0) & (np.abs(np.linalg.det(design[trios])) > 1e-9)
+    # (all three on one row: the plane's tilt across the board is not given)
+    chroma = samples[trios, 1:].mean(axis=1)  # (T, 2)
+    ok &= np.linalg.norm(samples[trios, 1:] - chroma[:, None], axis=2).max(axis=1) <= 0.5 * _BARE_DELTA
+    keep: np.ndarray | None = None
+    best = 0
+    if ok.any():
+        trios, chroma = trios[ok], chroma[ok]
+        coef = np.linalg.solve(design[trios], samples[trios, 0][..., None])[..., 0]  # (T, 3)
+        resid = np.hypot(samples[None, :, 0] - coef @ design.T,
+                         np.linalg.norm(samples[None, :, 1:] - chroma[:, None], axis=2))  # (T, K)
+        inl = resid < 0.5 * _BARE_DELTA
+        count = inl.sum(axis=1)
+        # most samples on it, then the closest fit
+        win = int(np.lexsort(((resid * inl).sum(axis=1), -count))[0])
+        keep, best = inl[win], int(count[win])
+    if keep is None or best < 3:
+        c = _consensus(samples[None].astype(np.float32))[0]
+        return np.array([c[0], 0.0, 0.0, c[1], c[2]])
+    if np.ptp(ys[keep]) == 0:
+        # the samples on it lie on one row: no tilt across the board is seen, none is assumed
+        lx, l0 = np.polyfit(xs[keep], samples[keep, 0], 1)
+        coef = np.array([l0, lx, 0.0])
+    else:
+        coef = np.linalg.lstsq(design[keep], samples[keep, 0], rcond=None)[0]
+    return np.concatenate([coef, samples[keep, 1:].mean(axis=0)])
+
+
+@functools.cache
+def _trios(k: int) -> np.ndarray:
+    """Every three of ``k`` indices, int (k choose 3, 3)."""
+    return np.array(list(itertools.combinations(range(k), 3)), dtype=np.intp)
+
+
+def _lit(light: np.ndarray, x: np.ndarray, y: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """The colour ``light`` (``(L0, Lx, Ly, a, b)``, :func:`_bare_lights`) at rectified pixels
+    ``x, y`` (float arrays of one shape, (...)) of a field of ``shape`` (H, W, ...): float32 (..., 3)."""
+    height, width = shape[:2]
+    x, y = np.broadcast_arrays(np.asarray(x, np.float64), np.asarray(y, np.float64))
+    lum = light[0] + light[1] * x / width + light[2] * y / height
+    out = np.stack([lum, np.full_like(lum, light[3]), np.full_like(lum, light[4])], axis=-1)
+    return out.astype(np.float32)
+
+
+def _field_colour(lab: np.ndarray, geom: BoardGeometry) -> np.ndarray:
+    """The field's own colour, float (3,) Lab: between neighbouring points, near the middle."""
+    height, width = lab.shape[:2]
+    cols = np.asarray(geom.columns)
+    xs = np.clip(np.rint(0.5 * (cols[1:] + cols[:-1])).astype(np.intp), 0, width - 1)
+    ys = np.clip(np.rint(np.array([0.42, 0.46, 0.54, 0.58]) * height).astype(np.intp), 0, height - 1)
+    samples = lab[ys[:, None], xs[None, :]].reshape(-1, 3)
+    return _consensus(samples[None])[0]
+
+
+def _consensus(samples: np.ndarray) -> np.ndarray:
+    """The colour most of the samples agree on: float (..., 3) from (..., K, 3).
+
+    Unlike a per-channel median, a group of two or three identical bare points beats a mix of
+    red and green stacks: the sample whose nearest half of the others is closest is taken, and the
+    samples near it are averaged.
+    """
+    k = samples.shape[-2]
+    dist = np.linalg.norm(samples[..., :, None, :] - samples[..., None, :, :], axis=-1)  # (..., K, K)
+    near = np.sort(dist, axis=-1)[..., max(1, k // 2 - 1)]  # (..., K)
+    best = np.take_along_axis(samples, near.argmin(axis=-1)[..., None, None], axis=-2)  # (..., 1, 3)
+    close = np.linalg.norm(samples - best, axis=-1) < 0.5 * _BARE_DELTA  # (..., K)
+    w = close[..., None].astype(np.float32)
+    return (samples * w).sum(axis=-2) / np.maximum(w.sum(axis=-2), 1.0)
+
+
+def _disc_colours(lab: np.ndarray, cx: np.ndarray, cy: np.ndarray, k: int) -> np.ndarray:
+    """Median Lab colour within ``k`` pixels of each centre, float (..., 3) for centres of shape (...).
+
+    The median of a 5x5 grid of samples, not the mean: a disc near the base must not take the
+    frame's colour. (A sparse grid instead of a median filter over the whole image: 20x faster.)
+    """
+    h, w = lab.shape[:2]
+    off = np.linspace(-k, k, 5)
+    ox, oy = np.meshgrid(off, off)
+    xi = np.clip(np.rint(np.asarray(cx)[..., None] + ox.ravel()), 0, w - 1).astype(np.intp)
+    yi = np.clip(np.rint(np.asarray(cy)[..., None] + oy.ravel()), 0, h - 1).astype(np.intp)
+    return np.median(lab[yi, xi], axis=-2)
+
+
+def _stack_colour(lab: np.ndarray, centres: list[tuple[float, float]], r: float) -> tuple[float, ...]:
+    k = max(2, int(0.45 * r))
+    samples = []
+    for x, y in centres:
+        xi, yi = int(round(x)), int(round(y))
+        samples.append(lab[max(0, yi - k) : yi + k + 1, max(0, xi - k) : xi + k + 1].reshape(-1, 3))
+    med = np.median(np.concatenate(samples), axis=0)
+    return (float(med[0]), float(med[1]), float(med[2]))
+
+
+def name_colours(stacks: list[StackReading]) -> list[str | None]:
+    """``light``/``dark`` for each stack (None when empty), by 2-means on the stacks' Lab colours."""
+    cols = np.array([s.colour_lab for s in stacks if s.colour_lab is not None], dtype=np.float32)
+    names: list[str | None] = [None] * len(stacks)
+    if cols.size == 0:
+        return names
+    if len(cols) == 1:
+        centres = np.stack([cols[0], cols[0]])
+    else:
+        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+        _, _, centres = cv2.kmeans(cols, 2, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+    if np.linalg.norm(centres[0] - centres[1]) < _SAME_COLOUR:
+        one = LIGHT if float(centres.mean(axis=0)[0]) >= 128 else DARK
+        return [one if s.colour_lab is not None else None for s in stacks]
+    light = int(np.argmax(centres[:, 0]))
+    for i, s in enumerate(stacks):
+        if s.colour_lab is None:
+            continue
+        dist = np.linalg.norm(centres - np.array(s.colour_lab, dtype=np.float32), axis=1)
+        names[i] = LIGHT if int(np.argmin(dist)) == light else DARK
+    return names
+
+
+def find_bar_checkers(rectified: np.ndarray, geom: BoardGeometry, radius: float,
+                      stacks: list[StackReading] | None = None) -> list[StackReading]:
+    """Checkers on the bar of a board that has one (RULES.md: a hit checker waits on the bar).
+
+    Discs of the board's checker ``radius`` are searched along the bar's centre line over the whole
+    height (ring score, as for the points); a disc counts when its ring is complete or its inside
+    differs from the bar's own colour -- and, when ``stacks`` (the points' stacks) are given, its
+    colour is one of the checker colours seen on the points (hinges and logos are not) -- and its
+    outline is not a square's (a die lying on the bar, the cube: :func:`_outline_fits`). Each checker
+    is one :class:`StackReading` with ``column``
+    -1, ``count`` 1 and ``top`` telling which half of the bar it lies in. [] without a bar.
+    """
+    if geom.bar is None or radius <= 0:
+        return []
+    rectified = normalise_exposure(rectified)
+    lab = cv2.cvtColor(cv2.GaussianBlur(rectified, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    gx, gy = _gradients(lab)
+    height, width = lab.shape[:2]
+    x_mid = 0.5 * (geom.bar[0] + geom.bar[1])
+    ys = np.arange(radius, height - radius, 2.0)
+    xs = x_mid + np.arange(-0.5, 0.51, 0.25) * radius
+    cyg, cxg = np.meshgrid(ys, xs, indexing="ij")
+    score = ring_scores(gx, gy, cxg, cyg, radius)  # (Y, X)
+    best_x = np.take_along_axis(cxg, score.argmax(axis=1)[:, None], axis=1)[:, 0]
+    score = score.max(axis=1)
+    k = max(1, int(round(0.5 * radius)))
+    xb = int(round(np.clip(x_mid, 0, width - 1)))
+    bar_colour = np.median(lab[:, max(0, xb - 1) : xb + 2].reshape(-1, 3), axis=0)
+    inside = _disc_colours(lab, best_x, ys, k)
+    differs = np.linalg.norm(inside - bar_colour, axis=1) > _BARE_DELTA
+    # a checker of the bar's own colour (black on a tournament board's black bar) shows only its rim
+    # and shading: judged on the weaker-edge ring, which must then be near complete (the bar's straight
+    # edges touch a ring centred on it at two sides only, whatever the threshold)
+    weak = ring_scores(gx, gy, best_x, ys, radius, _EDGE_WEAK)
+    # the bar carries hinges, logos and its own edges: only clear, complete discs count
+    usable = np.where(differs, np.where(score >= _BAR_RING, score, 0.0),
+                      np.where(weak >= _RING_STRONG, weak, 0.0))
+    known = np.array([st.colour_lab for st in stacks or [] if st.colour_lab is not None], np.float32)
+    out: list[StackReading] = []
+    order = np.argsort(-usable)
+    taken: list[float] = []
+    for i in order:
+        if usable[i] <= 0.0:
+            break
+        if any(abs(ys[i] - t) < 1.6 * radius for t in taken):
+            continue
+        centre = (float(best_x[i]), float(ys[i]))
+        colour = _stack_colour(lab, [centre], radius)
+        if known.size and np.linalg.norm(known - np.array(colour, np.float32), axis=1).min() > _BARE_DELTA:
+            continue
+        # a die (or the cube) on the bar also closes a ring; its outline is a square. (A die of the
+        # bar's own colour shows no outline to judge: the weak-edge ring stands.)
+        if differs[i]:
+            inner = (geom.bar[0] + 0.2 * radius, geom.bar[1] - 0.2 * radius)
+            square, circle = _outline_fits(gx, gy, centre, radius, inner)
+            if square >= circle + _SQUARE_BETTER:
+                continue
+        taken.append(float(ys[i]))
+        top = bool(ys[i] < 0.5 * height)
+        out.append(StackReading(-1, top, 1, colour, float(usable[i]), (centre,), radius))
+    return out
+
+
+def _outline_fits(gx: np.ndarray, gy: np.ndarray, centre: tuple[float, float], r: float,
+                  x_range: tuple[float, float]) -> tuple[float, float]:
+    """How well a square's and a circle's outline explain the edges round ``centre``: (square, circle),
+    each the best fraction (0-1) of its outline samples that are edges along the outline's normal.
+
+    ``gx, gy``: float32 (H, W) colour gradient (:func:`_gradients`); ``r``: the checker radius
+    (pixels). The circle has radius ``r``; the squares have the half-sides ``_SQUARE_HALF`` (times
+    ``r``) at 6 turns 15 deg apart (a side within 7.5 deg of one, inside the samples' 20 deg). Both
+    are tried at centres within 0.2 ``r`` of ``centre`` (a ring's best centre on a die need not be
+    the die's): the circle on a 5x5 grid, the squares on 3x3. Samples outside ``x_range`` (the bar's
+    inside: its own straight edges would pass for a square's sides) are not counted; an outline with
+    fewer than half of its samples inside scores 0. A model-selection form of the ring score (Duda &
+    Hart 1972): the disc's outline and the square's compete for the same edges. About 1 ms a call;
+    most checkers' circles leave no room for a better square and return without trying one.
+    """
+    h, w = gx.shape[:2]
+
+    def centres(n: int) -> tuple[np.ndarray, np.ndarray]:
+        # (S,) x and y of an n x n grid of centres within 0.2 r of ``centre``
+        shift = np.linspace(-0.2, 0.2, n) * r
+        return np.repeat(centre[0] + shift, n), np.tile(centre[1] + shift, n)
+
+    def fraction(px: np.ndarray, py: np.ndarray, nx: np.ndarray, ny: np.ndarray, at: np.ndarray,
+                 axis: tuple[int, ...]) -> np.ndarray:
+        # px, py: (..., 2) samples just inside and just outside the outline; nx, ny its normal
+        xi = np.clip(np.rint(px), 0, w - 1).astype(np.intp)
+        yi = np.clip(np.rint(py), 0, h - 1).astype(np.intp)
+        g1, g2 = gx[yi, xi], gy[yi, xi]
+        nor = np.abs(g1 * nx + g2 * ny)
+        tan = np.abs(g2 * nx - g1 * ny)
+        hit = ((nor > _EDGE) & (nor > _NORMAL_RATIO * tan)).any(axis=-1)
+        shown = (at >= x_range[0]) & (at <= x_range[1]) & (py[..., 0] >= 0) & (py[..., 0] <= h - 1)
+        n = shown.sum(axis=axis)
+        frac = (hit & shown).sum(axis=axis) / np.maximum(n, 1)
+        return np.where(n >= 0.5 * np.prod([hit.shape[a] for a in axis]), frac, 0.0)
+
+    off = np.array([-1.0, 0.5], np.float32)  # as ring_scores: either side of a blurred edge
+    ang = np.linspace(0, 2 * np.pi, _RING_N, endpoint=False)
+    ca, sa = np.cos(ang)[None, :, None], np.sin(ang)[None, :, None]
+    cx, cy = centres(5)
+    px = cx[:, None, None] + (r + off) * ca  # (S, N, 2)
+    py = cy[:, None, None] + (r + off) * sa
+    circle = float(fraction(px, py, ca, sa, cx[:, None] + r * ca[..., 0], (1,)).max())
+    if circle + _SQUARE_BETTER > 1.0:  # no square can explain clearly more
+        return 0.0, circle
+
+    turn = np.deg2rad(np.arange(0.0, 90.0, 15.0))
+    side = turn[:, None] + np.arange(4) * (np.pi / 2)  # (T, 4) each side's normal
+    nx, ny = np.cos(side)[None, None, :, :, None, None], np.sin(side)[None, None, :, :, None, None]
+    half = (np.array(_SQUARE_HALF) * r)[None, :, None, None, None, None]  # (1, A, 1, 1, 1, 1)
+    # 8 samples along each side, clear of its rounded corners
+    along = np.linspace(-0.7, 0.7, 8)[None, None, None, None, :, None] * half
+    # a coarser grid for the squares: 4 sizes x 6 turns each (a straight side found 0.2 r off centre
+    # still lies near a sampled one)
+    cx, cy = centres(3)
+    sx, sy = cx[:, None, None, None, None, None], cy[:, None, None, None, None, None]
+    px = sx + (half + off) * nx - along * ny  # (S, A, T, 4, 8, 2)
+    py = sy + (half + off) * ny + along * nx
+    at = (sx + half * nx - along * ny)[..., 0]
+    square = fraction(px, py, nx, ny, at, (3, 4))
+    return float(square.max()), circle

@@ -1,0 +1,1 @@
+"""The doubling cube: found on the board and its face read."""

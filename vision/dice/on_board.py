@@ -1,0 +1,726 @@
+"""Find and read the dice lying on a board, knowing the board's geometry.
+
+:mod:`vision.dice.photo` reads dice in any photo and must guess their scale and tell a die from the surface
+by colour; on a board neither is needed and both fail (a white die on a white paper board, a black die
+on a black point). Here the board is known: the rectified field (:mod:`vision.board.finder`) and the
+checkers' radius give the die's scale (a die's edge is 0.3-0.8 checker diameters on the sets seen),
+so the dice are found by what every die shows whatever its colour -- its pips:
+
+1. **View.** The field and a margin round it (frame, trays) rectified at the frame's own sharpness,
+   as far as the smallest pips need (:func:`dice_view`), and a dim view brought to a normal exposure
+   (a dark room shrinks every pip's contrast below the floors).
+2. **Pips.** Small round blobs at two pip scales: peaks of the scale-normalised determinant of the
+   Hessian of the lightness (Lindeberg, "Feature detection with automatic scale selection", 1998),
+   dark or light, with the Hessian's eigenvalue ratio as roundness. Straight edges (triangles,
+   printed lines, rims) give little response and line ends and tips are elongated; the checkers'
+   discs and rims, the gaps between touching checkers and the cube are left out (:func:`board_pips`).
+3. **Faces.** Every pip, and the midpoint of every two alike pips a die's diagonal apart, is a
+   candidate face centre, at three die edges; the pips of one polarity mirrored through it form a d6
+   layout or not (affine-invariant test: one diagonal, two equal crossing ones, or two and their
+   middle pair). Faces are taken greedily, best first: no pip in two faces, no two dice overlapping.
+4. **Checks** (a wrong die is worse than an unread one: the station then asks the players): pips of
+   one face alike; the body around them one colour, every pip deep against it and isolated on it;
+   no other pip-like blob on the die's bare rim (a logo's letters); printing refused (elongated marks
+   that do not stand out); a face whose pips may lie under a checker's masked disc is not read, nor
+   a refused 4-6 face as its rows; a one is a round, deep dot on a clean face, alone (no round like
+   blob a diagonal away: a two half seen); a die spanning fewer than ``_MIN_EDGE_PX`` input pixels
+   is not read (a six's pips merge into a lower face's); on the bar (hinges)
+   and off the field (grain, stitching, print) stricter. The dice kept are one set: pips alike in
+   contrast, dice of one size.
+
+The status by :func:`vision.dice.status.board_status` (``off_board``, ``on_bar``, ``on_checker``,
+then ``cocked`` -- a side face's pips beside the top face, or a four's or five's corner pips
+foreshortened from a square (:func:`_foreshortened`) -- or ``flat``; RULES.md B15/N10); a die
+between two checkers, or where a stack's next checker would lie with that checker's colour round
+it, is ``on_checker`` too (the checker under it is hidden from the stack counter).
+``wrong_half`` needs to know who rolled: the controller decides it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from vision.arrays import channel_norm, scratch
+from vision.board.geometry import BoardGeometry
+from vision.dice.board_faces import BoardPip, Face, find_faces
+from vision.dice.status import BoardRegions, board_status
+from vision.dice.tilt import ASPECT_MIN, corner_aspect
+from vision.reading import DieReading, DieStatus
+
+__all__ = ["BoardPip", "DiceView", "board_pips", "dice_view", "find_board_dice"]
+
+# A die's edge in checker radii: the sets seen (paper webcam boards, tournament boards, renders) make
+# it 0.65-1.6 radii; faces are looked for at these edges.
+_EDGES_OF_RADIUS = (0.7, 1.0, 1.4)
+# Pip blob scale (Gaussian sigma) in checker radii (a pip is 0.15-0.2 die edges across; the scale
+# of the smaller dice seen, a larger pip still responds), and the least sigma in pixels.
+_PIP_SIGMA = 0.055
+_MIN_SIGMA = 0.9
+# A pip's blob strength (lightness units, scale-normalised) must reach this.
+_PIP_MIN = 25.0
+# Exposure: a view whose bright end (this percentile of its grey) is below _EXPOSED is brightened to
+# it, at most _MAX_GAIN times (a dim room or a dark camera: every pip's contrast shrinks with the
+# light, and the contrast floors below are set for a normal exposure); a bright view is left as is.
+_BRIGHT_PCT = 95
+_EXPOSED = 125.0
+_MAX_GAIN = 3.0
+# Resolution: a die whose edge spans fewer input pixels than this is not read -- a six's pips are
+# 0.28 edges apart, so below ~2 px between them a six blurs into a two's or a three's pattern (any
+# face could be a higher one whose pips merged).
+_MIN_EDGE_PX = 7.5
+# A pip is round: the Hessian's eigenvalue ratio at least this (line ends and tips are elongated;
+# the close pips of a six make each other a little elongated).
+_ROUND_MIN = 0.25
+# The dice view reaches this many point widths past the field's ends (half that above and below).
+_MARGIN = 1.5
+# The dice view is at most this many times as sharp as the reader's rectified field, and no sharper
+# than makes the smallest pip scale this many px.
+_MAX_VIEW = 2.0
+_PIP_PX = 1.25
+# A pip's own pixels (and its blur) reach this many pip scales (sigma) from its centre: left out of
+# the body's colour.
+_PIP_CLEAR = 2.6
+# Where a face has no pip (see _vacancies) nothing at least this pip-like (0 = body, 1 = its
+# shallowest pip, by the pips' smoothed colour); a six's bare centre lies between two pips whose
+# blur reaches it on small dice (up to 0.32 seen).
+_BARE_MAX = 0.3
+_BARE_SIX = 0.5
+# Body measures (Lab units, OpenCV 8-bit scaling): see _Body.
+_SAME = 18.0
+_APART = 15.0
+# Checkers' discs are masked out to this many radii (their rims and shadows); a die touching a
+# checker has its nearest pips a little further out.
+_RIM = 1.0
+# A face's pips lie within this many edges of its centre.
+_PIP_AREA = 0.45
+# A face's checks: its body within _SAME of one colour on this share; every pip's core this far
+# (lightness) from it and within this ratio of the deepest; a face of 2-6 pips implies an edge of at
+# least _MIN_EDGE checker radii. A one-pip face: cleaner body, rounder and deeper pip.
+_SAME_MIN = 0.8
+_DEPTH_MIN = 45.0
+_DEPTH_RATIO = 0.5
+_MIN_EDGE = 0.58
+_ONE_SAME = 0.9
+# Around a face's pips, out to this many edges from its centre, lies the die's bare rim: no other
+# blob like its pips (a logo's letters make many; a touching die's pips are further out).
+_CLEAR = 0.6
+# ... counting blobs at least this share of the face's weakest pip (a six's middle pips blurred
+# away in a soft JPEG keep a third of their strength).
+_CLEAR_CONTRAST = 0.3
+# A die stands out from the board somewhere just outside it (a white die on white paper by its shadow
+# and sides) or shows round pips; marks that do neither -- less than _APART_MIN of the ring outside
+# differs, a pip rounder than _PRINT_ROUND missing -- are printing, letters of a logo.
+_APART_MIN = 0.35
+_PRINT_ROUND = 0.45
+# Off the field (or within half a die of its edge) a die stands out at least this much and its pips
+# are at least this round (frames, trays and tables carry grain, stitching, screws and print).
+_OFF_APART = 0.6
+_OFF_ROUND = 0.5
+# On a wooden board's bar (hinges, screws) a die's face is this clean.
+_BAR_SAME = 0.9
+_ONE_ROUND = 0.6
+_ONE_DEPTH = 60.0
+# A one's pip is the size of a pip, so its blob strength at the pip scale is most of its depth (0.89-
+# 1.2 on the rendered and webcam ones seen); a speck of dust or a knot in the wood, smaller than the
+# scale, keeps much less (0.45: boards-real template2, a white speck on a black point).
+_ONE_FILL = 0.7
+# One set: a die's mean pip contrast at least this share of the best die's; edges within this ratio.
+_SET_CONTRAST = 0.6
+_SET_SIZE = 1.3
+# A die this close to a checker (its centre, die edges beyond the checker's rim) is against it
+# (vision.dice.status; half an edge: touching side on, a little more for a turned die).
+_TOUCH = 0.6
+# A die between two checkers this close (radii, centre to centre) on opposite sides is on or
+# against one (a die on a stack's checker hides it: the stack shows a gap there).
+_BETWEEN = 2.6
+# A die where a stack's next checker would lie -- within _STACK_SIDE radii of a checker's column
+# line, _STACK_NEXT radii from its centre along the column -- with that checker's colour round it:
+# on a ring _UNDER_RING checker radii round the die's centre (past the die's sides, inside the rim
+# of a checker it lies on) at least _UNDER_MIN within _UNDER_SAME Lab of that checker's colour, and
+# _UNDER_DROP less of it on a ring _BEYOND_RING radii out (past that checker's rim: the board). A
+# die beside the stack shows the board on both rings; on a board of the checkers' own colour both
+# match and nothing is told.
+_STACK_SIDE = 0.45
+_STACK_NEXT = (1.5, 2.4)
+_UNDER_RING = 0.9
+_BEYOND_RING = 1.5
+_UNDER_SAME = 25.0
+_UNDER_MIN = 0.4
+_UNDER_DROP = 0.12
+# A cocked die's side face: pips this strong against the top face's weakest, this far (edges) from
+# the top face's centre.
+_SIDE_CONTRAST = 0.6
+_SIDE_NEAR = 0.55
+_SIDE_FAR = 0.9
+_SIDE_SPREAD = 70.0
+# A four's or five's corner square is judged for foreshortening (a cocked die's tilted top face) only
+# on dice at least this many input px across: the pips' centres are then good to a few per cent.
+_GRID_MIN_EDGE_PX = 10.0
+# A pip's isolation is sampled on a ring of this many pip scales (sigma) around it; the least share
+# of every pip's ring that must be the face's body.
+_ISOLATION_RING = 2.5
+_ISOLATION_MIN = 0.8
+# At most this many pips are considered per frame (strongest first).
+_MAX_PIPS = 200
+
+
+def _sigmas(radius: float) -> tuple[float, float]:
+    """The two pip scales (px) tried for checkers of ``radius`` px: small and large dice."""
+    small = max(_MIN_SIGMA, _PIP_SIGMA * radius)
+    return small, 1.5 * small
+
+
+@dataclass(frozen=True)
+class DiceView:
+    """The image the dice are looked for in: the field rectified with a margin round it (dice off
+    the board lie on the frame, in a tray or on the table), ``scale`` view px per rectified px.
+    A rectified point (x, y) is at ``scale * (x + margin[0], y + margin[1])`` in the view."""
+
+    image: np.ndarray
+    scale: float
+    margin: tuple[float, float]
+    source: float = 1.0  # input pixels per view pixel (mean over the field: the resolution there)
+
+    def to_view(self, xy: np.ndarray) -> np.ndarray:
+        return (np.asarray(xy, np.float64).reshape(-1, 2) + self.margin) * self.scale
+
+    def to_rectified(self, xy: np.ndarray) -> np.ndarray:
+        return np.asarray(xy, np.float64).reshape(-1, 2) / self.scale - self.margin
+
+
+def dice_view(image: np.ndarray, geom: BoardGeometry, radius: float, reuse: bool = False) -> DiceView:
+    """The field rectified for the dice search (see :class:`DiceView`).
+
+    The board reader's rectified field (``POINT_PX`` per point) is as sharp as a webcam frame, but a
+    tournament camera sees a point 50-80 px wide and its dice's pips only 3-5 px: the dice are looked
+    for at the frame's own resolution, as far as the smallest pips then span ``_PIP_PX`` (sigma) --
+    no sharper (the search's cost grows with the scale squared) and at most ``_MAX_VIEW`` times the
+    reader's. The margin is ``_MARGIN`` point widths along the long sides' ends (the trays) and half
+    that above and below. ``radius``: the checkers' radius in rectified px. ``reuse``: the view is
+    written into this thread's scratch array (:mod:`vision.arrays`), valid until the next such call.
+    """
+    w, h = geom.size
+    corners = geom.to_image(np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]], np.float64))
+    top, bottom = np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[3])
+    native = float(0.5 * (top + bottom) / w)
+    enough = _PIP_PX / (_PIP_SIGMA * max(radius, 1.0))
+    k = min(_MAX_VIEW, max(1.0, min(native, enough)))
+    if k < 1.15:
+        k = 1.0
+    mx, my = _MARGIN * geom.point_w, 0.5 * _MARGIN * geom.point_w
+    size = (int(round(k * (w + 2 * mx))), int(round(k * (h + 2 * my))))
+    hom = np.array([[k, 0.0, k * mx], [0.0, k, k * my], [0.0, 0.0, 1.0]]) @ geom.homography
+    dst = scratch("board_dice.view", (size[1], size[0], 3), np.uint8) if reuse else None
+    view = cv2.warpPerspective(image, hom, size, dst, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return DiceView(view, k, (mx, my), native / k)
+
+
+def _exposed(view: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """The view brightened to a normal exposure (``_EXPOSED`` at its ``_BRIGHT_PCT`` percentile of
+    grey, gain at most ``_MAX_GAIN``), or as it is when already that bright. uint8 BGR (H, W, 3);
+    ``out``: where to write a brightened view (like ``view``), else a new array."""
+    grey = cv2.cvtColor(view[::4, ::4], cv2.COLOR_BGR2GRAY)
+    top = float(np.percentile(grey, _BRIGHT_PCT))
+    gain = min(_MAX_GAIN, _EXPOSED / max(top, 1.0))
+    return view if gain <= 1.0 else cv2.convertScaleAbs(view, out, alpha=gain)
+
+
+def _doh(light: np.ndarray, sigma: float,
+         slot: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(strength, dxx, dyy, dxy) float32 (H, W) at scale ``sigma`` px; the derivatives are scaled by
+    sigma squared so that sqrt(det) is the scale-normalised strength. The arrays are scratch space
+    (:mod:`vision.arrays`) of ``slot``: valid until the next call with that slot on this thread."""
+    s2 = sigma * sigma
+    shape = light.shape
+
+    def buf(name: str) -> np.ndarray:
+        return scratch(f"board_dice.doh{slot}.{name}", shape)
+
+    g = cv2.GaussianBlur(light, (0, 0), sigma, dst=buf("g"))
+    dxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, dst=buf("dxx"), ksize=3, scale=s2)
+    dyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, dst=buf("dyy"), ksize=3, scale=s2)
+    dxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, dst=buf("dxy"), ksize=3, scale=s2)
+    det = cv2.multiply(dxx, dyy, dst=buf("det"))
+    cv2.subtract(det, cv2.multiply(dxy, dxy, dst=g), dst=det)
+    cv2.threshold(det, 0.0, 0.0, cv2.THRESH_TOZERO, dst=det)
+    strength = cv2.sqrt(det, dst=buf("strength"))
+    return strength, dxx, dyy, dxy
+
+
+def board_pips(lab: np.ndarray, sigmas: tuple[float, ...], keep: np.ndarray | None = None) -> list[BoardPip]:
+    """Pip-like blobs of a rectified field, strongest first (at most ``_MAX_PIPS``).
+
+    :param lab: uint8 (H, W, 3) CIE-Lab (OpenCV scaling) of the rectified field.
+    :param sigmas: the blob scales tried, in pixels (a pip's radius is about 1.4 sigma); each pixel
+        keeps its strongest scale.
+    :param keep: optional bool (H, W), True where a pip may be.
+    :returns: a :class:`BoardPip` per blob; ``contrast`` is the scale-normalised determinant of
+        the Hessian (Lindeberg 1998), ``dark`` the sign of the Laplacian.
+    """
+    light = scratch("board_dice.light", lab.shape[:2])
+    light[:] = lab[:, :, 0]
+    scales = [_doh(light, sigma, slot) for slot, sigma in enumerate(sigmas)]
+    # (the strongest scale's strength and the peak test in scratch arrays too: no fresh pages)
+    shape = light.shape
+    strength = scratch("board_dice.strength", shape)
+    np.copyto(strength, scales[0][0])
+    for sc in scales[1:]:
+        np.maximum(strength, sc[0], out=strength)
+    dilated = cv2.dilate(strength, np.ones((3, 3), np.uint8), dst=scratch("board_dice.dilated", shape))
+    peaks = np.greater_equal(strength, dilated, out=scratch("board_dice.peaks", shape, np.bool_))
+    peaks &= np.greater(strength, _PIP_MIN, out=scratch("board_dice.strong", shape, np.bool_))
+    if keep is not None:
+        peaks &= keep
+    ys, xs = np.nonzero(peaks)
+    if len(xs) == 0:
+        return []
+    which = np.argmax(np.stack([sc[0][ys, xs] for sc in scales]), axis=0)
+    a = np.choose(which, [sc[1][ys, xs] for sc in scales])
+    b = np.choose(which, [sc[2][ys, xs] for sc in scales])
+    c = np.choose(which, [sc[3][ys, xs] for sc in scales])
+    scale = np.asarray(sigmas, np.float64)[which]
+    root = np.sqrt((a - b) ** 2 + 4 * c * c)
+    roundness = np.maximum(0.0, np.abs(a + b) - root) / np.maximum(np.abs(a + b) + root, 1e-6)
+    ok = roundness >= _ROUND_MIN
+    ys, xs, a, b, roundness, scale = ys[ok], xs[ok], a[ok], b[ok], roundness[ok], scale[ok]
+    order = np.argsort(-strength[ys, xs])[:_MAX_PIPS]
+    y, x = ys[order], xs[order]
+    colour = _mean3x3(lab, x, y)
+    fx, fy = _subpixels(strength, x, y)
+    peak = strength[y, x]
+    return [BoardPip(float(fx[k]), float(fy[k]), float(peak[k]), bool(a[j] + b[j] > 0), float(roundness[j]),
+                     (float(colour[k, 0]), float(colour[k, 1]), float(colour[k, 2])), float(scale[j]))
+            for k, j in enumerate(order)]
+
+
+def _mean3x3(lab: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """float64 (N, 3): the mean of each pixel's 3x3 neighbourhood in ``lab`` (uint8 (H, W, 3)), cut at
+    the image's edges; ``x``, ``y`` int (N,). The integer sum over the count, as ``mean`` of the cut
+    window gives it (an exact sum of integers, one division), for all peaks at once."""
+    h, w = lab.shape[:2]
+    total = np.zeros((len(x), 3), np.float64)
+    count = np.zeros(len(x), np.float64)
+    for dy in (-1, 0, 1):
+        yy = y + dy
+        for dx in (-1, 0, 1):
+            xx = x + dx
+            inside = (yy >= 0) & (yy < h) & (xx >= 0) & (xx < w)
+            total += np.where(inside[:, None], lab[np.clip(yy, 0, h - 1), np.clip(xx, 0, w - 1)], 0)
+            count += inside
+    return total / count[:, None]
+
+
+def _subpixels(resp: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Peaks' centres to a fraction of a pixel: per axis, the vertex of a parabola through the peak
+    and its two neighbours (pips of small dice are 2-3 px apart: whole pixels break their symmetry),
+    at most half a pixel off; a peak on the image's edge keeps its whole pixel. ``resp`` float32
+    (H, W); ``x``, ``y`` int (N,); returns float64 (N,) x and y, all peaks in one pass."""
+    h, w = resp.shape
+    mid = resp[y, x].astype(np.float64)
+    out = []
+    for c, lo_ok, hi_ok, lo, hi in (
+            (x, x > 0, x < w - 1, resp[y, np.maximum(x - 1, 0)], resp[y, np.minimum(x + 1, w - 1)]),
+            (y, y > 0, y < h - 1, resp[np.maximum(y - 1, 0), x], resp[np.minimum(y + 1, h - 1), x])):
+        lo64, hi64 = lo.astype(np.float64), hi.astype(np.float64)
+        den = lo64 - 2.0 * mid + hi64
+        with np.errstate(divide="ignore", invalid="ignore"):
+            shift = np.minimum(0.5, np.maximum(-0.5, 0.5 * (lo64 - hi64) / den))
+        shift = np.where((den < 0) & lo_ok & hi_ok, shift, 0.0)
+        out.append(c.astype(np.float64) + shift)
+    return out[0], out[1]
+
+
+@dataclass(frozen=True)
+class _Body:
+    same: float  # share of the face's body (pips aside) within _SAME Lab of its median colour
+    depth: float  # the least lightness difference between a pip's core and the body
+    depth_ratio: float  # the least over the largest of those differences (pips print alike)
+    isolation: float  # the least share of a ring around a pip that is body (a stroke's end is not)
+    apart: float  # share of a ring just outside the die that differs from the body by _APART Lab
+    colour: tuple[float, float, float]
+
+
+def _vacancies(face: Face, pips: list[BoardPip]) -> list[tuple[float, float]]:
+    """Where a pip of a higher face would be that this face leaves bare (px): a two's or a three's
+    other diagonal, a four's or a five's side middles (a six's two middle pips), the centre of a
+    two, a four or a six. A six whose middle pips blur away reads as a perfect four; a three as a
+    six's column: the bare places tell."""
+    cx, cy = face.centre
+    pts = [np.array([pips[i].x, pips[i].y]) for i in face.members]
+    c = np.array([cx, cy])
+    n = len(pts)
+    rim = sorted(pts, key=lambda q: -float(np.hypot(*(q - c))))
+    out: list[np.ndarray] = []
+    if n in (2, 3):
+        v = rim[0] - c
+        out += [c + np.array([-v[1], v[0]]), c - np.array([-v[1], v[0]])]
+    elif n in (4, 5):
+        corners = rim[:4]
+        for i in range(4):
+            for j in range(i + 1, 4):
+                mid = (corners[i] + corners[j]) / 2
+                if np.hypot(*(mid - c)) > 0.25 * face.edge:  # not a diagonal pair
+                    out.append(mid)
+    if n in (2, 4, 6):
+        out.append(c)
+    return [(float(q[0]), float(q[1])) for q in out]
+
+
+def _bare(lab: np.ndarray, face: Face, pips: list[BoardPip], sigma: float, body_l: float) -> float:
+    """How pip-like the darkest (for dark pips; lightest for light ones) spot near the face's bare
+    places is: 0 = the body's lightness, 1 = as deep as its shallowest pip."""
+    h, w = lab.shape[:2]
+    dark = pips[face.members[0]].dark
+    shallow = min(abs(pips[i].colour[0] - body_l) for i in face.members)
+    if shallow <= 0:
+        return 0.0
+    k = max(1, int(round(sigma)))
+    worst = 0.0
+    for x, y in _vacancies(face, pips):
+        xi, yi = int(round(x)), int(round(y))
+        if not (0 <= xi < w and 0 <= yi < h):
+            continue
+        patch = lab[max(0, yi - k) : yi + k + 1, max(0, xi - k) : xi + k + 1, 0].astype(np.float32)
+        spot = cv2.blur(patch, (3, 3)) if min(patch.shape) >= 3 else patch
+        ext = float(spot.min()) if dark else float(spot.max())
+        worst = max(worst, (body_l - ext) / shallow if dark else (ext - body_l) / shallow)
+    return worst
+
+
+def _body(lab: np.ndarray, face: Face, pips: list[BoardPip], sigma: float) -> _Body | None:
+    """Measure the face's body around its pips (see :class:`_Body`); None when it leaves the view."""
+    h, w = lab.shape[:2]
+    cx, cy = face.centre
+    rad = _PIP_AREA * face.edge
+    x0, x1 = int(cx - rad), int(np.ceil(cx + rad)) + 1
+    y0, y1 = int(cy - rad), int(np.ceil(cy + rad)) + 1
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+        return None
+    yy, xx = np.ogrid[y0:y1, x0:x1]  # (broadcast: the same sums as a full grid)
+    sel = (xx - cx) ** 2 + (yy - cy) ** 2 <= rad * rad
+    for i in face.members:
+        p = pips[i]
+        sel &= (xx - p.x) ** 2 + (yy - p.y) ** 2 > (_PIP_CLEAR * max(sigma, p.sigma)) ** 2
+    vals = lab[y0:y1, x0:x1][sel].astype(np.float32)
+    if len(vals) < 6:
+        return None
+    med = np.median(vals, axis=0)
+    same = float(np.mean(channel_norm(vals - med) < _SAME))
+    depths = []
+    for i in face.members:
+        p = pips[i]
+        xi, yi = int(round(p.x)), int(round(p.y))
+        core = lab[max(0, yi - 1) : yi + 2, max(0, xi - 1) : xi + 2, 0].astype(np.float32)
+        # (the core's extreme: a pip's centre is its darkest or lightest spot)
+        ext = float(core.min()) if p.dark else float(core.max())
+        depths.append(abs(ext - float(med[0])))
+    ang12 = np.linspace(0.0, 2 * np.pi, 12, endpoint=False)
+    isolation = 1.0
+    for i, dep in zip(face.members, depths, strict=True):
+        p = pips[i]
+        rho = _ISOLATION_RING * max(sigma, p.sigma)
+        xs = np.clip(np.rint(p.x + rho * np.cos(ang12)), 0, w - 1).astype(np.intp)
+        ys = np.clip(np.rint(p.y + rho * np.sin(ang12)), 0, h - 1).astype(np.intp)
+        ring_l = lab[ys, xs, 0].astype(np.float32)
+        isolation = min(isolation, float(np.mean(np.abs(ring_l - med[0]) < 0.5 * dep)))
+    ang = np.linspace(0.0, 2 * np.pi, 24, endpoint=False)
+    ring = []
+    for rr in (0.75 * face.edge, 0.9 * face.edge):
+        xs = np.clip(np.rint(cx + rr * np.cos(ang)), 0, w - 1).astype(np.intp)
+        ys = np.clip(np.rint(cy + rr * np.sin(ang)), 0, h - 1).astype(np.intp)
+        ring.append(lab[ys, xs].astype(np.float32))
+    apart = float(np.mean(channel_norm(np.concatenate(ring) - med) > _APART))
+    return _Body(same, min(depths), min(depths) / max(max(depths), 1e-6), isolation, apart,
+                 (float(med[0]), float(med[1]), float(med[2])))
+
+
+def _keep(shape: tuple[int, int], discs: list[tuple[float, float, float]],
+          cube: tuple[float, float, float] | None) -> np.ndarray:
+    """bool (H, W): where a pip may be -- off the checkers' discs and their rims (out to _RIM radii:
+    rims and shadows make blobs), out of the gaps where two
+    checkers meet (within 1.4 radii of both) and off the cube (x, y, half-diagonal). A die lying on
+    a checker is not read (the station then sees no whole roll and asks)."""
+    block = np.zeros(shape, np.uint8)
+    near = np.zeros(shape, np.uint8)
+    for x, y, r in discs:
+        c = (int(round(x)), int(round(y)))
+        cv2.circle(block, c, int(round(_RIM * r)), 1, -1)
+        one = np.zeros(shape, np.uint8)
+        cv2.circle(one, c, int(round(1.4 * r)), 1, -1)
+        near += one
+    if cube is not None:
+        cv2.circle(block, (int(round(cube[0])), int(round(cube[1]))), int(np.ceil(cube[2])), 1, -1)
+    return (block == 0) & (near < 2)
+
+
+def _accept(
+    lab: np.ndarray, pips: list[BoardPip], sigma: float, radius: float,
+    keep: np.ndarray | None = None, bar: tuple[float, float] | None = None,
+    field: tuple[float, float, float, float] | None = None, min_edge: float = 0.0,
+) -> Callable[[Face], bool]:
+    """The checks a face must pass to be taken for a die (module docstring, step 3). Where pips
+    were not looked for (``keep`` False: a checker's disc) a face may have lost some: a face whose
+    pip area reaches there is not read. ``bar``: the bar's x-extent in the same pixels, if any;
+    ``field``: the playing field (x0, y0, x1, y1) in the same pixels -- off it (the frame, trays,
+    score cards, the table) a die must stand out clearly and show round pips. ``min_edge``: the least
+    die edge (px) whose pips the input resolves (``_MIN_EDGE_PX`` input pixels)."""
+    h, w = lab.shape[:2]
+
+    def off_field(face: Face) -> bool:
+        if field is None:
+            return False
+        cx, cy = face.centre
+        m = 0.5 * face.edge
+        return not (field[0] + m <= cx <= field[2] - m and field[1] + m <= cy <= field[3] - m)
+
+    def hidden(face: Face) -> bool:
+        if keep is None:
+            return False
+        cx, cy = face.centre
+        rad = _PIP_AREA * face.edge
+        x0, x1 = max(0, int(cx - rad)), min(w, int(np.ceil(cx + rad)) + 1)
+        y0, y1 = max(0, int(cy - rad)), min(h, int(np.ceil(cy + rad)) + 1)
+        yy, xx = np.ogrid[y0:y1, x0:x1]
+        inside = (xx - cx) ** 2 + (yy - cy) ** 2 <= rad * rad
+        return bool((inside & ~keep[y0:y1, x0:x1]).any())
+
+    xy = np.array([[p.x, p.y] for p in pips]).reshape(-1, 2)
+    dark = np.array([p.dark for p in pips], bool)
+    contrast = np.array([p.contrast for p in pips])
+
+    def crowded(face: Face) -> bool:
+        """Blobs like its pips beside the face, where the die's bare rim is: printing (a logo's
+        letters), not a die."""
+        d2 = ((xy - face.centre) ** 2).sum(axis=1)
+        weakest = min(pips[i].contrast for i in face.members)
+        near = (d2 < (_CLEAR * face.edge) ** 2) & (dark == pips[face.members[0]].dark)
+        near &= contrast >= _CLEAR_CONTRAST * weakest
+        near[list(face.members)] = False
+        return bool(near.any())
+
+    def ok(face: Face) -> bool:
+        one = len(face.members) == 1
+        roundest = min(pips[i].roundness for i in face.members)
+        off = off_field(face)
+        # the cheap checks first (most candidates fail one)
+        if face.edge < min_edge:
+            return False  # too few input pixels: its pips may have merged (a six read as a two)
+        if not one and face.edge < _MIN_EDGE * radius:
+            return False  # pips of a side face seen beside the top face, or printing
+        if (one and roundest < _ONE_ROUND) or (off and roundest < _OFF_ROUND):
+            return False
+        if hidden(face) or crowded(face):
+            return False
+        body = _body(lab, face, pips, sigma)
+        if body is None:
+            return False
+        if (body.same < _SAME_MIN or body.depth < _DEPTH_MIN or body.depth_ratio < _DEPTH_RATIO
+                or body.isolation < _ISOLATION_MIN):
+            return False
+        bare_max = _BARE_SIX if len(face.members) == 6 else _BARE_MAX
+        if _bare(lab, face, pips, sigma, body.colour[0]) > bare_max:
+            return False  # a pip (faint, blurred) where this face has none: a higher face
+        if body.apart < _APART_MIN and roundest < _PRINT_ROUND:
+            return False  # elongated marks on a plate the board's own colour: printing (a logo)
+        if bar is not None and bar[0] <= face.centre[0] <= bar[1] and body.same < _BAR_SAME:
+            return False  # the bar's hinges show screws on a plate: a die there shows a clean face
+        if off and body.apart < _OFF_APART:
+            return False
+        if one:
+            # a lone dot is the weakest evidence: round (above), deep, on a clean face
+            pip = pips[face.members[0]]
+            return (body.same >= _ONE_SAME and body.depth >= _ONE_DEPTH
+                    and pip.contrast >= _ONE_FILL * body.depth)
+        return True
+
+    return ok
+
+
+def _mean_contrast(face: Face, pips: list[BoardPip]) -> float:
+    return float(np.mean([pips[i].contrast for i in face.members]))
+
+
+def find_board_dice(
+    image: np.ndarray,
+    geom: BoardGeometry,
+    discs: list[tuple[float, float, float]],
+    radius: float,
+    cube_xy: tuple[float, float] | None = None,
+) -> tuple[DieReading, ...]:
+    """Every die lying on the board, read from its pips (module docstring).
+
+    :param image: the input frame, uint8 BGR (H, W, 3), of ``geom.image_size``.
+    :param geom: the board (:func:`vision.board.finder.find_board` or a calibration).
+    :param discs: the checkers found, ``(x, y, radius)`` in rectified pixels (stacks and bar).
+    :param radius: the checkers' radius in rectified pixels (sets the die's scale).
+    :param cube_xy: the cube's centre in input pixels, when found (its face is no die).
+    :returns: one :class:`~vision.reading.DieReading` per die, left to right in the image:
+        ``value`` 1-6, ``image_xy`` the top face's centre in input pixels, ``status`` by
+        :func:`vision.dice.status.board_status` (``off_board``, ``on_bar``, ``on_checker``,
+        ``cocked`` or ``flat``; RULES.md B15, N10), ``confidence`` 0-1. Dice of another set's size
+        or much fainter pips than the best die are left out (the dice on a board come in pairs of
+        one set).
+    """
+    dv = dice_view(image, geom, radius, reuse=True)
+    shape = dv.image.shape
+    lab = cv2.cvtColor(_exposed(dv.image, scratch("board_dice.exposed", shape, np.uint8)), cv2.COLOR_BGR2LAB,
+                       scratch("board_dice.lab", shape, np.uint8))
+    k = dv.scale
+    r = radius * k
+    cube = None
+    if cube_xy is not None:
+        c = dv.to_view(geom.to_rectified(np.array([cube_xy], np.float64)))[0]
+        cube = (float(c[0]), float(c[1]), 1.1 * r)
+    circles = [(*dv.to_view(np.array([x, y]))[0], rr * k) for x, y, rr in discs]
+    # a disc on the bar may be a die taken for a hit checker (a white die on a black bar): the bar's
+    # discs are not masked, and a checker's rim there is refused by the bar's checks (_BAR_SAME)
+    bar_x = geom.bar or (np.inf, -np.inf)
+    keep = _keep(lab.shape[:2], [c for c, (x, _, _) in zip(circles, discs, strict=True)
+                                 if not bar_x[0] <= x <= bar_x[1]], cube)
+    sigmas = _sigmas(r)
+    pips = board_pips(lab, sigmas, keep)
+    bar = None
+    if geom.bar is not None:
+        x0, x1 = dv.to_view(np.array([[geom.bar[0], 0.0], [geom.bar[1], 0.0]]))[:, 0]
+        bar = (float(x0), float(x1))
+    (fx0, fy0), (fx1, fy1) = dv.to_view(np.array([[0.0, 0.0], [float(geom.size[0]), float(geom.size[1])]]))
+    accept = _accept(lab, pips, sigmas[0], r, keep, bar, (fx0, fy0, fx1, fy1), _MIN_EDGE_PX / dv.source)
+    faces = find_faces(pips, tuple(e * r for e in _EDGES_OF_RADIUS), accept, _ONE_ROUND)
+    if not faces:
+        return ()
+    # one set of dice: pips printed alike, dice of one size
+    best = max(_mean_contrast(f, pips) for f in faces)
+    sized = [f.edge for f in faces if len(f.members) > 1]
+    ref = float(np.median(sized)) if sized else None
+    kept = [f for f in faces if _mean_contrast(f, pips) >= _SET_CONTRAST * best
+            and (ref is None or len(f.members) == 1 or 1 / _SET_SIZE <= f.edge / ref <= _SET_SIZE)]
+    return _readings(kept, pips, geom, dv, discs, lab)
+
+
+def _regions(geom: BoardGeometry, discs: list[tuple[float, float, float]]) -> BoardRegions:
+    """The board's :class:`~vision.dice.status.BoardRegions` in input pixels."""
+    w, h = geom.size
+    area = geom.to_image(np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]], np.float64))
+    bars: tuple[np.ndarray, ...] = ()
+    if geom.bar is not None:
+        x0, x1 = geom.bar
+        bar = geom.to_image(np.array([[x0, 0.0], [x1, 0.0], [x1, h], [x0, h]], np.float64))
+        bars = (bar.astype(np.float32),)
+    circles = np.zeros((0, 3), np.float32)
+    if discs:
+        c = np.array(discs, np.float64)
+        centres = geom.to_image(c[:, :2])
+        rims = geom.to_image(c[:, :2] + np.stack([c[:, 2], np.zeros(len(c))], axis=1))
+        circles = np.column_stack([centres, np.linalg.norm(rims - centres, axis=1)]).astype(np.float32)
+    return BoardRegions(area.astype(np.float32), bars, None, circles, touch=_TOUCH)
+
+
+def _readings(faces: list[Face], pips: list[BoardPip], geom: BoardGeometry, dv: DiceView,
+              discs: list[tuple[float, float, float]], lab: np.ndarray) -> tuple[DieReading, ...]:
+    regions = _regions(geom, discs)
+    out = []
+    for f in faces:
+        cx, cy = f.centre
+        ends = geom.to_image(dv.to_rectified(np.array([[cx, cy], [cx + f.edge, cy]])))
+        xy, edge_px = ends[0], float(np.linalg.norm(ends[1] - ends[0]))
+        tilted = _cocked(f, faces, pips) or (edge_px >= _GRID_MIN_EDGE_PX and _foreshortened(f, pips))
+        flat = DieStatus.COCKED if tilted else DieStatus.FLAT
+        die = DieReading(len(f.members), (float(xy[0]), float(xy[1])), flat, _confidence(f))
+        status = board_status(die, regions, edge_px)
+        rect_xy = dv.to_rectified(np.array([[cx, cy]]))[0]
+        if status in (DieStatus.FLAT, DieStatus.COCKED) and (
+                _between_checkers(rect_xy, discs) or _on_stack(rect_xy, discs, lab, dv)):
+            status = DieStatus.ON_CHECKER
+        out.append(replace(die, status=status))
+    out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
+    return tuple(out)
+
+
+def _between_checkers(xy: np.ndarray, discs: list[tuple[float, float, float]]) -> bool:
+    """A die between two checkers closer than _BETWEEN radii, on opposite sides of it (more than 120
+    degrees apart as seen from the die), lies on the checker it hides from the stack counter (a gap
+    in a stack) or is squeezed against both (RULES.md B15: on or against a checker). ``xy`` and
+    ``discs`` in rectified px."""
+    dirs = [np.array([x - xy[0], y - xy[1]]) for x, y, r in discs
+            if float(np.hypot(x - xy[0], y - xy[1])) < _BETWEEN * r]
+    for i in range(len(dirs)):
+        for j in range(i + 1, len(dirs)):
+            cos = float(dirs[i] @ dirs[j]) / (float(np.linalg.norm(dirs[i]) * np.linalg.norm(dirs[j])) + 1e-9)
+            if cos < -0.5:
+                return True
+    return False
+
+
+def _on_stack(xy: np.ndarray, discs: list[tuple[float, float, float]], lab: np.ndarray,
+              dv: DiceView) -> bool:
+    """A die in a checker's column (points' columns are vertical in the rectified field), where the
+    stack's next checker would lie (_STACK_NEXT radii from it), with that checker's colour round it
+    and the board beyond: on the checker it hides from the stack counter (RULES.md B15). ``xy``,
+    ``discs`` rectified px; ``lab`` the dice view (``dv``) in Lab."""
+    lo, hi = _STACK_NEXT
+    h, w = lab.shape[:2]
+    ang = np.linspace(0.0, 2 * np.pi, 32, endpoint=False)
+    for x, y, r in discs:
+        if not (abs(xy[0] - x) <= _STACK_SIDE * r and lo * r <= abs(xy[1] - y) <= hi * r):
+            continue
+        (dx, dy), (cx, cy) = dv.to_view(np.array([[x, y], xy]))
+        rr = r * dv.scale
+        core = lab[max(0, int(dy - 0.4 * rr)) : int(dy + 0.4 * rr) + 1,
+                   max(0, int(dx - 0.4 * rr)) : int(dx + 0.4 * rr) + 1].reshape(-1, 3).astype(np.float32)
+        if len(core) == 0:
+            continue
+        colour = np.median(core, axis=0)
+        share = []
+        for k in (_UNDER_RING, _BEYOND_RING):
+            xs = np.clip(np.rint(cx + k * rr * np.cos(ang)), 0, w - 1).astype(np.intp)
+            ys = np.clip(np.rint(cy + k * rr * np.sin(ang)), 0, h - 1).astype(np.intp)
+            ring = lab[ys, xs].astype(np.float32)
+            share.append(float(np.mean(channel_norm(ring - colour) < _UNDER_SAME)))
+        if share[0] >= _UNDER_MIN and share[0] - share[1] >= _UNDER_DROP:
+            return True
+    return False
+
+
+def _cocked(face: Face, faces: list[Face], pips: list[BoardPip]) -> bool:
+    """A die resting tilted (on an edge, against the frame or a checker) shows a side face beside its
+    top face: at least two blobs like its pips (same polarity, at least _SIDE_CONTRAST of its weakest
+    pip, round), in no other face, _SIDE_NEAR-_SIDE_FAR edges from its centre and all on one side
+    of it (within _SIDE_SPREAD degrees as seen from the centre). Pips of a touching die are pips of
+    its own face."""
+    used = {i for f in faces for i in f.members}
+    weakest = min(pips[i].contrast for i in face.members)
+    polarity = pips[face.members[0]].dark
+    cx, cy = face.centre
+    angles = []
+    for i, p in enumerate(pips):
+        if i in used or p.dark != polarity or p.contrast < _SIDE_CONTRAST * weakest or p.roundness < 0.5:
+            continue
+        d = float(np.hypot(p.x - cx, p.y - cy))
+        if _SIDE_NEAR * face.edge <= d <= _SIDE_FAR * face.edge:
+            angles.append(np.arctan2(p.y - cy, p.x - cx))
+    if len(angles) < 2:
+        return False
+    a = np.array(angles)
+    spread = np.angle(np.exp(1j * (a[:, None] - a[None, :])))
+    return bool(np.abs(spread).max() <= np.radians(_SIDE_SPREAD))
+
+
+def _foreshortened(face: Face, pips: list[BoardPip]) -> bool:
+    """A four's or five's corner pips, seen in the rectified field, make a square when the die lies
+    flat (its top face parallel to the board); a cocked die's tilted face makes a rectangle of aspect
+    1/cos t (:func:`vision.dice.tilt.corner_aspect`): at least ``ASPECT_MIN`` (a tilt of 34 degrees
+    or more) is cocked (RULES.md B15, N10). Measured: rendered cocked fours 1.28-1.55, flat ones and
+    the real boards' fours and fives 1.00-1.06."""
+    if len(face.members) not in (4, 5):
+        return False
+    found = corner_aspect([(pips[i].x, pips[i].y) for i in face.members], face.centre)
+    return found is not None and found[0] >= ASPECT_MIN
+
+
+def _confidence(face: Face) -> float:
+    """0.5-1: the face's score over its pips' count, saturating (a clear six and a clear one alike)."""
+    return float(np.clip(0.5 + 0.5 * face.score / (len(face.members) * 100.0), 0.5, 1.0))

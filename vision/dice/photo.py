@@ -1,0 +1,568 @@
+"""Find dice in any photo and read the pips of each die's top face.
+
+Two readers share this module. :func:`find_dice` / :func:`read_dice` use the small convolutional
+network of :mod:`vision.dice.cnn` (trained on real photos, run through OpenCV's dnn) to find dice and
+read their pips, on the image scaled so that a die edge is a fixed number of pixels; the die size for
+that scaling, and the ``cocked`` status, come from the classical pipeline below, whose face reading also
+joins the network's as a weighted vote (``CLASSICAL_JOIN``). Without the network's weights files the
+classical pipeline reads alone. Held out by photo (trained on the odd-numbered dice-d6 photos, read on
+the even ones): classical alone 82 %, network alone 90.9 %, joined 93.1 %, no die missed
+(``python -m training.dice_cnn``).
+
+The classical pipeline (no learned weights):
+
+1. **Foreground.** The surface the dice lie on (tray, table, board) varies slowly; a median filter far
+   larger than a die estimates it, and every pixel whose CIE-Lab colour differs from that estimate is
+   a candidate die pixel (any die colour, light or dark).
+2. **Scale.** The typical die size (pixels per edge) is the median size of the compact foreground blobs;
+   everything later is measured in die edges, so the same code reads 12 px webcam dice and 60 px photos.
+3. **Dice.** Blobs are cleaned with an opening at that scale (drops thin walls, lines, printing), and
+   blobs larger than one die are split (touching dice) by k-means on their pixels.
+4. **Pips.** Inside each die, a pip is a small round blob whose colour differs strongly from the local
+   face colour (a median filter wider than a pip): white, black or coloured pips on any body.
+   :mod:`vision.dice.faces` keeps the pips that form a d6 face (one square pip grid) and rejects
+   squashed pips of side faces seen in perspective.
+5. **Cocked.** :mod:`vision.dice.tilt`: a side face beside a foreshortened top face, its pips
+   foreshortened too where they are large enough to tell (a flat die's top face is square to a
+   camera above it, whatever side faces the lens shows).
+
+Board-relative statuses (``on_bar``, ``wrong_half``, ``off_board``, ``on_checker``) need the board
+geometry: see :func:`vision.dice.status.board_status`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.dice.cnn import DiceClassifier, DiceNet, load_classifier, load_net
+from vision.dice.cnn import find as cnn_find
+from vision.dice.faces import FaceRead, blob_strength, read_face
+from vision.dice.tilt import is_cocked
+from vision.errors import DiceInputError
+from vision.reading import DieReading, DieStatus
+
+__all__ = ["find_dice", "read_dice", "DiceFrame", "DieCandidate", "find_die_candidates", "DiceInputError"]
+
+
+@dataclass(frozen=True)
+class DieCandidate:
+    """One foreground blob taken for a die: its mask in a crop of the working image.
+
+    ``x0, y0``: top-left of the crop in working-image pixels; ``mask``: uint8 HxW (255 = die);
+    ``size``: the estimated die edge in pixels; ``outline``: the mask is the die's own outline (from the
+    surface model), not a disc drawn around a cluster of pips; ``whole``: for one part of a blob split
+    into several dice, the whole blob's mask (same crop), else None.
+    """
+
+    x0: int
+    y0: int
+    mask: np.ndarray
+    size: float
+    outline: bool = True
+    whole: np.ndarray | None = None
+
+
+# Colour distance (CIE-Lab, OpenCV's 8-bit scaling) above which a pixel is not the surface.
+_FOREGROUND_DELTA = 24.0
+# Working resolution: larger images are shrunk so their long side is at most this (pixels).
+_MAX_SIDE = 1280
+# A blob is split into several dice only when it is larger than _SPLIT_AREA typical dice and is not
+# one die seen whole (aspect below _ONE_ASPECT, solidity above _ONE_SOLIDITY).
+_SPLIT_AREA = 1.6
+# Short side (px) of the copy the scale vote works on.
+_VOTE_SIDE = 1000.0
+# Trial die sizes in the scale vote (geometric series).
+_VOTE_TRIALS = 12
+# Lightness std (OpenCV Lab L units) inside a blob below which it is no die (no pips).
+_TEXTURE_MIN = 12.0
+# Blob strength (Lab units) of a pip found outside the surface model's dice.
+_PIP_FIRST_MIN = 120.0
+# Pips closer than this (die edges) belong to one die.
+_PIP_LINK = 0.75
+_ONE_ASPECT = 1.3
+# Weight (times its confidence) of the classical face reading added to the network's six face
+# probabilities when both read a die; 0 = the network's value alone.
+CLASSICAL_JOIN = 0.35
+_ONE_SOLIDITY = 0.9
+
+
+def _check_image(image: np.ndarray) -> np.ndarray:
+    if not isinstance(image, np.ndarray):
+        raise DiceInputError(f"expected a numpy image, got {type(image).__name__}")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.ndim == 3 and image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise DiceInputError(f"expected an HxWx3 BGR image, got shape {image.shape}")
+    if image.dtype != np.uint8:
+        if image.dtype.kind == "f" and image.size and float(np.nanmax(image)) <= 1.0:
+            image = image * 255.0
+        image = np.clip(np.nan_to_num(image), 0, 255).astype(np.uint8)
+    if min(image.shape[:2]) < 16:
+        raise DiceInputError(f"image of {image.shape[1]}x{image.shape[0]} pixels is too small to hold a die")
+    return np.ascontiguousarray(image)
+
+
+def _odd(v: float, lo: int = 3) -> int:
+    k = max(lo, int(round(v)))
+    return k if k % 2 else k + 1
+
+
+def foreground_distance(lab: np.ndarray, window: float | None = None) -> np.ndarray:
+    """Per-pixel CIE-Lab distance from the slowly varying surface under the dice.
+
+    :param lab: HxWx3 uint8 Lab image (OpenCV scaling).
+    :param window: the surface median's window in pixels (default: 1/8 of the short side); it must be
+        well above the die size or a die's middle counts as surface.
+    :returns: HxW float32 distance (0 = surface colour).
+    """
+    h, w = lab.shape[:2]
+    f = 4
+    small = cv2.resize(lab, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
+    k = _odd((window or min(h, w) / 8.0) / f, 5)
+    bg = cv2.medianBlur(small, min(k, 255))
+    bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+    d = lab.astype(np.float32) - bg.astype(np.float32)
+    return np.sqrt((d * d).sum(axis=2))
+
+
+def _blobs(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return n, labels, stats
+
+
+def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
+    """Fill holes (pips, glare) smaller than ``max_area`` px²; a ring such as a tray wall stays open."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(255 - mask, connectivity=4)
+    small = np.zeros(n, dtype=bool)
+    small[1:] = stats[1:, cv2.CC_STAT_AREA] < max_area
+    # A background component touching the image border is never a hole.
+    for edge in (labels[0], labels[-1], labels[:, 0], labels[:, -1]):
+        small[np.unique(edge)] = False
+    out = mask.copy()
+    out[small[labels]] = 255
+    return out
+
+
+def _compact_sides(mask: np.ndarray, light: np.ndarray | None = None) -> np.ndarray:
+    """Edge lengths (sqrt of area, px) of the blobs of ``mask`` that look like one die.
+
+    A blob counts when its minimum-area rectangle is nearly square (aspect < 1.5; edge = sqrt(area)) or
+    a row of up to three dice (aspect < 3.3; edge = the rectangle's short side), it fills most of it
+    (> 70 %) and, when the lightness channel ``light`` is given, its inside is not uniform (a die shows
+    pips; a lone pip of a white die, a hole or a stain does not).
+    """
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    sides = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < 30:
+            continue
+        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+        if min(rw, rh) <= 0 or area / (rw * rh) < 0.7:
+            continue
+        aspect = max(rw, rh) / min(rw, rh)
+        # one die, or a row of two or three touching dice (counted by their common edge)
+        side = np.sqrt(area) if aspect <= 1.5 else min(rw, rh) if aspect <= 3.3 else 0.0
+        if side <= 0 or (light is not None and not _textured(c, light, side)):
+            continue
+        sides.append(side)
+    return np.array(sides, dtype=np.float64)
+
+
+def _textured(contour: np.ndarray, light: np.ndarray, side: float) -> bool:
+    x, y, w, h = cv2.boundingRect(contour)
+    blob = np.zeros((h, w), np.uint8)
+    cv2.drawContours(blob, [contour], -1, 255, thickness=cv2.FILLED, offset=(-x, -y))
+    core = cv2.distanceTransform(blob, cv2.DIST_L2, 3) > max(1.0, 0.15 * side)
+    vals = light[y : y + h, x : x + w][core]
+    return bool(vals.size >= 4 and float(vals.std()) >= _TEXTURE_MIN)
+
+
+def _open(mask: np.ndarray, size: float, dist: np.ndarray | None = None) -> np.ndarray:
+    """Opening of ``mask`` by a disc of radius 0.3 ``size``, through two distance transforms (linear
+    time whatever the radius, unlike a large structuring element). ``dist``: the mask's own distance
+    transform when already computed."""
+    r = max(1.0, size * 0.3)
+    if dist is None:
+        dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    eroded = (dist > r).astype(np.uint8)
+    back = cv2.distanceTransform(1 - eroded, cv2.DIST_L2, 5)
+    return (back <= r).astype(np.uint8) * 255
+
+
+def estimate_die_size(mask: np.ndarray, light: np.ndarray | None = None) -> float | None:
+    """The die edge (pixels) that best explains a foreground mask, or None when nothing looks like a die.
+
+    Scale selection: for each trial edge ``s`` (a geometric series from 1/90 to 1/3 of the image's short
+    side) the mask is opened with a disc of radius 0.3 s, which removes anything thinner than a die (tray
+    walls, lines, printing, and bridges between touching dice); the trial that leaves the most compact
+    square blobs of edge 0.75-1.5 s wins, and the median edge of those blobs is the estimate.
+    """
+    found = _scale_vote(mask, light)
+    return None if found is None else found[0]
+
+
+def _scale_vote(mask: np.ndarray, light: np.ndarray | None) -> tuple[float, float] | None:
+    """(die edge, support) for :func:`estimate_die_size`; support = the area of the die-like blobs.
+
+    Voted on a copy shrunk to about _VOTE_SIDE px on the short side (the openings are the costly part).
+    """
+    f = max(1.0, min(mask.shape[:2]) / _VOTE_SIDE)
+    if f > 1.0:
+        h, w = mask.shape[:2]
+        size = (max(1, round(w / f)), max(1, round(h / f)))
+        mask = (cv2.resize(mask, size, interpolation=cv2.INTER_AREA) > 127).astype(np.uint8) * 255
+        if light is not None:
+            light = cv2.resize(light, size, interpolation=cv2.INTER_AREA)
+    short = min(mask.shape[:2])
+    best: tuple[int, float, float] | None = None
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    for s in np.geomspace(max(8.0 / f, short / 90.0), max(9.0 / f, short / 3.0), _VOTE_TRIALS):
+        sides = _compact_sides(_open(mask, s, dist), light)
+        ok = sides[(sides >= 0.75 * s) & (sides <= 1.5 * s)]
+        if len(ok) and (best is None or len(ok) >= best[0]):
+            best = (len(ok), float(np.median(ok)) * f, float((ok**2).sum()) * f * f)
+    return None if best is None else (best[1], best[2])
+
+
+def _working(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The image at working resolution and its scale (working px per input px)."""
+    h, w = image.shape[:2]
+    scale = min(1.0, _MAX_SIDE / max(h, w))
+    if scale == 1.0:
+        return image, 1.0
+    return cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA), scale
+
+
+def _surface_mask(
+    lab: np.ndarray, region: np.ndarray | None, window: float, vote: bool = True
+) -> tuple[np.ndarray, tuple[float, float] | None]:
+    """Foreground mask (uint8 0/255, small holes filled) and (die size, support) it shows, or None
+    (always None when ``vote`` is False)."""
+    mask = (foreground_distance(lab, window) > _FOREGROUND_DELTA).astype(np.uint8) * 255
+    if region is not None:
+        mask &= region
+    cross = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, cross), np.uint8)
+    mask = _fill_holes(mask, (min(mask.shape) / 12.0) ** 2)
+    return mask, _scale_vote(mask, lab[:, :, 0]) if vote else None
+
+
+def find_die_candidates(
+    image: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None
+) -> tuple[list[DieCandidate], float]:
+    """Foreground blobs taken for single dice, and the working-image scale (working px per input px).
+
+    :param image: HxWx3 uint8 BGR.
+    :param region_mask: optional HxW mask (non-zero = look here) in input pixels.
+    :param die_size: the die edge in input pixels when the caller knows it (a calibrated board); None
+        = estimate it from the image.
+    """
+    work, scale = _working(image)
+    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
+    rm = None
+    if region_mask is not None:
+        rm = (np.asarray(region_mask) > 0).astype(np.uint8) * 255
+        if rm.shape[:2] != image.shape[:2]:
+            raise DiceInputError(f"region_mask shape {rm.shape} does not match the image {image.shape[:2]}")
+        rm = cv2.resize(rm, (work.shape[1], work.shape[0]), interpolation=cv2.INTER_NEAREST)  # type: ignore[assignment]
+    short = min(work.shape[:2])
+    if die_size is not None:
+        size = float(die_size) * scale
+        if not size > 2.0:
+            raise DiceInputError(f"die_size {die_size} px is too small to read pips")
+        mask, _ = _surface_mask(lab, rm, max(short / 8.0, 3.0 * size), vote=False)
+        return _candidates(work, mask, size), scale
+    # A surface window of 1/8 of the frame follows the lighting and the tray's walls, but a die larger
+    # than half that window passes for surface in its middle: when a window of 1/3 of the frame
+    # explains more die area, the dice are large and the window is made two dice wide.
+    mask, vote = _surface_mask(lab, rm, short / 8.0)
+    wide_mask, wide = _surface_mask(lab, rm, short / 3.0)
+    if wide is not None and (vote is None or wide[1] > 1.5 * vote[1]):
+        if 2.0 * wide[0] > short / 3.0:
+            mask, vote = wide_mask, wide
+        else:
+            mask, vote = _surface_mask(lab, rm, max(short / 8.0, 2.0 * wide[0]))
+            vote = vote or wide
+    if vote is None:
+        return [], scale
+    return _candidates(work, mask, vote[0]), scale
+
+
+def _candidates(work: np.ndarray, mask: np.ndarray, size: float) -> list[DieCandidate]:
+    """The die blobs of a foreground mask at a known die size (opened, touching dice split)."""
+    opened = _open(mask, size)
+    n, labels, stats = _blobs(opened)
+    cands: list[DieCandidate] = []
+    one = size * size
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if area < 0.35 * one or max(bw, bh) > 8 * size:
+            continue
+        pad = max(2, int(size * 0.1))
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        x1, y1 = min(work.shape[1], x + bw + pad), min(work.shape[0], y + bh + pad)
+        sub = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
+        parts = [sub]
+        if area > _SPLIT_AREA * one:
+            if not _one_die(sub):
+                parts = _split(sub, max(2, int(round(area / (1.2 * one)))))
+            elif area > 2.5 * one:
+                continue  # one compact thing far larger than a die (a checker, a cup, a coin)
+        for part in parts:
+            own = float(np.sqrt(max(1, int(np.count_nonzero(part)))))
+            whole = sub if len(parts) > 1 else None
+            cands.append(DieCandidate(x0, y0, part, float(np.clip(own, 0.6 * size, 2.0 * size)), True, whole))
+    return cands
+
+
+def _one_die(mask: np.ndarray) -> bool:
+    """A blob is one die (of any size) when it is nearly square and convex."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    c = max(contours, key=cv2.contourArea)
+    area = cv2.contourArea(c)
+    (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+    hull = cv2.contourArea(cv2.convexHull(c))
+    return bool(min(rw, rh) > 0 and max(rw, rh) / min(rw, rh) < _ONE_ASPECT and area >= _ONE_SOLIDITY * hull)
+
+
+def _split(mask: np.ndarray, k: int) -> list[np.ndarray]:
+    """Split a blob of ``k`` touching dice by k-means on its pixel coordinates."""
+    ys, xs = np.nonzero(mask)
+    pts = np.stack([xs, ys], axis=1).astype(np.float32)
+    k = min(k, len(pts))
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
+    _, lab, _ = cv2.kmeans(pts, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
+    out = []
+    for j in range(k):
+        m = np.zeros_like(mask)
+        sel = lab.ravel() == j
+        m[ys[sel], xs[sel]] = 255
+        out.append(m)
+    return out
+
+
+def _pip_first_candidates(
+    lab: np.ndarray, cands: list[DieCandidate], region: np.ndarray | None
+) -> list[DieCandidate]:
+    """Dice the surface model missed (a white die on a white tray): clusters of strong pips outside
+    every candidate found so far, each taken as a die centred on its pips.
+
+    Pips are peaks of :func:`vision.dice.faces.blob_strength` at the typical pip scale; pips closer than
+    0.6 die edges join one cluster (single linkage); a cluster becomes a round mask of radius 0.6 die
+    edges around its mean.
+    """
+    size = float(np.median([c.size for c in cands]))
+    h, w = lab.shape[:2]
+    covered = np.zeros((h, w), np.uint8)
+    for c in cands:
+        ch, cw = c.mask.shape
+        covered[c.y0 : c.y0 + ch, c.x0 : c.x0 + cw] |= c.mask
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_odd(0.5 * size),) * 2)
+    covered = np.asarray(cv2.dilate(covered, disc), np.uint8)
+    resp, _ = blob_strength(lab, np.ones((h, w), bool), max(0.7, 0.06 * size))
+    nb = _odd(size * 0.14)
+    peaks = (resp >= cv2.dilate(resp, np.ones((nb, nb), np.uint8))) & (resp > _PIP_FIRST_MIN) & (covered == 0)
+    if region is not None:
+        peaks &= region
+    ys, xs = np.nonzero(peaks)
+    if len(xs) == 0 or len(xs) > 400:
+        return []
+    pts = np.stack([xs, ys], axis=1).astype(np.float64)
+    # single-linkage clustering by union-find (few points: quadratic is fine)
+    parent = list(range(len(pts)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    d2 = ((pts[:, None, :] - pts[None, :, :]) ** 2).sum(axis=2)
+    for i, j in np.argwhere(d2 < (_PIP_LINK * size) ** 2):
+        if i < j:
+            parent[root(int(i))] = root(int(j))
+    groups: dict[int, list[int]] = {}
+    for i in range(len(pts)):
+        groups.setdefault(root(i), []).append(i)
+    out = []
+    rad = int(round(0.6 * size))
+    for members in groups.values():
+        if len(members) > 6:
+            continue
+        cx, cy = pts[members].mean(axis=0)
+        x0, y0 = int(cx) - rad - 1, int(cy) - rad - 1
+        if x0 < 0 or y0 < 0 or x0 + 2 * rad + 3 > w or y0 + 2 * rad + 3 > h:
+            continue
+        m = np.zeros((2 * rad + 3, 2 * rad + 3), np.uint8)
+        cv2.circle(m, (int(round(cx)) - x0, int(round(cy)) - y0), rad, 255, -1)
+        out.append(DieCandidate(x0, y0, m, size, outline=False))
+    return out
+
+
+@dataclass(frozen=True)
+class DiceFrame:
+    """All dice of one image and the typical die edge (input pixels; 0.0 when no die was seen)."""
+
+    dice: tuple[DieReading, ...]
+    die_size: float
+
+
+def _rejoin(
+    faces: list[tuple[DieCandidate, FaceRead | None]], lab: np.ndarray
+) -> list[tuple[DieCandidate, FaceRead | None]]:
+    """A blob split into several dice where only one part shows pips was one die with its side faces
+    in view (a cocked die, or one seen obliquely): read the whole blob as that die instead."""
+    groups: dict[int, list[int]] = {}
+    for i, (c, _) in enumerate(faces):
+        if c.whole is not None:
+            groups.setdefault(id(c.whole), []).append(i)
+    out = list(faces)
+    for members in groups.values():
+        read = [i for i in members if faces[i][1] is not None]
+        if len(read) != 1:
+            continue
+        c = faces[read[0]][0]
+        assert c.whole is not None
+        h, w = c.whole.shape
+        whole = DieCandidate(c.x0, c.y0, c.whole, c.size, True, None)
+        face = read_face(lab[c.y0 : c.y0 + h, c.x0 : c.x0 + w], c.whole, c.size, True)
+        first = faces[read[0]][1]
+        if face is not None and first is not None and face.value == first.value:
+            out[read[0]] = (whole, face)
+    return out
+
+
+def find_dice(
+    image: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None
+) -> list[DieReading]:
+    """Every die in a photo: top-face pips, pixel centre, ``flat``/``cocked`` status, confidence.
+
+    :param image: HxWx3 uint8 BGR image (HxW grey and HxWx4 BGRA are converted; float images in 0-1
+        or 0-255 are scaled). Any size from 16x16 up; images with a side above 1280 px are read at a
+        reduced size and the result is mapped back.
+    :param region_mask: optional HxW array, non-zero where dice may be looked for (e.g. the board
+        and its surround); None = the whole image.
+    :param die_size: the die edge in input pixels when known (a board reader knows it from the board:
+        a die is about 0.6 checker diameters); None = estimated from the image. Giving it avoids taking
+        checkers for dice and skips the costliest step.
+    :returns: one :class:`~vision.reading.DieReading` per die found, ``image_xy`` in input pixels (the
+        centre of the top face), ``status`` :attr:`DieStatus.FLAT` or :attr:`DieStatus.COCKED`,
+        ``confidence`` 0-1, sorted left to right. Blobs with no readable d6 face are dropped.
+    :raises DiceInputError: (a ``ValueError``) for an array that is not an image, or a region_mask of
+        another size.
+
+    The board statuses (``on_bar`` ...) need the board: :func:`vision.dice.status.apply_board_status`.
+    """
+    return list(read_dice(image, region_mask, die_size).dice)
+
+
+def read_dice(
+    image: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None
+) -> DiceFrame:
+    """:func:`find_dice` plus the typical die edge in input pixels (for
+    :func:`vision.dice.status.board_status`). Same parameters and errors."""
+    return read_dice_with(image, region_mask, die_size, net=load_net(), classifier=load_classifier())
+
+
+def read_dice_with(
+    image: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None,
+    net: DiceNet | None = None, classifier: DiceClassifier | None = None,
+) -> DiceFrame:
+    """:func:`read_dice` with a given network (:mod:`vision.dice.cnn`) or, when ``net`` is None, the
+    classical reading alone. Used by the training scripts to score a model before it is shipped."""
+    img = _check_image(image)
+    if net is not None:
+        # the network finds dice itself: the classical candidates give the die size and cocked status
+        reads, scale, size = read_candidates(img, region_mask, die_size, pip_first=False)
+        return _read_with_net(img, net, classifier, reads, scale, size, region_mask, die_size)
+    reads, scale, size = read_candidates(img, region_mask, die_size)
+    found = [(c, face) for c, face in reads if face is not None]
+    work, _ = _working(img)
+    work_lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
+    out: list[DieReading] = []
+    for c, face in found:
+        value, confidence = face.value, face.confidence
+        cx, cy = face.centre
+        xy = ((c.x0 + cx) / scale, (c.y0 + cy) / scale)
+        status = DieStatus.COCKED if _cocked(work_lab, c, face) else DieStatus.FLAT
+        out.append(DieReading(value, xy, status, confidence))
+    out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
+    return DiceFrame(tuple(out), size)
+
+
+def _read_with_net(
+    img: np.ndarray, net: DiceNet, classifier: DiceClassifier | None,
+    reads: list[tuple[DieCandidate, FaceRead | None]], scale: float, size: float,
+    region_mask: np.ndarray | None, die_size: float | None,
+) -> DiceFrame:
+    """Dice found and read by the network (:func:`vision.dice.cnn.find`) at the classical die size;
+    the status is judged on the nearest classical face (:func:`_cocked`)."""
+    h, w = img.shape[:2]
+    edge = float(die_size) if die_size else size if size > 0 else min(h, w) / 15.0
+    region = None if region_mask is None else np.asarray(region_mask) > 0
+    found, edge = cnn_find(img, edge, net, classifier, region, trust_edge=die_size is not None)
+    faces = [((c.x0 + f.centre[0]) / scale, (c.y0 + f.centre[1]) / scale, f, c)
+             for c, f in reads if f is not None]
+    work_lab = cv2.cvtColor(_working(img)[0], cv2.COLOR_BGR2LAB) if faces else None
+    out = []
+    for d in found:
+        # the classical face of this die: the nearest within 0.75 edge (a cocked die's box centre, which
+        # the network was taught, lies off its top face's centre)
+        order = sorted((math.dist(d.xy, (x, y)), i) for i, (x, y, _, _) in enumerate(faces)
+                       if math.dist(d.xy, (x, y)) < 0.75 * d.edge)
+        near = [faces[i][2] for _, i in order]
+        value, confidence = d.value, d.confidence
+        if near and d.probs and CLASSICAL_JOIN > 0:
+            q = np.array(d.probs, np.float64)
+            q[near[0].value - 1] += CLASSICAL_JOIN * near[0].confidence
+            q /= q.sum()
+            value = int(np.argmax(q)) + 1
+            confidence = d.p_die * float(q[value - 1])
+        cocked = bool(order) and work_lab is not None and _cocked(work_lab, faces[order[0][1]][3], near[0])
+        status = DieStatus.COCKED if cocked else DieStatus.FLAT
+        out.append(DieReading(value, d.xy, status, float(np.clip(confidence, 0.0, 1.0))))
+    out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
+    return DiceFrame(tuple(out), edge)
+
+
+def _cocked(lab: np.ndarray, c: DieCandidate, face: FaceRead) -> bool:
+    """Is the die of candidate ``c`` with top face ``face`` cocked (:mod:`vision.dice.tilt`; RULES.md
+    B15, N10: a re-throw)? ``lab``: the working image in Lab. A candidate that is not the die's own
+    outline (a disc round a cluster of pips) tells nothing: flat."""
+    if not c.outline:
+        return False
+    h, w = c.mask.shape
+    return is_cocked(lab[c.y0 : c.y0 + h, c.x0 : c.x0 + w], c.mask, face.centre,
+                     [(p.x, p.y) for p in face.pips], c.size)
+
+
+def read_candidates(
+    img: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None,
+    pip_first: bool = True,
+) -> tuple[list[tuple[DieCandidate, FaceRead | None]], float, float]:
+    """Every die candidate of a checked image with its classical face reading (None: no d6 face),
+    the working-image scale (working px per input px) and the typical die edge in input pixels.
+    ``pip_first``: also look for dice by their pips outside the foreground blobs."""
+    cands, scale = find_die_candidates(img, region_mask, die_size)
+    if not cands:
+        return [], scale, float(die_size or 0.0)
+    work, _ = _working(img)
+    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
+    rm = None
+    if region_mask is not None:
+        rm = cv2.resize((np.asarray(region_mask) > 0).astype(np.uint8), (work.shape[1], work.shape[0]),
+                        interpolation=cv2.INTER_NEAREST) > 0
+    if pip_first:
+        cands = cands + _pip_first_candidates(lab, cands, rm)
+    faces: list[tuple[DieCandidate, FaceRead | None]] = []
+    for c in cands:
+        h, w = c.mask.shape
+        faces.append((c, read_face(lab[c.y0 : c.y0 + h, c.x0 : c.x0 + w], c.mask, c.size, c.outline)))
+    return _rejoin(faces, lab), scale, float(np.median([c.size for c in cands])) / scale

@@ -1,0 +1,185 @@
+"""The vision pipeline: frame source -> per-frame detector -> stability gate -> settled readings.
+
+``run_pipeline(source)`` yields one `PipelineResult` per frame: the frame's status (why it gave no
+reading: ``moving``, ``too_dark``, ``no_board``, ``occluded``; or ``ok``), its own reading when the
+detector ran, and the settled `BoardReading` when this frame completed a still run (DESIGN.md data
+flow; STYLE.md 12). A result unpacks as ``status, settled``::
+
+    for status, settled in run_pipeline(open_source("game.mp4")):
+        if settled is not None:
+            print(settled.counts())
+
+The detector is injected (default: `vision.reader.read_board`, imported lazily); it is skipped on frames
+the gate already knows are moving or too dark, which keeps a slow detector off frames nobody will use.
+A detector that raises on a corrupt frame does not stop the pipeline: the frame is reported as
+``no_board`` with the error's one-line message in ``error``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from vision.frames.motion import STILL_CHANGE, BoardThumbnail, region_change
+from vision.frames.sources import Frame, FrameSource, open_source
+from vision.frames.stability import GateConfig, StabilityGate
+from vision.reading import BoardReading, FrameStatus
+
+__all__ = [
+    "CalibratedDetector", "Detector", "MAX_REUSE", "PipelineResult", "default_detector", "run_pipeline",
+]
+
+Detector = Callable[[np.ndarray], BoardReading]
+
+
+@dataclass(frozen=True)
+class PipelineResult:
+    """One frame through the pipeline: the ``frame``, its ``status``, its own ``reading`` (None when
+    the detector was skipped or failed), the ``settled`` reading (None unless this frame completed a
+    still run), the ``motion`` measured (mean absolute grey difference to the previous frame) and
+    ``error``, the detector's message when it failed on this frame."""
+
+    frame: Frame
+    status: FrameStatus
+    reading: BoardReading | None
+    settled: BoardReading | None
+    motion: float
+    error: str | None = None
+
+    def __iter__(self) -> Iterator[Any]:
+        """Unpacks as ``(status, settled)``."""
+        return iter((self.status, self.settled))
+
+
+def default_detector() -> Detector:
+    """`vision.reader.read_board` (imported on first use, so the pipeline loads without it)."""
+    from vision.reader import read_board
+
+    return read_board
+
+
+# A reading is reused for at most this many frames in a row before the frame is read again anyway
+# (3 s at 30 fps: a change too small for the thumbnail, if any, is still read within that).
+MAX_REUSE = 90
+
+
+class CalibratedDetector:
+    """A detector for a fixed camera: the board is found once (`vision.board.calibration.calibrate`) and the
+    calibration reused for every frame (`vision.reader.read_board` with it), which skips the board
+    search, the slowest stage (see bench/vision.py). Every ``recheck_every`` frames the calibration is
+    checked (`vision.board.calibration.still_valid`); when the camera was moved, or a frame shows no board
+    where the calibration says, the board is searched again on the next frame.
+
+    ``reuse``: a still camera over an unchanged board gives the last reading again instead of reading
+    the frame: when the frame's board thumbnail (:class:`BoardThumbnail`, ~0.5 ms) differs from the last
+    read frame's by less than :data:`STILL_CHANGE` grey levels in every region (:func:`region_change`:
+    sensor noise and flicker), the last reading is returned; any region changed (a checker moved, a die
+    thrown or turned, a hand), the frame is read in full. A reading is reused at most ``max_reuse``
+    frames in a row, and only one of a board found.
+
+    ``calibration``: one to start from (e.g. loaded from a file), else found on the first frame.
+    ``calibrations`` counts the searches made, ``reads`` the full readings and ``reused`` the frames
+    answered from the last reading; ``change`` is the last frame's :func:`region_change` (inf when it
+    was not compared).
+    """
+
+    def __init__(self, calibration: Any = None, recheck_every: int = 30, reuse: bool = True,
+                 max_reuse: int = MAX_REUSE) -> None:
+        self.calibration = calibration
+        self.recheck_every = max(1, recheck_every)
+        self.reuse = reuse
+        self.max_reuse = max(0, max_reuse)
+        self.calibrations = 0
+        self.reads = 0
+        self.reused = 0
+        self.change = float("inf")
+        self._since_check = 0
+        self._thumbs: tuple[Any, BoardThumbnail] | None = None  # (calibration, its thumbnailer)
+        self._last: tuple[np.ndarray, BoardReading] | None = None  # last read frame's thumbnail, reading
+        self._run = 0  # frames answered from _last in a row
+
+    def __call__(self, image: np.ndarray) -> BoardReading:
+        from vision.board.calibration import calibrate, still_valid
+        from vision.reader import read_board
+
+        if self.calibration is not None:
+            self._since_check += 1
+            if self._since_check >= self.recheck_every:
+                self._since_check = 0
+                if not still_valid(image, self.calibration):
+                    self.calibration = None
+        if self.calibration is None:
+            self._last = None
+            self.calibrations += 1
+            self.calibration = calibrate(image)
+            self._since_check = 0
+        thumb = self._thumbnail(image)
+        self.change = float("inf")
+        if thumb is not None and self._last is not None:
+            self.change = region_change(self._last[0], thumb)
+            if self.change < STILL_CHANGE and self._run < self.max_reuse:
+                self._run += 1
+                self.reused += 1
+                return self._last[1]
+        reading = read_board(image, self.calibration)
+        self.reads += 1
+        self._run = 0
+        self._last = (thumb, reading) if thumb is not None and reading.board_found else None
+        if not reading.board_found and reading.status == FrameStatus.NO_BOARD:
+            self.calibration = None  # the board is not where we thought: search on the next frame
+        return reading
+
+    def _thumbnail(self, image: np.ndarray) -> np.ndarray | None:
+        """This frame's board thumbnail, None when reuse is off or the frame does not fit the
+        calibration (no calibration, another image size, not an image)."""
+        calib = self.calibration
+        if not self.reuse or calib is None or not isinstance(image, np.ndarray) or image.dtype != np.uint8:
+            return None
+        if image.ndim not in (2, 3) or (image.ndim == 3 and image.shape[2] != 3):
+            return None
+        if (image.shape[1], image.shape[0]) != tuple(calib.geometry.image_size):
+            return None
+        if self._thumbs is None or self._thumbs[0] is not calib:
+            self._thumbs = (calib, BoardThumbnail(calib.geometry))
+        return self._thumbs[1](image)
+
+
+def run_pipeline(
+    source: FrameSource | Iterable[np.ndarray] | int | str,
+    detector: Detector | None = None,
+    gate: StabilityGate | GateConfig | None = None,
+) -> Iterator[PipelineResult]:
+    """Run ``source`` (anything `vision.frames.sources.open_source` accepts) through ``detector`` and the
+    stability ``gate`` (a `StabilityGate`, a `GateConfig`, or None for the defaults; an image folder
+    of separate photos wants ``GateConfig.for_stills()``).
+
+    Yields one `PipelineResult` per frame until the source ends or is closed. Closes the source it
+    opened itself when the iteration ends; a `FrameSource` passed in is left for the caller to close.
+
+    :raises vision.frames.sources.SourceError: when the source cannot be opened.
+    """
+    own = not isinstance(source, FrameSource)
+    src = open_source(source)
+    detect = detector or default_detector()
+    g = gate if isinstance(gate, StabilityGate) else StabilityGate(gate)
+    try:
+        for frame in src:
+            motion = g.measure(frame.image)
+            reading: BoardReading | None = None
+            error = None
+            if motion.status is None:
+                try:
+                    reading = detect(frame.image)
+                except Exception as exc:  # noqa: BLE001 -- a corrupt frame must not stop the station
+                    error = f"{type(exc).__name__}: {exc}".splitlines()[0]
+                    reading = BoardReading(board_found=False, status=FrameStatus.NO_BOARD)
+            result = g.update(reading)
+            yield PipelineResult(
+                frame, result.status, reading if error is None else None, result.settled, motion.value, error
+            )
+    finally:
+        if own:
+            src.close()
