@@ -39,6 +39,7 @@ COMMAND_MODULES = (
     "verify",
     "match",
     "led",
+    "director",
 )
 
 for _name in COMMAND_MODULES:

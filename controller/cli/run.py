@@ -61,6 +61,27 @@ def check_journal_path(path: Path, append: bool, key: Any = None) -> Any:
     return None
 
 
+def club_link_for(url: str | None, club: str | None, board: str | None, anonymous: bool, console: Any) -> Any:
+    """The station's club link for ``--mqtt`` (None without it), checked before the session starts.
+
+    :raises typer.Exit: (2, one line) on a bad URL, a URL without a user (unless ``--mqtt-anonymous``),
+        or a missing or bad ``--club`` / ``--board``.
+    """
+    if url is None:
+        if club is not None or board is not None or anonymous:
+            raise fail("--club, --board and --mqtt-anonymous go with --mqtt mqtt://USER:PASS@HOST:PORT")
+        return None
+    from controller.club.publisher import ClubLink
+    from controller.club.url import ClubError, parse_url
+
+    if club is None or board is None:
+        raise fail("--mqtt needs --club NAME and --board N: the topics are tavla/CLUB/BOARD/")
+    try:
+        return ClubLink(parse_url(url, anonymous), club, board, say=lambda line: console.print(line))
+    except ClubError as exc:
+        raise fail(str(exc)) from None
+
+
 def register(app: typer.Typer) -> None:
     @app.command("run")
     def run(
@@ -88,6 +109,14 @@ def register(app: typer.Typer) -> None:
         key: Path = typer.Option(
             None, "--key", help="station key file; default ~/.config/tavla/station.key (made at first run)"
         ),
+        mqtt: str = typer.Option(
+            None, "--mqtt", help="club broker: mqtt://USER:PASS@HOST:PORT (mqtts:// for TLS); see --club"
+        ),
+        club: str = typer.Option(None, "--club", help="--mqtt: the club's name (topics tavla/CLUB/BOARD/)"),
+        board: str = typer.Option(None, "--board", help="--mqtt: this station's board in the club"),
+        mqtt_anonymous: bool = typer.Option(
+            False, "--mqtt-anonymous", help="--mqtt: allow a broker URL without a user"
+        ),
     ) -> None:
         """The station: frames in, board and rulings out, LEDs lit (default: the embedded demo)."""
         from rich.console import Console
@@ -95,6 +124,7 @@ def register(app: typer.Typer) -> None:
         from controller.station import config as station_config
 
         console = Console(highlight=False)
+        club_link = club_link_for(mqtt, club, board, mqtt_anonymous, console)
         try:
             cfg = station_config.load(config)
         except station_config.ConfigError as exc:
@@ -153,4 +183,5 @@ def register(app: typer.Typer) -> None:
             forward=sink,
             state=state,
             key=station_key,
+            club=club_link,
         )

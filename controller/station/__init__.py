@@ -219,6 +219,8 @@ class Station:
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
         self._closed = False
+        # called on the station's thread after each event's effects ran (the club publisher's state)
+        self.after_step: Callable[[Station, list[Effect]], None] | None = None
 
     @property
     def closed(self) -> bool:
@@ -239,6 +241,8 @@ class Station:
         self.state, effects = game.step(self.state, event)
         collect_rulings(self.notes, self.state, effects)  # before run_effects: a game end exports them
         self.run_effects(effects)
+        if self.after_step is not None:
+            self.after_step(self, effects)
         return effects
 
     def run_effects(self, effects: Iterable[Effect]) -> None:

@@ -42,7 +42,7 @@ import hashlib
 import hmac
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -397,6 +397,8 @@ class Journal:
         self._prev = contents.prev
         self._seq = contents.next_seq
         self._file: BinaryIO | None = f
+        # called with each entry once it is on disk (the club publisher, controller.club.publisher)
+        self.on_entry: Callable[[dict[str, Any]], None] | None = None
 
     def _continue_with(self, contents: Contents, key: StationKey | None) -> StationKey | None:
         if contents.next_seq == 0 and contents.damage is None:
@@ -419,6 +421,11 @@ class Journal:
     @property
     def closed(self) -> bool:
         return self._file is None
+
+    @property
+    def next_seq(self) -> int:
+        """The ``seq`` the next entry gets (entries, seals included, count from 0)."""
+        return self._seq
 
     def __len__(self) -> int:
         """The number of events (seals not counted)."""
@@ -457,6 +464,8 @@ class Journal:
             os.fsync(self._file.fileno())
         self._prev = digest
         self._seq += 1
+        if self.on_entry is not None:
+            self.on_entry(entry)
 
     def close(self) -> None:
         if self._file is not None:

@@ -246,10 +246,12 @@ def run_session(
     buttons: dict[str, int] | None = None,
     forward: Forward | None = None,
     key: Any = None,
+    club: Any = None,
 ) -> Any:
     """Feed events through a station (journal, step, effects) and print a summary; returns the station.
     The journal is chained under ``key`` (controller.station.journal_key) and locked while the session
-    runs.
+    runs. ``club``: a :class:`controller.club.publisher.ClubLink` publishing the journal and state to the
+    club's broker (``--mqtt``), attached before the first event and closed at the end.
 
     :raises LinkUnavailable: when the LED device on ``serial_url`` cannot serve this station.
     :raises SessionRefused: (one line) when the journal is locked by another station or unusable.
@@ -315,6 +317,8 @@ def run_session(
 
     station = Station(settings, link=link, journal=journal, printer=printer, on_game_end=on_end, state=state)
     holder["station"] = station
+    if club is not None and journal is not None:
+        club.attach(station)  # connects in the background: the station never waits for the broker
     if forward is not None:
         forward.target = station.submit
     panel = None
@@ -355,6 +359,8 @@ def run_session(
         from controller.hints.engine import close_engine
 
         close_engine()  # the gnubg helper process ends with the session, not at interpreter teardown
+        if club is not None:
+            club.close()
         if panel is not None:
             panel.close()
         if journal is not None:

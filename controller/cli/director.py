@@ -1,0 +1,49 @@
+"""``tavla director`` -- the tournament director's page for a club of stations (issue 17 item 3).
+
+It subscribes to every board of ``--club`` on the broker (``--mqtt``, as the director's user: only
+it may send the director's commands, the broker's ACL says so) and serves the page on ``--web``.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from controller.cli.common import fail
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("director")
+    def director(
+        mqtt: str = typer.Option(..., "--mqtt", help="club broker: mqtt://DIRECTOR:PASS@HOST:PORT"),
+        club: str = typer.Option(..., "--club", help="the club's name"),
+        web: int = typer.Option(8080, "--web", help="port of the director's page"),
+        host: str = typer.Option("127.0.0.1", "--host", help="address the page listens on"),
+        team: list[str] = typer.Option(
+            [], "--team", help="a team match HOME:AWAY:B1,B2,B3 (HOME plays light), RULES.md B18"
+        ),
+        mqtt_anonymous: bool = typer.Option(False, "--mqtt-anonymous", help="a broker without users"),
+    ) -> None:
+        """The director's view: every board of the club, team matches, the round's results."""
+        import uvicorn
+
+        from controller.club.topics import check_name
+        from controller.club.url import ClubError, parse_url
+        from controller.director.client import DirectorClient
+        from controller.director.club import ClubView
+        from controller.director.team import TeamMatch
+        from controller.director.web import app as web_app
+
+        if not 0 < web < 65536:
+            raise fail(f"--web {web}: give a port 1-65535")
+        try:
+            url = parse_url(mqtt, mqtt_anonymous)
+            view = ClubView(check_name("club", club), tuple(TeamMatch.parse(t) for t in team))
+        except ClubError as exc:
+            raise fail(str(exc)) from None
+        client = DirectorClient(url, view, say=lambda line: typer.echo(line, err=True))
+        client.start()
+        typer.echo(f"the director's page: http://{host}:{web}/", err=True)
+        try:
+            uvicorn.run(web_app(view, client.send), host=host, port=web, log_level="warning")
+        finally:
+            client.close()

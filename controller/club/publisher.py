@@ -1,0 +1,260 @@
+"""The station's side of the club: its journal and state on the broker, the director's commands in.
+
+:class:`ClubLink` hooks onto a station (``Journal.on_entry``, ``Station.after_step``) and runs paho's
+network thread. The journal is the truth and the outbox is a copy of its entries: the station plays on
+whether or not the broker is there, and on every (re)connect the link republishes each entry after the
+last ``seq`` the director acknowledged (``ack/B``, retained) -- and, on a director's ``replay/B``,
+each entry after the one it names. The director drops what it already holds by ``seq``.
+
+The session is persistent (``clean_session`` off, a fixed client id), so a command the director sent
+while the station was away is delivered when it comes back. Commands become station events, journaled
+like any other: pause / resume are ``DeviceChanged(device="director")`` (the referee's clock pauses
+while any device is offline), a round's pairing for this board is a ``MatchStarted`` with the
+players' names (RULES.md B18: team games are ordinary games with named sides).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import replace
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from controller.club import topics
+from controller.club.url import BrokerUrl, ClubError
+from controller.game.effects import Announce, Effect
+from controller.game.events import DeviceChanged, Event, MatchStarted
+from controller.game.rulings import Settings, SettingsError
+
+DIRECTOR_DEVICE = "director"
+
+
+def connect_client(url: BrokerUrl, client_id: str, clean: bool) -> mqtt.Client:
+    """A paho client for ``url`` (not yet connected): user, TLS, and a quick retry when the broker is
+    gone (1-5 s: a station's backlog should drain soon after the broker is back)."""
+    client = mqtt.Client(
+        CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean, protocol=mqtt.MQTTv311
+    )
+    if url.user is not None:
+        client.username_pw_set(url.user, url.password)
+    if url.tls:
+        client.tls_set()  # the system's CA store; see hardware_docs/club.md for a club's own CA
+    client.reconnect_delay_set(min_delay=1, max_delay=5)
+    client.max_inflight_messages_set(100)
+    return client
+
+
+def command_event(cmd: dict[str, Any], board: str, base: Settings, t: float) -> Event | None:
+    """The station event a director command means for ``board``; None when it is not for this board
+    or is no command this Tavla knows.
+
+    :raises ClubError: on a round whose pairings do not fit (the station says so and plays on).
+    """
+    name = cmd.get("command")
+    if name in ("pause", "resume"):
+        return DeviceChanged(t=t, device=DIRECTOR_DEVICE, online=name == "resume")
+    if name != "round":
+        return None
+    for p in topics.check_round(cmd):
+        if str(p["board"]) == board:
+            try:
+                settings = replace(
+                    base, light_player=p["light"].strip(), dark_player=p["dark"].strip(),
+                    match_length=int(p.get("match_length", base.match_length)),
+                    team_format=str(p.get("team_format", base.team_format)),
+                )
+                Settings.from_json(settings.to_json())  # the names are checked as a config's are
+            except (SettingsError, TypeError, ValueError) as exc:
+                raise ClubError(f"round {cmd['round']}, board {board}: {exc}") from exc
+            return MatchStarted(t=t, settings=settings.to_json())
+    return None
+
+
+class ClubLink:
+    """Board ``board`` of club ``club`` on the broker at ``url`` (see the module docstring).
+
+    :param say: prints one line (connection changes, a refused command); default silent.
+    :param clock: the station's time for commands' events (default: seconds since the link began).
+    """
+
+    def __init__(self, url: BrokerUrl, club: str, board: str, say: Any = None, clock: Any = None) -> None:
+        self.club = topics.check_name("club", club)
+        self.board = topics.check_name("board", board)
+        self.url = url
+        self.say = say or (lambda line: None)
+        t0 = time.monotonic()
+        self.clock = clock or (lambda: round(time.monotonic() - t0, 3))
+        self._lock = threading.Lock()  # the outbox: the station's thread appends, paho's republishes
+        self._entries: list[tuple[int, bytes]] = []  # (seq, the journal line) for every entry
+        self._rulings: list[tuple[int, bytes]] = []
+        self._state: bytes | None = None
+        self._event_seq = -1
+        self.acked = -1
+        self.connected = False
+        self.published = 0
+        self.republished = 0
+        self.commands = 0
+        self._station: Any = None
+        self._started = False
+        # message ids the broker has not acknowledged yet, and those it acknowledged before publish()
+        # returned them; a lock of their own: paho calls on_publish holding its own lock, which
+        # publish() takes too, so neither is held across the other
+        self._pending: set[int] = set()
+        self._early: set[int] = set()
+        self._mids = threading.Lock()
+        self._client = connect_client(url, f"tavla-{club}-{board}", clean=False)
+        self._client.will_set(self._topic("online"), b"0", qos=1, retain=True)
+        self._client.on_connect = self._on_connect
+        self._client.on_disconnect = self._on_disconnect
+        self._client.on_message = self._on_message
+        self._client.on_publish = self._on_publish
+
+    def _topic(self, leaf: str) -> str:
+        return topics.board_topic(self.club, self.board, leaf)
+
+    # --- the station's thread ---------------------------------------------------------------------
+
+    def attach(self, station: Any) -> None:
+        """Hook onto ``station`` (which must have a journal), take the entries its journal holds
+        already, and connect (in the background: the station does not wait for the broker)."""
+        journal = station.journal
+        if journal is None:
+            raise ClubError("a club station needs its journal: the journal is what it publishes")
+        self._station = station
+        with self._lock:
+            for line in journal.path.read_bytes().splitlines():
+                entry = topics.loads(line)
+                if entry is not None and type(entry.get("seq")) is int:
+                    self._entries.append((entry["seq"], topics.dumps(entry)))
+        journal.on_entry = self.entry
+        station.after_step = self.stepped
+        self._client.connect_async(self.url.host, self.url.port, keepalive=10)
+        self._client.loop_start()
+        self._started = True
+
+    def entry(self, entry: dict[str, Any]) -> None:
+        """A journal entry on disk: into the outbox, and out when connected."""
+        payload = topics.dumps(entry)
+        if "event" in entry:
+            self._event_seq = entry["seq"]
+        with self._lock:
+            self._entries.append((entry["seq"], payload))
+        self._send(self._topic("events"), payload)
+
+    def stepped(self, station: Any, effects: list[Effect]) -> None:
+        """After each event: the state (retained) and any ruling."""
+        from controller.station.snapshot import snapshot
+
+        for e in effects:
+            if isinstance(e, Announce):
+                payload = topics.dumps(
+                    {"seq": self._event_seq, "rule": e.ruling.rule, "code": e.ruling.code,
+                     "text": e.ruling.reason}
+                )
+                with self._lock:
+                    self._rulings.append((self._event_seq, payload))
+                self._send(self._topic("rulings"), payload)
+        state = topics.dumps(snapshot(station))
+        with self._lock:
+            self._state = state
+        self._send(self._topic("state"), state, retain=True)
+
+    def _send(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        if self.connected:  # else it waits in the outbox for the next connect
+            self._publish(topic, payload, retain)
+            self.published += 1
+
+    def _publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        mid = self._client.publish(topic, payload, qos=1, retain=retain).mid
+        with self._mids:
+            if mid in self._early:
+                self._early.discard(mid)
+            else:
+                self._pending.add(mid)
+
+    def _on_publish(self, _c: Any, _u: Any, mid: int, _r: Any, _p: Any) -> None:
+        with self._mids:
+            if mid in self._pending:
+                self._pending.discard(mid)
+            else:
+                self._early.add(mid)
+
+    @property
+    def pending(self) -> int:
+        """Messages handed to the broker and not yet acknowledged by it."""
+        with self._mids:
+            return len(self._pending)
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Let what is in flight reach the broker (up to ``timeout``), say the station is offline,
+        disconnect. What did not go out is still in the journal."""
+        if not self._started:
+            return
+        if self.connected:
+            self._publish(self._topic("online"), b"0", retain=True)
+            deadline = time.monotonic() + timeout
+            while self.pending and self.connected and time.monotonic() < deadline:
+                time.sleep(0.02)
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    # --- paho's thread -----------------------------------------------------------------------------
+
+    def _on_connect(self, client: mqtt.Client, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
+        if reason.is_failure:
+            self.say(f"club broker {self.url} refused the station: {reason}")
+            return
+        self.connected = True
+        self.say(f"club broker {self.url}: connected as board {self.board} of {self.club}")
+        client.subscribe(topics.director_topic(self.club, "command"), qos=1)
+        client.subscribe(topics.director_topic(self.club, "ack", self.board), qos=1)
+        client.subscribe(topics.director_topic(self.club, "replay", self.board), qos=1)
+        self._publish(self._topic("online"), b"1", retain=True)
+        self._republish(self.acked)
+
+    def _on_disconnect(self, _c: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
+        if self.connected:
+            self.say(f"club broker {self.url}: connection lost ({reason}); playing on, retrying")
+        self.connected = False
+
+    def _republish(self, after: int) -> None:
+        with self._lock:
+            entries = [p for s, p in self._entries if s > after]
+            rulings = [p for s, p in self._rulings if s > after]
+            state = self._state
+        for payload in entries:
+            self._publish(self._topic("events"), payload)
+        for payload in rulings:
+            self._publish(self._topic("rulings"), payload)
+        if state is not None:
+            self._publish(self._topic("state"), state, retain=True)
+        self.republished += len(entries)
+
+    def _on_message(self, _c: Any, _u: Any, msg: mqtt.MQTTMessage) -> None:
+        body = topics.loads(bytes(msg.payload))
+        if body is None:
+            return
+        leaf = msg.topic.split("/")[3]
+        if leaf == "ack" and type(body.get("seq")) is int:
+            self.acked = max(self.acked, body["seq"])
+        elif leaf == "replay" and type(body.get("after")) is int:
+            self._republish(body["after"])
+        elif leaf == "command":
+            self._command(body)
+
+    def _command(self, cmd: dict[str, Any]) -> None:
+        station = self._station
+        if station is None or station.closed:
+            return
+        try:
+            event = command_event(cmd, self.board, station.state.settings, self.clock())
+        except ClubError as exc:
+            self.say(f"director's command refused: {exc}")
+            return
+        if event is not None:
+            self.commands += 1
+            self.say(f"director: {cmd.get('command')}")
+            station.submit(event)

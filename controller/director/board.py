@@ -1,0 +1,130 @@
+"""One board as the director sees it, rebuilt from its station's messages.
+
+Entries (the station's journal lines) may come twice or out of order: after a reconnect the station
+republishes what was not acknowledged, a replay asked for by a director that started late overlaps
+the live stream. They are kept by ``seq``; :attr:`BoardView.held` is the last ``seq`` held without a
+gap (what the director acknowledges), and each entry's ``prev`` must be the MAC (or hash) of the one
+before it, or the board is marked broken. Without the station key the MACs themselves cannot be
+checked, only the chain's order (controller.station.journal).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.station.journal import GENESIS
+
+
+def digest_of(entry: dict[str, Any]) -> Any:
+    return entry.get("mac", entry.get("hash"))
+
+
+class BoardView:
+    """Board ``name``: its entries, latest state, online flag and rulings (see the module docstring)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.entries: dict[int, dict[str, Any]] = {}
+        self.held = -1
+        self.state: dict[str, Any] | None = None
+        self.online: bool | None = None
+        self.rulings: dict[tuple[int, str, str], dict[str, Any]] = {}
+        self.broken: str | None = None
+        self.duplicates = 0
+
+    def add_entry(self, entry: dict[str, Any]) -> bool:
+        """Keep a journal entry; False when it was held already (a duplicate) or is no entry."""
+        seq = entry.get("seq")
+        if type(seq) is not int or seq < 0 or not isinstance(entry.get("prev"), str):
+            return False
+        if seq in self.entries:
+            self.duplicates += 1
+            return False
+        self.entries[seq] = entry
+        while self.held + 1 in self.entries:
+            nxt = self.entries[self.held + 1]
+            want = GENESIS if self.held < 0 else digest_of(self.entries[self.held])
+            if nxt["prev"] != want and self.broken is None:
+                self.broken = f"entry {self.held + 1} does not follow entry {self.held} (chain broken)"
+            self.held += 1
+        return True
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        """The station's state; an older one (a lower ``seq``, a republished copy) never replaces a newer."""
+        seq = state.get("seq")
+        if type(seq) is not int:
+            return
+        if self.state is None or seq >= self.state.get("seq", -1):
+            self.state = state
+
+    def add_ruling(self, ruling: dict[str, Any]) -> None:
+        key = (ruling.get("seq", -1), str(ruling.get("rule")), str(ruling.get("text")))
+        self.rulings.setdefault(key, ruling)
+
+    @property
+    def behind(self) -> bool:
+        """True when entries are missing: a gap below one held, or the state is ahead of them."""
+        top = max(self.entries, default=-1)
+        state_seq = self.state.get("seq", -1) if self.state else -1
+        return top > self.held or state_seq > self.held
+
+    def ordered(self) -> list[dict[str, Any]]:
+        """The entries held without a gap, in order (the station's journal up to :attr:`held`)."""
+        return [self.entries[s] for s in range(self.held + 1)]
+
+    def events(self) -> list[dict[str, Any]]:
+        """The events among :meth:`ordered` (seals left out)."""
+        return [e["event"] for e in self.ordered() if "event" in e]
+
+    def players(self) -> tuple[str, str]:
+        """The sides' names from the last match start held (RULES.md B18: named sides)."""
+        for ev in reversed(self.events()):
+            if ev.get("kind") == "match_started":
+                s = ev.get("settings") or {}
+                return str(s.get("light_player") or "light"), str(s.get("dark_player") or "dark")
+        return "light", "dark"
+
+    def paused(self) -> bool:
+        """True while the director's pause holds this board's clock (the last director device event)."""
+        for ev in reversed(self.events()):
+            if ev.get("kind") == "device" and ev.get("device") == "director":
+                return not ev.get("online", True)
+        return False
+
+    def winner(self) -> str | None:
+        """``light`` or ``dark`` once one has reached the match length; None before (or money play)."""
+        if not self.state:
+            return None
+        score = self.state.get("score") or {}
+        length = score.get("match_length") or 0
+        if length <= 0:
+            return None
+        for side in ("light", "dark"):
+            if (score.get(side) or 0) >= length:
+                return side
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        """What the page shows of the board."""
+        state = self.state or {}
+        light, dark = self.players()
+        held_seqs = {s for s, _, _ in self.rulings}
+        return {
+            "board": self.name,
+            "light": light,
+            "dark": dark,
+            "score": state.get("score"),
+            "on_roll": state.get("on_roll"),
+            "dice": state.get("dice"),
+            "clock": state.get("clock"),
+            "position_id": state.get("position_id"),
+            "online": self.online,
+            "paused": self.paused(),
+            "rulings": state.get("rulings") or [],
+            "rulings_seen": len(self.rulings),
+            "ruling_events": len(held_seqs),
+            "winner": self.winner(),
+            "seq": self.held,
+            "state_seq": state.get("seq", -1),
+            "broken": self.broken,
+        }

@@ -1,0 +1,78 @@
+"""Every board of a club, fed the broker's messages (:meth:`ClubView.receive`), read by the page.
+
+paho's thread writes, the web server's reads: one lock around it all (a club's worth of small dicts).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from controller.club import topics
+from controller.director import results
+from controller.director.board import BoardView
+from controller.director.team import TeamMatch, score
+
+
+class ClubView:
+    """Club ``club``: boards by name, the current round, the team matches to score."""
+
+    def __init__(self, club: str, teams: tuple[TeamMatch, ...] = ()) -> None:
+        self.club = club
+        self.teams = teams
+        self.boards: dict[str, BoardView] = {}
+        self.round: dict[str, Any] | None = None
+        self.lock = threading.Lock()
+
+    def board(self, name: str) -> BoardView:
+        with self.lock:
+            return self.boards.setdefault(name, BoardView(name))
+
+    def receive(self, topic: str, payload: bytes) -> str | None:
+        """Take one message; returns the board it was about (None for anything else)."""
+        where = topics.split_board_topic(self.club, topic)
+        if where is None:
+            return None
+        name, leaf = where
+        with self.lock:
+            b = self.boards.setdefault(name, BoardView(name))
+            if leaf == "online":
+                b.online = payload == b"1"
+                return name
+            body = topics.loads(payload)
+            if body is None:
+                return None
+            if leaf == "events":
+                b.add_entry(body)
+            elif leaf == "state":
+                b.set_state(body)
+            elif leaf == "rulings":
+                b.add_ruling(body)
+        return name
+
+    def to_json(self) -> dict[str, Any]:
+        with self.lock:
+            boards = [self.boards[n].to_json() for n in sorted(self.boards, key=_board_order)]
+            round_ = self.round
+        winners = {b["board"]: b["winner"] for b in boards}
+        teams = []
+        for t in self.teams:
+            s = score(t, winners)
+            teams.append({"home": t.home, "away": t.away, "boards": list(t.boards),
+                          "home_wins": s.home_wins, "away_wins": s.away_wins, "winner": s.winner,
+                          "by_board": [list(x) for x in s.by_board]})
+        return {"club": self.club, "boards": boards, "teams": teams, "round": round_}
+
+    def round_csv(self) -> str:
+        """The current round's boards (every board when no round was started here) as CSV."""
+        view = self.to_json()
+        round_ = view["round"]
+        boards = view["boards"]
+        if round_:
+            paired = {str(p["board"]) for p in round_["pairings"]}
+            boards = [b for b in boards if b["board"] in paired]
+        return results.to_csv(results.rows(round_["round"] if round_ else None, boards))
+
+
+def _board_order(name: str) -> tuple[int, str]:
+    return (int(name), "") if name.isdigit() else (1 << 30, name)

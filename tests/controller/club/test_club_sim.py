@@ -1,0 +1,121 @@
+"""Issue 17: a club of stations on a real Mosquitto; the director's view of every board equals that
+station's journal -- with the broker killed, a station cut off, a director starting late."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from controller.station import replay
+from controller.station.journal import read
+from tests.controller.club.broker import station_user
+from tests.controller.club.sim import CutProxy, SimStation, caught_up, director, wait_until
+
+
+def check_boards(d, stations) -> None:
+    """Each board: the director holds the station's journal, entry for entry; every ruling once;
+    the state it shows is the one the journal's events lead to."""
+    for s in stations:
+        b = d.view.boards[s.board]
+        assert b.ordered() == s.lines(), f"board {s.board}"
+        assert b.broken is None
+        assert len(b.rulings) == s.rulings()
+        final, _ = replay(read(s.path))
+        assert (b.state["score"]["light"], b.state["score"]["dark"]) == final.score
+        assert b.players() == (f"L{s.board}", f"D{s.board}")
+
+
+def close_all(d, stations) -> None:
+    for s in stations:
+        s.close()
+    d.close()
+
+
+def test_club_of_32_boards_director_equals_each_journal(broker, tmp_path):
+    d = director(broker.director_url())
+    wait_until(d.connected.is_set, 10, "the director connects")
+    stations = [SimStation(str(n), tmp_path, broker.station_url(str(n)), pace=0.002) for n in range(1, 33)]
+    try:
+        for s in stations:
+            s.play()
+        for s in stations:
+            s.finish()
+        wait_until(lambda: caught_up(d, stations), 60, "the director holds every journal")
+        check_boards(d, stations)
+        assert all(d.view.boards[s.board].online for s in stations)
+        assert sum(b.winner() is not None for b in d.view.boards.values()) == 32
+    finally:
+        close_all(d, stations)
+
+
+def test_broker_killed_and_restarted_mid_game_loses_nothing(broker, tmp_path):
+    d = director(broker.director_url())
+    wait_until(d.connected.is_set, 10, "the director connects")
+    stations = [SimStation(str(n), tmp_path, broker.station_url(str(n)), pace=0.01) for n in range(1, 5)]
+    try:
+        for s in stations:
+            s.play()
+        time.sleep(0.4)
+        broker.kill()
+        time.sleep(0.5)  # the stations play on without a broker
+        broker.start()
+        for s in stations:
+            s.finish()
+        assert all(s.link.republished > 0 for s in stations)
+        wait_until(lambda: caught_up(d, stations), 30, "the director holds every journal again")
+        check_boards(d, stations)
+    finally:
+        close_all(d, stations)
+
+
+def _cut_station(broker, tmp_path, seconds: float) -> None:
+    d = director(broker.director_url())
+    wait_until(d.connected.is_set, 10, "the director connects")
+    proxy = CutProxy(broker.port)
+    cut = SimStation("1", tmp_path, proxy.url(station_user("1")), pace=0.01)
+    others = [SimStation(str(n), tmp_path, broker.station_url(str(n)), pace=0.01) for n in (2, 3)]
+    stations = [cut, *others]
+    try:
+        wait_until(lambda: cut.link.connected, 10, "the station connects through the proxy")
+        for s in stations:
+            s.play()
+        time.sleep(0.3)
+        proxy.cut(seconds)
+        wait_until(lambda: d.view.boards.get("1") is not None and d.view.boards["1"].online is False,
+                   30, "the broker publishes the cut station's last will")
+        for s in stations:
+            s.finish()  # the cut station played on meanwhile, journal and all
+        wait_until(lambda: caught_up(d, stations), seconds + 30, "the director holds every journal")
+        check_boards(d, stations)
+        assert d.view.boards["1"].online is True
+    finally:
+        close_all(d, stations)
+
+
+def test_station_cut_off_for_2_s_loses_nothing(broker, tmp_path):
+    _cut_station(broker, tmp_path, 2.0)
+
+
+@pytest.mark.slow
+def test_station_cut_off_for_10_s_loses_nothing(broker, tmp_path):
+    _cut_station(broker, tmp_path, 10.0)
+
+
+def test_director_starting_after_the_games_rebuilds_every_board(broker, tmp_path):
+    stations = [SimStation(str(n), tmp_path, broker.station_url(str(n))) for n in range(1, 9)]
+    d = None
+    try:
+        for s in stations:
+            s.play()
+        for s in stations:
+            s.finish()
+        wait_until(lambda: all(s.link.pending == 0 for s in stations), 10, "the stations' messages are out")
+        d = director(broker.director_url())
+        wait_until(lambda: caught_up(d, stations), 30, "the late director rebuilds every board")
+        check_boards(d, stations)
+    finally:
+        for s in stations:
+            s.close()
+        if d is not None:
+            d.close()

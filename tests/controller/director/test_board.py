@@ -1,0 +1,51 @@
+"""The director's rebuild of a board: duplicates dropped by seq, gaps found, the chain checked."""
+
+from __future__ import annotations
+
+from controller.director.board import BoardView
+from controller.station.journal import GENESIS
+
+
+def entries(n: int) -> list[dict]:
+    out, prev = [], GENESIS
+    for seq in range(n):
+        mac = f"{seq:064x}"
+        out.append({"seq": seq, "prev": prev, "mac": mac, "key": "k",
+                    "event": {"kind": "tick", "t": float(seq)}})
+        prev = mac
+    return out
+
+
+def test_duplicates_are_dropped_by_seq():
+    b = BoardView("1")
+    es = entries(5)
+    for e in es + es[2:]:
+        b.add_entry(e)
+    assert b.ordered() == es and b.duplicates == 3 and b.held == 4
+
+
+def test_a_gap_holds_back_what_follows_it_until_it_is_filled():
+    b = BoardView("1")
+    es = entries(6)
+    for e in es[:2] + es[3:]:
+        b.add_entry(e)
+    assert b.held == 1 and b.behind
+    b.add_entry(es[2])
+    assert b.held == 5 and not b.behind and b.broken is None
+
+
+def test_a_state_ahead_of_the_entries_means_behind_and_an_older_state_never_wins():
+    b = BoardView("1")
+    b.set_state({"seq": 3})
+    assert b.behind
+    b.set_state({"seq": 1})
+    assert b.state == {"seq": 3}
+
+
+def test_an_entry_that_does_not_chain_marks_the_board_broken():
+    b = BoardView("1")
+    es = entries(3)
+    es[2] = {**es[2], "prev": "f" * 64}
+    for e in es:
+        b.add_entry(e)
+    assert b.broken and "entry 2" in b.broken
