@@ -22,3 +22,26 @@ def acl_text(club: str, stations: Mapping[str, str], director: str) -> str:
             "",
         ]
     return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    """``python -m controller.club.acl CLUB DIRECTOR_USER BOARD=USER ...`` prints the ACL file."""
+    import sys
+
+    from controller.club.url import ClubError
+
+    if len(argv) < 2 or not all("=" in a for a in argv[2:]):
+        print("usage: python -m controller.club.acl CLUB DIRECTOR_USER BOARD=USER ...", file=sys.stderr)
+        return 2
+    try:
+        print(acl_text(argv[0], dict(a.split("=", 1) for a in argv[2:]), argv[1]), end="")
+    except ClubError as exc:
+        print(f"acl: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    raise SystemExit(main(sys.argv[1:]))
