@@ -4,7 +4,9 @@
 network thread. The journal is the truth and the outbox is a copy of its entries: the station plays on
 whether or not the broker is there, and on every (re)connect the link republishes each entry after the
 last ``seq`` the director acknowledged (``ack/B``, retained) -- and, on a director's ``replay/B``,
-each entry after the one it names. The director drops what it already holds by ``seq``.
+each entry after the one it names. The director drops what it already holds by ``seq``. Every message
+names its ``journal`` (:func:`journal_id`): a board's next session starts a new journal whose ``seq``
+counts from 0 again, and an acknowledgement of the last one must not hold back the new one.
 
 The session is persistent (``clean_session`` off, a fixed client id), so a command the director sent
 while the station was away is delivered when it comes back. Commands become station events, journaled
@@ -18,6 +20,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -45,6 +48,17 @@ def connect_client(url: BrokerUrl, client_id: str, clean: bool) -> mqtt.Client:
     client.reconnect_delay_set(min_delay=1, max_delay=5)
     client.max_inflight_messages_set(100)
     return client
+
+
+def journal_id(path: Path) -> str:
+    """A journal's name on the broker: the station's host, the file and its inode, hashed (the same
+    journal appended to keeps it; a new file, here or on another station, gets another)."""
+    import hashlib
+    import socket
+
+    resolved = path.resolve()
+    ident = f"{socket.gethostname()}\n{resolved}\n{resolved.stat().st_ino}"
+    return hashlib.sha256(ident.encode()).hexdigest()[:16]
 
 
 def command_event(cmd: dict[str, Any], board: str, base: Settings, t: float) -> Event | None:
@@ -92,6 +106,7 @@ class ClubLink:
         self._rulings: list[tuple[int, bytes]] = []
         self._state: bytes | None = None
         self._event_seq = -1
+        self.journal = ""
         self.acked = -1
         self.connected = False
         self.published = 0
@@ -124,11 +139,12 @@ class ClubLink:
         if journal is None:
             raise ClubError("a club station needs its journal: the journal is what it publishes")
         self._station = station
+        self.journal = journal_id(journal.path)
         with self._lock:
             for line in journal.path.read_bytes().splitlines():
                 entry = topics.loads(line)
                 if entry is not None and type(entry.get("seq")) is int:
-                    self._entries.append((entry["seq"], topics.dumps(entry)))
+                    self._entries.append((entry["seq"], topics.dumps({**entry, "journal": self.journal})))
         journal.on_entry = self.entry
         station.after_step = self.stepped
         self._client.connect_async(self.url.host, self.url.port, keepalive=10)
@@ -137,7 +153,7 @@ class ClubLink:
 
     def entry(self, entry: dict[str, Any]) -> None:
         """A journal entry on disk: into the outbox, and out when connected."""
-        payload = topics.dumps(entry)
+        payload = topics.dumps({**entry, "journal": self.journal})
         if "event" in entry:
             self._event_seq = entry["seq"]
         with self._lock:
@@ -152,12 +168,12 @@ class ClubLink:
             if isinstance(e, Announce):
                 payload = topics.dumps(
                     {"seq": self._event_seq, "rule": e.ruling.rule, "code": e.ruling.code,
-                     "text": e.ruling.reason}
+                     "text": e.ruling.reason, "journal": self.journal}
                 )
                 with self._lock:
                     self._rulings.append((self._event_seq, payload))
                 self._send(self._topic("rulings"), payload)
-        state = topics.dumps(snapshot(station))
+        state = topics.dumps({**snapshot(station), "journal": self.journal})
         with self._lock:
             self._state = state
         self._send(self._topic("state"), state, retain=True)
@@ -238,12 +254,15 @@ class ClubLink:
         if body is None:
             return
         leaf = msg.topic.split("/")[3]
+        if leaf == "command":
+            self._command(body)
+            return
+        if body.get("journal") != self.journal:
+            return  # about another journal of this board (an earlier session's)
         if leaf == "ack" and type(body.get("seq")) is int:
             self.acked = max(self.acked, body["seq"])
         elif leaf == "replay" and type(body.get("after")) is int:
             self._republish(body["after"])
-        elif leaf == "command":
-            self._command(body)
 
     def _command(self, cmd: dict[str, Any]) -> None:
         station = self._station

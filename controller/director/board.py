@@ -2,10 +2,14 @@
 
 Entries (the station's journal lines) may come twice or out of order: after a reconnect the station
 republishes what was not acknowledged, a replay asked for by a director that started late overlaps
-the live stream. They are kept by ``seq``; :attr:`BoardView.held` is the last ``seq`` held without a
-gap (what the director acknowledges), and each entry's ``prev`` must be the MAC (or hash) of the one
-before it, or the board is marked broken. Without the station key the MACs themselves cannot be
+the live stream. They are kept by ``seq``; :attr:`Log.held` is the last ``seq`` held without a gap
+(what the director acknowledges), and each entry's ``prev`` must be the MAC (or hash) of the one
+before it, or the log is marked broken. Without the station key the MACs themselves cannot be
 checked, only the chain's order (controller.station.journal).
+
+Each message names its journal (controller.club.publisher.journal_id): a board's next session is a
+new journal counting from 0 again. The board shows the journal of the newest state it was given
+(the retained state is always the last one published); the earlier ones stay in :attr:`BoardView.logs`.
 """
 
 from __future__ import annotations
@@ -19,21 +23,17 @@ def digest_of(entry: dict[str, Any]) -> Any:
     return entry.get("mac", entry.get("hash"))
 
 
-class BoardView:
-    """Board ``name``: its entries, latest state, online flag and rulings (see the module docstring)."""
+class Log:
+    """One journal's entries, held by ``seq``, and its rulings."""
 
-    def __init__(self, name: str) -> None:
-        self.name = name
+    def __init__(self) -> None:
         self.entries: dict[int, dict[str, Any]] = {}
         self.held = -1
-        self.state: dict[str, Any] | None = None
-        self.online: bool | None = None
-        self.rulings: dict[tuple[int, str, str], dict[str, Any]] = {}
         self.broken: str | None = None
         self.duplicates = 0
+        self.rulings: dict[tuple[int, str, str], dict[str, Any]] = {}
 
-    def add_entry(self, entry: dict[str, Any]) -> bool:
-        """Keep a journal entry; False when it was held already (a duplicate) or is no entry."""
+    def add(self, entry: dict[str, Any]) -> bool:
         seq = entry.get("seq")
         if type(seq) is not int or seq < 0 or not isinstance(entry.get("prev"), str):
             return False
@@ -49,28 +49,80 @@ class BoardView:
             self.held += 1
         return True
 
+
+class BoardView:
+    """Board ``name``: its journals' entries, latest state, online flag and rulings (see the module
+    docstring)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.logs: dict[str, Log] = {}
+        self.journal: str | None = None  # the journal shown
+        self.state: dict[str, Any] | None = None
+        self.online: bool | None = None
+
+    def _log(self, journal: Any) -> Log:
+        key = str(journal or "")
+        if self.journal is None:
+            self.journal = key
+        return self.logs.setdefault(key, Log())
+
+    @property
+    def log(self) -> Log:
+        return self._log(self.journal)
+
+    @property
+    def held(self) -> int:
+        return self.log.held
+
+    @property
+    def broken(self) -> str | None:
+        return self.log.broken
+
+    @property
+    def duplicates(self) -> int:
+        return self.log.duplicates
+
+    @property
+    def rulings(self) -> dict[tuple[int, str, str], dict[str, Any]]:
+        return self.log.rulings
+
+    def add_entry(self, entry: dict[str, Any]) -> bool:
+        """Keep a journal entry; False when it was held already (a duplicate) or is no entry."""
+        body = dict(entry)
+        return self._log(body.pop("journal", None)).add(body)
+
     def set_state(self, state: dict[str, Any]) -> None:
-        """The station's state; an older one (a lower ``seq``, a republished copy) never replaces a newer."""
+        """The station's state: a new journal's replaces the shown one; within a journal an older
+        state (a lower ``seq``, a republished copy) never replaces a newer."""
         seq = state.get("seq")
         if type(seq) is not int:
             return
-        if self.state is None or seq >= self.state.get("seq", -1):
+        journal = str(state.get("journal") or "")
+        if journal != self.journal:
+            self.journal = journal
+            self._log(journal)
+            self.state = state
+        elif self.state is None or seq >= self.state.get("seq", -1):
             self.state = state
 
     def add_ruling(self, ruling: dict[str, Any]) -> None:
         key = (ruling.get("seq", -1), str(ruling.get("rule")), str(ruling.get("text")))
-        self.rulings.setdefault(key, ruling)
+        self._log(ruling.get("journal")).rulings.setdefault(key, ruling)
 
     @property
     def behind(self) -> bool:
         """True when entries are missing: a gap below one held, or the state is ahead of them."""
-        top = max(self.entries, default=-1)
+        log = self.log
+        top = max(log.entries, default=-1)
         state_seq = self.state.get("seq", -1) if self.state else -1
-        return top > self.held or state_seq > self.held
+        return top > log.held or state_seq > log.held
 
     def ordered(self) -> list[dict[str, Any]]:
-        """The entries held without a gap, in order (the station's journal up to :attr:`held`)."""
-        return [self.entries[s] for s in range(self.held + 1)]
+        """The shown journal's entries held without a gap, in order (the station's journal up to
+        :attr:`held`)."""
+        log = self.log
+        return [log.entries[s] for s in range(log.held + 1)]
 
     def events(self) -> list[dict[str, Any]]:
         """The events among :meth:`ordered` (seals left out)."""
@@ -108,7 +160,6 @@ class BoardView:
         """What the page shows of the board."""
         state = self.state or {}
         light, dark = self.players()
-        held_seqs = {s for s, _, _ in self.rulings}
         return {
             "board": self.name,
             "light": light,
@@ -122,9 +173,10 @@ class BoardView:
             "paused": self.paused(),
             "rulings": state.get("rulings") or [],
             "rulings_seen": len(self.rulings),
-            "ruling_events": len(held_seqs),
             "winner": self.winner(),
             "seq": self.held,
             "state_seq": state.get("seq", -1),
+            "journal": self.journal,
+            "journals": len(self.logs),
             "broken": self.broken,
         }

@@ -34,7 +34,7 @@ class DirectorClient:
         self.say = say or (lambda line: None)
         self.tick = tick
         self.connected = threading.Event()
-        self._acked: dict[str, int] = {}
+        self._acked: dict[tuple[str, str | None], int] = {}
         self._asked: dict[str, float] = {}
         self._ids = itertools.count(1)
         self._stop = threading.Event()
@@ -79,15 +79,15 @@ class DirectorClient:
         """Acknowledge what moved, ask for what is missing (see the module docstring)."""
         now = time.monotonic()
         with self.view.lock:
-            boards = [(b.name, b.held, b.behind) for b in self.view.boards.values()]
-        for name, held, behind in boards:
-            if held > self._acked.get(name, -1):
+            boards = [(b.name, b.journal, b.held, b.behind) for b in self.view.boards.values()]
+        for name, journal, held, behind in boards:
+            if held > self._acked.get((name, journal), -1):
                 self._client.publish(topics.director_topic(self.view.club, "ack", name),
-                                     topics.dumps({"seq": held}), qos=1, retain=True)
-                self._acked[name] = held
+                                     topics.dumps({"journal": journal, "seq": held}), qos=1, retain=True)
+                self._acked[(name, journal)] = held
             if behind and now - self._asked.get(name, 0.0) >= _REPLAY_EVERY:
                 self._client.publish(topics.director_topic(self.view.club, "replay", name),
-                                     topics.dumps({"after": held}), qos=1)
+                                     topics.dumps({"journal": journal, "after": held}), qos=1)
                 self._asked[name] = now
 
     def send(self, name: str, **fields: Any) -> dict[str, Any]:

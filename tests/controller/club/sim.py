@@ -48,6 +48,7 @@ class SimStation:
     pace: float = 0.0
 
     def __post_init__(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.folder / f"board-{self.board}.jsonl"
         self.journal = Journal(self.path, fsync=False)
         self.station = Station(journal=self.journal)

@@ -10,7 +10,7 @@ import pytest
 from controller.station import replay
 from controller.station.journal import read
 from tests.controller.club.broker import station_user
-from tests.controller.club.sim import CutProxy, SimStation, caught_up, director, wait_until
+from tests.controller.club.sim import CutProxy, SimStation, caught_up, director, game, wait_until
 
 
 def check_boards(d, stations) -> None:
@@ -58,7 +58,10 @@ def test_broker_killed_and_restarted_mid_game_loses_nothing(broker, tmp_path):
             s.play()
         time.sleep(0.4)
         broker.kill()
-        time.sleep(0.5)  # the stations play on without a broker
+        at_kill = [len(s.journal) for s in stations]
+        time.sleep(0.5)
+        assert all(len(s.journal) > n for s, n in zip(stations, at_kill, strict=True))  # played on
+        assert all(len(s.journal) < len(s.events or game(s.board)) for s in stations)  # mid-game
         broker.start()
         for s in stations:
             s.finish()
@@ -119,3 +122,24 @@ def test_director_starting_after_the_games_rebuilds_every_board(broker, tmp_path
             s.close()
         if d is not None:
             d.close()
+
+
+def test_a_boards_next_session_is_a_new_journal_not_duplicates_of_the_last(broker, tmp_path):
+    """Its seq counts from 0 again: the director shows the new journal whole, and the retained ack
+    of the last session does not hold the new one back."""
+    d = director(broker.director_url())
+    try:
+        wait_until(d.connected.is_set, 10, "the director connects")
+        first = SimStation("1", tmp_path / "monday", broker.station_url("1")).play()
+        first.finish()
+        wait_until(lambda: caught_up(d, [first]), 20, "the first session is held")
+        first.close()
+        second = SimStation("1", tmp_path / "tuesday", broker.station_url("1"), game("1", seed=5)).play()
+        second.finish()
+        wait_until(lambda: caught_up(d, [second]), 20, "the second session is held")
+        board = d.view.boards["1"]
+        assert board.ordered() == second.lines() != first.lines()
+        assert len(board.logs) == 2 and board.duplicates == 0
+        second.close()
+    finally:
+        d.close()
