@@ -91,21 +91,19 @@ class ClubLink:
     """Board ``board`` of club ``club`` on the broker at ``url`` (see the module docstring).
 
     :param say: prints one line (connection changes, a refused command); default silent.
-    :param clock: the station's time for commands' events (default: seconds since the link began).
     """
 
-    def __init__(self, url: BrokerUrl, club: str, board: str, say: Any = None, clock: Any = None) -> None:
+    def __init__(self, url: BrokerUrl, club: str, board: str, say: Any = None) -> None:
         self.club = topics.check_name("club", club)
         self.board = topics.check_name("board", board)
         self.url = url
         self.say = say or (lambda line: None)
-        t0 = time.monotonic()
-        self.clock = clock or (lambda: round(time.monotonic() - t0, 3))
         self._lock = threading.Lock()  # the outbox: the station's thread appends, paho's republishes
         self._entries: list[tuple[int, bytes]] = []  # (seq, the journal line) for every entry
         self._rulings: list[tuple[int, bytes]] = []
         self._state: bytes | None = None
         self._event_seq = -1
+        self._event_t = 0.0  # a command takes the time of the last event: the station's own clock
         self.journal = ""
         self.acked = -1
         self.connected = False
@@ -145,6 +143,8 @@ class ClubLink:
                 entry = topics.loads(line)
                 if entry is not None and type(entry.get("seq")) is int:
                     self._entries.append((entry["seq"], topics.dumps({**entry, "journal": self.journal})))
+                    if isinstance(entry.get("event"), dict):
+                        self._event_t = float(entry["event"].get("t", self._event_t))
         journal.on_entry = self.entry
         station.after_step = self.stepped
         self._client.connect_async(self.url.host, self.url.port, keepalive=10)
@@ -156,6 +156,7 @@ class ClubLink:
         payload = topics.dumps({**entry, "journal": self.journal})
         if "event" in entry:
             self._event_seq = entry["seq"]
+            self._event_t = float(entry["event"].get("t", self._event_t))
         with self._lock:
             self._entries.append((entry["seq"], payload))
         self._send(self._topic("events"), payload)
@@ -269,7 +270,7 @@ class ClubLink:
         if station is None or station.closed:
             return
         try:
-            event = command_event(cmd, self.board, station.state.settings, self.clock())
+            event = command_event(cmd, self.board, station.state.settings, self._event_t)
         except ClubError as exc:
             self.say(f"director's command refused: {exc}")
             return
