@@ -26,7 +26,7 @@ from rich.text import Text
 
 from controller import game
 from controller.game.effects import Announce, Effect, GameEnded, Hint, Leds, Prompt, Show
-from controller.game.events import Event
+from controller.game.events import BoardSeen, Event
 from controller.game.rulings import Settings
 from controller.rules.errors import TavlaError
 from controller.station.export import Notes, collect_rulings
@@ -219,6 +219,13 @@ class Station:
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
         self._closed = False
+        # what the state JSON (controller.station.snapshot) reads beside the game state
+        self.seq = 0  # events applied
+        self.last_t = 0.0
+        self.last_board: BoardSeen | None = None
+        self.best_play: str | None = None
+        self.mode: str | None = None  # tournament / home / learner (the station file's setting)
+        self.listeners: list[Callable[[Station], None]] = []  # called on this thread after each event
 
     @property
     def closed(self) -> bool:
@@ -237,8 +244,16 @@ class Station:
         if self.printer is not None and source:
             self.printer.console.print(Text(f"frame: {source}", style="dim"))
         self.state, effects = game.step(self.state, event)
+        self.seq += 1
+        self.last_t = max(self.last_t, event.t)
+        if isinstance(event, BoardSeen) and event.usable:
+            self.last_board = event
+        if self.state.phase != "moving":
+            self.best_play = None
         collect_rulings(self.notes, self.state, effects)  # before run_effects: a game end exports them
         self.run_effects(effects)
+        for listener in self.listeners:
+            listener(self)
         return effects
 
     def run_effects(self, effects: Iterable[Effect]) -> None:
@@ -273,6 +288,7 @@ class Station:
         from controller.hints import engine
 
         best = engine.best_play(hint.position, hint.dice[0], hint.dice[1], hint.plays, hint.plies, hint.noise)
+        self.best_play = format_play(best) if best is not None else None
         if best is not None and self.printer is not None:
             self.printer.console.print(f"gnubg's best play: {format_play(best)}")
         if hint.leds:
