@@ -88,6 +88,12 @@ def register(app: typer.Typer) -> None:
         key: Path = typer.Option(
             None, "--key", help="station key file; default ~/.config/tavla/station.key (made at first run)"
         ),
+        web: str = typer.Option(
+            None, "--web", help="serve the station's page on [HOST:]PORT (host 127.0.0.1 unless given)"
+        ),
+        pin: str = typer.Option(
+            None, "--pin", help="the referee's PIN on the page (default the station file's `pin`)"
+        ),
     ) -> None:
         """The station: frames in, board and rulings out, LEDs lit (default: the embedded demo)."""
         from rich.console import Console
@@ -103,6 +109,7 @@ def register(app: typer.Typer) -> None:
             raise fail(f"--turns {turns}: give a number of turns, or 0 for a whole game")
         if pace < 0:
             raise fail(f"--pace {pace:g}: give seconds between events, 0 or more")
+        page = _web_address(web, pin or cfg.pin)
         serial_url = None if no_leds else (serial or cfg.serial)
         leds_on = describe_leds(serial_url)  # resolves `auto`; fails with one line before the banner
         journal_path = journal or (Path(cfg.journal) if cfg.journal else default_journal_path())
@@ -138,6 +145,8 @@ def register(app: typer.Typer) -> None:
                 f"reader, refereed, {leds_on}"
             )
             stream = with_match_start(demo_events(console, None if turns == 0 else turns), cfg.settings)
+            if page is not None:  # a page follows the demo at a pace a person can watch
+                stream = paced(stream, pace or 1.0)
         else:
             check_source(spec)
             stream = with_match_start(source_events(spec, console, calibration, sink), cfg.settings)
@@ -153,4 +162,23 @@ def register(app: typer.Typer) -> None:
             forward=sink,
             state=state,
             key=station_key,
+            web=page,
+            mode=getattr(cfg, "mode", None),
         )
+
+
+def _web_address(web: str | None, pin: str | None) -> tuple[str, str | None] | None:
+    """``--web`` checked before anything starts: a good address, and a PIN for a non-local host.
+
+    :raises typer.Exit: (2) with one line saying what to do.
+    """
+    if web is None:
+        return None
+    from controller.station.web import WebError, check_exposure, parse_address
+
+    try:
+        host, _ = parse_address(web)
+        check_exposure(host, pin)
+    except WebError as exc:
+        raise fail(str(exc)) from exc
+    return web, pin

@@ -246,10 +246,13 @@ def run_session(
     buttons: dict[str, int] | None = None,
     forward: Forward | None = None,
     key: Any = None,
+    web: tuple[str, str | None] | None = None,
+    mode: str | None = None,
 ) -> Any:
     """Feed events through a station (journal, step, effects) and print a summary; returns the station.
     The journal is chained under ``key`` (controller.station.journal_key) and locked while the session
-    runs.
+    runs. ``web`` (address, referee PIN) serves the station's page while it runs (controller.station.web);
+    ``mode`` is the station file's tournament / home / learner.
 
     :raises LinkUnavailable: when the LED device on ``serial_url`` cannot serve this station.
     :raises SessionRefused: (one line) when the journal is locked by another station or unusable.
@@ -314,7 +317,21 @@ def run_session(
             console.print(f"[yellow]could not write the match file in {folder}: {exc}[/yellow]")
 
     station = Station(settings, link=link, journal=journal, printer=printer, on_game_end=on_end, state=state)
+    station.mode = mode
     holder["station"] = station
+    page = None
+    if web is not None:
+        from controller.station.web import attach
+
+        try:
+            page = attach(station, web[0], web[1], journal_path)
+        except BaseException:
+            if journal is not None:
+                journal.close()
+            if link is not None:
+                link.close()
+            raise
+        console.print(f"[bold]the station's page: {page.url}[/bold]")
     if forward is not None:
         forward.target = station.submit
     panel = None
@@ -355,6 +372,8 @@ def run_session(
         from controller.hints.engine import close_engine
 
         close_engine()  # the gnubg helper process ends with the session, not at interpreter teardown
+        if page is not None:
+            page.stop()
         if panel is not None:
             panel.close()
         if journal is not None:
