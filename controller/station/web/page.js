@@ -49,12 +49,12 @@ function drawBoard(snap) {
     }, g);
     el("rect", { x: x + 6, y: top ? 4 : 448, width: W - 12, height: 8, rx: 3,
       fill: lit.has(slot) ? "#ffd23f" : "#333", class: lit.has(slot) ? "led lit" : "led" }, g);
-    const r = W / 2 - 3;
+    const r = DEPTH / 10 - 1;  // five checkers fill a point; more are numbered
     for (let k = 0; k < Math.min(count, 5); k++) {
-      el("circle", { cx: x + W / 2, cy: base + dir * (r + 2 + k * 2 * r), r,
+      el("circle", { cx: x + W / 2, cy: base + dir * (r + 1 + k * 2 * (r + 1)), r,
         fill: colour === "light" ? "#f4efe4" : "#9b1c1c", stroke: "#111" }, g);
     }
-    if (count > 5) text(x + W / 2, base + dir * (r + 2 + 4 * 2 * r) + 5, String(count),
+    if (count > 5) text(x + W / 2, base + dir * (r + 1 + 4 * 2 * (r + 1)) + 5, String(count),
       { fill: colour === "light" ? "#111" : "#fff", "font-weight": "bold" }, g);
     text(x + W / 2, base + dir * (DEPTH + 14) + 4, `${count || ""}${conf < 1 ? " " + Math.round(conf * 100) + "%" : ""}`,
       { fill: conf < UNSURE ? "#f77" : "#ddd", "font-size": 11, class: "reading" }, g);

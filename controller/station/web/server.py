@@ -89,6 +89,7 @@ class WebServer:
         self._ready = threading.Event()
         self._error: BaseException | None = None
         self.streams = 0
+        self._closing = False
 
     # --- the station's side (any thread) ----------------------------------------------------------
 
@@ -126,8 +127,11 @@ class WebServer:
     def stop(self) -> None:
         loop, thread = self._loop, self._thread
         if loop is not None and thread is not None:
-            asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(10)
-            thread.join(10)
+            try:
+                asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(10)
+            finally:
+                loop.call_soon_threadsafe(loop.stop)
+                thread.join(10)
         self._thread = None
 
     # --- the server's thread ---------------------------------------------------------------------
@@ -172,9 +176,15 @@ class WebServer:
             self.port = int(server.sockets[0].getsockname()[1])
 
     async def _shutdown(self) -> None:
+        self._closing = True
+        if self._changed is not None:
+            await self._notify(self._changed)  # the open streams end now, not at the shutdown timeout
         if self._runner is not None:
             await self._runner.cleanup()
-        asyncio.get_running_loop().stop()
+        rest = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in rest:
+            task.cancel()
+        await asyncio.gather(*rest, return_exceptions=True)
 
     def _set(self, state: dict[str, Any], text: str) -> None:
         self.state, self._text = state, text
@@ -212,7 +222,7 @@ class WebServer:
         try:
             await resp.write(b"retry: 1000\n\n")
             sent = None
-            while True:
+            while not self._closing:
                 text = self._text
                 if text is not sent:
                     await resp.write(f"data: {text}\n\n".encode())
