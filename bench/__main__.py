@@ -12,7 +12,7 @@ import sys
 
 from rich.console import Console
 
-AREAS = ("rules", "nardy", "vision", "link")
+AREAS = ("rules", "nardy", "vision", "link", "web")
 
 
 USAGE = f"usage: python -m bench [AREA ...]   (areas: {', '.join(AREAS)}; none = all)"

@@ -81,7 +81,9 @@ def register(app: typer.Typer) -> None:
         ),
         turns: int = typer.Option(6, "--turns", help="demo: number of turns to play (0 = a whole game)"),
         no_leds: bool = typer.Option(False, "--no-leds", help="run without an LED device"),
-        pace: float = typer.Option(0.0, "--pace", help="--events: seconds between events"),
+        pace: float = typer.Option(
+            0.0, "--pace", help="--events, or the demo with --web: seconds between events"
+        ),
         append: bool = typer.Option(
             False, "--append", help="add to an existing --journal (else an existing file is refused)"
         ),

@@ -80,6 +80,19 @@ function drawBoard(snap) {
   }
 }
 
+let clockAt = 0;
+// the running player's time counts down between states (the station sends one per event, not per second)
+function drawClock() {
+  const c = state && state.clock;
+  if (!c) { $("clock").textContent = "no clock"; return; }
+  const gone = c.running && !c.paused ? (performance.now() - clockAt) / 1000 : 0;
+  const left = (who) => Math.max(0, c[who] - (c.running === who ? gone : 0));
+  $("clock").textContent = `light ${fmtClock(left("light"))}, dark ${fmtClock(left("dark"))} · delay ${c.delay} s` +
+    ` · reserve light ${fmtClock(c.reserve.light)}, dark ${fmtClock(c.reserve.dark)}` +
+    `${c.running ? " · running: " + c.running : ""}${c.paused ? " · PAUSED" : ""}`;
+}
+setInterval(drawClock, 1000);
+
 function fmtClock(s) {
   const m = Math.floor(s / 60), sec = Math.floor(s % 60);
   return `${m}:${String(sec).padStart(2, "0")}`;
@@ -98,9 +111,8 @@ function render(snap) {
   $("score").textContent = sc.light === undefined ? "–" :
     `light ${sc.light} – dark ${sc.dark}${sc.match_length ? ` (to ${sc.match_length})` : " (money)"}`;
   $("crawford").textContent = sc.crawford ? "Crawford game" : "";
-  const c = snap.clock;
-  $("clock").textContent = c ? `light ${fmtClock(c.light)}, dark ${fmtClock(c.dark)} · delay ${c.delay} s` +
-    `${c.running ? " · running: " + c.running : ""}${c.paused ? " · PAUSED" : ""}` : "no clock";
+  clockAt = performance.now();
+  drawClock();
   $("leds").textContent = snap.leds ? `${snap.leds.why}: ${snap.leds.zones.length} zones lit` : "none sent";
   $("position-id").textContent = snap.position_id || "–";
   $("match-id").textContent = snap.match_id || "–";
@@ -123,6 +135,10 @@ function render(snap) {
     return li;
   }));
   document.body.dataset.seq = snap.seq;
+  // when each state was drawn (wall clock ms): the bench's event-to-page latency (python -m bench web)
+  window.tavlaDrawn = window.tavlaDrawn || {};
+  window.tavlaDrawn[snap.seq] = Date.now();
+  if (snap.seq % 500 === 0) window.tavlaDrawn = {};
 }
 
 function setLink(up) {

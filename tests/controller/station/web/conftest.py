@@ -66,7 +66,9 @@ def live(tmp_path):
     lv.close()
 
 
-def request(url: str, body: Any = None, raw: bytes | None = None, method: str | None = None) -> tuple[int, Any]:
+def request(
+    url: str, body: Any = None, raw: bytes | None = None, method: str | None = None
+) -> tuple[int, Any]:
     """(status, decoded JSON or text) of one request; HTTP errors are answers, not exceptions."""
     data = raw if raw is not None else None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})

@@ -32,7 +32,7 @@ FLAGS = (
 def browser():
     webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the dev extra)")
     if not (Path(CHROMEDRIVER).exists() and Path(CHROMIUM).exists()):
-        pytest.skip("chromium and chromium-driver are not installed: apt-get install chromium chromium-driver")
+        pytest.skip("no chromium / chromium-driver: apt-get install chromium chromium-driver (.ci/run does)")
     profile = tempfile.mkdtemp(prefix="tavla-chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM

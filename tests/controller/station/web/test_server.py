@@ -63,7 +63,7 @@ def test_the_camera_is_wrong_enters_the_true_position(live):
         (b'{"pin": "2468", "action": "resign", "player": "blue", "value": 2}', 400, "resign"),
         (b'{"pin": "2468", "action": "score", "score": {"light": -1, "dark": 0}}', 400, "score"),
         (b'{"pin": "2468", "action": "position", "slots": [1, 2]}', 400, "24"),
-        (b'{"pin": "2468", "action": "position", "slots": ' + b'[["light", 15]' + b', ["light", 15]' * 23 + b"]}",
+        (b'{"pin": "2468", "action": "position", "slots": [' + b", ".join([b'["light", 15]'] * 24) + b"]}",
          400, "a side has 15"),
         (b'{"pin": "' + b"9" * 40000 + b'", "action": "undo"}', 413, "over"),
     ],
@@ -116,3 +116,26 @@ def test_a_taken_port_is_one_line(live):
     other = WebServer(lambda e: None, lambda: 0.0, port=live.server.port)
     with pytest.raises(WebError, match="cannot serve"):
         other.start()
+
+
+def test_an_idle_stream_is_kept_alive_and_a_closed_page_is_let_go(live, monkeypatch):
+    """A page left open for hours: a comment line every KEEPALIVE_S keeps the stream alive, and a page
+    that went away frees its stream at the next write."""
+    import time
+    import urllib.request
+
+    from controller.station.web import server
+
+    monkeypatch.setattr(server, "KEEPALIVE_S", 0.2)
+    with urllib.request.urlopen(live.url + "api/events", timeout=10) as stream:
+        first = stream.read1(65536).decode()
+        assert first.startswith("retry: 1000") or "data: " in first
+        got = ""
+        while "keep-alive" not in got:
+            got += stream.read1(65536).decode()
+        assert live.server.streams == 1
+    live.feed(scripted_events(turns=1)[0])  # a write to the closed page ends its stream
+    deadline = time.monotonic() + 5
+    while live.server.streams and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert live.server.streams == 0
