@@ -112,6 +112,11 @@ def register(app: typer.Typer) -> None:
         if pace < 0:
             raise fail(f"--pace {pace:g}: give seconds between events, 0 or more")
         page = _web_address(web, pin or cfg.pin)
+        frames = None
+        if page is not None:
+            from controller.station.web.frame import FrameTap
+
+            frames = FrameTap()
         serial_url = None if no_leds else (serial or cfg.serial)
         leds_on = describe_leds(serial_url)  # resolves `auto`; fails with one line before the banner
         journal_path = journal or (Path(cfg.journal) if cfg.journal else default_journal_path())
@@ -146,12 +151,16 @@ def register(app: typer.Typer) -> None:
                 "[bold]Tavla demo[/bold]: a scripted game rendered by vision.render, read by the camera "
                 f"reader, refereed, {leds_on}"
             )
-            stream = with_match_start(demo_events(console, None if turns == 0 else turns), cfg.settings)
+            stream = with_match_start(
+                demo_events(console, None if turns == 0 else turns, tap=frames), cfg.settings
+            )
             if page is not None:  # a page follows the demo at a pace a person can watch
                 stream = paced(stream, pace or 1.0)
         else:
             check_source(spec)
-            stream = with_match_start(source_events(spec, console, calibration, sink), cfg.settings)
+            stream = with_match_start(
+                source_events(spec, console, calibration, sink, tap=frames), cfg.settings
+            )
         export_dir = Path(cfg.export_dir) if cfg.export_dir else None
         run_session(
             stream,
@@ -166,6 +175,7 @@ def register(app: typer.Typer) -> None:
             key=station_key,
             web=page,
             mode=getattr(cfg, "mode", None),
+            frame_tap=frames,
         )
 
 

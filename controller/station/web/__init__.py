@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from controller.station.snapshot import snapshot
+from controller.station.web.frame import FrameTap
 from controller.station.web.server import WebError, WebServer, check_exposure, parse_address
 
-__all__ = ["WebError", "WebServer", "attach", "check_exposure", "parse_address", "records"]
+__all__ = ["FrameTap", "WebError", "WebServer", "attach", "check_exposure", "parse_address", "records"]
 
 
 def records(station: Any, journal_path: Path | None) -> dict[str, Any]:
@@ -42,16 +43,22 @@ def records(station: Any, journal_path: Path | None) -> dict[str, Any]:
 
 
 def attach(
-    station: Any, address: str, pin: str | None = None, journal_path: Path | None = None
+    station: Any,
+    address: str,
+    pin: str | None = None,
+    journal_path: Path | None = None,
+    frames: FrameTap | None = None,
 ) -> WebServer:
     """Serve ``station``'s page on ``address`` (``[HOST:]PORT``) and keep it live: the station's
-    thread publishes the state JSON after each event. Returns the started server (``stop()`` it).
+    thread publishes the state JSON after each event; ``frames`` holds the camera's last frame.
+    Returns the started server (``stop()`` it).
 
     :raises WebError: (one line) on a bad address, a non-local one without a PIN, or a taken port.
     """
     host, port = parse_address(address)
     server = WebServer(
-        station.submit, lambda: float(station.last_t), pin, records(station, journal_path), host, port
+        station.submit, lambda: float(station.last_t), pin, records(station, journal_path), host, port,
+        frame=(lambda: frames.latest) if frames is not None else None,
     )
     server.publish(snapshot(station))
     station.listeners.append(lambda st: server.publish(snapshot(st)))

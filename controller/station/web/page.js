@@ -135,6 +135,7 @@ function render(snap) {
     return li;
   }));
   document.body.dataset.seq = snap.seq;
+  $("frame").src = `/api/frame.jpg?seq=${snap.seq}`;
   // when each state was drawn (wall clock ms): the bench's event-to-page latency (python -m bench web)
   window.tavlaDrawn = window.tavlaDrawn || {};
   window.tavlaDrawn[snap.seq] = Date.now();
@@ -215,6 +216,8 @@ document.addEventListener("DOMContentLoaded", () => {
     drawBoard(state);
   });
   $("edit-cancel").addEventListener("click", stopEditing);
+  $("frame").addEventListener("load", () => { $("camera").hidden = false; });
+  $("frame").addEventListener("error", () => { $("camera").hidden = true; });
   drawBoard(null);
   connect();
 });

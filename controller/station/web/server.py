@@ -7,6 +7,7 @@ turned into an event (.actions) and put on the station's queue like a button pre
 journaled before it is acted on and a replay makes it again.
 
 Routes: ``GET /`` the page, ``GET /api/state`` the state JSON, ``GET /api/events`` the live stream,
+``GET /api/frame.jpg`` the camera's last frame with the reader's overlay,
 ``POST /api/action`` a referee action, ``GET /download/match.sgf|match.mat|journal.jsonl`` the records.
 """
 
@@ -72,8 +73,10 @@ class WebServer:
         downloads: dict[str, Callable[[], str | None]] | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
+        frame: Callable[[], bytes | None] | None = None,
     ) -> None:
         check_exposure(host, pin)
+        self.frame = frame
         self.submit = submit
         self.now = now
         self.guard = Guard(pin)
@@ -163,6 +166,7 @@ class WebServer:
                 web.get("/static/{name}", self._static),
                 web.get("/api/state", self._state),
                 web.get("/api/events", self._events),
+                web.get("/api/frame.jpg", self._frame),
                 web.post("/api/action", self._action),
                 web.get("/download/{name}", self._download),
             ]
@@ -210,6 +214,13 @@ class WebServer:
 
     async def _state(self, request: web.Request) -> web.StreamResponse:
         return web.Response(text=self._text, content_type="application/json")
+
+    async def _frame(self, request: web.Request) -> web.StreamResponse:
+        """The camera's last frame with the reader's overlay (JPEG); 404 before the first."""
+        jpeg = self.frame() if self.frame is not None else None
+        if jpeg is None:
+            return _error(404, "no camera frame yet")
+        return web.Response(body=jpeg, content_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         """The live stream: the state now, then each newer one (a slow page skips to the newest)."""

@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -42,18 +43,24 @@ def test_run_web_prints_the_address_and_the_page_follows_the_demo(tmp_path):
                 break
         assert url, "no address printed"
         seen = set()
+        frames = 0
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.1)
             try:
                 with urllib.request.urlopen(url + "api/state", timeout=5) as r:
                     state = json.loads(r.read())
                 seen.add((state["seq"], state["phase"]))
+                with urllib.request.urlopen(url + "api/frame.jpg", timeout=5) as r:
+                    frames += r.headers["Content-Type"] == "image/jpeg"
+            except urllib.error.HTTPError:
+                continue  # no camera frame before the first one is read
             except OSError:
                 break  # the demo ended and the page with it
-            time.sleep(0.1)
         proc.stdout.read()
         assert proc.wait(60) == 0
     finally:
         proc.kill()
     assert len({s for s, _ in seen}) >= 3  # the page followed the game event by event
     assert any(phase == "moving" for _, phase in seen)
+    assert frames  # the camera's frames with the reader's overlay

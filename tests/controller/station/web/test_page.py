@@ -69,9 +69,22 @@ def dom_board(driver) -> list[list]:
     )
 
 
+@pytest.fixture(scope="module")
+def camera():
+    """A rendered demo frame read by the real reader, as the camera's last frame (FrameTap)."""
+    from controller.station.demo import frames
+    from controller.station.web import FrameTap
+    from vision.reader import read_board
+
+    image, _, _ = next(frames(turns=1))
+    tap = FrameTap(per_second=1000)
+    tap(image, read_board(image))
+    return tap
+
+
 @pytest.fixture
-def live_page(tmp_path, browser):
-    lv = start_live(tmp_path / "journal.jsonl")
+def live_page(tmp_path, browser, camera):
+    lv = start_live(tmp_path / "journal.jsonl", frames=camera)
     browser.get(lv.url)
     wait_for(lambda: page_seq(browser) >= 0, what="the page's first state")
     yield lv, browser
@@ -101,6 +114,7 @@ def test_after_each_event_the_board_shows_the_games_position(live_page):
         roll = driver.find_element("id", "on-roll").text
         assert roll == (state["on_roll"] or "–")
     assert "to 3" in driver.find_element("id", "score").text
+    wait_for(lambda: driver.find_element("id", "camera").is_displayed(), what="the camera's frame")
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(ARTEFACTS / "station-page-mid-game.png"))
 

@@ -139,3 +139,33 @@ def test_an_idle_stream_is_kept_alive_and_a_closed_page_is_let_go(live, monkeypa
     while live.server.streams and time.monotonic() < deadline:
         time.sleep(0.05)
     assert live.server.streams == 0
+
+
+def test_the_cameras_last_frame_is_served_with_the_readers_overlay(tmp_path):
+    import urllib.request
+
+    import cv2
+    import numpy as np
+
+    from controller.station import Station
+    from controller.station.demo import frames
+    from controller.station.web import FrameTap, attach
+    from vision.reader import read_board
+
+    image, _, _ = next(frames(turns=1))
+    reading = read_board(image)
+    tap = FrameTap(per_second=1000)
+    station = Station()
+    server = attach(station, "127.0.0.1:0", frames=tap)
+    try:
+        assert request(server.url + "api/frame.jpg")[0] == 404  # none yet: one line
+        tap(image, reading)
+        with urllib.request.urlopen(server.url + "api/frame.jpg", timeout=10) as r:
+            assert r.headers["Content-Type"] == "image/jpeg"
+            shown = cv2.imdecode(np.frombuffer(r.read(), np.uint8), cv2.IMREAD_COLOR)
+    finally:
+        server.stop()
+    assert shown.shape == image.shape
+    drawn = np.abs(shown.astype(int) - image.astype(int)).max(axis=2) > 80  # the overlay's marks
+    xs = [int(p.image_xy[0]) for p in reading.points if p.image_xy is not None]
+    assert drawn.sum() > 500 and len(xs) == 24
