@@ -224,6 +224,7 @@ class Station:
         self.last_t = 0.0
         self.last_board: BoardSeen | None = None
         self.best_play: str | None = None
+        self.best_moves: list[list[int | str]] | None = None  # the best play as camera slots
         self.mode: str | None = None  # tournament / home / learner (the station file's setting)
         self.listeners: list[Callable[[Station], None]] = []  # called on this thread after each event
 
@@ -249,7 +250,7 @@ class Station:
         if isinstance(event, BoardSeen) and event.usable:
             self.last_board = event
         if self.state.phase != "moving":
-            self.best_play = None
+            self.best_play = self.best_moves = None
         collect_rulings(self.notes, self.state, effects)  # before run_effects: a game end exports them
         self.run_effects(effects)
         for listener in self.listeners:
@@ -289,6 +290,11 @@ class Station:
 
         best = engine.best_play(hint.position, hint.dice[0], hint.dice[1], hint.plays, hint.plies, hint.noise)
         self.best_play = format_play(best) if best is not None else None
+        self.best_moves = None
+        if best is not None:
+            from controller.station.snapshot import play_slots
+
+            self.best_moves = play_slots(hint.seating, hint.player, best.moves)
         if best is not None and self.printer is not None:
             self.printer.console.print(f"gnubg's best play: {format_play(best)}")
         if hint.leds:

@@ -76,11 +76,24 @@ def snapshot(station: Any) -> dict[str, Any]:
         },
         "legal_plays": None,
         "best_play": None,
+        "best_moves": None,
     }
     if mode != "tournament":
         out["legal_plays"] = _legal(state)
-        out["best_play"] = getattr(station, "best_play", None) if state.phase == "moving" else None
+        moving = state.phase == "moving"
+        out["best_play"] = getattr(station, "best_play", None) if moving else None
+        out["best_moves"] = getattr(station, "best_moves", None) if moving else None
     return out
+
+
+def play_slots(seating: Any, player: int, moves: Any) -> list[list[int | str]]:
+    """A play's moves as camera slots for drawing: ``[from, to]`` each a slot 0-23, ``"bar"`` or
+    ``"off"`` (a move's points are in ``player``'s numbering, 25 the bar, 0 off)."""
+
+    def where(point: int) -> int | str:
+        return "bar" if point == 25 else "off" if point == 0 else int(seating.slot(player, point))
+
+    return [[where(m.src), where(m.dst)] for m in moves]
 
 
 def _name(player: int | None) -> str | None:

@@ -73,6 +73,8 @@ function drawBoard(snap) {
         "data-colour": who, "data-count": off }, svg);
     }
   }
+  if (snap && snap.best_moves && !editing) drawPlay(svg, snap.best_moves);
+  if (snap && !editing) drawDice(svg, snap.dice || []);
   if (snap && snap.cube) {
     const y = snap.cube.owner === "light" ? 400 : snap.cube.owner === "dark" ? 60 : 230;
     el("rect", { x: 762, y: y - 18, width: 36, height: 36, rx: 4, fill: "#eee" }, svg);
@@ -92,6 +94,37 @@ function drawClock() {
     `${c.running ? " · running: " + c.running : ""}${c.paused ? " · PAUSED" : ""}`;
 }
 setInterval(drawClock, 1000);
+
+// gnubg's best play as arrows, from each checker's point to where it goes (learner and home modes)
+function drawPlay(svg, moves) {
+  const defs = el("defs", {}, svg);
+  const marker = el("marker", { id: "head", markerWidth: 8, markerHeight: 8, refX: 6, refY: 4, orient: "auto" }, defs);
+  el("path", { d: "M0,0 L8,4 L0,8 z", fill: "#4cc9f0" }, marker);
+  const spot = (where) => {
+    if (where === "bar") return [X0 + 6 * W + BAR / 2, 230];
+    if (where === "off") return [780, 230];
+    const { col, top } = slotPlace(where);
+    return [columnX(col) + W / 2, top ? TOP + DEPTH * 0.75 : BOTTOM - DEPTH * 0.75];
+  };
+  for (const [from, to] of moves) {
+    const [x1, y1] = spot(from), [x2, y2] = spot(to);
+    el("line", { x1, y1, x2, y2, stroke: "#4cc9f0", "stroke-width": 4, "marker-end": "url(#head)",
+      class: "best-move", "data-from": from, "data-to": to, opacity: 0.85 }, svg);
+  }
+}
+
+// each die where the camera saw it (the half it lies on), red when it must be re-thrown (B15)
+function drawDice(svg, dice) {
+  dice.forEach((d, k) => {
+    const col = d.slot === null || d.slot === undefined ? 8 + k : slotPlace(d.slot).col;
+    const x = columnX(Math.min(col, 10)) + W / 2 - 16 + (k % 2) * 38, y = 212 + (k > 1 ? 40 : 0);
+    const bad = d.status !== "flat" && d.status !== "accepted";
+    const g = el("g", { class: "die", "data-value": d.value ?? "", "data-status": d.status }, svg);
+    el("rect", { x, y, width: 32, height: 32, rx: 6, fill: "#fafafa", stroke: bad ? "#f33" : "#222",
+      "stroke-width": bad ? 4 : 1 }, g);
+    text(x + 16, y + 23, String(d.value ?? "?"), { fill: "#111", "font-size": 20, "font-weight": "bold" }, g);
+  });
+}
 
 function fmtClock(s) {
   const m = Math.floor(s / 60), sec = Math.floor(s % 60);

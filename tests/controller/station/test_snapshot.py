@@ -52,3 +52,24 @@ def test_learner_mode_lists_the_legal_plays_of_the_roll():
             listed.append(snap["legal_plays"])
     assert listed and all(plays for plays in listed)
     assert all("/" in p for plays in listed for p in plays)
+
+
+def test_learner_mode_gives_gnubgs_best_play_as_slots_to_draw():
+    import pytest
+
+    pytest.importorskip("gnubg", reason="gnubg's bindings (the hints extra) are not installed")
+    station = Station()
+    drawn = []
+    for ev in scripted_events(turns=3):
+        station.handle(ev)
+        snap = snapshot(station)
+        if snap["best_play"]:
+            drawn.append(snap)
+    assert drawn
+    for snap in drawn:
+        moves = snap["best_moves"]
+        assert len(moves) in (2, 4)  # one step per die (4 for doubles) in the scripted game
+        reached = set(snap["board"]["movable_slots"]) | {"bar"}
+        for src, dst in moves:  # each step starts where a checker can move, or where an earlier one landed
+            assert src in reached and (dst == "off" or 0 <= dst < 24)
+            reached.add(dst)

@@ -99,6 +99,8 @@ def test_the_page_loads_with_the_board_and_the_contract(live_page):
 
 
 def test_after_each_event_the_board_shows_the_games_position(live_page):
+    """The SVG's 24 points against each event's reading; the screenshot (build/test-artefacts) is
+    taken at the last moment a roll is on the board with gnubg's best play drawn."""
     lv, driver = live_page
     for ev in scripted_events(turns=4, settings=Settings(match_length=3)):
         state = lv.feed(ev)
@@ -113,10 +115,13 @@ def test_after_each_event_the_board_shows_the_games_position(live_page):
         assert [(c, n) for c, n, _ in shown] == [(c if n else None, n) for c, n in truth]
         roll = driver.find_element("id", "on-roll").text
         assert roll == (state["on_roll"] or "–")
+        arrows = driver.find_elements("css selector", "#board .best-move")
+        assert len(arrows) == len(state["best_moves"] or [])  # gnubg's best play, drawn (learner mode)
+        if state["phase"] == "moving" and state["best_moves"]:
+            ARTEFACTS.mkdir(parents=True, exist_ok=True)
+            driver.save_screenshot(str(ARTEFACTS / "station-page-mid-game.png"))
     assert "to 3" in driver.find_element("id", "score").text
     wait_for(lambda: driver.find_element("id", "camera").is_displayed(), what="the camera's frame")
-    ARTEFACTS.mkdir(parents=True, exist_ok=True)
-    driver.save_screenshot(str(ARTEFACTS / "station-page-mid-game.png"))
 
 
 def _click_action(driver, action: str) -> str:
