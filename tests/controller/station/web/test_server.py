@@ -169,3 +169,36 @@ def test_the_cameras_last_frame_is_served_with_the_readers_overlay(tmp_path):
     drawn = np.abs(shown.astype(int) - image.astype(int)).max(axis=2) > 80  # the overlay's marks
     xs = [int(p.image_xy[0]) for p in reading.points if p.image_xy is not None]
     assert drawn.sum() > 500 and len(xs) == 24
+
+
+def test_every_referee_action_from_the_page_replays_from_the_journal(live):
+    """B15 mix and re-throw, the clock, B14 score, undo, B17 accept, B9 resignation: each posted
+    through the page, each journaled, and the journal replays to the station's state."""
+    events = scripted_events(turns=2, settings=Settings(match_length=5, clock="simple"))
+    live.feed(events[0])
+    live.feed(events[1])
+
+    def post(**body):
+        seq = live.station.seq
+        status, answer = request(live.url + "api/action", {"pin": PIN, **body})
+        assert status == 202, answer
+        return live.wait_seq(seq + 1)
+
+    assert post(action="mix")["rulings"][-1]["rule"] == "B15"
+    for ev in events[2:]:
+        if live.feed(ev)["phase"] == "moving":
+            break
+    assert post(action="rethrow")["phase"] == "to_roll"
+    assert post(action="pause")["clock"]["paused"]
+    assert not post(action="resume")["clock"]["paused"]
+    assert post(action="score", score={"light": 3, "dark": 1})["score"]["light"] == 3
+    assert post(action="undo")["score"]["light"] == 0
+    assert post(action="accept")["phase"] == "to_roll"  # no dispute open: journaled, a prompt, no change
+    state = post(action="resign", player="dark", value=2)
+    assert state["score"] == {"light": 2, "dark": 0, "match_length": 5, "crawford": False}
+    live.station.stop()
+    live.journal.close()
+    journaled = read(live.path)
+    kinds = [e.action for e in journaled if isinstance(e, RefereeAction)]
+    assert kinds == ["mix", "rethrow", "pause", "resume", "score", "undo", "accept", "resign"]
+    assert replay(journaled)[0] == live.station.state
