@@ -339,7 +339,7 @@ def run_session(
             if link is not None:
                 link.close()
             raise
-        console.print(f"[bold]the station's page: {page.url}[/bold]")
+        console.print(f"[bold]the station's page: {page.where}[/bold]")
     if forward is not None:
         forward.target = station.submit
     panel = None

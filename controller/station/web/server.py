@@ -113,6 +113,15 @@ class WebServer:
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self.port}/"
 
+    @property
+    def where(self) -> str:
+        """The address to tell people: the URL, and for all interfaces this machine's name."""
+        if self.host in ("0.0.0.0", "::", ""):
+            import socket
+
+            return f"http://{socket.gethostname()}:{self.port}/ (every address of this machine)"
+        return self.url
+
     def start(self, timeout: float = 10.0) -> None:
         """Serve on a thread of its own; returns once listening (``port`` 0 picks a free one).
 
