@@ -19,8 +19,10 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
+# `make run WEB=8080` also serves the station's page (http://127.0.0.1:8080/), the demo paced to follow.
+WEB ?=
 run: $(STAMP)
-	$(BIN)/tavla run
+	$(BIN)/tavla run $(if $(WEB),--web $(WEB))
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -12,7 +12,7 @@ import sys
 
 from rich.console import Console
 
-AREAS = ("rules", "nardy", "vision", "link", "club")
+AREAS = ("rules", "nardy", "vision", "link", "club", "web")
 
 
 USAGE = f"usage: python -m bench [AREA ...]   (areas: {', '.join(AREAS)}; none = all)"

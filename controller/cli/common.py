@@ -77,10 +77,11 @@ def run_session(*args: Any, **kwargs: Any) -> Any:
     """:func:`controller.station.session.run_session` with its two endings as a command's: no LED
     device is one line and exit 2; Ctrl-C, after the summary, exit 130."""
     from controller.station import session
+    from controller.station.web import WebError
 
     try:
         return session.run_session(*args, **kwargs)
-    except (session.LinkUnavailable, session.SessionRefused) as exc:
+    except (session.LinkUnavailable, session.SessionRefused, WebError) as exc:
         raise fail(str(exc)) from exc
     except session.SessionInterrupted:
         raise typer.Exit(130) from None

@@ -102,7 +102,9 @@ def register(app: typer.Typer) -> None:
         ),
         turns: int = typer.Option(6, "--turns", help="demo: number of turns to play (0 = a whole game)"),
         no_leds: bool = typer.Option(False, "--no-leds", help="run without an LED device"),
-        pace: float = typer.Option(0.0, "--pace", help="--events: seconds between events"),
+        pace: float = typer.Option(
+            0.0, "--pace", help="--events, or the demo with --web: seconds between events"
+        ),
         append: bool = typer.Option(
             False, "--append", help="add to an existing --journal (else an existing file is refused)"
         ),
@@ -116,6 +118,12 @@ def register(app: typer.Typer) -> None:
         board: str = typer.Option(None, "--board", help="--mqtt: this station's board in the club"),
         mqtt_anonymous: bool = typer.Option(
             False, "--mqtt-anonymous", help="--mqtt: allow a broker URL without a user"
+        ),
+        web: str = typer.Option(
+            None, "--web", help="serve the station's page on [HOST:]PORT (host 127.0.0.1 unless given)"
+        ),
+        pin: str = typer.Option(
+            None, "--pin", help="the referee's PIN on the page (default the station file's `pin`)"
         ),
     ) -> None:
         """The station: frames in, board and rulings out, LEDs lit (default: the embedded demo)."""
@@ -133,6 +141,12 @@ def register(app: typer.Typer) -> None:
             raise fail(f"--turns {turns}: give a number of turns, or 0 for a whole game")
         if pace < 0:
             raise fail(f"--pace {pace:g}: give seconds between events, 0 or more")
+        page = _web_address(web, pin or cfg.pin)
+        frames = None
+        if page is not None:
+            from controller.station.web.frame import FrameTap
+
+            frames = FrameTap()
         serial_url = None if no_leds else (serial or cfg.serial)
         leds_on = describe_leds(serial_url)  # resolves `auto`; fails with one line before the banner
         journal_path = journal or (Path(cfg.journal) if cfg.journal else default_journal_path())
@@ -167,10 +181,16 @@ def register(app: typer.Typer) -> None:
                 "[bold]Tavla demo[/bold]: a scripted game rendered by vision.render, read by the camera "
                 f"reader, refereed, {leds_on}"
             )
-            stream = with_match_start(demo_events(console, None if turns == 0 else turns), cfg.settings)
+            stream = with_match_start(
+                demo_events(console, None if turns == 0 else turns, tap=frames), cfg.settings
+            )
+            if page is not None:  # a page follows the demo at a pace a person can watch
+                stream = paced(stream, pace or 1.0)
         else:
             check_source(spec)
-            stream = with_match_start(source_events(spec, console, calibration, sink), cfg.settings)
+            stream = with_match_start(
+                source_events(spec, console, calibration, sink, tap=frames), cfg.settings
+            )
         export_dir = Path(cfg.export_dir) if cfg.export_dir else None
         run_session(
             stream,
@@ -184,4 +204,24 @@ def register(app: typer.Typer) -> None:
             state=state,
             key=station_key,
             club=club_link,
+            web=page,
+            mode=getattr(cfg, "mode", None),
+            frame_tap=frames,
         )
+
+
+def _web_address(web: str | None, pin: str | None) -> tuple[str, str | None] | None:
+    """``--web`` checked before anything starts: a good address, and a PIN for a non-local host.
+
+    :raises typer.Exit: (2) with one line saying what to do.
+    """
+    if web is None:
+        return None
+    from controller.station.web import WebError, check_exposure, parse_address
+
+    try:
+        host, _ = parse_address(web)
+        check_exposure(host, pin)
+    except WebError as exc:
+        raise fail(str(exc)) from exc
+    return web, pin

@@ -174,7 +174,9 @@ class ClubLink:
                 with self._lock:
                     self._rulings.append((self._event_seq, payload))
                 self._send(self._topic("rulings"), payload)
-        state = topics.dumps({**snapshot(station), "journal": self.journal})
+        # the page's JSON, its seq the journal entry this state follows (entries count seals too),
+        # which the director compares with the entries it holds
+        state = topics.dumps({**snapshot(station), "seq": _entry_seq(station), "journal": self.journal})
         with self._lock:
             self._state = state
         self._send(self._topic("state"), state, retain=True)
@@ -278,3 +280,9 @@ class ClubLink:
             self.commands += 1
             self.say(f"director: {cmd.get('command')}")
             station.submit(event)
+
+
+def _entry_seq(station: Any) -> int:
+    """The journal entry the station's state follows (-1 before any)."""
+    journal = getattr(station, "journal", None)
+    return journal.next_seq - 1 if journal is not None else -1

@@ -40,11 +40,19 @@ from __future__ import annotations
 from dataclasses import replace
 
 from controller import hints
-from controller.game import arbiter, rulings
+from controller.game import arbiter, referee, rulings
 from controller.game import clock as clocks
 from controller.game.cube import cube_button
 from controller.game.effects import Effect, Hint, Leds, Prompt
-from controller.game.events import BoardSeen, ButtonPressed, DeviceChanged, Event, MatchStarted, Tick
+from controller.game.events import (
+    BoardSeen,
+    ButtonPressed,
+    DeviceChanged,
+    Event,
+    MatchStarted,
+    RefereeAction,
+    Tick,
+)
 from controller.game.rulings import Ruling, Settings
 from controller.game.score import (
     as_player,
@@ -119,7 +127,9 @@ def step(state: State, event: Event) -> tuple[State, list[Effect]]:
     state, out = _step(state, event)
     if state.settings.clock is not None and not isinstance(event, MatchStarted):
         state, out = _run_clock(before, state, event, out)
-    return state, out
+    if isinstance(event, RefereeAction) and event.action == "undo":
+        return state, out
+    return referee.remember(before, state, event, out), out
 
 
 _CLOCK_PHASES = ("to_roll", "moving", "deciding", "cube")
@@ -189,6 +199,8 @@ def _step(state: State, event: Event) -> tuple[State, list[Effect]]:
         return state, out
     if isinstance(event, ButtonPressed):
         return _button(state, event, out)
+    if isinstance(event, RefereeAction):
+        return _referee(state, event, out)
     if isinstance(event, BoardSeen):
         return on_board(state, event, out)
     return state, out
@@ -243,6 +255,24 @@ def _button(state: State, ev: ButtonPressed, out: list[Effect]) -> tuple[State, 
             return commit(state, state.pending[1][0], out, "confirmed by the players")
         return state, out
     return cube_button(state, ev, out)
+
+
+def _referee(state: State, ev: RefereeAction, out: list[Effect]) -> tuple[State, list[Effect]]:
+    """The referee's rulings from the station's page (issue 16). Accepting or correcting an illegal
+    move (RULES.md B17, N11) and mixing the dice (B15) are the dispute button's own rulings; the rest
+    are controller.game.referee's."""
+    if ev.action in ("accept", "correct"):
+        if state.phase != "deciding":
+            out.append(Prompt(f"nothing to {ev.action}: no illegal move is waiting for a ruling"))
+            return state, out
+        gesture = "short" if ev.action == "accept" else "long"
+        return _button(state, ButtonPressed(t=ev.t, button="dispute", gesture=gesture), out)
+    if ev.action == "mix":
+        if not variant_in(state).dice_mixing:
+            out.append(Prompt(f"{state.settings.variant} has no mixing of the dice"))
+            return state, out
+        return _mix_request(state, out)
+    return referee.act(state, ev, out)
 
 
 def _mix_request(state: State, out: list[Effect]) -> tuple[State, list[Effect]]:

@@ -131,6 +131,35 @@ class DeviceChanged(Event):
     since: float | None = None  # when it went offline: it last answered then (the clock refunds from here)
 
 
+REFEREE_ACTIONS = ("accept", "correct", "rethrow", "mix", "pause", "resume", "score", "resign", "undo")
+
+
+@dataclass(frozen=True)
+class RefereeAction(Event):
+    """A ruling the referee made at the station's page (controller.game.referee): ``action`` one of
+    REFEREE_ACTIONS; ``player`` who resigns; ``value`` the resignation's 1/2/3 (single, gammon,
+    backgammon); ``score`` the corrected match score (light, dark)."""
+
+    kind: ClassVar[str] = "referee"
+    action: str = "undo"
+    player: int | None = None
+    value: int | None = None
+    score: tuple[int, int] | None = None
+
+    def __post_init__(self) -> None:
+        if self.action not in REFEREE_ACTIONS:
+            raise EventError(f"unknown referee action {self.action!r}; known: {', '.join(REFEREE_ACTIONS)}")
+        if self.player not in (None, 0, 1) or self.value not in (None, 1, 2, 3):
+            raise EventError(
+                f"referee {self.action}: player {self.player!r} / value {self.value!r} out of range"
+            )
+        if self.score is not None:
+            score = tuple(self.score)
+            if len(score) != 2 or not all(type(n) is int and 0 <= n < 2**15 for n in score):
+                raise EventError(f"referee score {self.score!r}: give two whole numbers 0 or more")
+            object.__setattr__(self, "score", (score[0], score[1]))  # a journal line gives a list
+
+
 @dataclass(frozen=True)
 class Tick(Event):
     """Time passes (the clock checks for a flag fall)."""
@@ -139,7 +168,7 @@ class Tick(Event):
 
 
 _KINDS: dict[str, type[Event]] = {
-    c.kind: c for c in (MatchStarted, BoardSeen, ButtonPressed, DeviceChanged, Tick)
+    c.kind: c for c in (MatchStarted, BoardSeen, ButtonPressed, DeviceChanged, RefereeAction, Tick)
 }
 
 

@@ -112,6 +112,8 @@ class State:
     clock: Clock | None = None
     starter: int | None = None  # who made the first move of the current (or last) game
     last_roll: bool = False  # nardy draw setting: black is making his last roll (RULES.md N9)
+    # the referee's undo target (controller.game.referee): the state before the last undoable event
+    previous: State | None = field(default=None, repr=False, compare=False)
 
     @property
     def cube(self) -> int:

@@ -26,7 +26,7 @@ from rich.text import Text
 
 from controller import game
 from controller.game.effects import Announce, Effect, GameEnded, Hint, Leds, Prompt, Show
-from controller.game.events import Event
+from controller.game.events import BoardSeen, Event
 from controller.game.rulings import Settings
 from controller.rules.errors import TavlaError
 from controller.station.export import Notes, collect_rulings
@@ -219,6 +219,14 @@ class Station:
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
         self._closed = False
+        # what the state JSON (controller.station.snapshot) reads beside the game state
+        self.seq = 0  # events applied
+        self.last_t = 0.0
+        self.last_board: BoardSeen | None = None
+        self.best_play: str | None = None
+        self.best_moves: list[list[int | str]] | None = None  # the best play as camera slots
+        self.mode: str | None = None  # tournament / home / learner (the station file's setting)
+        self.listeners: list[Callable[[Station], None]] = []  # called on this thread after each event
         # called on the station's thread after each event's effects ran (the club publisher's state)
         self.after_step: Callable[[Station, list[Effect]], None] | None = None
 
@@ -239,8 +247,16 @@ class Station:
         if self.printer is not None and source:
             self.printer.console.print(Text(f"frame: {source}", style="dim"))
         self.state, effects = game.step(self.state, event)
+        self.seq += 1
+        self.last_t = max(self.last_t, event.t)
+        if isinstance(event, BoardSeen) and event.usable:
+            self.last_board = event
+        if self.state.phase != "moving":
+            self.best_play = self.best_moves = None
         collect_rulings(self.notes, self.state, effects)  # before run_effects: a game end exports them
         self.run_effects(effects)
+        for listener in self.listeners:
+            listener(self)
         if self.after_step is not None:
             self.after_step(self, effects)
         return effects
@@ -277,6 +293,12 @@ class Station:
         from controller.hints import engine
 
         best = engine.best_play(hint.position, hint.dice[0], hint.dice[1], hint.plays, hint.plies, hint.noise)
+        self.best_play = format_play(best) if best is not None else None
+        self.best_moves = None
+        if best is not None:
+            from controller.station.snapshot import play_slots
+
+            self.best_moves = play_slots(hint.seating, hint.player, best.moves)
         if best is not None and self.printer is not None:
             self.printer.console.print(f"gnubg's best play: {format_play(best)}")
         if hint.leds:

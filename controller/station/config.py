@@ -7,6 +7,7 @@ Example (every key optional; the defaults are RULES.md's and the demo's)::
     serial = "/dev/ttyACM0"       # port or pyserial URL; default the emulator "ledsim://"
     journal = "tavla-journal.jsonl"
     export_dir = "matches"        # .sgf and .mat written here at each game's end
+    pin = "4711"                  # the referee's PIN for the station's page (controller.station.web)
 
     [rules]                       # any field of controller.game.rulings.Settings
     variant = "backgammon"
@@ -57,9 +58,12 @@ class StationConfig:
     buttons: dict[str, int] = field(default_factory=dict)
     clock: dict[str, Any] = field(default_factory=dict)
     calibration: str | None = None
+    pin: str | None = None  # the referee's PIN on the station's page (issue 16)
 
 
-_TOP = {"preset", "source", "serial", "journal", "export_dir", "rules", "buttons", "clock", "calibration"}
+_TOP = {
+    "preset", "source", "serial", "journal", "export_dir", "rules", "buttons", "clock", "calibration", "pin",
+}
 BUTTON_NAMES = ("clock_light", "clock_dark", "dispute", "double", "take", "drop")
 
 
@@ -111,4 +115,5 @@ def parse(raw: dict[str, Any], where: str = "config") -> StationConfig:
         buttons=buttons,
         clock=dict(raw.get("clock", {})),
         calibration=raw.get("calibration"),
+        pin=None if raw.get("pin") is None else str(raw["pin"]),
     )

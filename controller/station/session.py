@@ -38,13 +38,14 @@ def default_journal_path() -> Path:
 
 
 def demo_events(
-    console: Any, turns: int | None = 6, use_reader: bool = True, start: int = 0
+    console: Any, turns: int | None = 6, use_reader: bool = True, start: int = 0, tap: Any = None
 ) -> Iterator[Event]:
     """BoardSeen events from the rendered demo game: each frame read by the real reader; where the reader
     disagrees with the renderer's ground truth, the truth is used and the difference printed (the demo
     must play its script to the end). ``use_reader`` False takes the renderer's ground truth directly
     (the frames are still rendered: the dice positions come from the image). ``start``: the first
-    frame to yield (``tavla resume --demo`` goes on after the frames its journal holds)."""
+    frame to yield (``tavla resume --demo`` goes on after the frames its journal holds). ``tap``
+    (controller.station.web.frame.FrameTap) gets each frame with the reader's own reading."""
     from controller.station.demo import frames
     from vision.reader import read_board
 
@@ -61,6 +62,8 @@ def demo_events(
         except Exception as exc:  # a reader bug must not stop the demo; say so and use the truth
             reading, same, dice_same = None, False, False
             console.print(f"[yellow]reader failed on demo frame {i}: {exc}[/yellow]")
+        if tap is not None and reading is not None:
+            tap(image, reading)
         if not (same and dice_same):
             wrong = (
                 sum(a != b for a, b in zip(reading.counts(), truth.counts(), strict=False))
@@ -82,6 +85,7 @@ def source_events(
     notify: Any = None,
     t_start: float = 0.0,
     capture_factory: Any = None,
+    tap: Any = None,
 ) -> Iterator[Event]:
     """BoardSeen events from a camera, video or image folder through ``vision.frames.pipeline`` (source ->
     reader -> stability gate). A folder holds separate photos: each is settled on its own
@@ -97,7 +101,8 @@ def source_events(
 
     Event times ``t`` are seconds since the source opened plus ``t_start`` (a resumed session goes on
     from its journal's last time, so the clock never sees time run backwards). ``capture_factory``:
-    a camera capture builder (``vision.frames.sources.open_source``; tests pass a fake camera)."""
+    a camera capture builder (``vision.frames.sources.open_source``; tests pass a fake camera).
+    ``tap`` (controller.station.web.frame.FrameTap) gets each frame read, with its reading."""
     from vision.frames.pipeline import CalibratedDetector, run_pipeline
     from vision.frames.sources import open_source
     from vision.frames.stability import GateConfig
@@ -130,6 +135,8 @@ def source_events(
             frame = result.frame
             name = frame.name or f"frame {frame.index}"
             last_frame[0] = max(last_frame[0], frame.timestamp - t0)
+            if tap is not None and result.reading is not None:
+                tap(frame.image, result.reading)
             t = round(time.monotonic() - t0, 3)
             if result.error:
                 console.print(f"[yellow]{name}: unreadable frame ({result.error}); skipped[/yellow]")
@@ -247,11 +254,16 @@ def run_session(
     forward: Forward | None = None,
     key: Any = None,
     club: Any = None,
+    web: tuple[str, str | None] | None = None,
+    mode: str | None = None,
+    frame_tap: Any = None,
 ) -> Any:
     """Feed events through a station (journal, step, effects) and print a summary; returns the station.
     The journal is chained under ``key`` (controller.station.journal_key) and locked while the session
     runs. ``club``: a :class:`controller.club.publisher.ClubLink` publishing the journal and state to the
-    club's broker (``--mqtt``), attached before the first event and closed at the end.
+    club's broker (``--mqtt``), attached before the first event and closed at the end. ``web``
+    (address, referee PIN) serves the station's page while it runs (controller.station.web);
+    ``frame_tap`` its camera frames; ``mode`` is the station file's tournament / home / learner.
 
     :raises LinkUnavailable: when the LED device on ``serial_url`` cannot serve this station.
     :raises SessionRefused: (one line) when the journal is locked by another station or unusable.
@@ -316,9 +328,27 @@ def run_session(
             console.print(f"[yellow]could not write the match file in {folder}: {exc}[/yellow]")
 
     station = Station(settings, link=link, journal=journal, printer=printer, on_game_end=on_end, state=state)
+    station.mode = mode
+    if journal is not None:
+        station.seq = len(journal)  # a resumed session's page counts the events it goes on from
     holder["station"] = station
     if club is not None and journal is not None:
         club.attach(station)  # connects in the background: the station never waits for the broker
+    page = None
+    if web is not None:
+        from controller.station.web import attach
+
+        try:
+            page = attach(station, web[0], web[1], journal_path, frame_tap)
+        except BaseException:
+            if club is not None:
+                club.close()
+            if journal is not None:
+                journal.close()
+            if link is not None:
+                link.close()
+            raise
+        console.print(f"[bold]the station's page: {page.where}[/bold]")
     if forward is not None:
         forward.target = station.submit
     panel = None
@@ -361,6 +391,8 @@ def run_session(
         close_engine()  # the gnubg helper process ends with the session, not at interpreter teardown
         if club is not None:
             club.close()
+        if page is not None:
+            page.stop()
         if panel is not None:
             panel.close()
         if journal is not None:

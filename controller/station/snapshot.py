@@ -1,69 +1,211 @@
-"""The station's state as plain JSON: what the web page's ``/api/state`` serves and what a station
-publishes, retained, on its club's MQTT broker (controller.club).
+"""The station's state as one JSON object: what ``GET /api/state`` serves and MQTT publishes.
 
-A minimal version for the club (issue 17); the web page's (issue 16) replaces it at merge. The
-club relies only on these fields: ``position_id``, ``match_id``, ``dice``, ``on_roll``, ``score``
-(``light``, ``dark``, ``match_length``, ``crawford``), ``clock``, ``rulings`` (``rule``, ``text``) and
-``seq`` (the journal entry the state follows; -1 before any).
+:func:`snapshot` reads the station (the game state and what the station tracks beside it: events
+applied, the last board shown and read, the last LED frame, gnubg's last best play) and returns plain
+JSON values only. It is called on the station's own thread after each event, so the web server and
+any other reader get a finished dict and never touch the game (DESIGN.md "Data flow").
+
+The contract (issue 16): ``position_id``, ``match_id``, ``dice`` (value and status per die),
+``on_roll``, ``score`` (``light``, ``dark``, ``match_length``, ``crawford``), ``clock`` (seconds left
+per player), ``rulings`` (``{rule, text}``), ``seq``; the rest is for the page.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from controller.game.effects import Announce
+from controller.game.effects import Announce, Leds, Show
+from controller.game.events import BoardSeen
+from controller.game.state import NAMES, State, plays_for, position_for, variant_in
 
-# Rulings the page lists: the last few of the current game are what a referee may still be asked about.
-_RULINGS_SHOWN = 5
-
-
-def _position_id(state: Any) -> str | None:
-    from controller.formats.position_id import position_id
-    from controller.game.state import position_for
-
-    if state.sides is None:
-        return None
-    try:
-        return position_id(position_for(state, state.sides, state.on_roll if state.on_roll in (0, 1) else 0))
-    except Exception:  # a position the rules core does not encode (a nardy board): no ID, the rest stands
-        return None
+RULINGS_KEPT = 10
+MODES = ("tournament", "home", "learner")
+_MODE_OF_HINTS = {"referee": "tournament", "home": "home", "assistant": "learner"}
 
 
-def _clock(state: Any) -> dict[str, Any] | None:
-    """Each side's reserve as of the current stretch's start (the station's time runs on the
-    station alone: a viewer counts down from ``running`` itself)."""
-    clock = state.clock
-    if clock is None:
-        return None
-    t = clock.since or 0.0
-    return {
-        "light": round(clock.remaining(0, t), 1),
-        "dark": round(clock.remaining(1, t), 1),
-        "running": clock.running,
-        "paused": clock.paused,
-    }
+def mode_of(station: Any) -> str:
+    """The station's mode: a ``mode`` the station was given (the station file's setting), else the one
+    the rules' ``hints`` setting implies (referee: tournament, home: home, assistant: learner)."""
+    mode = getattr(station, "mode", None)
+    if mode in MODES:
+        return str(mode)
+    return _MODE_OF_HINTS.get(station.state.settings.hints, "home")
 
 
 def snapshot(station: Any) -> dict[str, Any]:
-    """The station's state now (see the module docstring)."""
-    state = station.state
-    journal = station.journal
-    seq = journal.next_seq - 1 if journal is not None else -1
+    """The station as one JSON-ready dict (see the module docstring)."""
+    state: State = station.state
+    effects = list(getattr(station, "effects", ()))
+    show = next((e for e in reversed(effects) if isinstance(e, Show)), None)
+    leds = next((e for e in reversed(effects) if isinstance(e, Leds)), None)
+    board: BoardSeen | None = getattr(station, "last_board", None)
+    mode = mode_of(station)
     rulings = [
-        {"rule": e.ruling.rule, "text": e.ruling.reason} for e in station.effects if isinstance(e, Announce)
-    ][-_RULINGS_SHOWN:]
-    return {
-        "position_id": _position_id(state),
-        "match_id": None,
-        "dice": list(state.dice) if state.dice else [],
-        "on_roll": state.on_roll,
+        {"rule": e.ruling.rule, "code": e.ruling.code, "text": e.ruling.reason}
+        for e in effects
+        if isinstance(e, Announce)
+    ][-RULINGS_KEPT:]
+    offline = sorted(state.offline)
+    link = getattr(station, "link", None)
+    out: dict[str, Any] = {
+        "seq": int(getattr(station, "seq", 0)),
+        "t": float(getattr(station, "last_t", 0.0)),
+        "mode": mode,
+        "phase": state.phase,
+        "game_number": state.game_number,
+        "variant": state.settings.variant,
+        "on_roll": _name(state.on_roll),
+        "position_id": _position_id(state) or (show.position_id if show else None),
+        "match_id": _match_id(state),
+        "dice": _dice(state, board),
         "score": {
             "light": state.score[0],
             "dark": state.score[1],
             "match_length": state.settings.match_length,
             "crawford": state.crawford_game,
         },
-        "clock": _clock(state),
+        "cube": {"value": state.cube, "owner": _name(state.owner)},
+        "pips": _pips(state, show),
+        "clock": _clock(state, float(getattr(station, "last_t", 0.0))),
         "rulings": rulings,
-        "seq": seq,
+        "board": _board(show, board),
+        "leds": _leds(leds),
+        "devices": {
+            "camera": "camera" not in offline,
+            "leds": link is not None and "leds" not in offline and bool(getattr(link, "online", True)),
+        },
+        "legal_plays": None,
+        "best_play": None,
+        "best_moves": None,
     }
+    if mode != "tournament":
+        out["legal_plays"] = _legal(state)
+        moving = state.phase == "moving"
+        out["best_play"] = getattr(station, "best_play", None) if moving else None
+        out["best_moves"] = getattr(station, "best_moves", None) if moving else None
+    return out
+
+
+def play_slots(seating: Any, player: int, moves: Any) -> list[list[int | str]]:
+    """A play's moves as camera slots for drawing: ``[from, to]`` each a slot 0-23, ``"bar"`` or
+    ``"off"`` (a move's points are in ``player``'s numbering, 25 the bar, 0 off)."""
+
+    def where(point: int) -> int | str:
+        return "bar" if point == 25 else "off" if point == 0 else int(seating.slot(player, point))
+
+    return [[where(m.src), where(m.dst)] for m in moves]
+
+
+def _name(player: int | None) -> str | None:
+    return NAMES[player] if player in (0, 1) else None
+
+
+def _position_id(state: State) -> str | None:
+    if state.sides is None or state.on_roll is None or not variant_in(state).gnubg:
+        return None
+    from controller.formats.position_id import position_id
+
+    try:
+        return position_id(position_for(state, state.sides, state.on_roll))
+    except Exception:  # a partial or impossible reading does not encode; the ID is informative only
+        return None
+
+
+def _match_id(state: State) -> str | None:
+    """gnubg's Match ID (players 0 light, 1 dark); None where gnubg has no such match (nardy)."""
+    if not variant_in(state).gnubg:
+        return None
+    from controller.formats.match_id import GameState, MatchId, match_id
+
+    playing = state.phase in ("to_roll", "moving", "cube", "deciding")
+    who = state.on_roll if state.on_roll in (0, 1) else 0
+    try:
+        return match_id(
+            MatchId(
+                cube_value=state.cube,
+                cube_owner=state.owner,
+                dice_owner=who,
+                crawford=state.crawford_game,
+                game_state=GameState.PLAYING if playing else GameState.NONE,
+                turn=who,
+                doubled=state.phase == "cube",
+                dice=state.dice if state.dice and state.phase == "moving" else (0, 0),
+                match_length=max(0, state.settings.match_length),
+                score=state.score,
+            )
+        )
+    except Exception:  # values gnubg cannot carry (a huge score): no ID rather than a wrong one
+        return None
+
+
+def _dice(state: State, board: BoardSeen | None) -> list[dict[str, Any]]:
+    """Each die the camera saw last with its status; the accepted roll when nothing was read."""
+    if board is not None and board.dice:
+        return [
+            {"value": d.value, "status": d.status, "confidence": d.confidence, "slot": d.slot}
+            for d in board.dice
+        ]
+    if state.dice is not None:
+        return [{"value": v, "status": "accepted", "confidence": 1.0, "slot": None} for v in state.dice]
+    return []
+
+
+def _pips(state: State, show: Show | None) -> dict[str, int] | None:
+    if state.sides is not None:
+        light, dark = (sum((i + 1) * n for i, n in enumerate(side)) for side in state.sides)
+        return {"light": light, "dark": dark}
+    if show is not None and show.pips is not None:
+        return {"light": show.pips[0], "dark": show.pips[1]}
+    return None
+
+
+def _clock(state: State, t: float) -> dict[str, Any] | None:
+    c = state.clock
+    if c is None:
+        return None
+    return {
+        "light": round(c.remaining(0, t), 1),
+        "dark": round(c.remaining(1, t), 1),
+        "reserve": {"light": round(c.reserve[0], 1), "dark": round(c.reserve[1], 1)},
+        "delay": c.delay,
+        "running": _name(c.running),
+        "paused": c.paused,
+        "at": t,
+    }
+
+
+def _board(show: Show | None, board: BoardSeen | None) -> dict[str, Any] | None:
+    """The board in camera slots (0-23) as last shown, with the reader's confidence per slot."""
+    if show is None:
+        return None
+    confidence = [float(p) for _, _, p in board.slots] if board is not None and board.slots else []
+    return {
+        "slots": [[c, n] for c, n in show.slots],
+        "confidence": confidence,
+        "bar": {"light": show.bar[0], "dark": show.bar[1]},
+        "off": {"light": show.off[0], "dark": show.off[1]},
+        "movable_slots": list(show.movable_slots),
+        "light_home": show.light_home,
+        "title": show.title,
+        "notes": list(show.notes),
+        "source": board.source if board is not None else "",
+        "status": board.status if board is not None else "ok",
+    }
+
+
+def _leds(effect: Leds | None) -> dict[str, Any] | None:
+    if effect is None:
+        return None
+    return {"why": effect.why, "zones": sorted(effect.frame.lit_zones())}
+
+
+def _legal(state: State) -> list[str] | None:
+    """The legal plays of the roll on the board, in gnubg's notation (learner and home modes)."""
+    if state.phase != "moving" or state.sides is None or state.on_roll is None or state.dice is None:
+        return None
+    from controller.formats.notation import format_play
+
+    try:
+        return [format_play(p) for p in plays_for(state, state.sides, state.on_roll, state.dice)]
+    except Exception:  # a partial position may have no plays to list; the page then shows none
+        return None

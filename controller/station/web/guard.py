@@ -1,0 +1,78 @@
+"""The referee's PIN and its guard: wrong PINs and floods of actions are slowed per client address.
+
+Own code rather than a library: a token bucket and a doubling lock-out are a few lines, and the web
+framework (aiohttp) has no rate limiter of its own.
+"""
+
+from __future__ import annotations
+
+import hmac
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+WRONG_PINS_FREE = 3  # wrong PINs allowed before the lock-out starts
+LOCKOUT_FIRST_S = 2.0
+LOCKOUT_MAX_S = 300.0
+ACTIONS_PER_S = 5.0
+ACTION_BURST = 10
+MAX_CLIENTS = 1024  # addresses remembered; the oldest are forgotten past that
+
+
+@dataclass
+class _Client:
+    wrong: int = 0
+    locked_until: float = 0.0
+    tokens: float = ACTION_BURST
+    refilled: float = field(default_factory=time.monotonic)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """``ok``; else ``status`` (401 wrong PIN, 403 no PIN set, 429 slowed) and ``why`` in one line,
+    ``retry_after`` seconds."""
+
+    ok: bool
+    status: int = 200
+    why: str = ""
+    retry_after: float = 0.0
+
+
+class Guard:
+    """Checks the PIN (constant time) and the rate of each client's actions."""
+
+    def __init__(self, pin: str | None, now: Callable[[], float] = time.monotonic) -> None:
+        self.pin = pin
+        self.now = now
+        self._clients: dict[str, _Client] = {}
+
+    def check(self, client: str, pin: object) -> Verdict:
+        t = self.now()
+        c = self._client(client, t)
+        if c.locked_until > t:
+            wait = c.locked_until - t
+            return Verdict(False, 429, f"too many wrong PINs: try again in {wait:.0f} s", wait)
+        c.tokens = min(ACTION_BURST, c.tokens + (t - c.refilled) * ACTIONS_PER_S)
+        c.refilled = t
+        if c.tokens < 1.0:
+            return Verdict(False, 429, "too many actions: at most 5 a second", 1.0 / ACTIONS_PER_S)
+        c.tokens -= 1.0
+        if not self.pin:
+            return Verdict(False, 403, "no referee PIN is set: give --pin or `pin` in the station file")
+        if not isinstance(pin, str) or not hmac.compare_digest(pin.encode(), self.pin.encode()):
+            c.wrong += 1
+            if c.wrong > WRONG_PINS_FREE:
+                lock = min(LOCKOUT_MAX_S, LOCKOUT_FIRST_S * 2 ** (c.wrong - WRONG_PINS_FREE - 1))
+                c.locked_until = t + lock
+                return Verdict(False, 429, f"wrong PIN; locked for {lock:.0f} s", lock)
+            return Verdict(False, 401, "wrong PIN")
+        c.wrong = 0
+        return Verdict(True)
+
+    def _client(self, client: str, t: float) -> _Client:
+        c = self._clients.get(client)
+        if c is None:
+            if len(self._clients) >= MAX_CLIENTS:
+                self._clients.pop(next(iter(self._clients)))
+            c = self._clients[client] = _Client(refilled=t)
+        return c

@@ -1,0 +1,310 @@
+"""The station's web page (issue 16): aiohttp on a thread of its own, live by server-sent events.
+
+The station's thread stays the only writer of the game. After each event it builds the state JSON
+(controller.station.snapshot) and hands it to :meth:`WebServer.publish`; the server keeps the latest
+and pushes it to every open page. A referee action from the page is checked (PIN, rate: .guard),
+turned into an event (.actions) and put on the station's queue like a button press, so it is
+journaled before it is acted on and a replay makes it again.
+
+Routes: ``GET /`` the page, ``GET /api/state`` the state JSON, ``GET /api/events`` the live stream,
+``GET /api/frame.jpg`` the camera's last frame with the reader's overlay,
+``POST /api/action`` a referee action, ``GET /download/match.sgf|match.mat|journal.jsonl`` the records.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Callable
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from controller.rules.errors import TavlaError
+from controller.station.web.actions import ActionError, to_event
+from controller.station.web.guard import Guard
+
+MAX_BODY = 16 * 1024  # a referee action is a few hundred bytes; a bigger body is refused (413)
+MAX_STREAMS = 64  # open pages at once; more get 503 rather than slowing the others
+KEEPALIVE_S = 15.0  # a comment line on an idle stream keeps proxies and the browser from closing it
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+class WebError(TavlaError, RuntimeError):
+    """The page cannot be served (the address is taken, or no PIN for a non-local address)."""
+
+
+def parse_address(spec: str) -> tuple[str, int]:
+    """``[HOST:]PORT`` -> (host, port); the host defaults to 127.0.0.1.
+
+    :raises WebError: on a port that is not 0-65535.
+    """
+    host, _, port = spec.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise WebError(f"--web {spec}: give [HOST:]PORT, e.g. 8080 or 0.0.0.0:8080")
+    return host, int(port)
+
+
+def check_exposure(host: str, pin: str | None) -> None:
+    """A page on any address but the machine's own is reachable by others: it needs a referee PIN.
+
+    :raises WebError: (one line) when ``host`` is not local and no PIN is set.
+    """
+    if host not in LOCAL_HOSTS and not pin:
+        raise WebError(
+            f"--web on {host} is reachable from other machines: set a referee PIN "
+            "(--pin or `pin` in the station file) or serve on 127.0.0.1"
+        )
+
+
+class WebServer:
+    """Serves the page for one station. ``submit`` puts an event on the station's queue; ``now`` gives
+    the station time for a referee's event; ``downloads`` maps a file name to a function returning its
+    text (None when there is nothing to download yet)."""
+
+    def __init__(
+        self,
+        submit: Callable[[Any], None],
+        now: Callable[[], float],
+        pin: str | None = None,
+        downloads: dict[str, Callable[[], str | None]] | None = None,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        frame: Callable[[], bytes | None] | None = None,
+    ) -> None:
+        check_exposure(host, pin)
+        self.frame = frame
+        self.submit = submit
+        self.now = now
+        self.guard = Guard(pin)
+        self.downloads = downloads or {}
+        self.host = host
+        self.port = port
+        self.state: dict[str, Any] = {"seq": 0}
+        self._text = json.dumps(self.state)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._changed: asyncio.Condition | None = None
+        self._thread: threading.Thread | None = None
+        self._runner: web.AppRunner | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self.streams = 0
+        self._closing = False
+
+    # --- the station's side (any thread) ----------------------------------------------------------
+
+    def publish(self, state: dict[str, Any]) -> None:
+        """The newest state JSON (the station's thread): stored, and pushed to the open pages."""
+        text = json.dumps(state, separators=(",", ":"))
+        loop = self._loop
+        if loop is None:
+            self.state, self._text = state, text
+            return
+        try:
+            loop.call_soon_threadsafe(self._set, state, text)
+        except RuntimeError:  # the server's loop has closed: nothing left to tell
+            pass
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
+
+    @property
+    def where(self) -> str:
+        """The address to tell people: the URL, and for all interfaces this machine's name."""
+        if self.host in ("0.0.0.0", "::", ""):
+            import socket
+
+            return f"http://{socket.gethostname()}:{self.port}/ (every address of this machine)"
+        return self.url
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Serve on a thread of its own; returns once listening (``port`` 0 picks a free one).
+
+        :raises WebError: when the address cannot be served.
+        """
+        self._thread = threading.Thread(target=self._serve, name="tavla-web", daemon=True)
+        self._thread.start()
+        self._ready.wait(timeout)
+        if self._error is not None:
+            where = f"{self.host}:{self.port}"
+            raise WebError(f"cannot serve the page on {where}: {self._error}") from self._error
+        if not self._ready.is_set():
+            raise WebError(f"the page did not start within {timeout} s")
+
+    def stop(self) -> None:
+        loop, thread = self._loop, self._thread
+        if loop is not None and thread is not None:
+            try:
+                asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(10)
+            finally:
+                loop.call_soon_threadsafe(loop.stop)
+                thread.join(10)
+        self._thread = None
+
+    # --- the server's thread ---------------------------------------------------------------------
+
+    def _serve(self) -> None:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_until_complete(self._startup())
+        except BaseException as exc:  # the port is taken, the host unknown: start() reports it
+            self._error = exc
+            self._ready.set()
+            loop.close()
+            return
+        self._loop = loop
+        self._ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            self._loop = None
+            loop.close()
+
+    async def _startup(self) -> None:
+        self._changed = asyncio.Condition()
+        app = web.Application(client_max_size=MAX_BODY)
+        app.add_routes(
+            [
+                web.get("/", self._page),
+                web.get("/static/{name}", self._static),
+                web.get("/api/state", self._state),
+                web.get("/api/events", self._events),
+                web.get("/api/frame.jpg", self._frame),
+                web.post("/api/action", self._action),
+                web.get("/download/{name}", self._download),
+            ]
+        )
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        server = getattr(site, "_server", None)
+        if self.port == 0 and server is not None and server.sockets:
+            self.port = int(server.sockets[0].getsockname()[1])
+
+    async def _shutdown(self) -> None:
+        self._closing = True
+        if self._changed is not None:
+            await self._notify(self._changed)  # the open streams end now, not at the shutdown timeout
+        if self._runner is not None:
+            await self._runner.cleanup()
+        rest = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in rest:
+            task.cancel()
+        await asyncio.gather(*rest, return_exceptions=True)
+
+    def _set(self, state: dict[str, Any], text: str) -> None:
+        self.state, self._text = state, text
+        if self._changed is not None:
+            asyncio.ensure_future(self._notify(self._changed))
+
+    @staticmethod
+    async def _notify(changed: asyncio.Condition) -> None:
+        async with changed:
+            changed.notify_all()
+
+    # --- routes ----------------------------------------------------------------------------------
+
+    async def _page(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(text=_asset("page.html"), content_type="text/html", charset="utf-8")
+
+    async def _static(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        types = {"page.js": "text/javascript", "page.css": "text/css"}
+        if name not in types:
+            raise web.HTTPNotFound(text=f"no such file: {name[:40]}")
+        return web.Response(text=_asset(name), content_type=types[name], charset="utf-8")
+
+    async def _state(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(text=self._text, content_type="application/json")
+
+    async def _frame(self, request: web.Request) -> web.StreamResponse:
+        """The camera's last frame with the reader's overlay (JPEG); 404 before the first."""
+        jpeg = self.frame() if self.frame is not None else None
+        if jpeg is None:
+            return _error(404, "no camera frame yet")
+        return web.Response(body=jpeg, content_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        """The live stream: the state now, then each newer one (a slow page skips to the newest)."""
+        if self.streams >= MAX_STREAMS:
+            raise web.HTTPServiceUnavailable(text=f"{MAX_STREAMS} pages are open already; close one")
+        assert self._changed is not None
+        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
+        await resp.prepare(request)
+        self.streams += 1
+        try:
+            await resp.write(b"retry: 1000\n\n")
+            sent = None
+            while not self._closing:
+                text = self._text
+                if text is not sent:
+                    await resp.write(f"data: {text}\n\n".encode())
+                    sent = text
+                async with self._changed:
+                    try:
+                        await asyncio.wait_for(self._changed.wait(), KEEPALIVE_S)
+                    except TimeoutError:
+                        await resp.write(b": keep-alive\n\n")
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self.streams -= 1
+        return resp
+
+    async def _action(self, request: web.Request) -> web.StreamResponse:
+        """One referee action: 202 with the event once it is on the station's queue, else a one-line
+        error (400 malformed, 401 wrong PIN, 413 too big, 429 too many) and no event."""
+        client = request.remote or "?"
+        try:
+            body = await request.json()
+        except web.HTTPRequestEntityTooLarge:
+            return _error(413, f"the body is over {MAX_BODY} bytes; a referee action is a small JSON object")
+        except (ValueError, UnicodeDecodeError):
+            return _error(400, "the body is not JSON: send {\"pin\": ..., \"action\": ...}")
+        verdict = self.guard.check(client, body.get("pin") if isinstance(body, dict) else None)
+        if not verdict.ok:
+            wait = str(max(1, round(verdict.retry_after)))
+            headers = {"Retry-After": wait} if verdict.status == 429 else {}
+            return _error(verdict.status, verdict.why, headers)
+        try:
+            event = to_event(body, self.now(), self.state.get("dice"))
+        except ActionError as exc:
+            return _error(400, str(exc))
+        try:
+            self.submit(event)
+        except TavlaError as exc:  # the station has stopped
+            return _error(503, str(exc))
+        return web.json_response({"accepted": event.to_json()}, status=202)
+
+    async def _download(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        make = self.downloads.get(name)
+        if make is None:
+            raise web.HTTPNotFound(text=f"no such record: {name[:40]}; offered: {', '.join(self.downloads)}")
+        try:
+            text = await asyncio.get_running_loop().run_in_executor(None, make)
+        except (OSError, ValueError) as exc:
+            return _error(409, f"{name} cannot be written now: {exc}")
+        if text is None:
+            return _error(404, f"no {name} yet: no game has been played")
+        return web.Response(
+            text=text,
+            content_type="text/plain",
+            charset="utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
+
+def _error(status: int, why: str, headers: dict[str, str] | None = None) -> web.Response:
+    return web.json_response({"error": why}, status=status, headers=headers)
+
+
+def _asset(name: str) -> str:
+    return resources.files("controller.station.web").joinpath(name).read_text(encoding="utf-8")

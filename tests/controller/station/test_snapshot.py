@@ -1,0 +1,75 @@
+"""The state JSON (controller.station.snapshot): the contract of issue 16, after each scripted event."""
+
+from __future__ import annotations
+
+import json
+
+from controller.game.rulings import Settings
+from controller.station import Station
+from controller.station.demo import scripted_events
+from controller.station.snapshot import snapshot
+
+CONTRACT = ("position_id", "match_id", "dice", "on_roll", "score", "clock", "rulings", "seq")
+
+
+def test_snapshot_holds_the_contract_after_every_event_and_is_json():
+    station = Station()
+    events = scripted_events(turns=4, settings=Settings(match_length=5, clock="simple"))
+    for n, ev in enumerate(events, 1):
+        station.handle(ev)
+        snap = snapshot(station)
+        assert set(CONTRACT) <= set(snap)
+        assert snap["seq"] == n
+        assert set(snap["score"]) >= {"light", "dark", "match_length", "crawford"}
+        assert snap["score"]["match_length"] == 5
+        assert all({"value", "status"} <= set(d) for d in snap["dice"])
+        assert all(set(r) >= {"rule", "text"} for r in snap["rulings"])
+        json.dumps(snap)  # plain JSON values only
+    assert snap["board"] is not None and len(snap["board"]["slots"]) == 24
+    assert snap["clock"] is not None and {"light", "dark"} <= set(snap["clock"])
+    assert snap["position_id"] and snap["match_id"]
+    assert snap["on_roll"] in ("light", "dark")
+
+
+def test_tournament_mode_shows_no_hint():
+    station = Station(Settings(hints="referee"))
+    shown = []
+    for ev in scripted_events(turns=3, settings=Settings(hints="referee")):
+        station.handle(ev)
+        snap = snapshot(station)
+        assert snap["mode"] == "tournament"
+        shown.append(snap)
+    assert all(s["legal_plays"] is None and s["best_play"] is None for s in shown)
+
+
+def test_learner_mode_lists_the_legal_plays_of_the_roll():
+    station = Station()
+    listed = []
+    for ev in scripted_events(turns=3):
+        station.handle(ev)
+        snap = snapshot(station)
+        if snap["phase"] == "moving":
+            listed.append(snap["legal_plays"])
+    assert listed and all(plays for plays in listed)
+    assert all("/" in p for plays in listed for p in plays)
+
+
+def test_learner_mode_gives_gnubgs_best_play_as_slots_to_draw():
+    import pytest
+
+    pytest.importorskip("gnubg", reason="gnubg's bindings (the hints extra) are not installed")
+    station = Station()
+    drawn = []
+    for ev in scripted_events(turns=3):
+        station.handle(ev)
+        snap = snapshot(station)
+        if snap["best_play"]:
+            drawn.append(snap)
+    assert drawn
+    for snap in drawn:
+        moves = snap["best_moves"]
+        assert len(moves) in (2, 4)  # one step per die (4 for doubles) in the scripted game
+        reached = set(snap["board"]["movable_slots"]) | {"bar"}
+        for src, dst in moves:  # each step starts where a checker can move, or where an earlier one landed
+            assert src in reached and (dst == "off" or 0 <= dst < 24)
+            reached.add(dst)
