@@ -218,13 +218,16 @@ def count_stacks(
             for p in (0, 1)
         ])  # (2, D, 3): each parity's bare colour at every depth, both rows
         bare_row = np.stack([_consensus(along[top][p::2].swapaxes(0, 1)) for p in (0, 1)])  # this row
+        cy_all = base[top] + depth if top else base[top] - depth
+        # every column's disc colours at once, (12, D, 3)
+        insides = _disc_colours(lab, xbest, cy_all[None, :], k)
+        lit = [_lit(lights[top][q], xbest, cy_all[None, :], lab.shape) for q in (0, 1)]  # 2 x (12, D, 3)
         for col in range(12):
-            cy_all = base[top] + depth if top else base[top] - depth
             # a disc whose inside is the bare point's colour must show a full ring (a rimmed checker
             # of the point's own colour); otherwise the base of an empty triangle could pass for one
-            inside = _disc_colours(lab, xbest[col], cy_all, k)
+            inside = insides[col]
             # each triangle colour as lit where this point lies, (2, D, 3), parity (col + p) % 2
-            bare = np.stack([_lit(lights[top][(col + p) % 2], xbest[col], cy_all, lab.shape) for p in (0, 1)])
+            bare = np.stack([lit[(col + p) % 2][col] for p in (0, 1)])
             # the field between the points' tips: a light checker on a cream field is no colour run
             bare_field = np.concatenate([bare[:, 0], field[None]])
             differs = (np.linalg.norm(inside - bare[0], axis=1) > _BARE_DELTA) & (
