@@ -46,8 +46,12 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
 FRAME_INTERVAL_MS = 1000.0 / 30.0
 GOAL_MS = 10.0
+# The issue's goals for 1280x720 frames (issue 14 item 6), by stage name prefix: a calibrated
+# reading every frame, the first reading (board search), whole-photo dice (`tavla dice`).
+GOALS = {"full reading, calibrated": GOAL_MS, "full reading, no calibration": 150.0,
+         "dice (whole frame)": 200.0}
 PER_SET = 5
-REPEATS = 3
+REPEATS = 5
 
 
 
@@ -104,8 +108,8 @@ def _size(blob: bytes) -> tuple[int, int]:
     return (img.shape[1], img.shape[0])
 
 
-def _time_ms(fn: Callable[[], Any]) -> float:
-    """Median CPU time of ``REPEATS`` calls, in ms (after one warm-up call).
+def _time_ms(fn: Callable[[], Any]) -> tuple[float, float]:
+    """Least and median CPU time of ``REPEATS`` calls, in ms (after one warm-up call).
 
     CPU time of this process, not wall time: with OpenCV held to one thread it is the work one core
     does per frame, and it does not grow when other programs share the machine (wall time does)."""
@@ -115,7 +119,7 @@ def _time_ms(fn: Callable[[], Any]) -> float:
         t = time.process_time()
         fn()
         times.append((time.process_time() - t) * 1000)
-    return statistics.median(times)
+    return min(times), statistics.median(times)
 
 
 Make = Callable[[np.ndarray, bytes], Callable[[], Any]]
@@ -231,8 +235,8 @@ def main() -> None:
         sets, notes = _inputs()
     table = Table(title="vision: CPU ms per frame, one core (cv2.setNumThreads(1))",
                   caption=f"peer: camera frame interval {FRAME_INTERVAL_MS:.1f} ms (30 fps)")
-    for col in ("stage", "input", "CPU ms", "vs 30fps", f"goal {GOAL_MS:g} ms"):
-        table.add_column(col, justify="right" if col in ("CPU ms", "vs 30fps") else "left")
+    for col in ("stage", "input", "CPU ms min/med", "vs 30fps", "goal (1280x720)"):
+        table.add_column(col, justify="right" if col in ("CPU ms min/med", "vs 30fps") else "left")
     stages = _stages()
     total = sum(len(blobs) for make in (m for _, m in stages if not isinstance(m, str))
                 for _, blobs in sets)
@@ -261,12 +265,15 @@ def main() -> None:
                 if not per_image:
                     table.add_row(stage, set_name, f"n/a ({failed} failed)", "-", "")
                     continue
-                ms = statistics.mean(per_image)
+                # the mean over the frames of each frame's least and median time
+                low = statistics.mean(t[0] for t in per_image)
+                ms = statistics.mean(t[1] for t in per_image)
                 goal = ""
-                if stage.startswith("full reading") and set_name == "1280x720":
-                    goal = "met" if ms <= GOAL_MS else "NOT met"
+                limit = next((v for k, v in GOALS.items() if stage.startswith(k)), None)
+                if limit is not None and set_name == "1280x720":
+                    goal = f"<= {limit:g} ms " + ("met" if ms <= limit else "NOT met")
                 extra = f" ({failed} failed)" if failed else ""
-                table.add_row(stage, set_name, f"{ms:.1f}{extra}",
+                table.add_row(stage, set_name, f"{low:.1f} / {ms:.1f}{extra}",
                               f"{ms / FRAME_INTERVAL_MS:.2f}x", goal)
     dice_rows: list[tuple[str, ...]] = []
     dice_main = None
@@ -283,9 +290,10 @@ def main() -> None:
     for row in dice_rows:
         table.add_row(*(list(row) + [""] * 5)[:5])
     console.print(table)
-    console.print(f"vs 30fps = CPU ms per frame / the camera frame interval ({FRAME_INTERVAL_MS:.1f} ms); "
-                  "below 1.00x keeps up with the camera. goal: full reading of a 1280x720 frame "
-                  f"<= {GOAL_MS:g} ms.")
+    console.print(f"vs 30fps = median CPU ms per frame / the camera frame interval ({FRAME_INTERVAL_MS:.1f} "
+                  "ms); below 1.00x keeps up with the camera. min/med: least and median of "
+                  f"{REPEATS} repeats, averaged over the frames. goals (issue 14 item 6, 1280x720): "
+                  + "; ".join(f"{k} <= {v:g} ms" for k, v in GOALS.items()) + ".")
     console.print("reuse row: a frame of an unchanged board on a still camera answered with the last "
                   "reading (vision.frames.pipeline.CalibratedDetector); it reads nothing, and is not "
                   "the full reading the goal is for.")

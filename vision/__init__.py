@@ -4,9 +4,10 @@ Knows nothing of the rules, the controller or the LED link (import-linter contra
 Frames are numpy ``uint8`` arrays of shape ``(H, W, 3)`` in OpenCV's BGR order.
 
 Sub-packages, one job each: ``frames`` (sources, image files, stability gate, pipeline), ``board``
-(finding the field, calibration), ``checkers`` (stacks, bar, trays, hands), ``dice``, ``cube``,
-``render`` (synthetic frames) and ``eval`` (scoring against labels). ``reader`` composes them into one
-reading (``reading``, pure data); ``errors`` is the one exception family.
+(finding the field, calibration, the frame's shared field view), ``checkers`` (stacks, bar, trays,
+hands), ``dice``, ``cube``, ``render`` (synthetic frames) and ``eval`` (scoring against labels).
+``reader`` composes them into one reading (``reading``, pure data); ``errors`` is the one exception
+family.
 
 The entry points are importable from here (DESIGN.md "Contracts")::
 

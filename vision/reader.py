@@ -16,6 +16,7 @@ import numpy as np
 from vision.board.calibration import Calibration, outline_covered
 from vision.board.finder import find_board
 from vision.board.geometry import POINT_PX, BoardGeometry
+from vision.board.view import FieldView
 from vision.checkers.occlusion import find_occlusion, foreign_mask, hide_points
 from vision.checkers.stacks import StackReading, count_stacks, find_bar_checkers, name_colours
 from vision.checkers.trays import find_off, name_by_off, name_off
@@ -80,7 +81,8 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
         geom = find_board(img)
     if geom is None:
         return BoardReading(False, status=FrameStatus.NO_BOARD, image_size=size)
-    rect = geom.rectify(img)
+    # the frame's one warp of the field, with its colour conversions, shared by the field's readers
+    rect = FieldView.of_frame(img, geom)
     known = calibration.checker_radius if calibration is not None and geom is calibration.geometry else None
     stacks = count_stacks(rect, geom, known or None)
     radius = stacks[0].radius if stacks else 0.45 * POINT_PX

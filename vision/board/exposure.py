@@ -28,8 +28,10 @@ def normalise_exposure(rectified: np.ndarray, level: float = FIELD_EXPOSED) -> n
     the three channels (hue and white balance unchanged), at most ``_MAX_GAIN``. An image already as
     bright or brighter is returned as is: brighter frames only have clearer edges (and clip).
     """
-    grey = rectified.mean(axis=2) if rectified.ndim == 3 else rectified
-    ref = float(np.percentile(grey[::2, ::2], 95))
+    # (the grey level of the pixels sampled only: the same values as sampling a full grey image)
+    sample = rectified[::2, ::2]
+    grey = sample.mean(axis=2) if sample.ndim == 3 else sample
+    ref = float(np.percentile(grey, 95))
     if ref >= level or ref <= 0:
         return rectified
     gain = min(_MAX_GAIN, level / ref)

@@ -17,8 +17,8 @@ import cv2
 import numpy as np
 
 from vision.arrays import channel_norm, scratch
-from vision.board.exposure import normalise_exposure
 from vision.board.geometry import POINT_PX, BoardGeometry
+from vision.board.view import FieldView
 from vision.checkers.stacks import StackReading
 from vision.reading import PointReading
 
@@ -103,14 +103,14 @@ def _far_from_model(lab: np.ndarray, model: np.ndarray, slack: int) -> np.ndarra
     return best > _DIFF * _DIFF
 
 
-def foreign_mask(rectified: np.ndarray, geom: BoardGeometry, stacks: list[StackReading],
+def foreign_mask(rectified: np.ndarray | FieldView, geom: BoardGeometry, stacks: list[StackReading],
                  radius: float) -> np.ndarray:
     """uint8 mask (rectified H, W): 255 where the field shows neither bare board nor a found checker.
 
     Compared at half resolution (a hand is large; a quarter of the pixels is 4x faster), each pixel
     against the bare-board model within ``_SLACK`` of a point's width (:func:`_far_from_model`).
     """
-    rectified = normalise_exposure(rectified)  # the _DIFF threshold is at the usual exposure
+    rectified = FieldView.of(rectified, geom).exposed  # the _DIFF threshold is at the usual exposure
     h, w = rectified.shape[:2]
     small = cv2.resize(rectified, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -144,7 +144,7 @@ def foreign_mask(rectified: np.ndarray, geom: BoardGeometry, stacks: list[StackR
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
 
 
-def find_occlusion(rectified: np.ndarray, geom: BoardGeometry, stacks: list[StackReading],
+def find_occlusion(rectified: np.ndarray | FieldView, geom: BoardGeometry, stacks: list[StackReading],
                    radius: float, image: np.ndarray | None = None, mask: np.ndarray | None = None) -> bool:
     """True when something other than checkers and dice covers part of the rectified field.
 
@@ -154,8 +154,9 @@ def find_occlusion(rectified: np.ndarray, geom: BoardGeometry, stacks: list[Stac
     beside the field over ``_CROSSING`` point widths (:func:`border_crossing`): a hand reaching in
     from outside, partly over pale points of a colour near its own.
 
-    :param rectified: BGR uint8 field of ``geom.size``; ``stacks``: the counter's stacks;
-        ``radius``: checker radius in rectified pixels; ``image``: BGR uint8 input frame or None;
+    :param rectified: BGR uint8 field of ``geom.size`` (or the frame's FieldView);
+        ``stacks``: the counter's stacks; ``radius``: checker radius in rectified pixels; ``image``: BGR
+        uint8 input frame or None;
         ``mask``: the :func:`foreign_mask` of these, when the caller has it already (else made here).
     """
     if mask is None:
@@ -224,7 +225,7 @@ def border_crossing(image: np.ndarray, geom: BoardGeometry, stacks: Sequence[Sta
     return best / pw
 
 
-def hide_points(points: Sequence[PointReading], rectified: np.ndarray, geom: BoardGeometry,
+def hide_points(points: Sequence[PointReading], rectified: np.ndarray | FieldView, geom: BoardGeometry,
                 stacks: list[StackReading], radius: float,
                 mask: np.ndarray | None = None) -> tuple[PointReading, ...]:
     """The ``points`` (24, slot order) with ``confidence`` 0 on those something foreign covers: at

@@ -49,7 +49,8 @@ import numpy as np
 
 from vision.arrays import channel_sum
 from vision.board.geometry import POINT_PX, BoardGeometry
-from vision.checkers.stacks import StackReading, _gradients, name_colours, ring_scores
+from vision.board.view import colour_gradient
+from vision.checkers.stacks import StackReading, name_colours, ring_scores
 from vision.reading import DARK, LIGHT
 
 __all__ = ["OffGroup", "find_off", "name_off", "name_by_off"]
@@ -388,7 +389,7 @@ def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray,
     cx, cy = (xs[keep] + x0).astype(np.float64), ys[keep].astype(np.float64)
     if len(cx) == 0:
         return []
-    gx, gy = _gradients(small)
+    gx, gy = colour_gradient(small)
     score = ring_scores(gx, gy, cx, cy, rs)
     out: list[tuple[float, float, float, np.ndarray]] = []
 

@@ -1,0 +1,70 @@
+"""The frame's shared field view: made once, and reading through it is reading the plain field."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+
+from tests.vision.checkers.test_stacks import _board, _geometry
+from vision.board.exposure import normalise_exposure
+from vision.board.view import FieldView
+from vision.checkers.occlusion import foreign_mask
+from vision.checkers.stacks import count_stacks, find_bar_checkers, ring_scores
+from vision.reading import DARK, LIGHT
+
+
+def test_each_derived_image_is_made_once() -> None:
+    view = FieldView(_board({}), _geometry())
+    assert view.lab is view.lab
+    assert view.gradients is view.gradients
+    assert view.exposed is view.exposed
+
+
+def test_a_view_of_a_frame_is_its_rectified_field() -> None:
+    geom = _geometry()
+    img = _board({(2, True): (LIGHT, 3)})
+    view = FieldView.of_frame(img, geom)
+    assert view.image is img
+    assert np.array_equal(view.rect, geom.rectify(img))
+    assert FieldView.of(view, geom) is view
+
+
+def test_a_dim_field_is_brightened_as_the_readers_did_it_themselves() -> None:
+    dim = (_board({(4, False): (DARK, 2)}) // 3).astype(np.uint8)
+    assert np.array_equal(FieldView(dim, _geometry()).exposed, normalise_exposure(dim))
+
+
+def test_stages_read_the_view_as_they_read_the_array() -> None:
+    geom = _geometry()
+    img = _board({(1, True): (LIGHT, 4), (6, True): (DARK, 2), (3, False): (DARK, 5),
+                  (10, False): (LIGHT, 1)})
+    view = FieldView(img, geom)
+    stacks = count_stacks(img, geom)
+    assert count_stacks(view, geom) == stacks
+    radius = stacks[0].radius
+    assert np.array_equal(foreign_mask(view, geom, stacks, radius), foreign_mask(img, geom, stacks, radius))
+
+
+def test_the_bar_reads_the_view_as_it_reads_the_array() -> None:
+    geom = dataclasses.replace(_geometry(), bar=(176.0, 208.0))
+    img = _board({(1, True): (LIGHT, 2), (3, False): (DARK, 3)})
+    cv2.circle(img, (192, 120), 14, (30, 30, 30), -1, lineType=cv2.LINE_AA)  # a hit dark checker
+    cv2.circle(img, (192, 120), 14, (170, 170, 170), 2, lineType=cv2.LINE_AA)
+    stacks = count_stacks(img, geom)
+    radius = stacks[0].radius
+    on_bar = find_bar_checkers(img, geom, radius, stacks)
+    assert on_bar  # the test reads something
+    assert find_bar_checkers(FieldView(img, geom), geom, radius, stacks) == on_bar
+
+
+def test_ring_scores_on_a_broadcast_grid_equal_the_full_grid() -> None:
+    view = FieldView(_board({(5, True): (LIGHT, 3)}), _geometry())
+    gx, gy = view.gradients
+    cx = np.arange(10.0, 380.0, 32.0)[:, None, None] + np.arange(-8.0, 8.5, 4.0)[None, None, :]
+    cy = np.arange(0.0, 200.0, 2.0)[None, :, None]
+    full = np.broadcast_to(cx, (cx.shape[0], cy.shape[1], cx.shape[2]))
+    grid = ring_scores(gx, gy, cx, cy, 14.0)
+    assert grid.shape == full.shape
+    assert np.array_equal(grid, ring_scores(gx, gy, full, np.broadcast_to(cy, full.shape), 14.0))
