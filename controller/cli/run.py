@@ -20,6 +20,7 @@ Exit 0 at the end of the source; 2 on a bad argument (one line saying what to do
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +66,8 @@ def register(app: typer.Typer) -> None:
     @app.command("run")
     def run(
         source: str = typer.Option(
-            None, "--source",
+            None,
+            "--source",
             help="camera index (0), picamera[:N], a device path, a video file or an image folder; "
             "default: the demo",
         ),
@@ -88,6 +90,12 @@ def register(app: typer.Typer) -> None:
         key: Path = typer.Option(
             None, "--key", help="station key file; default ~/.config/tavla/station.key (made at first run)"
         ),
+        mode: str = typer.Option(
+            None,
+            "--mode",
+            help="tournament (no hints), home (hints on request) or learner; "
+            "default the station file's, else learner",
+        ),
     ) -> None:
         """The station: frames in, board and rulings out, LEDs lit (default: the embedded demo)."""
         from rich.console import Console
@@ -99,6 +107,12 @@ def register(app: typer.Typer) -> None:
             cfg = station_config.load(config)
         except station_config.ConfigError as exc:
             raise fail(f"{exc}; fix the file or leave out --config") from exc
+        if mode is not None:
+            try:
+                settings = station_config.with_mode(cfg.settings, mode, cfg.preset)
+                cfg = replace(cfg, mode=mode, settings=settings)
+            except station_config.ConfigError as exc:
+                raise fail(str(exc)) from exc
         if turns < 0:
             raise fail(f"--turns {turns}: give a number of turns, or 0 for a whole game")
         if pace < 0:
