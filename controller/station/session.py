@@ -15,6 +15,7 @@ from typing import Any
 
 from controller.game.events import BoardSeen, Event, board_seen
 from controller.station import StationError
+from controller.station.printer import PHASE_WORDS
 
 
 class LinkUnavailable(StationError):
@@ -23,6 +24,50 @@ class LinkUnavailable(StationError):
 
 class SessionRefused(StationError):
     """The session cannot start on its journal (another station holds it, or it is unusable)."""
+
+
+MODE_WORDS = {
+    "tournament": "no hints anywhere: rulings, clock and records only",
+    "home": "hints on request: a long press on the clock button",
+    "learner": "the legal moves and gnubg's best play after each roll",
+}
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived (systemd stopping the service): the session stops as for Ctrl-C."""
+
+
+def _on_sigterm() -> Any:
+    """SIGTERM raises :class:`Terminated` in the main thread (the previous handler is returned);
+    nothing is done off the main thread, where Python cannot install handlers."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def handler(signum: int, frame: Any) -> None:
+        raise Terminated()
+
+    return signal.signal(signal.SIGTERM, handler)
+
+
+def _restore_sigterm(previous: Any) -> None:
+    import signal
+
+    if previous is not None:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def demo_frame_of(events: list[Event]) -> int | None:
+    """The last demo frame's number when every board the journal saw came from the demo, else None."""
+    boards = [ev for ev in events if isinstance(ev, BoardSeen)]
+    if not boards or not all(ev.source.startswith("demo ") for ev in boards):
+        return None
+    try:
+        return int(boards[-1].source.split()[1].rstrip(":"))
+    except (IndexError, ValueError):
+        return None
 
 
 class SessionInterrupted(StationError):
@@ -212,7 +257,7 @@ def with_settings(events: Iterator[Event], settings: Any) -> Iterator[Event]:
     yield from events
 
 
-def open_link(url: str, on_event: Any = None, console: Any = None) -> Any:
+def open_link(url: str, on_event: Any = None, console: Any = None, layout: Any = None) -> Any:
     """The LED link to ``url`` (waits for the device's first answer); ``on_event`` gets its link
     events. A device that is silent or unplugged does not stop the station (issue 18): the link keeps
     trying twice a second and syncs the LEDs when it comes up; ``console`` is told so in one line.
@@ -222,7 +267,7 @@ def open_link(url: str, on_event: Any = None, console: Any = None) -> Any:
     from firmware_bridge.errors import IncompatibleDeviceError
     from firmware_bridge.link import LedLink
 
-    link = LedLink.open(url, on_event=on_event, require=False)
+    link = LedLink.open(url, layout=layout, on_event=on_event, require=False)
     error = link.first_error
     if isinstance(error, IncompatibleDeviceError):
         link.close()
@@ -246,10 +291,17 @@ def run_session(
     buttons: dict[str, int] | None = None,
     forward: Forward | None = None,
     key: Any = None,
+    verbosity: int = 1,
+    mode: str | None = None,
+    layout: Any = None,
+    check_resume: bool = False,
 ) -> Any:
     """Feed events through a station (journal, step, effects) and print a summary; returns the station.
     The journal is chained under ``key`` (controller.station.journal_key) and locked while the session
-    runs.
+    runs. ``verbosity`` 0 quiet, 1 normal, 2 verbose (controller.station.printer); ``mode`` is shown
+    (the settings' hints carry it); ``layout`` the LED strip's (``[leds]``); ``check_resume``: the
+    first board must be the resumed journal's (issue 15 item 6). SIGTERM (a service being stopped)
+    stops the session as Ctrl-C does: the summary, the journal sealed, exit 0.
 
     :raises LinkUnavailable: when the LED device on ``serial_url`` cannot serve this station.
     :raises SessionRefused: (one line) when the journal is locked by another station or unusable.
@@ -287,12 +339,17 @@ def run_session(
             raise SessionRefused(f"{journal_path} exists already: --append adds to it, or give a new file")
         state = replay(journal.events)[0]  # what the journal holds now, under its lock
     try:
-        link = open_link(serial_url, link_event, console) if serial_url else None
+        link = open_link(serial_url, link_event, console, layout) if serial_url else None
     except BaseException:
         if journal is not None:
             journal.close()
         raise
-    printer = ConsolePrinter(console)
+    from controller.station.config import mode_of
+
+    shown = state.settings if state is not None else settings
+    mode = mode or mode_of(shown)
+    printer = ConsolePrinter(console, hints=mode != "tournament", verbosity=verbosity)
+    console.print(f"mode: {mode} ({MODE_WORDS[mode]})")
     from controller.station.export import export_match
 
     folder = export_dir or (journal_path.parent if journal_path else None)
@@ -313,7 +370,15 @@ def run_session(
         except OSError as exc:  # a full disk must not stop the game; the journal still has it all
             console.print(f"[yellow]could not write the match file in {folder}: {exc}[/yellow]")
 
-    station = Station(settings, link=link, journal=journal, printer=printer, on_game_end=on_end, state=state)
+    station = Station(
+        settings,
+        link=link,
+        journal=journal,
+        printer=printer,
+        on_game_end=on_end,
+        state=state,
+        check_resume=check_resume,
+    )
     holder["station"] = station
     if forward is not None:
         forward.target = station.submit
@@ -331,6 +396,7 @@ def run_session(
     if state is None and (journal is None or len(journal) == 0):
         events = with_settings(iter(events), settings)  # a new journal starts with its settings
     interrupted = False
+    previous = _on_sigterm()
     try:
         station.start()
         try:
@@ -340,11 +406,12 @@ def run_session(
                     settled += ev.usable
                 station.submit(ev)
             station.stop(timeout=120)
-        except KeyboardInterrupt:
-            # Ctrl-C: what is queued is journaled already or never was; stop cleanly and say how to
-            # go on (the summary and the resume line), exit 130 like any interrupted command
-            interrupted = True
-            console.print("[yellow]interrupted (Ctrl-C): stopping the station[/yellow]")
+        except KeyboardInterrupt as exc:
+            # Ctrl-C or SIGTERM: what is queued is journaled already or never was; stop cleanly and
+            # say how to go on (the summary and the resume line); Ctrl-C exits 130, SIGTERM 0
+            interrupted = not isinstance(exc, Terminated)
+            why = "Ctrl-C" if interrupted else "SIGTERM"
+            console.print(f"[yellow]stopping the station ({why})[/yellow]")
             with station.queue.mutex:
                 station.queue.queue.clear()
             try:
@@ -352,6 +419,7 @@ def run_session(
             except Exception as exc:  # the thread's own failure: still print the summary
                 console.print(f"[yellow]{exc}[/yellow]")
     finally:
+        _restore_sigterm(previous)
         from controller.hints.engine import close_engine
 
         close_engine()  # the gnubg helper process ends with the session, not at interpreter teardown
@@ -376,7 +444,7 @@ def run_session(
         f"{rulings} ruling{'' if rulings == 1 else 's'}, "
         f"{station.acks} LED frames acknowledged, {station.led_replaced} replaced by a newer one first, "
         f"{station.led_failures} not acknowledged; "
-        f"phase {station.state.phase}, "
+        f"phase {station.state.phase} ({PHASE_WORDS.get(station.state.phase, 'unknown')}), "
         f"score light {station.state.score[0]} - dark {station.state.score[1]}"
     )
     if journal_path:
