@@ -205,15 +205,18 @@ def register(app: typer.Typer) -> None:
                 recorded = recorded[len(done) - head :]
             stream: Iterator[Event] = paced(iter(recorded), pace)
         elif spec is None:
+            variant = cfg.settings.variant
             console.print(
-                "[bold]Tavla demo[/bold]: a scripted game rendered by vision.render, read by the camera "
-                f"reader, refereed, {leds_on}"
+                f"[bold]Tavla demo[/bold]: a scripted {variant} game rendered by vision.render, read by "
+                f"the camera reader, refereed, {leds_on}"
             )
             if state is None:
-                stream = with_match_start(demo_events(console, None if turns == 0 else turns), cfg.settings)
+                demo = demo_events(console, None if turns == 0 else turns, variant=variant, report=verbose)
+                stream = with_match_start(demo, cfg.settings)
             else:  # the demo goes on after its last journaled frame, to the end of its game
                 frame = demo_frame_of(done)
-                stream = demo_events(console, None, start=-1 if frame is None else frame + 1)
+                start = -1 if frame is None else frame + 1
+                stream = demo_events(console, None, start=start, variant=variant, report=verbose)
         else:
             check_source(spec)
             if state is None:

@@ -238,7 +238,8 @@ class ConsolePrinter:
         line = f"{view.title}: dice {dice}, on roll {roller}"
         if view.legal is not None and self.hints:
             pts = ", ".join("bar" if p == 25 else str(p) for p in view.movable) or "none"
-            line += f"; {view.legal} legal plays, movable points ({roller}'s numbering): {pts}"
+            plural = "" if view.legal == 1 else "s"
+            line += f"; {view.legal} legal play{plural}, movable points ({roller}'s numbering): {pts}"
         if view.pips:
             line += f"; pips light {view.pips[0]}, dark {view.pips[1]}"
         c.print(line)

@@ -83,17 +83,24 @@ def default_journal_path() -> Path:
 
 
 def demo_events(
-    console: Any, turns: int | None = 6, use_reader: bool = True, start: int = 0
+    console: Any,
+    turns: int | None = 6,
+    use_reader: bool = True,
+    start: int = 0,
+    variant: str = "backgammon",
+    report: bool = True,
 ) -> Iterator[Event]:
     """BoardSeen events from the rendered demo game: each frame read by the real reader; where the reader
     disagrees with the renderer's ground truth, the truth is used and the difference printed (the demo
     must play its script to the end). ``use_reader`` False takes the renderer's ground truth directly
     (the frames are still rendered: the dice positions come from the image). ``start``: the first
-    frame to yield (``tavla resume --demo`` goes on after the frames its journal holds)."""
+    frame to yield (``tavla resume --demo`` goes on after the frames its journal holds); ``variant``
+    the game the demo plays (backgammon, or nardy with its own script); ``report`` False leaves out
+    the reader's disagreements (``tavla run`` prints them with ``--verbose``)."""
     from controller.station.demo import frames
     from vision.reader import read_board
 
-    for i, (image, truth, caption) in enumerate(frames(turns=turns)):
+    for i, (image, truth, caption) in enumerate(frames(turns=turns, variant=variant)):
         if i < start:
             continue
         if not use_reader:
@@ -106,7 +113,7 @@ def demo_events(
         except Exception as exc:  # a reader bug must not stop the demo; say so and use the truth
             reading, same, dice_same = None, False, False
             console.print(f"[yellow]reader failed on demo frame {i}: {exc}[/yellow]")
-        if not (same and dice_same):
+        if not (same and dice_same) and report:
             wrong = (
                 sum(a != b for a, b in zip(reading.counts(), truth.counts(), strict=False))
                 if reading is not None and reading.board_found
@@ -116,6 +123,7 @@ def demo_events(
                 f"[dim]demo frame {i}: the reader got {24 - wrong}/24 points"
                 f"{'' if dice_same else ' and not the dice'}; using the renderer's ground truth[/dim]"
             )
+        if not (same and dice_same):
             reading = truth
         yield board_seen(reading if reading is not None else truth, t=float(i), source=f"demo {i}: {caption}")
 
