@@ -133,6 +133,9 @@ def register(app: typer.Typer) -> None:
         key: Path = typer.Option(
             None, "--key", help="station key file; default ~/.config/tavla/station.key (made at first run)"
         ),
+        plain: bool = typer.Option(
+            False, "--plain", help="lines, not the live view (the default on a terminal)", metavar=""
+        ),
         mode: str = typer.Option(
             None,
             "--mode",
@@ -240,4 +243,5 @@ def register(app: typer.Typer) -> None:
             mode=cfg.mode,
             layout=cfg.layout(),
             check_resume=state is not None and events is None,
+            live=console.is_terminal and not (plain or quiet or verbose),
         )

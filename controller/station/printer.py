@@ -251,12 +251,16 @@ class ConsolePrinter:
             c.print(Text(f"note: {note}", style="yellow"))
 
     def play(self, line: str) -> None:
-        """The action just recorded (:func:`turn_line`); after a hint, how it compares with the best."""
+        """The action just recorded (:func:`turn_line`)."""
+        self.console.print(Text(self.compared(line), style="bold"))
+
+    def compared(self, line: str) -> str:
+        """``line`` (a play) with, after a hint for its roll, how it compares with gnubg's best."""
         best, self._best = self._best, None
-        if best is not None and self.hints:
-            played = line.split(": ", 1)[-1]
-            line += "  (gnubg's best play)" if played == best else f"  (gnubg's best was {best})"
-        self.console.print(Text(line, style="bold"))
+        if best is None or not self.hints:
+            return line
+        played = line.split(": ", 1)[-1]
+        return line + ("  (gnubg's best play)" if played == best else f"  (gnubg's best was {best})")
 
     def best_play(self, text: str) -> None:
         self._best = text

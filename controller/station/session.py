@@ -8,6 +8,7 @@ other: :func:`run_session` opens the LED link and the journal, feeds the events 
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +16,8 @@ from typing import Any
 
 from controller.game.events import BoardSeen, Event, board_seen
 from controller.station import StationError
-from controller.station.printer import PHASE_WORDS
+from controller.station.live import LivePrinter as LivePrinterType
+from controller.station.printer import PHASE_WORDS, ConsolePrinter
 
 
 class LinkUnavailable(StationError):
@@ -57,6 +59,24 @@ def _restore_sigterm(previous: Any) -> None:
 
     if previous is not None:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _hint_keys(station: Any, t0: float) -> None:
+    """A daemon thread: each ``h`` line on the terminal is a hint request, journaled like the button's
+    long press (controller.game: a long press on the clock button)."""
+    import threading
+
+    from controller.game.events import ButtonPressed
+
+    def read() -> None:
+        for line in sys.stdin:
+            if line.strip().lower() == "h" and not station.closed:
+                try:
+                    station.submit(ButtonPressed(t=round(time.monotonic() - t0, 3), gesture="long"))
+                except StationError:  # stopped meanwhile
+                    return
+
+    threading.Thread(target=read, name="tavla-keys", daemon=True).start()
 
 
 def demo_frame_of(events: list[Event]) -> int | None:
@@ -303,20 +323,23 @@ def run_session(
     mode: str | None = None,
     layout: Any = None,
     check_resume: bool = False,
+    live: bool = False,
 ) -> Any:
     """Feed events through a station (journal, step, effects) and print a summary; returns the station.
     The journal is chained under ``key`` (controller.station.journal_key) and locked while the session
     runs. ``verbosity`` 0 quiet, 1 normal, 2 verbose (controller.station.printer); ``mode`` is shown
     (the settings' hints carry it); ``layout`` the LED strip's (``[leds]``); ``check_resume``: the
     first board must be the resumed journal's (issue 15 item 6). SIGTERM (a service being stopped)
-    stops the session as Ctrl-C does: the summary, the journal sealed, exit 0.
+    stops the session as Ctrl-C does: the summary, the journal sealed, exit 0. ``live``: draw into
+    one live panel (controller.station.live) rather than scrolling lines. In the home mode, with a
+    terminal on stdin, ``h`` and Enter asks for a hint (as a long press on a clock button does).
 
     :raises LinkUnavailable: when the LED device on ``serial_url`` cannot serve this station.
     :raises SessionRefused: (one line) when the journal is locked by another station or unusable.
     :raises SessionInterrupted: after the summary, when Ctrl-C stopped the session.
     """
     from controller.game.events import DeviceChanged
-    from controller.station import ConsolePrinter, Station
+    from controller.station import Station
     from controller.station.journal import Journal, JournalError
 
     t0 = time.monotonic()
@@ -356,8 +379,14 @@ def run_session(
 
     shown = state.settings if state is not None else settings
     mode = mode or mode_of(shown)
-    printer = ConsolePrinter(console, hints=mode != "tournament", verbosity=verbosity)
+    printer: ConsolePrinter
+    if live:
+        printer = LivePrinterType(console, hints=mode != "tournament")
+    else:
+        printer = ConsolePrinter(console, hints=mode != "tournament", verbosity=verbosity)
     console.print(f"mode: {mode} ({MODE_WORDS[mode]})")
+    if mode == "home" and sys.stdin is not None and sys.stdin.isatty():
+        console.print("hints on request: type h and Enter (or a long press on a clock button)")
     from controller.station.export import export_match
 
     folder = export_dir or (journal_path.parent if journal_path else None)
@@ -405,6 +434,10 @@ def run_session(
         events = with_settings(iter(events), settings)  # a new journal starts with its settings
     interrupted = False
     previous = _on_sigterm()
+    if mode == "home" and sys.stdin is not None and sys.stdin.isatty():
+        _hint_keys(station, t0)
+    if isinstance(printer, LivePrinterType):
+        printer.start()
     try:
         station.start()
         try:
@@ -427,6 +460,8 @@ def run_session(
             except Exception as exc:  # the thread's own failure: still print the summary
                 console.print(f"[yellow]{exc}[/yellow]")
     finally:
+        if isinstance(printer, LivePrinterType):
+            printer.stop()
         _restore_sigterm(previous)
         from controller.hints.engine import close_engine
 
