@@ -170,9 +170,10 @@ def register(app: typer.Typer) -> None:
 
         station_key = key_for_writing(key)
         state, done = check_journal_path(journal_path, append, station_key, resume_or_start)
+        resuming = state is not None and not append  # --append starts a new session after it
         if quiet and verbose:
             raise fail("give --quiet or --verbose, not both")
-        if state is not None:
+        if resuming:
             if mode is not None or config is not None:
                 console.print("[dim]resuming: the journal's own settings and mode apply[/dim]")
             cfg = replace(cfg, settings=state.settings, mode=station_config.mode_of(state.settings))
@@ -201,7 +202,7 @@ def register(app: typer.Typer) -> None:
             except (OSError, ValueError) as exc:
                 raise fail(f"cannot read events from {events}: {exc}") from exc
             check_settings(events, recorded)  # settings this Tavla does not know: one line
-            if done and not append:  # resuming: the recording goes on after what the journal holds
+            if resuming:  # resuming: the recording goes on after what the journal holds
                 head = int(isinstance(done[0], MatchStarted) and recorded[:1] != done[:1])
                 if recorded[: len(done) - head] != done[head:]:
                     raise fail(f"{events} does not continue {journal_path}: their first events differ")
@@ -213,7 +214,7 @@ def register(app: typer.Typer) -> None:
                 f"[bold]Tavla demo[/bold]: a scripted {variant} game rendered by vision.render, read by "
                 f"the camera reader, refereed, {leds_on}"
             )
-            if state is None:
+            if not resuming:
                 demo = demo_events(console, None if turns == 0 else turns, variant=variant, report=verbose)
                 stream = with_match_start(demo, cfg.settings)
             else:  # the demo goes on after its last journaled frame, to the end of its game
@@ -222,7 +223,7 @@ def register(app: typer.Typer) -> None:
                 stream = demo_events(console, None, start=start, variant=variant, report=verbose)
         else:
             check_source(spec)
-            if state is None:
+            if not resuming:
                 stream = with_match_start(source_events(spec, console, calibration, sink), cfg.settings)
             else:
                 t_start = done[-1].t if done else 0.0
@@ -242,6 +243,6 @@ def register(app: typer.Typer) -> None:
             verbosity=0 if quiet else 2 if verbose else 1,
             mode=cfg.mode,
             layout=cfg.layout(),
-            check_resume=state is not None and events is None,
+            check_resume=resuming and events is None,
             live=console.is_terminal and not (plain or quiet or verbose),
         )
