@@ -14,7 +14,15 @@ start position fixes it exactly, any other position takes the numbering with the
 (controller.game.infer_seating); the player on roll is the one on whose right-hand half the dice lie
 (RULES.md B15; the player at the bottom edge rolls on the right half).
 
-Exit 0 at the end of the source; 2 on a bad argument (one line saying what to do).
+An existing ``--journal`` whose match is not over is resumed (issue 15 item 5: a service restarted by
+systemd comes back to its game; ``--new-only`` refuses it, ``--append`` starts a new session after
+it); the demo, a recording or the camera go on from there, and the first board is checked against
+the journal (a position-mismatch ruling, LEDs dark, until it matches). ``--mode`` and the station
+file's ``mode`` set who sees hints (controller.station.config); on a terminal the output is a live
+view (controller.station.live), else lines (``--quiet``, ``--verbose``; controller.station.printer).
+
+Exit 0 at the end of the source or on SIGTERM (after the summary); 130 on Ctrl-C; 2 on a bad argument
+(one line saying what to do).
 """
 
 from __future__ import annotations

@@ -94,3 +94,18 @@ def test_a_board_that_differs_at_resume_is_a_ruling_with_the_points_and_dark_led
     right = replace(events[5], t=11.0)
     station.handle(right)
     assert not station.leds_held and not station.resume_pending
+
+
+def test_live_view_shows_board_clock_score_and_the_last_lines():
+    from controller.station.live import LivePrinter
+
+    console = Console(record=True, width=120)
+    printer = LivePrinter(console, hints=False)
+    settings = Settings(hints="referee", clock="usbgf", match_length=5)
+    station = Station(settings, printer=printer)
+    for ev in scripted_events(3, turns=2, settings=settings):
+        station.handle(ev)
+    console.print(printer.render())
+    out = console.export_text()
+    assert "clock: light " in out and "score: light 0 - dark 0" in out and "RULING [B15]" in out
+    assert "legal" not in out.split("RULING")[-1] and "best play" not in out
