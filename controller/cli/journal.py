@@ -194,12 +194,6 @@ def register(app: typer.Typer) -> None:
         else:
             return
         run_session(
-            stream,
-            state.settings,
-            _resolved(serial_url),
-            path,
-            console,
-            state=state,
-            forward=sink,
+            stream, state.settings, _resolved(serial_url), path, console, state=state, forward=sink,
             key=station_key,
         )

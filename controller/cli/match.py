@@ -108,18 +108,8 @@ def _nardy_entry(path: Path, record: Any) -> dict[str, Any]:
         "followed": len(record.games),
         "roll_then_resign": 0,
         "result": f"long nardy: {names[0]} {a}, {names[1]} {b}",
-        "problems": [
-            {
-                "kind": "illegal_play" if p.move else "result",
-                "game": p.game,
-                "move": p.move,
-                "player": "",
-                "text": "",
-                "message": p.message,
-                "line": 0,
-            }
-            for p in found
-        ],
+        "problems": [{"kind": "illegal_play" if p.move else "result", "game": p.game, "move": p.move,
+                      "player": "", "text": "", "message": p.message, "line": 0} for p in found],
     }
 
 
@@ -230,9 +220,8 @@ def _print_report(summary: dict[str, Any], skipped: int) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add the ``match`` command group (``check``, ``convert``) to ``app``."""
-    match_app = typer.Typer(
-        help="Match records (.mat, .sgf): check against the rules, convert.", no_args_is_help=True
-    )
+    match_app = typer.Typer(help="Match records (.mat, .sgf): check against the rules, convert.",
+                            no_args_is_help=True)
 
     @match_app.command("check")
     def check(
@@ -259,17 +248,15 @@ def register(app: typer.Typer) -> None:
         source: Path = typer.Argument(..., help="match file to read (.mat, .txt, .sgf)"),
         target: Path = typer.Argument(..., help="file to write: .sgf (gnubg SGF), .mat or .txt (Jellyfish)"),
         as_written: bool = typer.Option(
-            False,
-            "--as-written",
+            False, "--as-written",
             help="keep plays as the file wrote them (merged hops, any order); convert even a record "
-            "with illegal plays or parts the target cannot hold, with a warning for each",
+                 "with illegal plays or parts the target cannot hold, with a warning for each",
         ),
         force: bool = typer.Option(False, "--force", help="overwrite OUT if it exists (never the input)"),
         drop_analysis: bool = typer.Option(
-            False,
-            "--drop-analysis",
+            False, "--drop-analysis",
             help="convert an analysed gnubg .sgf without its analysis (needed for .mat, which has no "
-            "room for it; an .sgf keeps it otherwise)",
+                 "room for it; an .sgf keeps it otherwise)",
         ),
     ) -> None:
         """Convert a match record between Jellyfish .mat text and gnubg .sgf.
@@ -299,28 +286,23 @@ def register(app: typer.Typer) -> None:
         dropped = ""
         if analysed and (drop_analysis or target.suffix.lower() != ".sgf"):
             if not drop_analysis:
-                raise _fail(
-                    f"not converted: {source.name} holds gnubg's analysis on {analysed} nodes, which "
-                    f"{target.suffix} has no room for; add --drop-analysis to convert without it"
-                )
+                raise _fail(f"not converted: {source.name} holds gnubg's analysis on {analysed} nodes, which "
+                            f"{target.suffix} has no room for; add --drop-analysis to convert without it")
             record = strip_props(record, analysis=False, comments=True)
             dropped = f", analysis of {analysed} nodes dropped"
         warnings = [str(loss) for loss in format_losses(record, target.suffix)]
         for p in replay_match(record).problems:
             if p.kind is ProblemKind.ILLEGAL_PLAY:
                 text = f" {_clip(p.text)!r}" if p.text else ""
-                warnings.append(
-                    f"game {p.game}, move {p.move} (line {p.line}): the illegal play{text} is "
-                    f"kept as written; programs importing {target.name} may stop the game there"
-                )
+                warnings.append(f"game {p.game}, move {p.move} (line {p.line}): the illegal play{text} is "
+                                f"kept as written; programs importing {target.name} may stop the game there")
         header_only = all(w.startswith("headers") for w in warnings)
         if warnings and not as_written and not header_only:
             first = next(w for w in warnings if not w.startswith("headers"))
             others = sum(not w.startswith("headers") for w in warnings) - 1
             more = f" (and {others} more)" if others else ""
-            raise _fail(
-                f"not converted: {first}{more}; add --as-written to convert anyway with a warning for each"
-            )
+            raise _fail(f"not converted: {first}{more}; add --as-written to convert anyway with a "
+                        "warning for each")
         if not as_written:
             record = canonical_record(record)
         try:

@@ -56,11 +56,8 @@ def register(app: typer.Typer) -> None:
                 raise fail(f"calibration is for {cw}x{ch} images, {image} is {w}x{h}: calibrate again")
             if not calib_mod.still_valid(frame, calib):
                 # issue #4 item 1: a moved camera (or another board) is noticed and the board found again
-                typer.echo(
-                    f"tavla: note: the board is not where {calibration} says (camera moved?): "
-                    "found it again; --save-calibration FILE keeps the new place",
-                    err=True,
-                )
+                typer.echo(f"tavla: note: the board is not where {calibration} says (camera moved?): "
+                           "found it again; --save-calibration FILE keeps the new place", err=True)
                 calib = None
         if calib is None and save_calibration is not None:
             calib = calib_mod.calibrate(frame)

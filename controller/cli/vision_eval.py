@@ -53,12 +53,11 @@ def register(app: typer.Typer) -> None:
                 try:
                     lines.append(json.loads(line))
                 except ValueError as exc:
-                    raise fail(
-                        f"{labels} line {number} is not JSON ({exc}): fix it or give a labels.jsonl file"
-                    ) from None
+                    raise fail(f"{labels} line {number} is not JSON ({exc}): fix it or give a labels.jsonl "
+                               "file") from None
         lines = [x for x in lines if isinstance(x, dict) and x.get("board") is not False and "image" in x]
         if not lines:
-            raise fail(f'{labels} labels no board photo: give a labels.jsonl with "image" entries')
+            raise fail(f"{labels} labels no board photo: give a labels.jsonl with \"image\" entries")
         tally = Tally()
         scores: list[ImageScore] = []
         ms: list[float] = []

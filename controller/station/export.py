@@ -108,22 +108,16 @@ def match_record(state: Any, notes: Notes | None = None) -> MatchRecord:
                 actions=actions_of(rec.turns, rec.automatic),
                 winner=rec.winner,
                 points=rec.points,
-                match_won=bool(length)
-                and rec.winner is not None
+                match_won=bool(length) and rec.winner is not None
                 and rec.score_before[rec.winner] + rec.points >= length,
                 crawford=rec.crawford if length else None,
             )
         )
     if state.turns and all(rec.number != state.game_number for rec in state.records):
         # the game in progress, unfinished (gnubg loads a match that stops mid-game)
-        games.append(
-            Game(
-                number=state.game_number,
-                score=state.score,
-                actions=actions_of(state.turns, state.cube_state.automatic),
-                crawford=state.crawford_game if length else None,
-            )
-        )
+        games.append(Game(number=state.game_number, score=state.score,
+                          actions=actions_of(state.turns, state.cube_state.automatic),
+                          crawford=state.crawford_game if length else None))
     headers: tuple[tuple[str, str], ...] = (("Site", "Tavla station"),)
     if state.settings.team_format != "single":  # RULES.md B18: recorded as ordinary games, named sides
         headers += (("Event", f"{state.settings.team_format} backgammon"),)
@@ -137,10 +131,7 @@ def match_record(state: Any, notes: Notes | None = None) -> MatchRecord:
 
 
 def export_match(
-    state: Any,
-    folder: str | Path,
-    stem: str = "tavla-match",
-    skipped: list[str] | None = None,
+    state: Any, folder: str | Path, stem: str = "tavla-match", skipped: list[str] | None = None,
     notes: Notes | None = None,
 ) -> list[Path]:
     """Write ``<stem>.sgf`` and ``<stem>.mat`` in ``folder`` (long nardy: ``<stem>.mat``); returns the

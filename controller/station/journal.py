@@ -289,9 +289,8 @@ def scan_bytes(data: bytes, name: str = "journal", key: StationKey | None = None
             continue
         cut = not newline and _torn(raw.lstrip())
         if first and not cut and not raw.lstrip().startswith(_STARTS):
-            damage = NotAJournal(
-                f"{name} is not a Tavla journal (its line {lineno} is no journal entry)", lineno
-            )
+            damage = NotAJournal(f"{name} is not a Tavla journal (its line {lineno} is no journal entry)",
+                                 lineno)
             break
         first = False
         entry, fault = _parse(raw)
@@ -306,18 +305,9 @@ def scan_bytes(data: bytes, name: str = "journal", key: StationKey | None = None
             break
         good_line, good_end, unterminated = lineno, end, not newline
     return Contents(
-        events=s.events,
-        damage=damage,
-        key_id=s.key_id,
-        checked=s.checked,
-        last_seal=s.last_seal,
-        torn=torn,
-        unterminated=unterminated,
-        lines=good_line,
-        end=good_end,
-        next_seq=s.seq,
-        prev=s.prev,
-        ends_sealed=s.ends_sealed,
+        events=s.events, damage=damage, key_id=s.key_id, checked=s.checked, last_seal=s.last_seal,
+        torn=torn, unterminated=unterminated, lines=good_line, end=good_end, next_seq=s.seq,
+        prev=s.prev, ends_sealed=s.ends_sealed,
     )
 
 
