@@ -9,6 +9,7 @@ other: :func:`run_session` opens the LED link and the journal, feeds the events 
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,12 +36,15 @@ MODE_WORDS = {
 }
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM arrived (systemd stopping the service): the session stops as for Ctrl-C."""
+# Set by the SIGTERM handler, which then raises KeyboardInterrupt: the session stops as for Ctrl-C
+# (a flag, not an exception class: the controller's exceptions are all TavlaErrors, and one that
+# `except Exception` catches would be swallowed on its way up).
+_terminated = threading.Event()
 
 
 def _on_sigterm() -> Any:
-    """SIGTERM raises :class:`Terminated` in the main thread (the previous handler is returned);
+    """SIGTERM raises KeyboardInterrupt in the main thread, ``_terminated`` set (the previous handler
+    is returned);
     nothing is done off the main thread, where Python cannot install handlers."""
     import signal
     import threading
@@ -49,7 +53,8 @@ def _on_sigterm() -> Any:
         return None
 
     def handler(signum: int, frame: Any) -> None:
-        raise Terminated()
+        _terminated.set()
+        raise KeyboardInterrupt
 
     return signal.signal(signal.SIGTERM, handler)
 
@@ -447,10 +452,10 @@ def run_session(
                     settled += ev.usable
                 station.submit(ev)
             station.stop(timeout=120)
-        except KeyboardInterrupt as exc:
+        except KeyboardInterrupt:
             # Ctrl-C or SIGTERM: what is queued is journaled already or never was; stop cleanly and
             # say how to go on (the summary and the resume line); Ctrl-C exits 130, SIGTERM 0
-            interrupted = not isinstance(exc, Terminated)
+            interrupted = not _terminated.is_set()
             why = "Ctrl-C" if interrupted else "SIGTERM"
             console.print(f"[yellow]stopping the station ({why})[/yellow]")
             with station.queue.mutex:
