@@ -586,4 +586,10 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # Ctrl-C: one line, never a traceback
+        import sys
+
+        print("train-dice: interrupted (Ctrl-C)", file=sys.stderr)
+        sys.exit(130)

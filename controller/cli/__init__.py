@@ -28,6 +28,27 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"tavla {version('tavla')}")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            typer.echo("tavla (not installed: no version)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    show_version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="print Tavla's version", metavar=""
+    ),
+) -> None:
+    """Tavla: a camera, LED and referee station for a physical backgammon or long nardy board."""
+
+
 # One module per command group; a module that is not written yet is simply not offered.
 COMMAND_MODULES = (
     "legal",
@@ -40,6 +61,7 @@ COMMAND_MODULES = (
     "match",
     "led",
     "director",
+    "config",
 )
 
 for _name in COMMAND_MODULES:
@@ -64,7 +86,5 @@ def main() -> None:
     except Exception as exc:  # the last line of defence: the user sees one line, not a traceback
         if os.environ.get("TAVLA_DEBUG"):
             raise
-        typer.echo(
-            f"tavla: {type(exc).__name__}: {exc} (run again with TAVLA_DEBUG=1 for details)", err=True
-        )
+        typer.echo(f"tavla: {type(exc).__name__}: {exc} (run again with TAVLA_DEBUG=1 for details)", err=True)
         sys.exit(1)

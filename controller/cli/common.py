@@ -71,8 +71,6 @@ def describe_leds(serial_url: str | None) -> str:
     return f"LEDs on {serial_url}"
 
 
-
-
 def run_session(*args: Any, **kwargs: Any) -> Any:
     """:func:`controller.station.session.run_session` with its two endings as a command's: no LED
     device is one line and exit 2; Ctrl-C, after the summary, exit 130."""

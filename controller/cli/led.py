@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from controller.cli.common import fail
+
+if TYPE_CHECKING:
+    from firmware_bridge.layout import Layout
 
 led_app = typer.Typer(help="Check the LED board: list ports, light a test pattern.", no_args_is_help=True)
 
@@ -29,21 +33,30 @@ def led_test(
         help="port, pyserial URL, usb:VID:PID[:SERIAL] or auto (default: the emulator)",
     ),
     config: Path | None = typer.Option(None, "--config", help="station file with a [leds] layout"),
-    step: float = typer.Option(0.05, "--step", min=0.0, help="seconds each zone stays lit in the chase"),
+    step: float = typer.Option(
+        0.05, "--step", min=0.0, max=10.0, help="seconds each zone stays lit in the chase (0-10)"
+    ),
 ) -> None:
     """Light a test pattern on the LED board and report its HELLO and round-trip times."""
+    try:
+        _led_test(serial, config, step)
+    except KeyboardInterrupt:  # the link's context closed it; one line, never a traceback
+        raise _fail("stopped (Ctrl-C) before the test finished", code=130) from None
+
+
+def _led_test(serial: str, config: Path | None, step: float) -> None:
     from rich.console import Console
     from rich.progress import track
     from rich.table import Table
 
     from firmware_bridge.errors import LinkError
     from firmware_bridge.frames import AMBER, BLUE, GREEN, RED, ZONE_COUNT, Effect, LedFrame, ZoneLight
-    from firmware_bridge.layout import Layout, zone_name
+    from firmware_bridge.layout import zone_name
     from firmware_bridge.link import LedLink
 
     console = Console()
     try:
-        layout = Layout.from_file(config) if config else None
+        layout = _layout(config) if config else None
         link = LedLink.open(serial, layout=layout)
     except LinkError as exc:
         hint = "" if "tavla led ports" in str(exc) else " (list ports with `tavla led ports`)"
@@ -101,6 +114,22 @@ def led_test(
             if unacked:
                 console.print(f"zones not acknowledged: {', '.join(unacked)}")
             raise _fail("the LED device did not acknowledge everything: check the cable and the power")
+
+
+def _layout(config: Path) -> Layout:
+    """The ``[leds]`` layout of a station file, read as ``tavla run`` reads it (the whole file checked).
+
+    :raises typer.Exit: (2) with the station file's one-line error.
+    """
+    from controller.station.config import ConfigError, load
+
+    try:
+        layout: Layout | None = load(config).layout()
+    except ConfigError as exc:
+        raise _fail(str(exc)) from None
+    if layout is None:
+        raise _fail(f"{config} has no [leds] table; the firmware's own layout is used without --config")
+    return layout
 
 
 @led_app.command("ports")

@@ -24,7 +24,8 @@ the input (the mover is still the player on roll).
 POSITION takes one of two forms.
 
 Backgammon: a 14-character gnubg Position ID, player on roll =
-board[1], e.g. 4HPwATDgc/ABMA (the start).
+board[1], e.g. 4HPwATDgc/ABMA (the start), or gnubg's combined
+PositionID:MatchID text (4HPwATDgc/ABMA:cAkAAAAAAAAA).
 
 Nardy (with --variant nardy): the text N:MOVER/OPPONENT, the player
 on roll first. Each side is written in its owner's own numbering
@@ -50,11 +51,28 @@ def _parse_die(text: str) -> int:
 
 def _id_advice(message: str) -> str:
     """Advice that fits the Position ID error ``message``."""
+    if "match ID" in message:
+        return "give gnubg's PositionID:MatchID text whole, as gnubg prints it"
     if "14 characters" in message:
         return "give a 14-character gnubg Position ID such as 4HPwATDgc/ABMA (the start)"
     if "stray bits" in message:
         return "check the ID was copied whole (the start is 4HPwATDgc/ABMA)"
     return "that is no possible backgammon position; check the ID (the start is 4HPwATDgc/ABMA)"
+
+
+def _position_part(text: str) -> str:
+    """The Position ID of gnubg's combined ``PositionID:MatchID`` text (the Match ID checked), or
+    ``text`` itself.
+
+    :raises controller.formats.FormatError: on a malformed Match ID.
+    """
+    from controller.formats import match_from_id
+
+    pos, sep, match = text.strip().partition(":")
+    if not sep:
+        return text
+    match_from_id(match)  # a malformed Match ID is an error, not silently ignored
+    return pos
 
 
 def backgammon_lines(position_text: str, d1: int, d2: int) -> list[str]:
@@ -65,7 +83,9 @@ def backgammon_lines(position_text: str, d1: int, d2: int) -> list[str]:
     from controller.formats import format_play, position_from_id, position_id
     from controller.rules import legal_plays
 
-    position = position_from_id(position_text)
+    position = position_from_id(_position_part(position_text))
+    if position.is_game_over():  # RULES.md B9: whichever side bore off last, nothing is played
+        return []
     lines = [(position_id(play.result), format_play(play)) for play in legal_plays(position, d1, d2)]
     return [f"{text}\t{pid}" for pid, text in sorted(lines)]
 
@@ -77,9 +97,10 @@ def backgammon_no_play_reason(position_text: str, d1: int, d2: int) -> str:
     """
     from controller.formats import position_from_id
 
-    position = position_from_id(position_text)
+    position = position_from_id(_position_part(position_text))
     if position.is_game_over():
-        return "no legal play: the game is over"
+        who = "the player on roll" if not any(position.me) else "the opponent"
+        return f"no legal play: the game is over ({who} has borne off all 15 checkers)"
     if position.me[24] > 0:
         # The mover enters on the opponent's home points 1-6 (his own 24-19).
         if all(n >= 2 for n in position.opp[0:6]):
@@ -124,8 +145,10 @@ def _nardy_lines(position: str, d1: int, d2: int) -> list[str]:
         message = "the long nardy rules are not available in this build; use --variant backgammon"
         raise _fail(message) from None
     if re.fullmatch(r"[A-Za-z0-9+/]{14}", position.strip()):
-        raise _fail(f"{position!r} is a gnubg Position ID (backgammon); leave out --variant nardy, or give "
-                    "a nardy text such as N:24x15/24x15")
+        raise _fail(
+            f"{position!r} is a gnubg Position ID (backgammon); leave out --variant nardy, or give "
+            "a nardy text such as N:24x15/24x15"
+        )
     try:
         problems = nardy_problems(position)
     except NardyTextError as exc:

@@ -14,51 +14,91 @@ start position fixes it exactly, any other position takes the numbering with the
 (controller.game.infer_seating); the player on roll is the one on whose right-hand half the dice lie
 (RULES.md B15; the player at the bottom edge rolls on the right half).
 
-Exit 0 at the end of the source; 2 on a bad argument (one line saying what to do).
+An existing ``--journal`` whose match is not over is resumed (issue 15 item 5: a service restarted by
+systemd comes back to its game; ``--new-only`` refuses it, ``--append`` starts a new session after
+it); the demo, a recording or the camera go on from there, and the first board is checked against
+the journal (a position-mismatch ruling, LEDs dark, until it matches). ``--mode`` and the station
+file's ``mode`` set who sees hints (controller.station.config); on a terminal the output is a live
+view (controller.station.live), else lines (``--quiet``, ``--verbose``; controller.station.printer).
+
+Exit 0 at the end of the source or on SIGTERM (after the summary); 130 on Ctrl-C; 2 on a bad argument
+(one line saying what to do).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from controller.cli.common import check_source, describe_leds, fail, resolved_serial, run_session
-from controller.game.events import Event
+from controller.cli.common import (
+    check_source,
+    describe_leds,
+    fail,
+    resolved_serial,
+    run_session,
+)
+from controller.game.events import Event, MatchStarted
 from controller.station.session import (
     Forward,
     default_journal_path,
     demo_events,
+    demo_frame_of,
     paced,
     source_events,
     with_match_start,
 )
 
 
-def check_journal_path(path: Path, append: bool, key: Any = None) -> Any:
-    """Refuse, with one line saying what to do, a journal path that is a folder, or an existing file
-    without ``--append`` (a new session must not silently continue someone else's journal). Returns
-    the game state an appended-to journal leads to (None for a new file).
+def check_journal_path(
+    path: Path, append: bool, key: Any = None, resume: bool = True
+) -> tuple[Any, list[Any]]:
+    """The game state a journal leads to and its events, or (None, []) for a new file.
+
+    An existing journal whose match is not over is resumed (``resume``: the station under systemd
+    comes back to its game after a restart, issue 15 item 5); ``--append`` adds even to a finished
+    match. Refused with one line saying what to do: a folder, a finished match without ``--append``,
+    a file that is not a journal, a folder that cannot hold the file.
 
     :raises typer.Exit: (2).
     """
     if path.is_dir():
         raise fail(f"{path} is a folder: give the journal file (e.g. {path / 'match.jsonl'})")
-    if path.exists() and not append:
+    if not path.exists():
+        _check_writable(path)
+        return None, []
+    if not (append or resume):
         raise fail(
             f"{path} exists already: `tavla resume {path}` goes on with its game, "
             "--append adds to it, or give a new file"
         )
-    if path.exists():
-        from controller.cli.journals import load_journal
-        from controller.station import replay
+    from controller.cli.journals import load_journal
+    from controller.station import replay
 
-        # a file that is not a journal, or an edited one: one line, exit 2; else the station goes on
-        # from the state its events lead to, so a replay of the whole file gives what was announced
-        return replay(load_journal(path, key=key))[0]
-    return None
+    # a file that is not a journal, or an edited one: one line, exit 2; else the station goes on
+    # from the state its events lead to, so a replay of the whole file gives what was announced
+    done = load_journal(path, key=key)
+    state = replay(done)[0]
+    if state.phase == "match_over" and not append:
+        raise fail(f"the match in {path} is over: give a new --journal (or --append to add to it)")
+    return state, done
+
+
+def _check_writable(path: Path) -> None:
+    """A new journal's folder must exist (or be creatable) and be writable: one line, not a
+    FileNotFoundError from deep inside the session."""
+    import os
+
+    folder = path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise fail(f"cannot make the folder for the journal {path}: {exc.strerror or exc}") from exc
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise fail(f"cannot write the journal {path}: {folder} is not writable; give another --journal")
 
 
 def club_link_for(url: str | None, club: str | None, board: str | None, anonymous: bool, console: Any) -> Any:
@@ -86,7 +126,8 @@ def register(app: typer.Typer) -> None:
     @app.command("run")
     def run(
         source: str = typer.Option(
-            None, "--source",
+            None,
+            "--source",
             help="camera index (0), picamera[:N], a device path, a video file or an image folder; "
             "default: the demo",
         ),
@@ -101,12 +142,24 @@ def register(app: typer.Typer) -> None:
             None, "--events", help="feed recorded events (JSON Lines) instead of frames"
         ),
         turns: int = typer.Option(6, "--turns", help="demo: number of turns to play (0 = a whole game)"),
-        no_leds: bool = typer.Option(False, "--no-leds", help="run without an LED device"),
+        no_leds: bool = typer.Option(False, "--no-leds", help="run without an LED device", metavar=""),
         pace: float = typer.Option(
             0.0, "--pace", help="--events, or the demo with --web: seconds between events"
         ),
         append: bool = typer.Option(
-            False, "--append", help="add to an existing --journal (else an existing file is refused)"
+            False, "--append/--no-append", help="add to an existing --journal, even when its match is over"
+        ),
+        resume_or_start: bool = typer.Option(
+            True,
+            "--resume-or-start/--new-only",
+            help="an existing unfinished --journal is resumed (the default, for a service); "
+            "--new-only refuses any existing file",
+        ),
+        quiet: bool = typer.Option(
+            False, "--quiet", "-q", help="only plays, rulings, game ends, summary", metavar=""
+        ),
+        verbose: bool = typer.Option(
+            False, "--verbose", "-v", help="also every frame and position ID", metavar=""
         ),
         key: Path = typer.Option(
             None, "--key", help="station key file; default ~/.config/tavla/station.key (made at first run)"
@@ -125,6 +178,15 @@ def register(app: typer.Typer) -> None:
         pin: str = typer.Option(
             None, "--pin", help="the referee's PIN on the page (default the station file's `pin`)"
         ),
+        plain: bool = typer.Option(
+            False, "--plain", help="lines, not the live view (the default on a terminal)", metavar=""
+        ),
+        mode: str = typer.Option(
+            None,
+            "--mode",
+            help="tournament (no hints), home (hints on request) or learner; "
+            "default the station file's, else learner",
+        ),
     ) -> None:
         """The station: frames in, board and rulings out, LEDs lit (default: the embedded demo)."""
         from rich.console import Console
@@ -137,6 +199,12 @@ def register(app: typer.Typer) -> None:
             cfg = station_config.load(config)
         except station_config.ConfigError as exc:
             raise fail(f"{exc}; fix the file or leave out --config") from exc
+        if mode is not None:
+            try:
+                settings = station_config.with_mode(cfg.settings, mode, cfg.preset)
+                cfg = replace(cfg, mode=mode, settings=settings)
+            except station_config.ConfigError as exc:
+                raise fail(str(exc)) from exc
         if turns < 0:
             raise fail(f"--turns {turns}: give a number of turns, or 0 for a whole game")
         if pace < 0:
@@ -153,7 +221,18 @@ def register(app: typer.Typer) -> None:
         from controller.cli.journals import key_for_writing
 
         station_key = key_for_writing(key)
-        state = check_journal_path(journal_path, append, station_key)
+        state, done = check_journal_path(journal_path, append, station_key, resume_or_start)
+        resuming = state is not None and not append  # --append starts a new session after it
+        if quiet and verbose:
+            raise fail("give --quiet or --verbose, not both")
+        if resuming:
+            if mode is not None or config is not None:
+                console.print("[dim]resuming: the journal's own settings and mode apply[/dim]")
+            cfg = replace(cfg, settings=state.settings, mode=station_config.mode_of(state.settings))
+            console.print(
+                f"resuming {journal_path}: game {state.game_number}, phase {state.phase}, "
+                f"score light {state.score[0]} - dark {state.score[1]}"
+            )
         spec = source if source is not None else cfg.source
         calibration = None
         if cfg.calibration:
@@ -175,22 +254,38 @@ def register(app: typer.Typer) -> None:
             except (OSError, ValueError) as exc:
                 raise fail(f"cannot read events from {events}: {exc}") from exc
             check_settings(events, recorded)  # settings this Tavla does not know: one line
+            if resuming:  # resuming: the recording goes on after what the journal holds
+                head = int(isinstance(done[0], MatchStarted) and recorded[:1] != done[:1])
+                if recorded[: len(done) - head] != done[head:]:
+                    raise fail(f"{events} does not continue {journal_path}: their first events differ")
+                recorded = recorded[len(done) - head :]
             stream: Iterator[Event] = paced(iter(recorded), pace)
         elif spec is None:
+            variant = cfg.settings.variant
             console.print(
-                "[bold]Tavla demo[/bold]: a scripted game rendered by vision.render, read by the camera "
-                f"reader, refereed, {leds_on}"
+                f"[bold]Tavla demo[/bold]: a scripted {variant} game rendered by vision.render, read by "
+                f"the camera reader, refereed, {leds_on}"
             )
-            stream = with_match_start(
-                demo_events(console, None if turns == 0 else turns, tap=frames), cfg.settings
-            )
+            if not resuming:
+                demo = demo_events(
+                    console, None if turns == 0 else turns, variant=variant, report=verbose, tap=frames
+                )
+                stream = with_match_start(demo, cfg.settings)
+            else:  # the demo goes on after its last journaled frame, to the end of its game
+                frame = demo_frame_of(done)
+                start = -1 if frame is None else frame + 1
+                stream = demo_events(console, None, start=start, variant=variant, report=verbose, tap=frames)
             if page is not None:  # a page follows the demo at a pace a person can watch
                 stream = paced(stream, pace or 1.0)
         else:
             check_source(spec)
-            stream = with_match_start(
-                source_events(spec, console, calibration, sink, tap=frames), cfg.settings
-            )
+            if not resuming:
+                stream = with_match_start(
+                    source_events(spec, console, calibration, sink, tap=frames), cfg.settings
+                )
+            else:
+                t_start = done[-1].t if done else 0.0
+                stream = source_events(spec, console, calibration, sink, t_start=t_start, tap=frames)
         export_dir = Path(cfg.export_dir) if cfg.export_dir else None
         run_session(
             stream,
@@ -205,8 +300,12 @@ def register(app: typer.Typer) -> None:
             key=station_key,
             club=club_link,
             web=page,
-            mode=getattr(cfg, "mode", None),
             frame_tap=frames,
+            verbosity=0 if quiet else 2 if verbose else 1,
+            mode=cfg.mode,
+            layout=cfg.layout(),
+            check_resume=resuming and events is None,
+            live=console.is_terminal and not (plain or quiet or verbose),
         )
 
 

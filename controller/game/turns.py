@@ -132,14 +132,8 @@ def moving(
                 out.append(Leds(hints.destination_frame(seating, mover, lifted, dests), "destinations"))
     if seen != state.seen:
         state = replace(state, seen=seen)
-        view, _, _, _ = show(
-            state,
-            ev,
-            f"{NAMES[mover]} moving {roll[0]}-{roll[1]}",
-            mover,
-            roll,
-            state.sides,
-        )
+        # drawn from the board as it is now: its pips and ID, no movable marks mid-move (issue 15)
+        view, _, _, _ = show(state, ev, f"{NAMES[mover]} moving {roll[0]}-{roll[1]}", mover, None, seen)
         out.append(
             replace(
                 view,

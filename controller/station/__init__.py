@@ -21,9 +21,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.text import Text
-
 from controller import game
 from controller.game.effects import Announce, Effect, GameEnded, Hint, Leds, Prompt, Show
 from controller.game.events import BoardSeen, Event
@@ -32,154 +29,28 @@ from controller.rules.errors import TavlaError
 from controller.station.export import Notes, collect_rulings
 from controller.station.journal import Journal
 from controller.station.journal import read as read_journal
+from controller.station.printer import ConsolePrinter, board_text, dice_text, point_numbering, turn_line
 from firmware_bridge.events import FrameOutcome
+from firmware_bridge.frames import LedFrame
+
+__all__ = [
+    "ConsolePrinter",
+    "Station",
+    "StationError",
+    "board_difference",
+    "board_text",
+    "dice_text",
+    "point_numbering",
+    "replay",
+    "resume",
+    "turn_line",
+]
 
 _STOP = object()
-
-_LIGHT_STYLE = "bold white on grey23"
-_DARK_STYLE = "bold red"
 
 
 class StationError(TavlaError, RuntimeError):
     """The station was used after it stopped, or its thread failed (the message says why)."""
-
-
-def point_numbering(view: Show) -> tuple[int, Any] | None:
-    """(player, Seating) whose point numbers (1-24) label the diagram: the player on roll (light when
-    nobody is), in the seating that puts light's home in ``view.light_home`` and agrees with the view's
-    movable points and slots (backgammon first, then nardy either way round: RULES.md B2, N2). None when
-    the home corner is unknown (the diagram then shows camera slots 0-23)."""
-    from controller.geometry import GeometryError, Seating
-
-    if not view.light_home:
-        return None
-    player = view.on_roll if view.on_roll in (0, 1) else 0
-    for variant, mirror in (("backgammon", False), ("nardy", False), ("nardy", True)):
-        try:
-            seating = Seating.for_home(variant, view.light_home, mirror)
-            if seating.light_home() != view.light_home:
-                continue
-            if all(p == 25 or seating.slot(player, p) in view.movable_slots for p in view.movable):
-                return player, seating
-        except GeometryError:
-            continue
-    return None
-
-
-def board_text(view: Show) -> Text:
-    """The board as a rich text diagram: the top row of points left to right, then the bottom row, as
-    the camera sees the rectified board; ``L3`` = three light checkers, ``D5`` five dark; a point whose
-    checker can move is marked ``*``. The columns carry the on-roll player's point numbers 1-24 -- the
-    numbers moves and "movable points" use (:func:`point_numbering`) -- or, when the seating is not
-    known, the camera's slots 0-23; a legend line says which. The bar and off counts follow."""
-    movable = set(view.movable_slots)
-    numbering = point_numbering(view)
-
-    def label(slot: int) -> str:
-        return str(numbering[1].point(numbering[0], slot)) if numbering else str(slot)
-
-    def cell(slot: int) -> Text:
-        colour, n = view.slots[slot] if slot < len(view.slots) else (None, 0)
-        mark = "*" if slot in movable else " "
-        if not n or colour is None:
-            return Text(f"  .{mark}", style="dim")
-        letter = "L" if colour == "light" else "D"
-        return Text(f"{letter}{n:>2}{mark}", style=_LIGHT_STYLE if colour == "light" else _DARK_STYLE)
-
-    def numbers(row: list[int]) -> str:
-        return " " + " ".join(f"{label(s):>3} " for s in row[:6]) + " | " + " ".join(
-            f"{label(s):>3} " for s in row[6:]
-        )
-
-    out = Text()
-    top = list(range(12, 24))
-    bottom = list(range(11, -1, -1))
-    out.append(numbers(top) + "\n", style="dim")
-    for row in (top, bottom):
-        out.append(" ")
-        for i, s in enumerate(row):
-            if i == 6:
-                out.append(" | ")
-            out.append(cell(s))
-            out.append(" ")
-        out.append("\n")
-    out.append(numbers(bottom) + "\n", style="dim")
-    if numbering:
-        who = {0: "light", 1: "dark"}[numbering[0]]
-        legend = f" numbers: {who}'s points 1-24 (as in moves and movable points)"
-    else:
-        legend = " numbers: camera slots 0-23 (the seating is not known yet)"
-    legend += ";  * = a checker there can move;  L3 / D5 = 3 light / 5 dark checkers\n"
-    out.append(legend, style="dim")
-    out.append(
-        f" bar: light {view.bar[0]}, dark {view.bar[1]}   off: light {view.off[0]}, dark {view.off[1]}"
-    )
-    if view.light_home:
-        out.append(f"   light's home board: {view.light_home}")
-    return out
-
-
-def dice_text(dice: tuple[int, ...]) -> str:
-    """The dice line's value: ``3-1``; more than two marks read as dice are none of them trusted
-    (two dice are on a board, RULES.md B15), so their values are not printed as a roll."""
-    if not dice:
-        return "none seen"
-    if len(dice) > 2:
-        return f"{len(dice)} dice-like marks, none trusted"
-    return "-".join(str(d) for d in dice)
-
-
-class ConsolePrinter:
-    """Prints effects (rich): the board, dice, legal-play count and movable points; rulings; prompts;
-    LED frames and their acknowledgement."""
-
-    def __init__(self, console: Console | None = None, boards: bool = True) -> None:
-        self.console = console or Console(highlight=False)
-        self.boards = boards
-
-    def show(self, view: Show) -> None:
-        c = self.console
-        c.rule(Text(view.title, style="bold"))
-        if self.boards:
-            c.print(board_text(view))
-        dice = dice_text(view.dice)
-        roller = (
-            {0: "light", 1: "dark"}.get(view.on_roll, "unknown") if view.on_roll is not None else "unknown"
-        )
-        line = f"dice: {dice}   on roll: {roller}"
-        if view.legal is not None:
-            pts = ", ".join("bar" if p == 25 else str(p) for p in view.movable) or "none"
-            line += f"   legal plays: {view.legal}   movable points ({roller}'s numbering): {pts}"
-        if view.pips:
-            line += f"   pips: light {view.pips[0]}, dark {view.pips[1]}"
-        c.print(line)
-        if view.position_id:
-            c.print(f"position ID: {view.position_id}")
-        for note in view.notes:
-            c.print(Text(f"note: {note}", style="yellow"))
-
-    def leds(self, effect: Leds, state: str, detail: str = "") -> None:
-        """One LED frame and what the station did with it (``state``: sent, kept, no LED device...)."""
-        zones = sorted(effect.frame.lit_zones())
-        names = ", ".join("bar" if z == 24 else "off" if z > 24 else str(z) for z in zones) or "none"
-        self.console.print(f"LEDs ({effect.why}): zones {names} -> {state}{detail}")
-
-    def ruling(self, effect: Announce) -> None:
-        r = effect.ruling
-        self.console.print(Text(f"RULING [{r.rule}] {r.reason}", style="bold magenta"))
-
-    def prompt(self, effect: Prompt) -> None:
-        self.console.print(Text(effect.text, style="cyan"))
-
-    def game_ended(self, effect: GameEnded) -> None:
-        end = "; the match is over" if effect.match_over else ""
-        self.console.print(
-            Text(
-                f"game {effect.game_number} over: score light {effect.score[0]} - "
-                f"dark {effect.score[1]}{end}",
-                style="bold green",
-            )
-        )
 
 
 class Station:
@@ -193,6 +64,8 @@ class Station:
     :param journal: where events are appended before acting; None for no journal (tests, replay).
     :param printer: prints effects; None for silence.
     :param on_game_end: called with the state after each finished game (match export).
+    :param check_resume: ``state`` is a resumed journal's and the next board comes from the real
+        board: check it against the journal first (:meth:`_resume_check`).
     """
 
     def __init__(
@@ -203,6 +76,7 @@ class Station:
         printer: ConsolePrinter | None = None,
         on_game_end: Callable[[game.State], None] | None = None,
         state: game.State | None = None,
+        check_resume: bool = False,
     ) -> None:
         self.state = state or game.new_state(settings)
         self.link = link
@@ -229,6 +103,8 @@ class Station:
         self.listeners: list[Callable[[Station], None]] = []  # called on this thread after each event
         # called on the station's thread after each event's effects ran (the club publisher's state)
         self.after_step: Callable[[Station, list[Effect]], None] | None = None
+        self.resume_pending = check_resume  # the first board must be the journal's (item 6)
+        self.leds_held = False
 
     @property
     def closed(self) -> bool:
@@ -238,14 +114,18 @@ class Station:
     # --- the one thread --------------------------------------------------------------------------
 
     def handle(self, event: Event) -> list[Effect]:
-        """Journal, step, act -- for one event. Returns the effects it ran."""
+        """Journal, step, act -- for one event. Returns the effects it ran (none for a board held
+        back by a resume mismatch, :meth:`_resume_check`)."""
         if self._closed:
             raise StationError("the station is stopped")
+        if self.resume_pending and not self._resume_check(event):
+            return []
         if self.journal is not None:
             self.journal.append(event)
         source = getattr(event, "source", "")
         if self.printer is not None and source:
-            self.printer.console.print(Text(f"frame: {source}", style="dim"))
+            self.printer.frame(source)
+        before = self.state
         self.state, effects = game.step(self.state, event)
         self.seq += 1
         self.last_t = max(self.last_t, event.t)
@@ -254,12 +134,57 @@ class Station:
         if self.state.phase != "moving":
             self.best_play = self.best_moves = None
         collect_rulings(self.notes, self.state, effects)  # before run_effects: a game end exports them
+        if self.printer is not None:
+            line = turn_line(before, self.state)
+            if line is not None:
+                self.printer.play(line)
         self.run_effects(effects)
         for listener in self.listeners:
             listener(self)
         if self.after_step is not None:
             self.after_step(self, effects)
         return effects
+
+    def _resume_check(self, event: Event) -> bool:
+        """Issue 15 item 6: the first board after a resume must be the journal's. One that differs is
+        a ruling naming the points, the LEDs go dark (they would point at checkers that are not
+        there), and boards are held back -- not journaled, not refereed -- until the players put
+        the board back or a button press (the referee's say) takes the board as it is. True: go on."""
+        from controller.game.events import BoardSeen, ButtonPressed
+        from controller.game.rulings import Ruling
+        from controller.game.state import sides_from_seen
+
+        if isinstance(event, ButtonPressed):
+            self.resume_pending = False
+            self.leds_held = False
+            return True
+        if not isinstance(event, BoardSeen) or not event.usable:
+            return True
+        st = self.state
+        expected = st.seen or st.sides
+        if expected is None or st.seating is None:
+            self.resume_pending = False
+            return True
+        diff = board_difference(expected, sides_from_seen(event, st.seating))
+        if not diff:
+            if self.leds_held and self.printer is not None:
+                self.printer.prompt(Prompt("the board matches the journal again: the game goes on"))
+            self.resume_pending = self.leds_held = False
+            return True
+        if not self.leds_held:
+            self.leds_held = True
+            text = f"position mismatch at resume: the board is not the journal's: {diff}"
+            ruling = Announce(Ruling("resume", "position_mismatch", text))
+            self.effects.append(ruling)
+            if self.printer is not None:
+                self.printer.ruling(ruling)
+                self.printer.prompt(
+                    Prompt("LEDs off: put the checkers back, or press a button to play on from this board")
+                )
+            dark = Leds(LedFrame.dark(), "position mismatch")
+            self.effects.append(dark)
+            self._send(dark)
+        return False
 
     def run_effects(self, effects: Iterable[Effect]) -> None:
         for e in effects:
@@ -269,7 +194,7 @@ class Station:
             elif self.printer is None:
                 pass
             elif isinstance(e, Show):
-                self.printer.show(e)
+                self.printer.show(e, self.state.clock, self.last_t)
             elif isinstance(e, Announce):
                 self.printer.ruling(e)
             elif isinstance(e, Prompt):
@@ -300,7 +225,7 @@ class Station:
 
             self.best_moves = play_slots(hint.seating, hint.player, best.moves)
         if best is not None and self.printer is not None:
-            self.printer.console.print(f"gnubg's best play: {format_play(best)}")
+            self.printer.best_play(format_play(best))
         if hint.leds:
             if best is not None:
                 lit = Leds(hints.best_play_frame(hint.seating, hint.player, best), "best play")
@@ -311,6 +236,11 @@ class Station:
             self._leds(lit)
 
     def _leds(self, effect: Leds) -> None:
+        if self.leds_held:  # a resume mismatch: nothing is lit until it is resolved
+            return
+        self._send(effect)
+
+    def _send(self, effect: Leds) -> None:
         if self.link is None:
             if self.printer:
                 self.printer.leds(effect, "no LED device")
@@ -384,6 +314,18 @@ class Station:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def board_difference(expected: Any, seen: Any) -> str:
+    """The points where ``seen`` differs from ``expected`` (both Sides: own numbering, bar at 24),
+    as ``light's 6: 5 expected, 4 seen; dark's bar: ...``; empty when they agree."""
+    out: list[str] = []
+    for player, name in ((0, "light"), (1, "dark")):
+        for i, (want, got) in enumerate(zip(expected[player], seen[player], strict=False)):
+            if want != got:
+                where = "bar" if i == 24 else str(i + 1)
+                out.append(f"{name}'s {where}: {want} expected, {got} seen")
+    return "; ".join(out)
 
 
 def replay(events: Iterable[Event], settings: Settings | None = None) -> tuple[game.State, list[Effect]]:

@@ -9,6 +9,10 @@ roll. A cocked die and its re-throw (B15) are part of the short demo, so a rulin
 
 Light sits at the bottom edge with his home board bottom-right (RULES.md B2 standard set-up), so light
 rolls on the right half and dark on the left half.
+
+``variant="nardy"`` plays a long-nardy game the same way under its own rules (issue 15 item 7): all
+fifteen on the head (N2), the opening roll only decides who starts, and the winner then rolls both
+dice (N3); there is no hitting, so the scripted choice is only the fewest blots.
 """
 
 from __future__ import annotations
@@ -19,11 +23,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.geometry import Seating
-from controller.rules.moves import legal_plays
-from controller.rules.position import Position
+from controller.rules.variant import variant_named
 
 SEATING = Seating.for_home("backgammon", "bottom-right")
+NARDY_SEATING = Seating.for_home("nardy", "bottom-right")
 NAMES = ("light", "dark")
+
+
+def seating_for(variant: str) -> Seating:
+    """Where the demo seats the players: light's home board bottom-right in either variant."""
+    return NARDY_SEATING if variant == "nardy" else SEATING
+
+
+def _side(side: Any) -> tuple[int, ...]:
+    """A side as 25 entries (a nardy side has no bar entry)."""
+    return tuple(side) + (0,) * (25 - len(side))
 
 
 @dataclass(frozen=True)
@@ -59,26 +73,29 @@ def _choose(plays: list[Any]) -> Any:
     return min(plays, key=key)
 
 
-def script(seed: int = 7, turns: int | None = 6) -> tuple[tuple[int, int], list[ScriptedTurn]]:
+def script(
+    seed: int = 7, turns: int | None = 6, variant: str = "backgammon"
+) -> tuple[tuple[int, int], list[ScriptedTurn]]:
     """A scripted game: the opening dice (light's die, dark's die; never a tie) and the turns that follow,
-    ``turns`` of them (None: to the end of the game)."""
+    ``turns`` of them (None: to the end of the game). Where the opening roll is not played (nardy,
+    RULES.md N3) the first turn's dice are a fresh roll."""
+    rules = variant_named(variant)
     rng = random.Random(seed)
     while True:
         a, b = rng.randint(1, 6), rng.randint(1, 6)
         if a != b:
             break
     mover = 0 if a > b else 1
-    dice = (max(a, b), min(a, b))
-    start = Position.initial()
-    sides = [start.me, start.opp]
+    dice = (max(a, b), min(a, b)) if rules.opening_plays_roll else (rng.randint(1, 6), rng.randint(1, 6))
+    sides = [rules.start_side(), rules.start_side()]
     out: list[ScriptedTurn] = []
     while turns is None or len(out) < turns:
-        pos = Position(sides[mover], sides[1 - mover])
-        plays = legal_plays(pos, dice[0], dice[1])
+        pos = rules.position(sides[mover], sides[1 - mover])
+        plays = rules.legal_plays(pos, dice[0], dice[1])
         play = _choose(plays) if plays else None
         out.append(ScriptedTurn(mover, dice, play))
         if play is not None:
-            sides[mover], sides[1 - mover] = play.result.me, play.result.opp
+            sides[mover], sides[1 - mover] = _side(play.result.me), _side(play.result.opp)
         if not any(sides[mover]):
             break
         mover = 1 - mover
@@ -86,14 +103,17 @@ def script(seed: int = 7, turns: int | None = 6) -> tuple[tuple[int, int], list[
     return (a, b), out
 
 
-def scenes(seed: int = 7, turns: int | None = 6, rethrow_at: int | None = 1) -> list[Scene]:
+def scenes(
+    seed: int = 7, turns: int | None = 6, rethrow_at: int | None = 1, variant: str = "backgammon"
+) -> list[Scene]:
     """The frames a camera would settle on for :func:`script` (see the module docstring).
 
     ``rethrow_at``: the turn whose first roll lands cocked and is re-thrown (None: never).
     """
-    opening, played = script(seed, turns)
-    start = Position.initial()
-    sides = (start.me, start.opp)
+    opening, played = script(seed, turns, variant)
+    rolls_first = not variant_named(variant).opening_plays_roll  # nardy: the winner rolls again (N3)
+    start = variant_named(variant).start_side()
+    sides = (start, start)
     out = [Scene(sides, (), None, "the start position")]
     out.append(
         Scene(
@@ -106,7 +126,7 @@ def scenes(seed: int = 7, turns: int | None = 6, rethrow_at: int | None = 1) -> 
     for i, turn in enumerate(played):
         p = turn.player
         d = turn.dice
-        if i > 0:
+        if i > 0 or rolls_first:
             if rethrow_at == i:
                 out.append(
                     Scene(sides, ((d[0], "cocked"), (d[1], "flat")), p, f"{NAMES[p]} rolls: a die is cocked")
@@ -114,16 +134,15 @@ def scenes(seed: int = 7, turns: int | None = 6, rethrow_at: int | None = 1) -> 
                 out.append(Scene(sides, (), None, f"{NAMES[p]} picks the dice up to re-throw"))
             out.append(Scene(sides, ((d[0], "flat"), (d[1], "flat")), p, f"{NAMES[p]} rolls {d[0]}-{d[1]}"))
         if turn.play is not None:
-            me, opp = turn.play.result.me, turn.play.result.opp
+            me, opp = _side(turn.play.result.me), _side(turn.play.result.opp)
             sides = (me, opp) if p == 0 else (opp, me)
-        out.append(
-            Scene(sides, ((d[0], "flat"), (d[1], "flat")), p if i > 0 else None, f"{NAMES[p]} has moved")
-        )
+        roller = p if i > 0 or rolls_first else None
+        out.append(Scene(sides, ((d[0], "flat"), (d[1], "flat")), roller, f"{NAMES[p]} has moved"))
         out.append(Scene(sides, (), None, f"{NAMES[p]} picks up the dice"))
     return out
 
 
-def scene_spec(scene: Scene, style: str = "wood") -> Any:
+def scene_spec(scene: Scene, style: str = "wood", seating: Seating = SEATING) -> Any:
     """The ``vision.render.spec.BoardSpec`` of a scene (dice placed on the roller's right-hand half; the
     opening roll's two dice one on each half)."""
     from vision.reading import DieStatus
@@ -135,7 +154,7 @@ def scene_spec(scene: Scene, style: str = "wood") -> Any:
     off: dict[str, int] = {}
     for player, colour in ((0, "light"), (1, "dark")):
         side = scene.sides[player]
-        for s, n in enumerate(SEATING.side_to_slots(player, side)):
+        for s, n in enumerate(seating.side_to_slots(player, side)):
             if n:
                 points[s] = (colour, n)
         if side[24]:
@@ -163,13 +182,19 @@ def scene_spec(scene: Scene, style: str = "wood") -> Any:
 
 
 def frames(
-    seed: int = 7, turns: int | None = 6, style: str = "wood", view: str = "perspective"
+    seed: int = 7,
+    turns: int | None = 6,
+    style: str = "wood",
+    view: str = "perspective",
+    variant: str = "backgammon",
 ) -> Iterator[tuple[Any, Any, str]]:
     """(image BGR uint8 (H, W, 3), ground-truth BoardReading, caption) for every scene."""
     from vision.render.scene import render
 
-    for i, scene in enumerate(scenes(seed, turns)):
-        r = render(scene_spec(scene, style), view=view, seed=seed * 1000 + i, size=(960, 540))
+    seating = seating_for(variant)
+    for i, scene in enumerate(scenes(seed, turns, variant=variant)):
+        spec = scene_spec(scene, style, seating)
+        r = render(spec, view=view, seed=seed * 1000 + i, size=(960, 540))
         yield r.image, r.truth, scene.caption
 
 
@@ -216,7 +241,11 @@ def seen(
 
 
 def scripted_events(
-    seed: int = 7, turns: int | None = None, settings: Any = None, has_bar: bool = True
+    seed: int = 7,
+    turns: int | None = None,
+    settings: Any = None,
+    has_bar: bool = True,
+    variant: str = "backgammon",
 ) -> list[Any]:
     """The demo game as station events, as a perfect camera would report it (no rendering): a
     MatchStarted with ``settings`` (controller.game.rulings.Settings; default money play) and one
@@ -225,8 +254,17 @@ def scripted_events(
     from controller.game.rulings import Settings
 
     out: list[Any] = [MatchStarted(t=0.0, settings=(settings or Settings()).to_json())]
-    for i, scene in enumerate(scenes(seed, turns)):
+    seating = seating_for(variant)
+    for i, scene in enumerate(scenes(seed, turns, variant=variant)):
         out.append(
-            seen(scene.sides, scene.dice, scene.roller, t=float(i + 1), source=scene.caption, has_bar=has_bar)
+            seen(
+                scene.sides,
+                scene.dice,
+                scene.roller,
+                t=float(i + 1),
+                seating=seating,
+                source=scene.caption,
+                has_bar=has_bar,
+            )
         )
     return out

@@ -8,6 +8,8 @@ other: :func:`run_session` opens the LED link and the journal, feeds the events 
 
 from __future__ import annotations
 
+import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +17,8 @@ from typing import Any
 
 from controller.game.events import BoardSeen, Event, board_seen
 from controller.station import StationError
+from controller.station.live import LivePrinter as LivePrinterType
+from controller.station.printer import PHASE_WORDS, ConsolePrinter
 
 
 class LinkUnavailable(StationError):
@@ -23,6 +27,72 @@ class LinkUnavailable(StationError):
 
 class SessionRefused(StationError):
     """The session cannot start on its journal (another station holds it, or it is unusable)."""
+
+
+MODE_WORDS = {
+    "tournament": "no hints anywhere: rulings, clock and records only",
+    "home": "hints on request: a long press on the clock button",
+    "learner": "the legal moves and gnubg's best play after each roll",
+}
+
+
+# Set by the SIGTERM handler, which then raises KeyboardInterrupt: the session stops as for Ctrl-C
+# (a flag, not an exception class: the controller's exceptions are all TavlaErrors, and one that
+# `except Exception` catches would be swallowed on its way up).
+_terminated = threading.Event()
+
+
+def _on_sigterm() -> Any:
+    """SIGTERM raises KeyboardInterrupt in the main thread, ``_terminated`` set (the previous handler
+    is returned);
+    nothing is done off the main thread, where Python cannot install handlers."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def handler(signum: int, frame: Any) -> None:
+        _terminated.set()
+        raise KeyboardInterrupt
+
+    return signal.signal(signal.SIGTERM, handler)
+
+
+def _restore_sigterm(previous: Any) -> None:
+    import signal
+
+    if previous is not None:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _hint_keys(station: Any, t0: float) -> None:
+    """A daemon thread: each ``h`` line on the terminal is a hint request, journaled like the button's
+    long press (controller.game: a long press on the clock button)."""
+    import threading
+
+    from controller.game.events import ButtonPressed
+
+    def read() -> None:
+        for line in sys.stdin:
+            if line.strip().lower() == "h" and not station.closed:
+                try:
+                    station.submit(ButtonPressed(t=round(time.monotonic() - t0, 3), gesture="long"))
+                except StationError:  # stopped meanwhile
+                    return
+
+    threading.Thread(target=read, name="tavla-keys", daemon=True).start()
+
+
+def demo_frame_of(events: list[Event]) -> int | None:
+    """The last demo frame's number when every board the journal saw came from the demo, else None."""
+    boards = [ev for ev in events if isinstance(ev, BoardSeen)]
+    if not boards or not all(ev.source.startswith("demo ") for ev in boards):
+        return None
+    try:
+        return int(boards[-1].source.split()[1].rstrip(":"))
+    except (IndexError, ValueError):
+        return None
 
 
 class SessionInterrupted(StationError):
@@ -38,18 +108,26 @@ def default_journal_path() -> Path:
 
 
 def demo_events(
-    console: Any, turns: int | None = 6, use_reader: bool = True, start: int = 0, tap: Any = None
+    console: Any,
+    turns: int | None = 6,
+    use_reader: bool = True,
+    start: int = 0,
+    variant: str = "backgammon",
+    report: bool = True,
+    tap: Any = None,
 ) -> Iterator[Event]:
     """BoardSeen events from the rendered demo game: each frame read by the real reader; where the reader
     disagrees with the renderer's ground truth, the truth is used and the difference printed (the demo
     must play its script to the end). ``use_reader`` False takes the renderer's ground truth directly
     (the frames are still rendered: the dice positions come from the image). ``start``: the first
-    frame to yield (``tavla resume --demo`` goes on after the frames its journal holds). ``tap``
+    frame to yield (``tavla resume --demo`` goes on after the frames its journal holds); ``variant``
+    the game the demo plays (backgammon, or nardy with its own script); ``report`` False leaves out
+    the reader's disagreements (``tavla run`` prints them with ``--verbose``). ``tap``
     (controller.station.web.frame.FrameTap) gets each frame with the reader's own reading."""
     from controller.station.demo import frames
     from vision.reader import read_board
 
-    for i, (image, truth, caption) in enumerate(frames(turns=turns)):
+    for i, (image, truth, caption) in enumerate(frames(turns=turns, variant=variant)):
         if i < start:
             continue
         if not use_reader:
@@ -64,7 +142,7 @@ def demo_events(
             console.print(f"[yellow]reader failed on demo frame {i}: {exc}[/yellow]")
         if tap is not None and reading is not None:
             tap(image, reading)
-        if not (same and dice_same):
+        if not (same and dice_same) and report:
             wrong = (
                 sum(a != b for a, b in zip(reading.counts(), truth.counts(), strict=False))
                 if reading is not None and reading.board_found
@@ -74,6 +152,7 @@ def demo_events(
                 f"[dim]demo frame {i}: the reader got {24 - wrong}/24 points"
                 f"{'' if dice_same else ' and not the dice'}; using the renderer's ground truth[/dim]"
             )
+        if not (same and dice_same):
             reading = truth
         yield board_seen(reading if reading is not None else truth, t=float(i), source=f"demo {i}: {caption}")
 
@@ -219,7 +298,7 @@ def with_settings(events: Iterator[Event], settings: Any) -> Iterator[Event]:
     yield from events
 
 
-def open_link(url: str, on_event: Any = None, console: Any = None) -> Any:
+def open_link(url: str, on_event: Any = None, console: Any = None, layout: Any = None) -> Any:
     """The LED link to ``url`` (waits for the device's first answer); ``on_event`` gets its link
     events. A device that is silent or unplugged does not stop the station (issue 18): the link keeps
     trying twice a second and syncs the LEDs when it comes up; ``console`` is told so in one line.
@@ -229,7 +308,7 @@ def open_link(url: str, on_event: Any = None, console: Any = None) -> Any:
     from firmware_bridge.errors import IncompatibleDeviceError
     from firmware_bridge.link import LedLink
 
-    link = LedLink.open(url, on_event=on_event, require=False)
+    link = LedLink.open(url, layout=layout, on_event=on_event, require=False)
     error = link.first_error
     if isinstance(error, IncompatibleDeviceError):
         link.close()
@@ -255,22 +334,32 @@ def run_session(
     key: Any = None,
     club: Any = None,
     web: tuple[str, str | None] | None = None,
-    mode: str | None = None,
     frame_tap: Any = None,
+    verbosity: int = 1,
+    mode: str | None = None,
+    layout: Any = None,
+    check_resume: bool = False,
+    live: bool = False,
 ) -> Any:
     """Feed events through a station (journal, step, effects) and print a summary; returns the station.
     The journal is chained under ``key`` (controller.station.journal_key) and locked while the session
     runs. ``club``: a :class:`controller.club.publisher.ClubLink` publishing the journal and state to the
     club's broker (``--mqtt``), attached before the first event and closed at the end. ``web``
     (address, referee PIN) serves the station's page while it runs (controller.station.web);
-    ``frame_tap`` its camera frames; ``mode`` is the station file's tournament / home / learner.
+    ``frame_tap`` its camera frames. ``verbosity`` 0 quiet, 1 normal, 2 verbose
+    (controller.station.printer); ``mode`` is shown (the settings' hints carry it); ``layout`` the LED
+    strip's (``[leds]``); ``check_resume``: the first board must be the resumed journal's (issue 15
+    item 6). SIGTERM (a service being stopped) stops the session as Ctrl-C does: the summary, the
+    journal sealed, exit 0. ``live``: draw into one live panel (controller.station.live) rather than
+    scrolling lines. In the home mode, with a terminal on stdin, ``h`` and Enter asks for a hint (as a
+    long press on a clock button does).
 
     :raises LinkUnavailable: when the LED device on ``serial_url`` cannot serve this station.
     :raises SessionRefused: (one line) when the journal is locked by another station or unusable.
     :raises SessionInterrupted: after the summary, when Ctrl-C stopped the session.
     """
     from controller.game.events import DeviceChanged
-    from controller.station import ConsolePrinter, Station
+    from controller.station import Station
     from controller.station.journal import Journal, JournalError
 
     t0 = time.monotonic()
@@ -301,12 +390,23 @@ def run_session(
             raise SessionRefused(f"{journal_path} exists already: --append adds to it, or give a new file")
         state = replay(journal.events)[0]  # what the journal holds now, under its lock
     try:
-        link = open_link(serial_url, link_event, console) if serial_url else None
+        link = open_link(serial_url, link_event, console, layout) if serial_url else None
     except BaseException:
         if journal is not None:
             journal.close()
         raise
-    printer = ConsolePrinter(console)
+    from controller.station.config import mode_of
+
+    shown = state.settings if state is not None else settings
+    mode = mode or mode_of(shown)
+    printer: ConsolePrinter
+    if live:
+        printer = LivePrinterType(console, hints=mode != "tournament")
+    else:
+        printer = ConsolePrinter(console, hints=mode != "tournament", verbosity=verbosity)
+    console.print(f"mode: {mode} ({MODE_WORDS[mode]})")
+    if mode == "home" and sys.stdin is not None and sys.stdin.isatty():
+        console.print("hints on request: type h and Enter (or a long press on a clock button)")
     from controller.station.export import export_match
 
     folder = export_dir or (journal_path.parent if journal_path else None)
@@ -327,7 +427,15 @@ def run_session(
         except OSError as exc:  # a full disk must not stop the game; the journal still has it all
             console.print(f"[yellow]could not write the match file in {folder}: {exc}[/yellow]")
 
-    station = Station(settings, link=link, journal=journal, printer=printer, on_game_end=on_end, state=state)
+    station = Station(
+        settings,
+        link=link,
+        journal=journal,
+        printer=printer,
+        on_game_end=on_end,
+        state=state,
+        check_resume=check_resume,
+    )
     station.mode = mode
     if journal is not None:
         station.seq = len(journal)  # a resumed session's page counts the events it goes on from
@@ -365,6 +473,11 @@ def run_session(
     if state is None and (journal is None or len(journal) == 0):
         events = with_settings(iter(events), settings)  # a new journal starts with its settings
     interrupted = False
+    previous = _on_sigterm()
+    if mode == "home" and sys.stdin is not None and sys.stdin.isatty():
+        _hint_keys(station, t0)
+    if isinstance(printer, LivePrinterType):
+        printer.start()
     try:
         station.start()
         try:
@@ -375,10 +488,11 @@ def run_session(
                 station.submit(ev)
             station.stop(timeout=120)
         except KeyboardInterrupt:
-            # Ctrl-C: what is queued is journaled already or never was; stop cleanly and say how to
-            # go on (the summary and the resume line), exit 130 like any interrupted command
-            interrupted = True
-            console.print("[yellow]interrupted (Ctrl-C): stopping the station[/yellow]")
+            # Ctrl-C or SIGTERM: what is queued is journaled already or never was; stop cleanly and
+            # say how to go on (the summary and the resume line); Ctrl-C exits 130, SIGTERM 0
+            interrupted = not _terminated.is_set()
+            why = "Ctrl-C" if interrupted else "SIGTERM"
+            console.print(f"[yellow]stopping the station ({why})[/yellow]")
             with station.queue.mutex:
                 station.queue.queue.clear()
             try:
@@ -386,6 +500,9 @@ def run_session(
             except Exception as exc:  # the thread's own failure: still print the summary
                 console.print(f"[yellow]{exc}[/yellow]")
     finally:
+        if isinstance(printer, LivePrinterType):
+            printer.stop()
+        _restore_sigterm(previous)
         from controller.hints.engine import close_engine
 
         close_engine()  # the gnubg helper process ends with the session, not at interpreter teardown
@@ -414,7 +531,7 @@ def run_session(
         f"{rulings} ruling{'' if rulings == 1 else 's'}, "
         f"{station.acks} LED frames acknowledged, {station.led_replaced} replaced by a newer one first, "
         f"{station.led_failures} not acknowledged; "
-        f"phase {station.state.phase}, "
+        f"phase {station.state.phase} ({PHASE_WORDS.get(station.state.phase, 'unknown')}), "
         f"score light {station.state.score[0]} - dark {station.state.score[1]}"
     )
     if journal_path:

@@ -34,7 +34,7 @@ def test_run_demo_prints_boards_dice_legal_counts_and_acknowledged_leds(tmp_path
     assert r.returncode == 0, r.stderr
     out = r.stdout
     assert "light's home board: bottom-right" in out  # the board diagram
-    assert "dice: " in out and "legal plays: " in out and "movable points" in out
+    assert "dice 2-3" in out and "17 legal plays" in out and "movable points" in out
     assert "-> sent" in out and "NOT sent" not in out  # handed to the link, never waited on
     acked = re.search(r"(\d+) LED frames acknowledged, \d+ replaced by a newer one first, 0 not ", out)
     assert acked and int(acked.group(1)) >= 1, out[-400:]
@@ -43,11 +43,11 @@ def test_run_demo_prints_boards_dice_legal_counts_and_acknowledged_leds(tmp_path
 @pytest.mark.slow
 def test_run_over_a_webcam_session_processes_every_frame(tmp_path):
     folder = shared_data("boards-webcam") / "frames" / "2024-03-17_12_26_46"
-    r = tavla("run", "--source", str(folder), "--journal", str(tmp_path / "j.jsonl"))
+    r = tavla("run", "--source", str(folder), "--journal", str(tmp_path / "j.jsonl"), "--verbose")
     assert r.returncode == 0, r.stderr
     frames = sorted(p.name for p in folder.iterdir())
     for name in frames:
-        assert f"frame: {name}" in r.stdout
+        assert f"frame: {name}" in r.stdout  # --verbose names every frame
     assert f"{len(frames)} frames (" in r.stdout
 
 

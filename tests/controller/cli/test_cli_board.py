@@ -64,4 +64,4 @@ def test_more_than_two_dice_marks_are_not_a_roll():
     console = Console(record=True, width=200)
     ConsolePrinter(console, boards=False).show(Show("t", tuple([(None, 0)] * 24), dice=(1, 2, 1, 1, 3)))
     out = console.export_text()
-    assert "dice: 5 dice-like marks, none trusted" in out and "1-2-1" not in out
+    assert "dice 5 dice-like marks, none trusted" in out and "1-2-1" not in out

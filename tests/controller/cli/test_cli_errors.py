@@ -87,10 +87,10 @@ def test_run_journal_is_a_folder(tmp_path):
     assert "is a folder: give the journal file" in one_line_exit_2(r) and "Tavla demo" not in r.stdout
 
 
-def test_run_refuses_an_existing_journal_without_append(tmp_path):
+def test_run_new_only_refuses_an_existing_journal(tmp_path):
     path = _journal(tmp_path)
     before = path.read_bytes()
-    r = tavla("run", "--journal", str(path))
+    r = tavla("run", "--journal", str(path), "--new-only")
     err = one_line_exit_2(r)
     assert "exists already" in err and "--append" in err and f"tavla resume {path}" in err
     assert path.read_bytes() == before and "Tavla demo" not in r.stdout

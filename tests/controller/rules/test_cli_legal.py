@@ -89,12 +89,22 @@ def _run(*args: str) -> tuple[int, str, str]:
         (Position((0,) * 24 + (1,), (0,) * 4 + (2, 2) + (0,) * 18 + (0,)), ("6", "5"),
          "no legal play: the player on roll cannot enter from the bar with 6-5"),
         # The game is over: the player on roll has borne off all 15.
-        (Position((0,) * 25, (1,) + (0,) * 24), ("6", "5"), "no legal play: the game is over"),
+        (Position((0,) * 25, (1,) + (0,) * 24), ("6", "5"),
+         "no legal play: the game is over (the player on roll has borne off all 15 checkers)"),
+        # Issue 15: the opponent has borne off all 15 -- over too, whoever is "on roll".
+        (Position((2,) + (0,) * 24, (0,) * 25), ("3", "1"),
+         "no legal play: the game is over (the opponent has borne off all 15 checkers)"),
     ],
 )
 def test_no_play_stdout_empty_note_on_stderr(position: Position, dice: tuple[str, str], note: str) -> None:
     code, out, err = _run(position_id(position), *dice)
     assert code == 0 and out == "" and err.strip() == note
+
+
+def test_gnubg_position_and_match_id_text_is_accepted() -> None:
+    """Issue 15: gnubg's combined ``PositionID:MatchID`` gives the plays of its position."""
+    code, out, err = _run("4HPwATDgc/ABMA:cAkAAAAAAAAA", "3", "1")
+    assert code == 0 and err == "" and out == _run("4HPwATDgc/ABMA", "3", "1")[1]
 
 
 def test_stdout_unchanged_when_plays_exist() -> None:

@@ -1,0 +1,111 @@
+"""What the station prints (controller.station.printer) and the resume check (issue 15 items 2, 4, 6)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rich.console import Console
+
+from controller.game.clock import Clock
+from controller.game.effects import Announce, Leds
+from controller.game.rulings import Settings
+from controller.station import ConsolePrinter, Station, replay
+from controller.station.demo import scripted_events, seen
+from controller.station.printer import clock_text, turn_line
+
+
+def _printed(settings: Settings, events: list, **kw: object) -> str:
+    console = Console(record=True, width=200)
+    station = Station(settings, printer=ConsolePrinter(console, **kw))  # type: ignore[arg-type]
+    for ev in events:
+        station.handle(ev)
+    return console.export_text()
+
+
+def test_one_line_per_play_with_its_hits():
+    events = scripted_events(3)
+    state = replay(events[:1])[0]
+    lines = []
+    for ev in events[1:]:
+        before = state
+        state = _step(state, ev)
+        line = turn_line(before, state)
+        if line:
+            lines.append(line)
+    assert lines and all(line.split(":")[0].rsplit(" ", 1)[1][1] == "-" for line in lines)
+    assert any("*" in line for line in lines), lines  # seed 3's game has hits, and they are starred
+
+
+def _step(state, ev):
+    from controller import game
+
+    return game.step(state, ev)[0]
+
+
+def test_the_legend_is_printed_once_and_boards_only_when_they_change():
+    out = _printed(Settings(), scripted_events(3, turns=4))
+    assert out.count("numbers: ") == 1
+    titles = [line for line in out.splitlines() if line.startswith("───")]
+    assert len(titles) == len(set(zip(titles, range(len(titles)), strict=True)))
+
+
+def test_tournament_mode_prints_no_aid():
+    """Issue 15 item 2: under the tournament mode (hints = referee) nothing on screen helps a player."""
+    settings = Settings(hints="referee", match_length=5)
+    out = _printed(settings, scripted_events(3, turns=6, settings=settings), hints=False)
+    for aid in ("legal plays", "movable points", "best play", "* = a checker", "LEDs (movable"):
+        assert aid not in out, aid
+    assert "RULING [B15]" in out  # the rulings stay
+
+
+def test_quiet_keeps_only_plays_rulings_and_ends():
+    out = _printed(Settings(), scripted_events(3, turns=4), verbosity=0)
+    assert "RULING [B15]" in out and "───" not in out and "LEDs" not in out
+
+
+def test_leds_are_named_by_points():
+    out = _printed(Settings(), scripted_events(3, turns=2))
+    assert "LEDs (movable points): points " in out and "zones" not in out
+
+
+def test_clock_text_shows_each_players_reserve_and_who_runs():
+    clock = Clock((600.0, 545.2), 12.0, running=1, since=100.0)
+    assert clock_text(clock, 130.0) == "clock: light 10:00, dark 8:48 (dark's runs, delay 12 s per move)"
+
+
+def test_a_board_that_differs_at_resume_is_a_ruling_with_the_points_and_dark_leds():
+    """Issue 15 item 6: LEDs stay off and boards are held back until the board is the journal's."""
+    events = scripted_events(3, turns=3)
+    state = replay(events[:5])[0]
+    assert state.seen is not None
+    console = Console(record=True, width=200)
+    station = Station(state=state, printer=ConsolePrinter(console), check_resume=True)
+    light, dark = state.seen
+    moved = list(light)
+    moved[5] -= 1
+    moved[4] += 1
+    wrong = seen((tuple(moved), dark), t=10.0)
+    assert station.handle(wrong) == []  # held back: not refereed
+    rulings = [e for e in station.effects if isinstance(e, Announce)]
+    assert [r.ruling.code for r in rulings] == ["position_mismatch"]
+    assert "light's 6: " in rulings[0].ruling.reason and "light's 5: " in rulings[0].ruling.reason
+    lit = [e for e in station.effects if isinstance(e, Leds)]
+    assert lit and not lit[-1].frame.lit_zones() and station.leds_held
+    right = replace(events[5], t=11.0)
+    station.handle(right)
+    assert not station.leds_held and not station.resume_pending
+
+
+def test_live_view_shows_board_clock_score_and_the_last_lines():
+    from controller.station.live import LivePrinter
+
+    console = Console(record=True, width=120)
+    printer = LivePrinter(console, hints=False)
+    settings = Settings(hints="referee", clock="usbgf", match_length=5)
+    station = Station(settings, printer=printer)
+    for ev in scripted_events(3, turns=2, settings=settings):
+        station.handle(ev)
+    console.print(printer.render())
+    out = console.export_text()
+    assert "clock: light " in out and "score: light 0 - dark 0" in out and "RULING [B15]" in out
+    assert "legal" not in out.split("RULING")[-1] and "best play" not in out
