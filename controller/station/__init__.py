@@ -26,7 +26,7 @@ from rich.text import Text
 
 from controller import game
 from controller.game.effects import Announce, Effect, GameEnded, Hint, Leds, Prompt, Show
-from controller.game.events import Event
+from controller.game.events import Event, screen
 from controller.game.rulings import Settings
 from controller.rules.errors import TavlaError
 from controller.station.export import Notes, collect_rulings
@@ -228,9 +228,11 @@ class Station:
     # --- the one thread --------------------------------------------------------------------------
 
     def handle(self, event: Event) -> list[Effect]:
-        """Journal, step, act -- for one event. Returns the effects it ran."""
+        """Journal, step, act -- for one event. Returns the effects it ran. An event that fails its
+        schema is journaled as refused, with the reason (controller.game.events.screen)."""
         if self._closed:
             raise StationError("the station is stopped")
+        event = screen(event)
         if self.journal is not None:
             self.journal.append(event)
         source = getattr(event, "source", "")
