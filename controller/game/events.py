@@ -450,8 +450,8 @@ def board_seen(reading: BoardReading, t: float = 0.0, source: str = "") -> Board
     dice = []
     for d in reading.dice:
         dice.append(
-            DieSeen(
-                d.value,
+            DieSeen(  # plain ints and bools: a numpy integer is no int to the schema
+                None if d.value is None else int(d.value),
                 DieStatus(d.status).value,
                 _nearest_slot(reading, d.image_xy),
                 round(float(d.confidence), 3),
@@ -465,7 +465,7 @@ def board_seen(reading: BoardReading, t: float = 0.0, source: str = "") -> Board
         dice=tuple(dice),
         occluded=bool(reading.occluded),
         status=str(getattr(reading.status, "value", reading.status)),
-        has_bar=reading.has_bar,
+        has_bar=None if reading.has_bar is None else bool(reading.has_bar),
         source=source,
     )
 
@@ -479,5 +479,5 @@ def _nearest_slot(reading: BoardReading, xy: tuple[float, float] | None) -> int 
             continue
         d = (p.image_xy[0] - xy[0]) ** 2 + (p.image_xy[1] - xy[1]) ** 2
         if d < best_d:
-            best, best_d = p.slot, d
+            best, best_d = int(p.slot), d
     return best

@@ -271,3 +271,15 @@ def test_resume_never_fails_on_a_journal_line_that_parsed(tmp_path: Any, body: A
     state, n = resume(path)
     assert n == len(good) + 1 and state == replay(good)[0]
     assert isinstance(read(path)[2], Refused)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_real_camera_reading_passes_its_checks(seed: int) -> None:
+    """The reader's own output (numpy numbers and all) is never refused."""
+    from controller.game.events import board_seen
+    from vision.reader import read_board
+    from vision.render.scene import random_spec, render
+
+    frame = render(random_spec(seed), size=(960, 540), seed=seed).image
+    ev = board_seen(read_board(frame), t=1.0)
+    assert screen(ev) is ev
