@@ -283,3 +283,14 @@ def test_a_real_camera_reading_passes_its_checks(seed: int) -> None:
     frame = render(random_spec(seed), size=(960, 540), seed=seed).image
     ev = board_seen(read_board(frame), t=1.0)
     assert screen(ev) is ev
+
+
+def test_every_field_of_every_event_kind_carries_a_check() -> None:
+    """A new event type (issue 16's referee actions) joins the schema by giving each field a check."""
+    from dataclasses import fields
+
+    from controller.game.events import _KINDS
+
+    for cls in (*_KINDS.values(), DieSeen):
+        unchecked = [f.name for f in fields(cls) if "check" not in f.metadata]
+        assert not unchecked, f"{cls.__name__}: {unchecked} carry no check (field(metadata=checked(...)))"
