@@ -37,8 +37,9 @@ def zone_name(zone: int) -> str:
 
 def parse_zone(name: str | int) -> int:
     """Inverse of :func:`zone_name`. :raises LayoutError: on an unknown zone name."""
-    if isinstance(name, int) or str(name).isdigit():
-        zone = int(name)
+    # ASCII digits only: "²".isdigit() is True but int("²") raises
+    if isinstance(name, int) and not isinstance(name, bool) or str(name).isascii() and str(name).isdigit():
+        zone = int(name) if isinstance(name, int) or len(str(name)) <= 3 else ZONE_COUNT
         if 0 <= zone < ZONE_COUNT:
             return zone
     elif name in _NAME_TO_ZONE:

@@ -126,16 +126,23 @@ def _damage_message(path: Path, damage: JournalDamaged) -> str:
 
 
 def check_settings(path: Path, events: list[Any]) -> None:
-    """A match's settings this Tavla does not know (a journal from a newer or older version)."""
-    from controller.game.events import MatchStarted
-    from controller.game.rulings import Settings, SettingsError
+    """A match's settings this Tavla does not know (a journal from a newer or older version). Its
+    match_started is refused on replay like any bad event, but a whole match refereed on the default
+    settings would mislead: the command stops instead. A known setting with a bad value replays as
+    refused, with a note."""
+    from dataclasses import fields
 
+    from controller.game.events import MatchStarted, Refused
+    from controller.game.rulings import Settings
+
+    known = {f.name for f in fields(Settings)}
     for ev in events:
-        if isinstance(ev, MatchStarted):
-            try:
-                Settings.from_json(ev.settings)
-            except (SettingsError, TypeError) as exc:
-                raise _fail(
-                    f"{path} comes from a different Tavla version ({exc}); "
-                    "replay it with the version that wrote it, or update Tavla"
-                ) from exc
+        settings = ev.settings if isinstance(ev, MatchStarted) else None
+        if isinstance(ev, Refused) and ev.event.get("kind") == MatchStarted.kind:
+            settings = ev.event.get("settings")
+        unknown = sorted(str(k) for k in settings if k not in known) if isinstance(settings, dict) else []
+        if unknown:
+            raise _fail(
+                f"{path} comes from a different Tavla version (unknown setting(s) {', '.join(unknown)}); "
+                "replay it with the version that wrote it, or update Tavla"
+            )

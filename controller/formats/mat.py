@@ -54,32 +54,32 @@ _RIGHT_GAP: Final = 6
 _LEFT_WIDTH: Final = 28
 
 _HEADER_RE: Final = re.compile(r'^\s*;\s*\[\s*([^"\]]*?)\s+"(.*)"\s*\]\s*$')
-_LENGTH_RE: Final = re.compile(r"^\s*(\d+)\s*point\s+match\s*$", re.IGNORECASE)
+_LENGTH_RE: Final = re.compile(r"^\s*([0-9]{1,6})\s*point\s+match\s*$", re.IGNORECASE)
 _UNLIMITED_RE: Final = re.compile(r"^\s*(unlimited|money)\s+(match|game|session)\s*$", re.IGNORECASE)
-_GAME_RE: Final = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
+_GAME_RE: Final = re.compile(r"^\s*Game\s+([0-9]{1,6})\s*$", re.IGNORECASE)
 _NAME: Final = r"([^\s:](?:[^:]*?[^\s:])?)"
-_SCORE_RE: Final = re.compile(rf"^(\s*){_NAME}\s*:\s*(\d+)(\s+){_NAME}\s*:\s*(\d+)\s*$")
-_NUMBERED_RE: Final = re.compile(r"^\s*(\d+)\)(.*)$")
-_TRAILING_GAME_RE: Final = re.compile(r"\s{2,}Game\s+(\d+)\s*$", re.IGNORECASE)
+_SCORE_RE: Final = re.compile(rf"^(\s*){_NAME}\s*:\s*([0-9]{{1,6}})(\s+){_NAME}\s*:\s*([0-9]{{1,6}})\s*$")
+_NUMBERED_RE: Final = re.compile(r"^\s*([0-9]{1,6})\)(.*)$")
+_TRAILING_GAME_RE: Final = re.compile(r"\s{2,}Game\s+([0-9]{1,6})\s*$", re.IGNORECASE)
 
 _TOKEN_RE: Final = re.compile(
     r"""
-      (?P<roll>\d\d):
-    | Doubles\s*=>\s*(?P<double>\d+)
-    | Beavers?\s*=>\s*(?P<beaver>\d+)
+      (?P<roll>[0-9][0-9]):
+    | Doubles\s*=>\s*(?P<double>[0-9]{1,6})
+    | Beavers?\s*=>\s*(?P<beaver>[0-9]{1,6})
     | (?P<take>Takes\b)
     | (?P<drop>Drops\b)
     | (?P<resign>Resigns\b)
-    | Wins\s+(?P<wins>\d+)\s+points?(?P<match>\s+and\s+the\s+match)?
-    | Losses\s+(?P<losses>\d+)\s+points?
+    | Wins\s+(?P<wins>[0-9]{1,6})\s+points?(?P<match>\s+and\s+the\s+match)?
+    | Losses\s+(?P<losses>[0-9]{1,6})\s+points?
     | (?P<cannot>Cannot\s+Move\b)
     | (?P<unplayed>\?\?\?\?)
     | Illegal\s+play\s*(?P<illegal>\([^)]*\))
-    | (?P<step>(?:bar|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+)(?:\((?P<repeat>\d)\))?
+    | (?P<step>(?:bar|[0-9]{1,2})\*?(?:/(?:bar|off|[0-9]{1,2})\*?)+)(?:\((?P<repeat>[0-9])\))?
     """,
     re.IGNORECASE | re.VERBOSE,
 )
-_HOP_RE: Final = re.compile(r"(bar|off|\d{1,2})(\*?)", re.IGNORECASE)
+_HOP_RE: Final = re.compile(r"(bar|off|[0-9]{1,2})(\*?)", re.IGNORECASE)
 
 
 class _Item:
@@ -338,6 +338,9 @@ def parse_mat(text: str, source: str = "<text>") -> MatchRecord:
                                                       "supported")
                 raise RecordError(source, lineno, f"players {names} differ from the first game's {players}")
             game.score = (int(s.group(3)), int(s.group(6)))
+            if length and max(game.score) >= length:  # a match ends when a score reaches its length
+                raise RecordError(source, lineno, f"score {game.score[0]}-{game.score[1]} is not below the "
+                                                  f"match length {length}")
             game.right_col = s.start(5)
             continue
         if game is not None:

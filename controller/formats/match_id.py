@@ -107,6 +107,8 @@ class MatchId:
         limit = 2**15 - 1
         if not 0 <= self.match_length <= limit or not all(0 <= s <= limit for s in self.score):
             problems.append(f"match length {self.match_length} or score {self.score} is outside 0-{limit}")
+        elif self.match_length and max(self.score) >= self.match_length:  # the match would be over
+            problems.append(f"score {self.score} is not below the match length {self.match_length}")
         if problems:
             raise FormatError("; ".join(problems))
 

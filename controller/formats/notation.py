@@ -83,8 +83,8 @@ def format_play(play: Play | tuple[Move, ...] | list[Move]) -> str:
     return " ".join(parts)
 
 
-_TOKEN_RE = re.compile(r"(bar|off|\d{1,2})(\*?)((?:/(?:bar|off|\d{1,2})\*?)+)(?:\((\d)\))?\*?")
-_HOP_RE = re.compile(r"/(bar|off|\d{1,2})(\*?)")
+_TOKEN_RE = re.compile(r"(bar|off|[0-9]{1,2})(\*?)((?:/(?:bar|off|[0-9]{1,2})\*?)+)(?:\(([0-9])\))?\*?")
+_HOP_RE = re.compile(r"/(bar|off|[0-9]{1,2})(\*?)")
 
 
 def _parse_point(word: str, text: str, first: bool) -> int:

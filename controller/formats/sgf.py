@@ -51,10 +51,12 @@ from controller.formats.record import (
     read_match_text,
 )
 
-_RESULT_RE: Final = re.compile(r"^\s*([WB])\+(\d+)(R?)\s*$")
+_MI_NUMBERS: Final = ("length", "game", "ws", "bs")
+_MI_NUMBER_RE: Final = re.compile(r"[0-9]{1,5}")
+_RESULT_RE: Final = re.compile(r"^\s*([WB])\+([0-9]{1,6})(R?)\s*$")
 _ROLL_RE: Final = re.compile(r"^([1-6])([1-6])([a-z]*)$")
-_DATE_SGF: Final = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_DATE_MAT: Final = re.compile(r"^\d{4}\.\d{2}\.\d{2}$")
+_DATE_SGF: Final = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+_DATE_MAT: Final = re.compile(r"^[0-9]{4}\.[0-9]{2}\.[0-9]{2}$")
 # SGF root property <-> .mat header, in the order the reader produces headers.
 _HEADER_PROPS: Final = (("PC", "Site"), ("EV", "Event"), ("RO", "Round"), ("DT", "EventDate"))
 
@@ -334,12 +336,16 @@ def _game(nodes: list[_Node], source: str) -> tuple[Game, dict[str, str], int, t
     info: dict[str, int] = {}
     for item in mi:
         key, _, value = item.partition(":")
-        if value.strip().lstrip("-").isdigit():
-            info[key.strip()] = int(value)
+        if key.strip() not in _MI_NUMBERS:
+            continue  # gnubg writes only these; others are kept by no one
+        if not _MI_NUMBER_RE.fullmatch(value.strip()):  # ASCII digits only: '²'.isdigit() is True
+            raise RecordError(source, root_line, f"MI[{item[:40]}]: {key.strip()} is no whole number 0-99999")
+        info[key.strip()] = int(value)
     length = info.get("length", 0)
-    if length < 0:
-        raise RecordError(source, root_line, f"MI[length:{length}] is negative")
     score = (info.get("ws", 0), info.get("bs", 0))
+    if length and max(score) >= length:  # a match ends when a score reaches its length
+        raise RecordError(source, root_line, f"MI score {score[0]}-{score[1]} is not below the match length "
+                                             f"{length}")
     number = info.get("game", 0) + 1
     players = (props.get("PW", "White"), props.get("PB", "Black"))
     rules = [r.strip() for r in props.get("RU", "").split(":")]

@@ -37,7 +37,7 @@ from controller.formats.errors import FormatError
 from controller.rules.position import CHECKERS, Position
 
 _DICE_RE = re.compile(r"00|[DBR]|[1-6][1-6]")
-_INT_RE = re.compile(r"-?\d{1,5}")
+_INT_RE = re.compile(r"-?[0-9]{1,5}")
 _EMPTY = (0,) * 25
 
 
@@ -80,6 +80,8 @@ class Xgid:
             problems.append(f"cube {self.cube_log} or maximum cube {self.max_cube} is not a log2 in 0-15")
         if min(self.score_x, self.score_o, self.match_length, self.crawford_jacoby) < 0:
             problems.append("scores, match length and the Crawford/Jacoby field must not be negative")
+        elif self.match_length and max(self.score_x, self.score_o) >= self.match_length:
+            problems.append(f"a score is not below the match length {self.match_length}")  # the match is over
         if problems:
             raise FormatError("XGID: " + "; ".join(problems))
 

@@ -45,13 +45,17 @@ from controller.game import clock as clocks
 from controller.game.cube import cube_button
 from controller.game.effects import Effect, Hint, Leds, Prompt
 from controller.game.events import (
+    MAX_DICE,
     BoardSeen,
     ButtonPressed,
     DeviceChanged,
     Event,
     MatchStarted,
     RefereeAction,
+    Refused,
     Tick,
+    problem,
+    refuse,
 )
 from controller.game.rulings import Ruling, Settings
 from controller.game.score import (
@@ -62,7 +66,6 @@ from controller.game.score import (
 from controller.game.setup import on_board
 from controller.game.state import (
     COLOURS,
-    MAX_DICE,
     MIN_DIE_CONFIDENCE,
     NAMES,
     UNSURE,
@@ -121,8 +124,16 @@ __all__ = [
 def step(state: State, event: Event) -> tuple[State, list[Effect]]:
     """Apply one event; return the new state and the effects to run (in order).
 
-    Never raises on a bad reading: an impossible or partial board becomes a note or a ruling.
+    Never raises on a bad reading: an impossible or partial board becomes a note or a ruling, and an
+    event that fails its schema (controller.game.events.problem: a die of 7, a NaN confidence, 16
+    checkers of a side) changes nothing -- it is a :class:`~controller.game.events.Refused`, said in
+    a prompt (issue 18).
     """
+    why = problem(event)
+    if why or isinstance(event, Refused):
+        refused = event if isinstance(event, Refused) and not why else refuse(event, why)
+        note = f" ({refused.note})" if refused.note else ""
+        return state, [Prompt(f"refused: {refused.reason}{note}")]
     before = state
     state, out = _step(state, event)
     if state.settings.clock is not None and not isinstance(event, MatchStarted):

@@ -11,7 +11,7 @@ from controller import hints
 from controller.formats.position_id import position_id
 from controller.game.clock import Clock
 from controller.game.effects import Announce, Effect, Hint, Show
-from controller.game.events import BoardSeen, DieSeen
+from controller.game.events import MAX_DICE, BoardSeen, DieSeen
 from controller.game.rulings import Ruling, Settings
 from controller.geometry import Seating, all_seatings, right_half
 from controller.rules.cube import (
@@ -218,8 +218,6 @@ def is_start(sides: Sides, variant: Variant) -> bool:
 
 MIN_DIE_CONFIDENCE = 0.5  # dice read less surely are left out (a pip pattern on a checker, a shadow)
 
-
-MAX_DICE = 4  # two pairs: the mover's and an opponent's premature roll (RULES.md B16)
 
 
 def trusted_dice(ev: BoardSeen) -> tuple[DieSeen, ...]:

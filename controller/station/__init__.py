@@ -23,7 +23,7 @@ from typing import Any
 
 from controller import game
 from controller.game.effects import Announce, Effect, GameEnded, Hint, Leds, Prompt, Show
-from controller.game.events import BoardSeen, Event
+from controller.game.events import BoardSeen, Event, screen
 from controller.game.rulings import Settings
 from controller.rules.errors import TavlaError
 from controller.station.export import Notes, collect_rulings
@@ -115,9 +115,11 @@ class Station:
 
     def handle(self, event: Event) -> list[Effect]:
         """Journal, step, act -- for one event. Returns the effects it ran (none for a board held
-        back by a resume mismatch, :meth:`_resume_check`)."""
+        back by a resume mismatch, :meth:`_resume_check`). An event that fails its schema is
+        journaled as refused, with the reason (controller.game.events.screen)."""
         if self._closed:
             raise StationError("the station is stopped")
+        event = screen(event)
         if self.resume_pending and not self._resume_check(event):
             return []
         if self.journal is not None:

@@ -12,6 +12,7 @@ cannot make out, four optional ArUco markers on the field's corners calibrate it
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -121,7 +122,7 @@ class Calibration:
             )
         except CalibrationError:
             raise
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
+        except (KeyError, TypeError, ValueError, IndexError, OverflowError) as exc:
             raise CalibrationError(f"malformed calibration: {exc}") from exc
         home = data.get("home")
         try:
@@ -129,7 +130,7 @@ class Calibration:
             radius = float(data.get("checker_radius", 0.0))  # type: ignore[arg-type]
             markers = tuple((float(x), float(y)) for x, y in data.get("markers") or [])  # type: ignore[attr-defined]
             outline = tuple(tuple(float(v) for v in side) for side in data.get("outline") or [])  # type: ignore[attr-defined]
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:  # OverflowError: an integer past a float
             raise CalibrationError(f"malformed calibration: {exc}") from exc
         if outline and (len(outline) != 4 or any(len(side) != OUTLINE_SAMPLES for side in outline)):
             raise CalibrationError(f"outline must be 4 sides of {OUTLINE_SAMPLES} samples")
@@ -286,13 +287,27 @@ def save(calib: Calibration, path: str | Path) -> None:
     Path(path).write_text(json.dumps(calib.to_json(), indent=1) + "\n")
 
 
+def _no_constant(name: str) -> float:
+    raise CalibrationError(f"{name} is not a number a calibration holds")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 reads as infinity
+        raise CalibrationError(f"{text[:30]} is not a finite number")
+    return value
+
+
 def load(path: str | Path) -> Calibration:
-    """Read a calibration file; raises :class:`CalibrationError` (a ValueError) when unusable."""
+    """Read a calibration file; raises :class:`CalibrationError` (a ValueError) when unusable: not
+    JSON, NaN or infinity anywhere (a NaN column once read no board at all), or malformed."""
     try:
-        data = json.loads(Path(path).read_text())
+        data = json.loads(Path(path).read_text(), parse_constant=_no_constant, parse_float=_finite)
     except OSError as exc:
         raise CalibrationError(f"cannot read calibration {path}: {exc.strerror}") from exc
-    except ValueError as exc:
+    except CalibrationError as exc:
+        raise CalibrationError(f"calibration {path}: {exc}") from exc
+    except (ValueError, RecursionError) as exc:
         raise CalibrationError(f"calibration {path} is not JSON: {exc}") from exc
     if not isinstance(data, dict):
         raise CalibrationError(f"calibration {path} is not a JSON object")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.game.events import REFEREE_ACTIONS, BoardSeen, DieSeen, Event, EventError, RefereeAction
+from controller.game.events import REFEREE_ACTIONS, BoardSeen, DieSeen, Event, RefereeAction, problem
 from controller.rules.errors import TavlaError
 
 ACTIONS = (*REFEREE_ACTIONS, "position")
@@ -44,10 +44,11 @@ def to_event(body: Any, t: float, dice: list[dict[str, Any]] | None = None) -> E
         if not (isinstance(score, dict) and _count(score.get("light")) and _count(score.get("dark"))):
             raise ActionError("score: give {\"light\": N, \"dark\": N} with whole numbers 0 or more")
         fields = {"score": (score["light"], score["dark"])}
-    try:
-        return RefereeAction(t=t, action=str(action), **fields)
-    except EventError as exc:
-        raise ActionError(str(exc)) from exc
+    event = RefereeAction(t=t, action=str(action), **fields)
+    why = problem(event)  # the event schema's own checks (controller.game.events)
+    if why:
+        raise ActionError(why)
+    return event
 
 
 def _count(value: Any, limit: int = 2**15 - 1) -> bool:

@@ -139,7 +139,9 @@ def test_a_boards_next_session_is_a_new_journal_not_duplicates_of_the_last(broke
         wait_until(lambda: caught_up(d, [second]), 20, "the second session is held")
         board = d.view.boards["1"]
         assert board.ordered() == second.lines() != first.lines()
-        assert len(board.logs) == 2 and board.duplicates == 0
+        # a republish on (re)connect may repeat an entry, dropped by seq: what counts is the whole,
+        # unbroken new journal beside the old one
+        assert len(board.logs) == 2 and board.log.broken is None
         second.close()
     finally:
         d.close()

@@ -68,14 +68,20 @@ header_keys = st.text(alphabet=string.ascii_letters + string.digits + " ", min_s
 header_values = st.text(alphabet=string.ascii_letters + string.digits + " .,:/-_", max_size=20)
 
 
+def scores(length: int) -> st.SearchStrategy[tuple[int, int]]:
+    """A game's score before it: below the match length (a match is over at it), any in money play."""
+    top = length - 1 if length > 0 else 40
+    return st.tuples(st.integers(0, top), st.integers(0, top))
+
+
 @st.composite
-def mat_games(draw: st.DrawFn, number: int) -> Game:
+def mat_games(draw: st.DrawFn, number: int, length: int = 0) -> Game:
     actions = tuple(draw(st.lists(mat_actions(), max_size=12)))
     winner = draw(st.one_of(st.none(), players))
     points = draw(st.integers(1, 200)) if winner is not None else 0
     return Game(
         number=number,
-        score=(draw(st.integers(0, 40)), draw(st.integers(0, 40))),
+        score=draw(scores(length)),
         actions=actions,
         winner=winner,
         points=points,
@@ -91,11 +97,12 @@ def mat_records(draw: st.DrawFn) -> MatchRecord:
     """Any record :func:`controller.formats.mat.parse_mat` can return."""
     count = draw(st.integers(1, 4))
     first = draw(st.integers(1, 30))
-    games = tuple(draw(mat_games(first + i)) for i in range(count))
+    length = draw(st.integers(0, 25))
+    games = tuple(draw(mat_games(first + i, length)) for i in range(count))
     headers = tuple(draw(st.lists(st.tuples(header_keys, header_values), max_size=4)))
     a = draw(names)
     b = draw(names)
-    return MatchRecord(length=draw(st.integers(0, 25)), players=(a, b), games=games, headers=headers)
+    return MatchRecord(length=length, players=(a, b), games=games, headers=headers)
 
 
 @st.composite
@@ -121,7 +128,7 @@ def sgf_games(draw: st.DrawFn, number: int, length: int) -> Game:
         actions.append(action)
     winner = draw(st.one_of(st.none(), players))
     points = draw(st.integers(1, 200)) if winner is not None else 0
-    score = (draw(st.integers(0, 40)), draw(st.integers(0, 40)))
+    score = draw(scores(length))
     return Game(
         number=number,
         score=score,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from controller import game
-from controller.game.events import EventError, RefereeAction, event_from_json
+from controller.game.events import RefereeAction, Refused, event_from_json
 
 from .scripted import Script
 
@@ -129,5 +129,6 @@ def test_referee_undoes_the_last_event_but_not_a_games_end():
      {"action": "score", "score": ["a", 1]}, {"action": "resign", "player": 3}],
 )
 def test_a_bad_referee_event_is_refused_with_one_line(fields):
-    with pytest.raises(EventError):
-        event_from_json({"kind": "referee", "t": 1.0, **fields})
+    """A referee line the schema refuses replays as refused, with the reason (issue 18 item 1)."""
+    ev = event_from_json({"kind": "referee", "t": 1.0, **fields})
+    assert isinstance(ev, Refused) and ev.reason.startswith("referee ") and "\n" not in ev.reason
