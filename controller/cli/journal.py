@@ -77,6 +77,8 @@ def register(app: typer.Typer) -> None:
         from controller.station import ConsolePrinter
 
         console = Console(highlight=False)
+        if export is not None and export.exists() and not export.is_dir():
+            raise _fail(f"--export takes a folder to write the .sgf and .mat in; {export} is a file")
         events = load_journal(journal, until_damage, key_for_reading(key), key_given=key is not None)
         printer = ConsolePrinter(console)
         state = game.new_state()
