@@ -36,6 +36,7 @@ from firmware_bridge.errors import (
     IncompatibleDeviceError,
     LinkClosedError,
     LinkError,
+    PortSpecError,
 )
 from firmware_bridge.events import FrameOutcome, LinkEvent, LinkOffline, LinkOnline
 from firmware_bridge.frames import LedFrame
@@ -238,7 +239,8 @@ class LedLink:
         """Create the link, start it and wait for the device's HELLO.
 
         :param require: raise when the first connection fails (else return a link that keeps
-            retrying every ``reconnect_interval`` s and reports :class:`LinkOffline` once).
+            retrying every ``reconnect_interval`` s and reports :class:`LinkOffline` once; a
+            :class:`PortSpecError`, a wrong port name, is not retried: check :attr:`first_error`).
         :raises DeviceNotFoundError: the port does not exist or no USB port matches.
         :raises HandshakeError: the port opened but no HELLO came within ``hello_timeout``, or the
             layout was not acknowledged (:class:`IncompatibleDeviceError`: the device speaks another
@@ -583,7 +585,9 @@ class LedLink:
         target = resolve(self.port)
         try:
             port = self.serial_factory(target, baudrate=self.baudrate, timeout=None, write_timeout=1.0)
-        except (serial.SerialException, OSError, ValueError) as exc:
+        except ValueError as exc:  # the name itself is wrong (a ledsim option, a URL scheme)
+            raise PortSpecError(f"cannot open {self.port}: {exc}") from exc
+        except (serial.SerialException, OSError) as exc:
             raise DeviceNotFoundError(f"cannot open {self.port}: {exc}") from exc
         with self._cond:
             self._conn += 1
@@ -823,6 +827,8 @@ class LedLink:
                     self._first_error = exc
                 self._set_online(False, str(exc))
                 self._first_attempt.set()
+                if isinstance(exc, PortSpecError):
+                    break  # the same name fails the same way: no reconnecting
                 with self._cond:
                     self._cond.wait_for(lambda: self._closed, self.reconnect_interval)
                 continue
