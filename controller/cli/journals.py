@@ -69,7 +69,9 @@ def seal_note(path: Path, contents: Any) -> str | None:
     )
 
 
-def load_journal(path: Path, until_damage: bool = False, key: Any = None, key_given: bool = False) -> list[Any]:
+def load_journal(
+    path: Path, until_damage: bool = False, key: Any = None, key_given: bool = False
+) -> list[Any]:
     """The journal's events, checked; every way it can be wrong is one line saying what to do (exit 2).
 
     A last line cut short by a crash is dropped with a one-line note (it was never acted on), and a

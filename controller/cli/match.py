@@ -307,8 +307,10 @@ def register(app: typer.Typer) -> None:
             for p in replay_match(record).problems:
                 if p.kind is ProblemKind.ILLEGAL_PLAY:
                     text = f" {_clip(p.text)!r}" if p.text else ""
-                    warnings.append(f"game {p.game}, move {p.move} (line {p.line}): the illegal play{text} is "
-                                    f"kept as written; programs importing {target.name} may stop the game there")
+                    warnings.append(
+                        f"game {p.game}, move {p.move} (line {p.line}): the illegal play{text} is kept as "
+                        f"written; programs importing {target.name} may stop the game there"
+                    )
         header_only = all(w.startswith("headers") for w in warnings)
         if warnings and not as_written and not header_only:
             first = next(w for w in warnings if not w.startswith("headers"))

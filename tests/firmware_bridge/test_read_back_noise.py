@@ -11,7 +11,11 @@ from firmware_bridge.link import LedLink
 
 PATTERN = LedFrame(
     tuple(
-        ZoneLight(GREEN) if z < 24 else ZoneLight(AMBER, Effect.BLINK) if z == 24 else ZoneLight(BLUE, Effect.PULSE)
+        ZoneLight(GREEN)
+        if z < 24
+        else ZoneLight(AMBER, Effect.BLINK)
+        if z == 24
+        else ZoneLight(BLUE, Effect.PULSE)
         for z in range(ZONE_COUNT)
     ),
     brightness=128,
