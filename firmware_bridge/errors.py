@@ -31,3 +31,10 @@ class IncompatibleDeviceError(HandshakeError):
 
 class LinkClosedError(LinkError, RuntimeError):
     """The link was used after :meth:`LedLink.close` (pyserial's ``PortNotOpenError`` in spirit)."""
+
+
+class PortSpecError(IncompatibleDeviceError, ValueError):
+    """The port name or URL itself is wrong (an unknown ``ledsim://`` option, a value out of its
+    range, a URL scheme pyserial does not know): no device was reached, and retrying the same name
+    cannot help, so :meth:`LedLink.open` reports it even with ``require=False`` (as
+    :attr:`LedLink.first_error`, the link no longer retrying) instead of waiting for a device."""

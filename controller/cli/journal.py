@@ -24,6 +24,7 @@ import typer
 
 from controller.cli.common import fail
 from controller.cli.journals import (
+    check_writable,
     key_for_reading,
     key_for_writing,
     load_journal,
@@ -76,7 +77,9 @@ def register(app: typer.Typer) -> None:
         from controller.station import ConsolePrinter
 
         console = Console(highlight=False)
-        events = load_journal(journal, until_damage, key_for_reading(key))
+        if export is not None and export.exists() and not export.is_dir():
+            raise _fail(f"--export takes a folder to write the .sgf and .mat in; {export} is a file")
+        events = load_journal(journal, until_damage, key_for_reading(key), key_given=key is not None)
         printer = ConsolePrinter(console)
         state = game.new_state()
         rulings = 0
@@ -148,12 +151,14 @@ def register(app: typer.Typer) -> None:
             raise _fail("no journal found; give the journal path `tavla run` printed")
         goes_on = any(x is not None and x is not False for x in (source, events, demo))
         station_key = key_for_writing(key) if goes_on else key_for_reading(key)
-        done = load_journal(path, key=station_key)
+        done = load_journal(path, key=station_key, key_given=key is not None)
         demo_from = _is_demo(done)
         if demo and demo_from is None:
             raise _fail(
                 f"{path} is not a demo session: go on with its camera (--source) or recording (--events)"
             )
+        if goes_on:
+            check_writable(path, station_key)  # locked, or another key: refused before "resumed ..."
         if source is not None:
             from controller.cli.common import check_source as _check_source
 

@@ -69,12 +69,17 @@ def seal_note(path: Path, contents: Any) -> str | None:
     )
 
 
-def load_journal(path: Path, until_damage: bool = False, key: Any = None) -> list[Any]:
+def load_journal(
+    path: Path, until_damage: bool = False, key: Any = None, key_given: bool = False
+) -> list[Any]:
     """The journal's events, checked; every way it can be wrong is one line saying what to do (exit 2).
 
     A last line cut short by a crash is dropped with a one-line note (it was never acted on), and a
     journal that does not end with a seal says that its last events may be missing. With
     ``until_damage`` a damaged journal gives the events before its first bad line (with a note).
+    ``key_given``: ``key`` was named by ``--key``; a keyed journal chained under another key is then
+    refused (its MACs cannot be checked, so a forged journal would replay as fine); the station's
+    own key, used by default, only gets a note when it is not the journal's.
     """
     from controller.station.journal import NotAJournal, scan
 
@@ -108,6 +113,11 @@ def load_journal(path: Path, until_damage: bool = False, key: Any = None) -> lis
             f"note: {path} is unkeyed (written before the station key, and continued so): its chain "
             "proves nothing against a deliberate edit; a new journal is keyed"
         )
+    if contents.key_id is not None and not contents.checked and key_given and key is not None:
+        raise _fail(
+            f"{path} is chained under key {contents.key_id}, not under key {key.id} given by --key "
+            f"({key.path}): give --key with the key file of the station that wrote it"
+        )
     if contents.key_id is not None and not contents.checked:
         typer.echo(
             f"note: {path} is chained under key {contents.key_id}, which is not given here: its order is "
@@ -123,6 +133,17 @@ def _damage_message(path: Path, damage: JournalDamaged) -> str:
         f"{damage}; nothing from there on can be trusted: keep the file as it is for the referee; "
         f"`tavla replay {path} --until-damage` shows the game up to line {good}"
     )
+
+
+def check_writable(path: Path, key: Any) -> None:
+    """Before a command says it goes on with ``path``: the journal's lock is free and ``key`` is the
+    one it is chained under (what the session will need), else one line saying what to do (exit 2)."""
+    from controller.station.journal import Journal, JournalError
+
+    try:
+        Journal(path, key=key).close()
+    except JournalError as exc:
+        raise _fail(str(exc)) from exc
 
 
 def check_settings(path: Path, events: list[Any]) -> None:

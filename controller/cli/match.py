@@ -252,7 +252,7 @@ def register(app: typer.Typer) -> None:
             help="keep plays as the file wrote them (merged hops, any order); convert even a record "
                  "with illegal plays or parts the target cannot hold, with a warning for each",
         ),
-        force: bool = typer.Option(False, "--force", help="overwrite OUT if it exists (never the input)"),
+        force: bool = typer.Option(False, "--force", help="overwrite TARGET if it exists (never the input)"),
         drop_analysis: bool = typer.Option(
             False, "--drop-analysis",
             help="convert an analysed gnubg .sgf without its analysis (needed for .mat, which has no "
@@ -261,6 +261,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Convert a match record between Jellyfish .mat text and gnubg .sgf.
 
+        A long nardy record (``; [Variation "LongNardy"]``) is checked by the nardy rules
+        (RULES.md N4-N9) and written as nardy .mat only: gnubg's SGF holds backgammon alone.
+
         Legal plays are rewritten one step per die with hits marked, as gnubg writes them, unless
         --as-written. Nothing is lost silently: a record with an illegal play, or with anything the
         target format cannot hold, is refused (the reason names the game and move) unless
@@ -268,6 +271,7 @@ def register(app: typer.Typer) -> None:
         stay in an .sgf; .mat has no room for analysis, so it is dropped only with --drop-analysis.
         """
         from controller.formats.matchfile import read_record, write_record
+        from controller.formats.nardy_mat import check_nardy, is_nardy, write_nardy_mat
         from controller.formats.record import RecordError, format_losses
         from controller.formats.replay import ProblemKind, canonical_record, replay_match
         from controller.formats.sgf_props import count_props, strip_props
@@ -282,6 +286,10 @@ def register(app: typer.Typer) -> None:
             record = read_record(source)
         except RecordError as exc:
             raise _fail(f"{_clip(str(exc), 200)}; fix the file or give another") from None
+        nardy = is_nardy(record)
+        if nardy and target.suffix.lower() == ".sgf":
+            raise _fail(f"not converted: {source.name} is a long nardy record and gnubg's SGF (GM[6]) holds "
+                        "backgammon only; give an output name ending in .mat")
         analysed, _ = count_props(record)
         dropped = ""
         if analysed and (drop_analysis or target.suffix.lower() != ".sgf"):
@@ -291,11 +299,18 @@ def register(app: typer.Typer) -> None:
             record = strip_props(record, analysis=False, comments=True)
             dropped = f", analysis of {analysed} nodes dropped"
         warnings = [str(loss) for loss in format_losses(record, target.suffix)]
-        for p in replay_match(record).problems:
-            if p.kind is ProblemKind.ILLEGAL_PLAY:
-                text = f" {_clip(p.text)!r}" if p.text else ""
-                warnings.append(f"game {p.game}, move {p.move} (line {p.line}): the illegal play{text} is "
-                                f"kept as written; programs importing {target.name} may stop the game there")
+        if nardy:
+            # judged by the long nardy rules (RULES.md N4-N9), as `match check` does
+            for n in check_nardy(record):
+                warnings.append(f"{n}; kept as written, programs importing {target.name} may stop there")
+        else:
+            for p in replay_match(record).problems:
+                if p.kind is ProblemKind.ILLEGAL_PLAY:
+                    text = f" {_clip(p.text)!r}" if p.text else ""
+                    warnings.append(
+                        f"game {p.game}, move {p.move} (line {p.line}): the illegal play{text} is kept as "
+                        f"written; programs importing {target.name} may stop the game there"
+                    )
         header_only = all(w.startswith("headers") for w in warnings)
         if warnings and not as_written and not header_only:
             first = next(w for w in warnings if not w.startswith("headers"))
@@ -303,10 +318,13 @@ def register(app: typer.Typer) -> None:
             more = f" (and {others} more)" if others else ""
             raise _fail(f"not converted: {first}{more}; add --as-written to convert anyway with a "
                         "warning for each")
-        if not as_written:
+        if not as_written and not nardy:  # canonical_record rewrites by the backgammon rules
             record = canonical_record(record)
         try:
-            write_record(record, target)
+            if nardy:
+                target.write_text(write_nardy_mat(record), encoding="utf-8")
+            else:
+                write_record(record, target)
         except ValueError as exc:
             raise _fail(f"cannot write {target}: {exc}") from None
         except OSError as exc:

@@ -61,7 +61,10 @@ def register(app: typer.Typer) -> None:
             None, "--key", help="the station key it was written under; default ~/.config/tavla/station.key"
         ),
     ) -> None:
-        """Check a journal against the station key: intact (0), tampered or cut (1), unkeyed (3)."""
+        """Check a journal against the station key: intact (0), tampered or cut (1), unkeyed (3).
+
+        Exit 2 (one line): no such journal, not a journal, or no usable key.
+        """
         from controller.station.journal import NotAJournal, scan
         from controller.station.journal_key import KeyFileError, default_key_path, load_key
 

@@ -225,7 +225,8 @@ class _Scanner:
                 self.key_id = entry["key"]
                 self.checked = self.key is not None and self.key.id == self.key_id
         elif mode != self.mode:
-            return f"{'a keyed' if mode == 'keyed' else 'an unkeyed'} entry in an {self.mode} journal"
+            article = {"keyed": "a keyed", "unkeyed": "an unkeyed"}
+            return f"{article[mode]} entry in {article[self.mode]} journal"
         if mode == "keyed" and entry["key"] != self.key_id:
             return f"names key {str(entry['key'])[:16]!r}, the lines before it {self.key_id}"
         seq, digest = entry["seq"], entry["mac" if mode == "keyed" else "hash"]

@@ -73,7 +73,7 @@ def load_key(path: str | Path) -> StationKey:
     except (UnicodeDecodeError, ValueError):
         secret = b""
     if len(secret) != KEY_BYTES:
-        raise KeyFileError(f"{p} is not a Tavla station key (it holds {2 * KEY_BYTES} hex digits)")
+        raise KeyFileError(f"{p} is not a Tavla station key (a station key holds {2 * KEY_BYTES} hex digits)")
     return StationKey(secret, p)
 
 

@@ -29,6 +29,35 @@ if TYPE_CHECKING:  # collections.abc.Buffer is 3.12+; pyserial's stubs type writ
 
 _FLOAT_OPTIONS = ("latency", "flip", "drop", "boot")
 _INT_OPTIONS = ("seed", "leds", "reset_on_open", "pace")
+#: option -> (lowest, highest, the allowed values in words); None: any value of its type
+_RANGES: dict[str, tuple[float, float, str] | None] = {
+    "latency": (0.0, 10.0, "seconds per byte from 0 to 10"),
+    "flip": (0.0, 1.0, "a probability from 0 to 1"),
+    "drop": (0.0, 1.0, "a probability from 0 to 1"),
+    "boot": (0.0, 60.0, "seconds from 0 to 60"),
+    "seed": None,
+    "leds": (1, 65535, "a whole number of LEDs from 1 to 65535"),
+    "reset_on_open": (0, 1, "0 or 1"),
+    "pace": (0, 1, "0 or 1"),
+}
+
+
+class LedsimURLError(SerialException, ValueError):
+    """A ``ledsim://`` URL with an unknown option or a value out of range (a ``ValueError`` as well,
+    so the link knows retrying the same URL cannot help)."""
+
+
+def _option(option: str, text: str) -> float | int:
+    """The value of one URL option. :raises ValueError: naming the option and its allowed values."""
+    limits = _RANGES[option]
+    allowed = limits[2] if limits is not None else "a whole number"
+    try:
+        value: float | int = float(text) if option in _FLOAT_OPTIONS else int(text)
+    except ValueError:
+        raise ValueError(f"{option}={text!r}: give {allowed}") from None
+    if limits is not None and not (limits[0] <= value <= limits[1]):  # NaN fails too
+        raise ValueError(f"{option}={text}: give {allowed}")
+    return value
 
 
 class Serial(SerialBase):
@@ -75,23 +104,26 @@ class Serial(SerialBase):
         self.is_open = False
 
     def from_url(self, url: str) -> tuple[str, dict[str, Any]]:
-        """Parse ``ledsim://NAME?k=v``. :raises SerialException: on a bad scheme or option."""
+        """Parse ``ledsim://NAME?k=v``.
+
+        :raises LedsimURLError: (a ``SerialException`` and a ``ValueError``) on a bad scheme, an
+            unknown option, or a value outside its range (``flip=2``), naming the allowed values.
+        """
         parts = urllib.parse.urlsplit(url)
         if parts.scheme != "ledsim":
-            raise SerialException(f"expected ledsim://[NAME][?option=value]: got {url!r}")
+            raise LedsimURLError(f"expected ledsim://[NAME][?option=value]: got {url!r}")
         knobs: dict[str, Any] = {}
         for option, values in urllib.parse.parse_qs(parts.query, keep_blank_values=True).items():
             try:
-                if option in _FLOAT_OPTIONS:
-                    knobs[option] = float(values[0])
-                elif option in _INT_OPTIONS:
-                    knobs[option] = int(values[0])
-                else:
+                if option not in _RANGES:
                     raise ValueError(
                         f"unknown option {option!r} (known: {', '.join(_FLOAT_OPTIONS + _INT_OPTIONS)})"
                     )
+                if len(values) > 1:
+                    raise ValueError(f"{option} is given {len(values)} times; give it once")
+                knobs[option] = _option(option, values[0])
             except ValueError as exc:
-                raise SerialException(f"ledsim URL {url!r}: {exc}") from exc
+                raise LedsimURLError(f"ledsim URL {url!r}: {exc}") from exc
         return parts.netloc + parts.path.strip("/"), knobs
 
     def _reconfigure_port(self, force_update: bool = False) -> None:

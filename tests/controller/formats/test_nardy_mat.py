@@ -102,3 +102,26 @@ def test_the_station_exports_a_finished_nardy_game_as_mat_rule_n9(tmp_path: Path
     assert is_nardy(record) and record.length == 5
     assert (record.games[0].winner, record.games[0].points) == (0, 2)  # mars
     assert record.games[0].actions == (Roll(0, (2, 1), (Step(1, 0), Step(1, 0))),)
+
+
+def test_match_convert_checks_a_nardy_record_by_the_nardy_rules_and_keeps_it_nardy(tmp_path: Path) -> None:
+    """RULES.md N4-N9: a legal nardy record converts to nardy .mat; .sgf (backgammon only) is refused."""
+    from typer.testing import CliRunner
+
+    from controller.cli import app
+    from controller.formats.matchfile import read_record
+
+    record = MatchRecord(0, ("Ann", "Bob"), (_random_game(5),))
+    source = tmp_path / "n3.mat"
+    source.write_text(write_nardy_mat(record))
+    out = tmp_path / "out.mat"
+    result = CliRunner().invoke(app, ["match", "convert", str(source), str(out)])
+    assert result.exit_code == 0, result.output
+    again = read_record(out)
+    assert is_nardy(again) and again.games == record.games and check_nardy(again) == []
+    for extra in ([], ["--as-written"]):
+        result = CliRunner().invoke(app, ["match", "convert", str(source), str(tmp_path / "out.sgf"), *extra])
+        assert result.exit_code == 2
+        assert "long nardy" in result.output and "SGF" in result.output
+        assert len(result.output.strip().splitlines()) == 1
+        assert not (tmp_path / "out.sgf").exists()

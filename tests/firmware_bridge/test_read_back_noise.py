@@ -1,0 +1,33 @@
+"""`LedLink.read_back` on a mildly noisy line (the `tavla led test` of a fresh user): every frame is
+acknowledged, so the read-back must ask again until an intact report comes and then show the very
+state the device last acknowledged, not "read back DIFFERENT"."""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware_bridge.frames import AMBER, BLUE, GREEN, RED, ZONE_COUNT, Effect, LedFrame, ZoneLight
+from firmware_bridge.link import LedLink
+
+PATTERN = LedFrame(
+    tuple(
+        ZoneLight(GREEN)
+        if z < 24
+        else ZoneLight(AMBER, Effect.BLINK)
+        if z == 24
+        else ZoneLight(BLUE, Effect.PULSE)
+        for z in range(ZONE_COUNT)
+    ),
+    brightness=128,
+)
+
+
+# seeds whose first report (or first ten) was corrupted or lost before the read-back retried
+@pytest.mark.parametrize("faults", ["flip=0.01&seed=6", "flip=0.01&seed=1", "drop=0.02&seed=3"])
+def test_read_back_retries_until_an_intact_report(faults: str) -> None:
+    with LedLink.open(f"ledsim://?{faults}") as link:
+        for zone in range(ZONE_COUNT):
+            assert link.show(LedFrame.lit({zone}, RED, brightness=160))
+        assert link.show(PATTERN)
+        report = link.read_back()
+        assert report.frame == link.state == PATTERN
