@@ -34,12 +34,14 @@ Catalogue (default -> settings):
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from controller.game.events import DieSeen
 from controller.geometry import right_half
 from controller.rules.errors import TavlaError
 from controller.rules.variant import VARIANTS, variant_named
+
+if TYPE_CHECKING:  # events check settings against Settings: importing events here would be a cycle
+    from controller.game.events import DieSeen
 
 
 class SettingsError(TavlaError, ValueError):

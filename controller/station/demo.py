@@ -30,9 +30,12 @@ NARDY_SEATING = Seating.for_home("nardy", "bottom-right")
 NAMES = ("light", "dark")
 
 
+_SEATINGS = {"backgammon": SEATING, "nardy": NARDY_SEATING}
+
+
 def seating_for(variant: str) -> Seating:
     """Where the demo seats the players: light's home board bottom-right in either variant."""
-    return NARDY_SEATING if variant == "nardy" else SEATING
+    return _SEATINGS.get(variant, SEATING)
 
 
 def _side(side: Any) -> tuple[int, ...]:
