@@ -34,20 +34,6 @@ from controller.cli.journals import (
 _fail = fail
 
 
-def _is_demo(events: list[Any]) -> int | None:
-    """The last demo frame's number when the journal is a `tavla run` demo session (every board it
-    saw came from the demo), else None."""
-    from controller.game.events import BoardSeen
-
-    boards = [ev for ev in events if isinstance(ev, BoardSeen)]
-    if not boards or not all(ev.source.startswith("demo ") for ev in boards):
-        return None
-    try:
-        return int(boards[-1].source.split()[1].rstrip(":"))
-    except (IndexError, ValueError):
-        return None
-
-
 def register(app: typer.Typer) -> None:
     @app.command("replay")
     def replay_cmd(
@@ -152,7 +138,9 @@ def register(app: typer.Typer) -> None:
         goes_on = any(x is not None and x is not False for x in (source, events, demo))
         station_key = key_for_writing(key) if goes_on else key_for_reading(key)
         done = load_journal(path, key=station_key, key_given=key is not None)
-        demo_from = _is_demo(done)
+        from controller.station.session import demo_frame_of
+
+        demo_from = demo_frame_of(done)
         if demo and demo_from is None:
             raise _fail(
                 f"{path} is not a demo session: go on with its camera (--source) or recording (--events)"

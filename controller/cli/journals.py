@@ -12,7 +12,7 @@ import typer
 from controller.cli.common import fail
 
 if TYPE_CHECKING:
-    from controller.station.journal import JournalDamaged
+    from controller.station.journal import Contents, JournalDamaged
 
 
 _fail = fail
@@ -69,6 +69,23 @@ def seal_note(path: Path, contents: Any) -> str | None:
     )
 
 
+def scan_journal(path: Path, key: Any) -> Contents:
+    """The journal's :class:`controller.station.journal.Contents` under ``key``.
+
+    :raises typer.Exit: (2, one line) when ``path`` is a folder, missing or unreadable.
+    """
+    from controller.station.journal import scan
+
+    if path.is_dir():
+        raise _fail(f"{path} is a folder: give the journal file (journal-*.jsonl in it)")
+    try:
+        return scan(path, key)
+    except FileNotFoundError as exc:
+        raise _fail(f"journal {path} does not exist; give the path `tavla run` printed") from exc
+    except OSError as exc:
+        raise _fail(f"cannot read journal {path}: {exc.strerror or exc}") from exc
+
+
 def load_journal(
     path: Path, until_damage: bool = False, key: Any = None, key_given: bool = False
 ) -> list[Any]:
@@ -81,16 +98,9 @@ def load_journal(
     refused (its MACs cannot be checked, so a forged journal would replay as fine); the station's
     own key, used by default, only gets a note when it is not the journal's.
     """
-    from controller.station.journal import NotAJournal, scan
+    from controller.station.journal import NotAJournal
 
-    if path.is_dir():
-        raise _fail(f"{path} is a folder: give the journal file (journal-*.jsonl in it)")
-    try:
-        contents = scan(path, key)
-    except FileNotFoundError as exc:
-        raise _fail(f"journal {path} does not exist; give the path `tavla run` printed") from exc
-    except OSError as exc:
-        raise _fail(f"cannot read journal {path}: {exc.strerror or exc}") from exc
+    contents = scan_journal(path, key)
     events, damage = contents.events, contents.damage
     if isinstance(damage, NotAJournal):
         raise _fail(f"{path} is not a Tavla journal; give the journal-*.jsonl file `tavla run` printed")

@@ -65,7 +65,8 @@ def register(app: typer.Typer) -> None:
 
         Exit 2 (one line): no such journal, not a journal, or no usable key.
         """
-        from controller.station.journal import NotAJournal, scan
+        from controller.cli.journals import scan_journal
+        from controller.station.journal import NotAJournal
         from controller.station.journal_key import KeyFileError, default_key_path, load_key
 
         key_path = key if key is not None else default_key_path()
@@ -73,14 +74,7 @@ def register(app: typer.Typer) -> None:
             station_key = load_key(key_path)
         except KeyFileError as exc:
             raise fail(f"{exc}; give --key with the key of the station that wrote {journal}") from exc
-        if journal.is_dir():
-            raise fail(f"{journal} is a folder: give the journal file (journal-*.jsonl in it)")
-        try:
-            contents = scan(journal, station_key)
-        except FileNotFoundError as exc:
-            raise fail(f"journal {journal} does not exist") from exc
-        except OSError as exc:
-            raise fail(f"cannot read journal {journal}: {exc.strerror or exc}") from exc
+        contents = scan_journal(journal, station_key)
         if isinstance(contents.damage, NotAJournal):
             raise fail(f"{journal} is not a Tavla journal")
         if contents.lines == 0 and contents.damage is None and not contents.torn:
