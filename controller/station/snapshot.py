@@ -78,7 +78,10 @@ def snapshot(station: Any) -> dict[str, Any]:
         "best_play": None,
         "best_moves": None,
     }
-    if mode != "tournament":
+    if mode == "tournament":  # no electronic aid on any screen (USBGF, UKBGF): nor the movable points
+        if out["board"] is not None:
+            out["board"]["movable_slots"] = []
+    else:
         out["legal_plays"] = _legal(state)
         moving = state.phase == "moving"
         out["best_play"] = getattr(station, "best_play", None) if moving else None

@@ -40,6 +40,9 @@ def test_tournament_mode_shows_no_hint():
         assert snap["mode"] == "tournament"
         shown.append(snap)
     assert all(s["legal_plays"] is None and s["best_play"] is None for s in shown)
+    # nor the movable points, which the page would outline (found by the fresh-user test)
+    assert any(s["board"] for s in shown)
+    assert all(not s["board"]["movable_slots"] for s in shown if s["board"])
 
 
 def test_learner_mode_lists_the_legal_plays_of_the_roll():
