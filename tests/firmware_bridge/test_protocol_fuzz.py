@@ -5,10 +5,8 @@ what the decoders act on; this file only that nothing undocumented escapes them.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from firmware_bridge.errors import LayoutError, ProtocolError
@@ -16,9 +14,7 @@ from firmware_bridge.frames import ZONE_COUNT
 from firmware_bridge.layout import parse_zone, zone_name
 from firmware_bridge.protocol import MsgType, StreamDecoder, decode_one, encode_raw
 from tests.firmware_bridge.strategies import noisy_streams
-
-FAST = settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
-SLOW = settings(max_examples=100_000, deadline=None, suppress_health_check=list(HealthCheck))
+from tests.fuzzing import FAST, SLOW, run_harness
 
 # a CRC-valid frame of any type and any payload: the type-specific parsers see every length
 framed = st.builds(
@@ -64,16 +60,7 @@ HARNESSES = {
 
 
 def _run(name: str, runner: settings) -> None:
-    """Run one harness; print how many examples it took (an undocumented exception fails the test)."""
-    strategy, check = HARNESSES[name]
-    seen = [0]
-
-    def counted(value: Any) -> None:
-        seen[0] += 1
-        check(value)
-
-    runner(given(strategy)(counted))()
-    print(f"{name}: {seen[0]} examples, 0 undocumented exceptions")
+    run_harness(name, *HARNESSES[name], runner)
 
 
 @pytest.mark.parametrize("name", HARNESSES)

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import base64
 import re
-from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from controller.formats import FormatError, parse_hops, position_from_id
@@ -24,9 +23,7 @@ from controller.formats.sgf import parse_sgf
 from controller.formats.xgid import parse_xgid
 from tests.controller.formats.test_fuzz import id_like, play_like, xgid_like
 from tests.controller.formats.test_record_strategies import FIXTURES, mutated_texts
-
-FAST = settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
-SLOW = settings(max_examples=100_000, deadline=None, suppress_health_check=list(HealthCheck))
+from tests.fuzzing import FAST, SLOW, run_harness
 
 # digits that str.isdigit() or \d accept but no file format means: mathematical, superscript,
 # Arabic-Indic, full-width
@@ -184,16 +181,7 @@ HARNESSES = {
 
 
 def _run(name: str, runner: settings) -> None:
-    """Run one harness; print how many examples it took (an undocumented exception fails the test)."""
-    strategy, check = HARNESSES[name]
-    seen = [0]
-
-    def counted(value: Any) -> None:
-        seen[0] += 1
-        check(value)
-
-    runner(given(strategy)(counted))()
-    print(f"{name}: {seen[0]} examples, 0 undocumented exceptions")
+    run_harness(name, *HARNESSES[name], runner)
 
 
 @pytest.mark.parametrize("name", HARNESSES)
