@@ -33,6 +33,8 @@ MIN_SIDE = 64
 # measured on: 640-1600 px) are read shrunk to a long side of WORK_SIDE; see _read_shrunk.
 MAX_WORK_SIDE = 1920
 WORK_SIDE = 1600
+# No backgammon or nardy set has more checkers of a colour than this (some play with fewer).
+SET_SIZE = 15
 # Frames darker than this mean grey level (0-255) are reported as too dark.
 _TOO_DARK = 12.0
 
@@ -118,7 +120,7 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
     points = _points(geom, stacks, names)
     if occluded:  # the points under the hand are not read: confidence 0
         points = hide_points(points, rect, geom, stacks + on_bar, radius, mask=foreign)
-    off = name_off(off_groups, stacks + on_bar, all_names)
+    off = _within_a_set(name_off(off_groups, stacks + on_bar, all_names), points, bar)
     # an unread square may be a die the cube finder took for the cube (a die on the bar is a square
     # nearer the field than the cube in its tray): the dice reader looks there too, with its checks
     cube_xy = cube.image_xy if cube is not None and cube.value is not None else None
@@ -157,6 +159,20 @@ def _read_shrunk(img: np.ndarray, k: float) -> BoardReading:
         cube=None if r.cube is None else replace(r.cube, image_xy=up(r.cube.image_xy)),
         image_size=(w, h),
     )
+
+
+def _within_a_set(off: dict[str, int], points: tuple[PointReading, ...],
+                  bar: dict[str, int]) -> dict[str, int]:
+    """The borne-off counts, each cut to what a set of ``SET_SIZE`` checkers of its colour leaves once
+    those read on the points and the bar are counted: a card or a clock beside a tray read as
+    checkers cannot make a sixteenth (the points' counts are the surer reading)."""
+    out = {}
+    for colour, n in off.items():
+        seen = sum(p.count for p in points if p.colour == colour) + bar.get(colour, 0)
+        left = max(0, SET_SIZE - seen)
+        if min(n, left):
+            out[colour] = min(n, left)
+    return out
 
 
 def _points(

@@ -138,3 +138,14 @@ def test_a_photo_far_larger_than_a_frame_reads_as_the_frame_does() -> None:
             assert abs(q.image_xy[1] - k * p.image_xy[1]) < 8 * k
         assert sorted(d.value for d in b.dice) == sorted(d.value for d in a.dice)
     assert wrong <= 1
+
+
+def test_borne_off_checkers_never_make_a_sixteenth() -> None:
+    """A card beside a tray read as light checkers off is cut to what 15 leave once the points and
+    the bar are counted (the points' counts are the surer reading); the other colour is untouched."""
+    from vision.reader import _within_a_set
+    from vision.reading import PointReading
+
+    points = tuple(PointReading(i, None, "light" if i < 5 else None, 3 if i < 5 else 0) for i in range(24))
+    assert _within_a_set({"light": 4, "dark": 2}, points, {}) == {"dark": 2}
+    assert _within_a_set({"light": 4}, points[:4] + points[5:], {"light": 1}) == {"light": 2}

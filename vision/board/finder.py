@@ -12,6 +12,8 @@ Algorithm (our own; OpenCV supplies segmentation, hulls and homographies):
    longest sides extended, or the four longest straight stretches of the outline itself, when a
    corner is cut or a hand bulges it) is a candidate field (or half-field). A hull is used because a
    field's outline is a comb (triangles cut into it) while its hull is the field's quadrilateral.
+   Fields fitted to the triangles' own sides (:mod:`vision.board.triangles`) are candidates too:
+   they need no outline, which a wooden field in a wooden frame or dark points on a dark frame lack.
 2. **Triangle-pattern score.** Each candidate is rectified (a homography) under four hypotheses:
    which pair of opposite edges carries the points, and whether it holds 12 or 6 points per edge.
    Along each edge, at several depths, the colours at the point centres must alternate point to point
@@ -44,6 +46,7 @@ import numpy as np
 
 from vision.board.exposure import FRAME_EXPOSED, normalise_exposure
 from vision.board.geometry import POINT_PX, BoardGeometry, point_centres_u, point_edges_u
+from vision.board.triangles import field_candidates
 
 __all__ = ["find_board", "geometry_from_corners"]
 
@@ -858,6 +861,7 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
     quads = _candidates(work)
     cands = _assemble(lab, _hypotheses(lab, quads))
+    triangles = _triangle_fields(lab)
     broken = False
     if not cands:
         cands = _completed_candidates(lab, quads)
@@ -865,10 +869,23 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
     if not cands:
         # several corners of the field cut (dark checkers on dark points against a dark frame)
         cands = _assemble(lab, _hypotheses(lab, _candidates(work, cut=True)))
-    if not cands:
+    if not cands and not triangles:
         return None
     cands.sort(key=lambda c: -c[0])
-    return _finish(image, work, lab, cands, broken)
+    # a completed outline is under a hand: the triangles' field is not offered against it
+    return _finish(image, work, lab, cands, broken, [] if broken else triangles)
+
+
+def _triangle_fields(lab: np.ndarray) -> list[tuple[float, np.ndarray, float, bool]]:
+    """Whole-field candidates fitted to the points' triangles (:mod:`vision.board.triangles`), which
+    need no outline: the best ``_FINALISTS`` by the weaker row's pattern score."""
+    out = []
+    for quad, gap in field_candidates(lab):
+        score = _pattern_scores(lab, quad, 12, (gap,))[0][0]
+        if score >= _MIN_SCORE:
+            out.append((score, quad, gap, gap > 0))
+    out.sort(key=lambda c: -c[0])
+    return out[:_FINALISTS]
 
 
 def _assemble(lab: np.ndarray, hyps: list[_Hyp]) -> list[tuple[float, np.ndarray, float, bool]]:
@@ -896,18 +913,22 @@ def _assemble(lab: np.ndarray, hyps: list[_Hyp]) -> list[tuple[float, np.ndarray
 
 
 def _finish(image: np.ndarray, work: np.ndarray, lab: np.ndarray,
-            cands: list[tuple[float, np.ndarray, float, bool]], broken: bool) -> BoardGeometry | None:
-    """Refine the best candidates (sorted, best first) and return the geometry of the one whose
-    refined field shows the clearest pattern (module docstring, step 4)."""
+            cands: list[tuple[float, np.ndarray, float, bool]], broken: bool,
+            triangles: list[tuple[float, np.ndarray, float, bool]] = ()) -> BoardGeometry | None:
+    """Refine the best candidates (sorted, best first) and the ``triangles`` candidates
+    (:func:`_triangle_fields`), and return the geometry of the one whose refined field shows the
+    clearest pattern (module docstring, step 4). A triangles candidate that refines onto the field of
+    an outline candidate (within half a point) gives way to it."""
     h, w = image.shape[:2]
     scale = work.shape[1] / w
     mag = colour_gradient(work)
     smooth = cv2.GaussianBlur(mag, (5, 5), 1.2)
-    top = cands[0][0]
+    top = cands[0][0] if cands else 0.0
+    finalists = [c for c in cands[:_FINALISTS] if c[0] >= top - 0.2]
+    n_outline = len(finalists)
     fitted = []
-    for score, quad, gap, with_bar in cands[:_FINALISTS]:
-        if score < top - 0.2:
-            break
+    outline_quads: list[np.ndarray] = []
+    for k, (score, quad, gap, with_bar) in enumerate(finalists + list(triangles)):
         if broken:
             pass  # the completed corner stays: the triangles' edges would pull it onto the hand
         elif not with_bar:
@@ -932,6 +953,10 @@ def _finish(image: np.ndarray, work: np.ndarray, lab: np.ndarray,
             final -= _BAR_MARGIN if with_bar else 0.0
             if final < _MIN_BROKEN_FINAL:
                 continue
+        if k < n_outline:
+            outline_quads.append(quad)
+        elif any(_same_field(quad, q) for q in outline_quads):
+            continue
         # (the outline and the bar judge only fields with a bar and only when it is not broken)
         judged = with_bar and not broken
         fitted.append((final, score, quad, gap, with_bar,
@@ -969,6 +994,14 @@ def _finish(image: np.ndarray, work: np.ndarray, lab: np.ndarray,
     if broken:
         geom = dataclasses.replace(geom, outline_broken=True)
     return geom
+
+
+def _same_field(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether quads ``a`` and ``b`` (4 corners each, any order) lie within half a point of each
+    other at every corner (a point: a twelfth of the longer side)."""
+    tol = 0.5 * max(_edge_len(a[0], a[1]), _edge_len(a[1], a[2])) / 12.0
+    d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
+    return bool(np.all(d.min(axis=1) < tol))
 
 
 def _bar_uniformity(lab: np.ndarray, quad: np.ndarray, gap: float) -> float:

@@ -93,9 +93,7 @@ def test_groups_are_named_by_the_nearest_stack_colour() -> None:
 # Measured misreadings on the photos added to boards-real (issue 14): remove a mark when the reader
 # learns that photo.
 _OFF_XFAILS = {
-    "test1.jpg": "a black tournament case: read with 2 light checkers off",
-    "test11.jpg": "walnut board, name cards beside the trays: read with 2 light off",
-    "test12.jpg": "walnut board, name cards beside the trays: read with 2 light and 1 dark off",
+    "test12.jpg": "walnut board, name cards beside the trays: read with 1 light off",
 }
 
 

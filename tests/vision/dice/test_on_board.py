@@ -283,8 +283,6 @@ def test_webcam_rolls() -> None:
 # Measured misreadings on the photos added to boards-real (issue 14): remove a mark when the reader
 # learns that photo.
 _ROLL_XFAILS = {
-    "test1.jpg": "two small dice on a black tournament case: 1-5 read as no dice",
-    "test6.jpg": "small dice on a walnut board with logos: 3-5 read as no dice",
     "test12.jpg": "small dice on a walnut board with logos: 4-6 read as no dice",
     "template3.jpg": "four dice beside mother-of-pearl checkers: 3 4 5 6 read as 3 4 6",
 }

@@ -1,0 +1,335 @@
+"""Field candidates from the points' triangles themselves, found as pairs of straight edges.
+
+Every backgammon board has 24 long, narrow triangles whose tips point at the field's middle. The
+outline finder (:mod:`vision.board.finder`) needs the field to stand out from the frame as one
+region; on a wooden board (walnut field in a walnut frame) or a tournament case (dark points against
+a dark frame) it does not. The triangles' sides are there on every board, so this module:
+
+1. **Triangles.** Straight segments (OpenCV's line segment detector on L, a and b) that meet at one
+   end at a narrow angle, with one colour between them and another outside, are a triangle: its tip,
+   its axis (tip to base) and its length.
+2. **Rows.** Tips whose axes agree (one direction, or its opposite) and that lie on one line are a
+   row. Two rows face each other when each row's bases lie beyond its tips, away from the other row
+   (the gaps between triangles are triangles too, but theirs point inward).
+3. **Columns.** The two rows' lines meet at the vanishing point of the board's long side and the
+   axes at that of its short side; sending both to infinity leaves an affine view where the tips are
+   evenly spaced, so each tip gets its column (0-11) and the bar shows as the one wider gap.
+4. **Field.** The field's corners lie half a point beyond the outer columns, on the bases' lines;
+   mapped back, they are candidates for the finder's refinement and pattern score, which decide.
+
+Everything is measured in the triangles' own sizes (lengths, spacing), not in pixels.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import cv2
+import numpy as np
+
+__all__ = ["field_candidates", "find_triangles"]
+
+# A point's apex angle: tall narrow triangles (4-8 point widths tall for one wide) give 7-28 degrees.
+_APEX_DEG = (5.0, 35.0)
+# Segments shorter than this share of the image's long side are texture, not a triangle's side.
+_MIN_SEG = 1.0 / 30.0
+# At most this many segments are paired (the longest), bounding the pairing's cost.
+_MAX_SEGS = 500
+# Two sides' tips meet within this share of the shorter side's length.
+_TIP_MEET = 0.12
+# Inside and outside colours differ by at least this Lab distance (a faint grain line does not).
+_MIN_CONTRAST = 18.0
+# Axes within this angle (degrees) of the board's short-side direction count as one orientation.
+_AXIS_TOL = 25.0
+# A tip belongs to a row's line within this share of the row's spacing.
+_ROW_TOL = 0.3
+# A row needs this many tips (a half-board row has 6; checkers cover some tips).
+_MIN_ROW = 4
+# A bar is at least this share of a point wide (narrower, it is a gap between two points).
+_MIN_BAR = 0.3
+
+
+def find_triangles(lab: np.ndarray) -> np.ndarray:
+    """Triangles in a Lab uint8 image (H, W, 3): float (N, 6) rows ``tip_x, tip_y, axis_x, axis_y,
+    length, contrast`` (axis a unit vector from the tip to the base), duplicates merged."""
+    h, w = lab.shape[:2]
+    lsd = cv2.createLineSegmentDetector()
+    found = []
+    for ch in range(3):
+        segs = lsd.detect(np.ascontiguousarray(lab[:, :, ch]))[0]
+        if segs is not None:
+            found.append(segs.reshape(-1, 4))
+    if not found:
+        return np.zeros((0, 6))
+    seg = np.concatenate(found).astype(np.float64)
+    length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
+    keep = length > _MIN_SEG * max(h, w)
+    seg, length = seg[keep], length[keep]
+    longest = np.argsort(-length)[:_MAX_SEGS]  # a cluttered frame: its longest edges
+    seg, length = seg[longest], length[longest]
+    n = len(seg)
+    if n < 2:
+        return np.zeros((0, 6))
+    # every segment's two ends as a possible tip, the other end as its far end
+    tips = np.concatenate([seg[:, :2], seg[:, 2:]]).astype(np.float32)
+    far = np.concatenate([seg[:, 2:], seg[:, :2]])
+    which = np.concatenate([np.arange(n), np.arange(n)])
+    lens = np.concatenate([length, length]).astype(np.float32)
+    dx = tips[:, None, 0] - tips[None, :, 0]
+    dy = tips[:, None, 1] - tips[None, :, 1]
+    reach = _TIP_MEET * np.minimum(lens[:, None], lens[None, :])
+    ii, jj = np.nonzero((dx * dx + dy * dy < reach * reach) & (which[:, None] < which[None, :]))
+    if len(ii) == 0:
+        return np.zeros((0, 6))
+    ua = (far[ii] - tips[ii]) / lens[ii, None]
+    ub = (far[jj] - tips[jj]) / lens[jj, None]
+    cos = np.sum(ua * ub, axis=1)
+    lo, hi = np.cos(np.radians(_APEX_DEG[1])), np.cos(np.radians(_APEX_DEG[0]))
+    ratio = np.minimum(lens[ii], lens[jj]) / np.maximum(lens[ii], lens[jj])
+    ok = (cos > lo) & (cos < hi) & (ratio > 0.4)
+    ii, jj, ua, ub, cos = ii[ok], jj[ok], ua[ok], ub[ok], cos[ok]
+    if len(ii) == 0:
+        return np.zeros((0, 6))
+    tip = 0.5 * (tips[ii] + tips[jj])
+    axis = ua + ub
+    axis /= np.linalg.norm(axis, axis=1)[:, None]
+    cand = np.column_stack([tip, axis, np.maximum(lens[ii], lens[jj]), cos])
+    contrast = _contrasts(lab, cand)
+    cand[:, 5] = contrast
+    cand = cand[contrast >= _MIN_CONTRAST]
+    return _merge(cand)
+
+
+def _contrasts(lab: np.ndarray, tri: np.ndarray) -> np.ndarray:
+    """Lab distance between the median colour inside each triangle and beside it (both sides),
+    0 where the inside is not one colour (a spread over half the contrast)."""
+    h, w = lab.shape[:2]
+    tip, axis, length = tri[:, 0:2], tri[:, 2:4], tri[:, 4]
+    half_tan = np.tan(np.arccos(np.clip(tri[:, 5], -1, 1)) / 2)
+    side = np.stack([-axis[:, 1], axis[:, 0]], axis=1)
+    inside, outside = [], []
+    for f in (0.35, 0.5, 0.65):
+        centre = tip + axis * (length * f)[:, None]
+        width = (length * f * half_tan)[:, None]
+        inside.append(centre)
+        outside.append(centre + side * width * 1.8)
+        outside.append(centre - side * width * 1.8)
+
+    def sample(pts: list[np.ndarray]) -> np.ndarray:
+        p = np.stack(pts, axis=1)  # (N, k, 2)
+        xs = np.clip(np.rint(p[..., 0]).astype(np.intp), 0, w - 1)
+        ys = np.clip(np.rint(p[..., 1]).astype(np.intp), 0, h - 1)
+        return lab[ys, xs].astype(np.float64)  # (N, k, 3)
+
+    ins, outs = sample(inside), sample(outside)
+    ci, co = np.median(ins, axis=1), np.median(outs, axis=1)
+    contrast = np.linalg.norm(ci - co, axis=1)
+    spread = np.median(np.linalg.norm(ins - ci[:, None, :], axis=2), axis=1)
+    return np.where(spread <= 0.5 * contrast, contrast, 0.0)
+
+
+def _merge(tri: np.ndarray) -> np.ndarray:
+    """One triangle per tip: of those whose tips lie within a fifth of their length and whose axes
+    agree, the one with the strongest contrast."""
+    order = np.argsort(-tri[:, 5])
+    kept: list[np.ndarray] = []
+    for t in tri[order]:
+        if any(np.hypot(*(t[:2] - k[:2])) < 0.2 * min(t[4], k[4]) and t[2:4] @ k[2:4] > 0.9 for k in kept):
+            continue
+        kept.append(t)
+    return np.array(kept) if kept else np.zeros((0, 6))
+
+
+def _orientation(tri: np.ndarray) -> np.ndarray | None:
+    """The board's short-side direction (a unit vector) as the axes' dominant orientation (angles
+    doubled so that a direction and its opposite agree), weighted by contrast."""
+    ang = np.arctan2(tri[:, 3], tri[:, 2])
+    wgt = tri[:, 5]
+    c, s = float(np.sum(wgt * np.cos(2 * ang))), float(np.sum(wgt * np.sin(2 * ang)))
+    if np.hypot(c, s) < 0.3 * float(np.sum(wgt)):
+        return None  # no dominant orientation
+    a = 0.5 * np.arctan2(s, c)
+    return np.array([np.cos(a), np.sin(a)])
+
+
+def _rows(tips: np.ndarray, across: np.ndarray, spacing: float) -> list[np.ndarray]:
+    """Lines of tips (index arrays into ``tips``), best supported first: greedy RANSAC over pairs of
+    tips whose line runs roughly along ``across`` (the board's long side)."""
+    left = np.arange(len(tips))
+    found = []
+    while len(left) >= _MIN_ROW:
+        best: np.ndarray | None = None
+        pts = tips[left]
+        for i, j in itertools.combinations(range(len(left)), 2):
+            d = pts[j] - pts[i]
+            norm = float(np.hypot(*d))
+            if norm < 1e-6 or abs(d @ across) / norm < np.cos(np.radians(_AXIS_TOL)):
+                continue
+            normal = np.array([-d[1], d[0]]) / norm
+            dist = np.abs((pts - pts[i]) @ normal)
+            inl = np.nonzero(dist < _ROW_TOL * spacing)[0]
+            if best is None or len(inl) > len(best):
+                best = inl
+        if best is None or len(best) < _MIN_ROW:
+            break
+        found.append(left[best])
+        left = np.delete(left, best)
+    return found
+
+
+def _line(pts: np.ndarray) -> np.ndarray:
+    """Homogeneous least-squares line through points (k, 2)."""
+    c = pts.mean(axis=0)
+    _, _, vt = np.linalg.svd(pts - c)
+    d = vt[0]
+    n = np.array([-d[1], d[0]])
+    return np.array([n[0], n[1], -n @ c])
+
+
+def _vanishing(lines: np.ndarray) -> np.ndarray:
+    """Least-squares common point (homogeneous) of lines (k, 3)."""
+    ln = lines / np.linalg.norm(lines[:, :2], axis=1)[:, None]
+    _, _, vt = np.linalg.svd(ln)
+    return vt[-1]
+
+
+def field_candidates(lab: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """Field quads (TL, TR, BR, BL float32 in ``lab``'s pixels, points along TL-TR and BL-BR) with the
+    bar's share of the width (0 for none), from the triangles in ``lab`` (Lab uint8 (H, W, 3))."""
+    tri = find_triangles(lab)
+    if len(tri) < 2 * _MIN_ROW:
+        return []
+    down = _orientation(tri)
+    if down is None:
+        return []
+    along = np.array([-down[1], down[0]])
+    cos = tri[:, 2:4] @ down
+    tol = np.cos(np.radians(_AXIS_TOL))
+    spacing = 0.25 * float(np.median(tri[:, 4]))  # a point is about a quarter of a triangle long
+    groups = {+1: tri[cos > tol], -1: tri[cos < -tol]}
+    rows = {k: [g[r] for r in _rows(g[:, :2], along, spacing)] for k, g in groups.items()}
+    out: list[tuple[np.ndarray, float]] = []
+    for plus, minus in itertools.product(rows[+1], rows[-1]):
+        # the tips with axis +down (their bases further along +down) must lie beyond the others
+        if float(np.median(plus[:, :2] @ down)) <= float(np.median(minus[:, :2] @ down)):
+            continue
+        out.extend(_fields(minus, plus, along))
+    return out
+
+
+def _fields(top: np.ndarray, bottom: np.ndarray, along: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """Field quads for one pair of facing rows (``top``: bases toward -down, ``bottom``: toward +down)."""
+    l_top, l_bot = _line(top[:, :2]), _line(bottom[:, :2])
+    axes = np.concatenate([top, bottom])
+    axis_lines = np.array([np.cross([x, y, 1.0], [x + ax, y + ay, 1.0]) for x, y, ax, ay, *_ in axes])
+    vp_long = np.cross(l_top, l_bot)
+    vp_short = _vanishing(axis_lines)
+    horizon = np.cross(vp_long, vp_short)
+    if abs(horizon[2]) < 1e-12:
+        return []
+    horizon = horizon / horizon[2]
+    affine = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], horizon])
+
+    def warp(pts: np.ndarray) -> np.ndarray:
+        p = np.column_stack([pts, np.ones(len(pts))]) @ affine.T
+        if np.any(p[:, 2] <= 0):
+            raise ValueError("a point beyond the horizon")
+        return p[:, :2] / p[:, 2:3]
+
+    try:
+        t_tips, b_tips = warp(top[:, :2]), warp(bottom[:, :2])
+        t_base = warp(top[:, :2] + top[:, 2:4] * top[:, 4:5])
+        b_base = warp(bottom[:, :2] + bottom[:, 2:4] * bottom[:, 4:5])
+    except ValueError:
+        return []
+    # affine frame: u along the rows, v along the axes (an oblique frame: columns are lines along v)
+    rows_uv = np.concatenate([t_tips - t_tips.mean(axis=0), b_tips - b_tips.mean(axis=0)])
+    u_dir = np.linalg.svd(rows_uv)[2][0]  # both rows' common direction (parallel in this frame)
+    if u_dir @ along < 0:
+        u_dir = -u_dir
+    v_dir = np.median(np.concatenate([b_base - b_tips, t_tips - t_base]), axis=0)
+    v_dir /= np.linalg.norm(v_dir)
+    frame = np.column_stack([u_dir, v_dir])
+    if abs(np.linalg.det(frame)) < 0.2:
+        return []
+    to_uv = np.linalg.inv(frame)
+
+    def uv(p: np.ndarray) -> np.ndarray:
+        return np.asarray(p @ to_uv.T)
+
+    tt, bt, tb, bb = uv(t_tips), uv(b_tips), uv(t_base), uv(b_base)
+    steps = [st for st in (_column_step(np.sort(tt[:, 0])), _column_step(np.sort(bt[:, 0]))) if st]
+    if not steps:
+        return []
+    step = float(np.median(steps))
+    u = np.sort(np.concatenate([tt[:, 0], bt[:, 0]]))
+    # the base lines (v): both rows' triangles are one length, seen whole where no checker covers a
+    # base (checkers stand on the bases and shorten the sides found), so the longer ones tell it
+    length = float(np.percentile(np.concatenate([tt[:, 1] - tb[:, 1], bb[:, 1] - bt[:, 1]]), 80))
+    v_top_base = float(np.median(tt[:, 1])) - length
+    v_bot_base = float(np.median(bt[:, 1])) + length
+    out = []
+    for first, last, gap in _column_spans(u, step):
+        x0, x1 = first - 0.5 * step, last + 0.5 * step
+        corners_uv = np.array([[x0, v_top_base], [x1, v_top_base], [x1, v_bot_base], [x0, v_bot_base]])
+        aff = corners_uv @ frame.T
+        p = np.column_stack([aff, np.ones(4)]) @ np.linalg.inv(affine).T
+        if np.any(np.abs(p[:, 2]) < 1e-9):
+            continue
+        quad = (p[:, :2] / p[:, 2:3]).astype(np.float32)
+        x, y = quad[:, 0], quad[:, 1]
+        if float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) < 0:
+            quad = quad[[1, 0, 3, 2]]  # clockwise on screen, as the finder's quads are
+        out.append((quad, float(gap)))
+    return out
+
+
+def _column_step(u: np.ndarray) -> float | None:
+    """The spacing of one row's evenly spaced tips at ``u`` (sorted, some missing, one wider gap): the
+    median of the gaps near the smallest common one."""
+    d = np.diff(u)
+    if len(d) < 3:
+        return None
+    base = float(np.percentile(d, 30))
+    near = d[(d > 0.7 * base) & (d < 1.3 * base)]
+    return float(np.median(near)) if len(near) else None
+
+
+def _column_spans(u: np.ndarray, step: float) -> list[tuple[float, float, float]]:
+    """Hypotheses (centre of column 0, centre of column 11, bar share of the width) for tips at
+    ``u`` (sorted; both rows' tips merged) spaced ``step``: the tips are clustered into columns, the
+    one gap that is not a whole number of steps is the bar, and the outer columns are the outermost
+    tips or one or two steps beyond where fewer than 12 columns are seen."""
+    cols: list[float] = []
+    for x in u:
+        if cols and x - cols[-1] < 0.5 * step:
+            cols[-1] = 0.5 * (cols[-1] + x)
+        else:
+            cols.append(float(x))
+    c = np.array(cols)
+    if len(c) < 4:
+        return []
+    gaps = np.diff(c) / step
+    frac = np.abs(gaps - np.rint(gaps))
+    out = []
+    seen = int(np.rint((c[-1] - c[0]) / step)) + 1
+    if seen <= 12 and not np.any(frac > 0.25):
+        # no bar: 12 columns evenly spaced, those not seen beyond either end
+        for extra_left in range(0, 12 - seen + 1):
+            first = c[0] - extra_left * step
+            out.append((first, first + 11 * step, 0.0))
+    # a bar: any gap wider than a point and a half, with the columns not seen next to it or outside
+    for k in np.nonzero(gaps > 1.5)[0]:
+        left_n = int(np.rint((c[k] - c[0]) / step)) + 1
+        right_n = int(np.rint((c[-1] - c[k + 1]) / step)) + 1
+        if left_n > 6 or right_n > 6:
+            continue
+        for miss_left_out in range(0, 6 - left_n + 1):
+            for miss_right_out in range(0, 6 - right_n + 1):
+                first = c[0] - miss_left_out * step
+                last = c[-1] + miss_right_out * step
+                bar_w = (last - 5 * step) - (first + 5 * step) - step
+                if bar_w < _MIN_BAR * step:
+                    continue
+                out.append((first, last, bar_w / (12 * step + bar_w)))
+    return out
