@@ -169,6 +169,9 @@ class BoardView:
             "dice": state.get("dice"),
             "clock": state.get("clock"),
             "position_id": state.get("position_id"),
+            # what the station's page draws its board from (controller/station/web/board.js)
+            "drawing": {"board": state.get("board"), "dice": state.get("dice") or [],
+                        "cube": state.get("cube")},
             "online": self.online,
             "paused": self.paused(),
             "rulings": state.get("rulings") or [],

@@ -17,7 +17,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from controller.club import topics
-from controller.club.publisher import connect_client
+from controller.club.connect import connect_client
 from controller.club.url import BrokerUrl
 from controller.director.club import ClubView
 
@@ -97,7 +97,6 @@ class DirectorClient:
         """
         cmd = topics.command(name, f"{time.time_ns()}-{next(self._ids)}", **fields)
         if name == "round":
-            with self.view.lock:
-                self.view.round = cmd
+            self.view.start_round(cmd)
         self._client.publish(topics.director_topic(self.view.club, "command"), topics.dumps(cmd), qos=1)
         return cmd

@@ -1,6 +1,8 @@
 """Every board of a club, fed the broker's messages (:meth:`ClubView.receive`), read by the page.
 
 paho's thread writes, the web server's reads: one lock around it all (a club's worth of small dicts).
+:attr:`ClubView.version` counts the changes, so the page's stream sends the club again only when it
+moved.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ class ClubView:
         self.teams = teams
         self.boards: dict[str, BoardView] = {}
         self.round: dict[str, Any] | None = None
+        self.version = 0
         self.lock = threading.Lock()
 
     def board(self, name: str) -> BoardView:
@@ -35,6 +38,7 @@ class ClubView:
             return None
         name, leaf = where
         with self.lock:
+            self.version += 1
             b = self.boards.setdefault(name, BoardView(name))
             if leaf == "online":
                 b.online = payload == b"1"
@@ -49,6 +53,12 @@ class ClubView:
             elif leaf == "rulings":
                 b.add_ruling(body)
         return name
+
+    def start_round(self, cmd: dict[str, Any]) -> None:
+        """The round the director started (its pairings choose the boards of the round's CSV)."""
+        with self.lock:
+            self.round = cmd
+            self.version += 1
 
     def to_json(self) -> dict[str, Any]:
         with self.lock:
