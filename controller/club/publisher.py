@@ -97,6 +97,7 @@ class ClubLink:
         self.commands = 0
         self._station: Any = None
         self._started = False
+        self._closing = False  # close() disconnects: not a lost connection
         # message ids the broker has not acknowledged yet, and those it acknowledged before publish()
         # returned them; a lock of their own: paho calls on_publish holding its own lock, which
         # publish() takes too, so neither is held across the other
@@ -202,6 +203,7 @@ class ClubLink:
             deadline = time.monotonic() + timeout
             while self.pending and self.connected and time.monotonic() < deadline:
                 time.sleep(0.02)
+        self._closing = True
         self._client.disconnect()
         self._client.loop_stop()
 
@@ -220,7 +222,9 @@ class ClubLink:
         self._republish(self.acked)
 
     def _on_disconnect(self, _c: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
-        if self.connected:
+        if self._closing:
+            self.say(f"club broker {self.url}: disconnected cleanly")
+        elif self.connected:
             self.say(f"club broker {self.url}: connection lost ({reason}); playing on, retrying")
         self.connected = False
 

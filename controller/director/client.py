@@ -64,7 +64,9 @@ class DirectorClient:
         self.connected.set()
         self.say(f"club broker {self.url}: the director sees club {club}")
 
-    def _on_disconnect(self, *_a: Any) -> None:
+    def _on_disconnect(self, _c: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
+        if self.connected.is_set() and not self._stop.is_set():
+            self.say(f"club broker {self.url}: connection lost ({reason}); retrying")
         self.connected.clear()
 
     def _on_message(self, _c: Any, _u: Any, msg: mqtt.MQTTMessage) -> None:
