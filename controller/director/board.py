@@ -170,8 +170,7 @@ class BoardView:
             "clock": state.get("clock"),
             "position_id": state.get("position_id"),
             # what the station's page draws its board from (controller/station/web/board.js)
-            "drawing": {"board": state.get("board"), "dice": state.get("dice") or [],
-                        "cube": state.get("cube")},
+            "drawing": _drawing(state),
             "online": self.online,
             "paused": self.paused(),
             "rulings": state.get("rulings") or [],
@@ -183,3 +182,13 @@ class BoardView:
             "journals": len(self.logs),
             "broken": self.broken,
         }
+
+
+def _drawing(state: dict[str, Any]) -> dict[str, Any]:
+    """The station's board, dice and cube as its page draws them, less the reader's confidence per
+    point: doubting the camera is the station's referee's job, and on a page of many boards the
+    percentages hide the checkers."""
+    board = state.get("board")
+    if isinstance(board, dict):
+        board = {k: v for k, v in board.items() if k != "confidence"}
+    return {"board": board, "dice": state.get("dice") or [], "cube": state.get("cube")}

@@ -108,7 +108,8 @@ function drawTeams(teams) {
 
 function drawResults(club) {
   const paired = club.round ? new Set(club.round.pairings.map((p) => String(p.board))) : null;
-  $("round-no").textContent = club.round ? club.round.round : "–";
+  $("results-title").textContent = club.round ? `Round ${club.round.round}: results` :
+    "Results (no round started from this page: every board)";
   $("results").tBodies[0].replaceChildren(...club.boards.filter((b) => !paired || paired.has(b.board)).map((b) => {
     const s = b.score || {};
     const tr = document.createElement("tr");

@@ -49,3 +49,13 @@ def test_an_entry_that_does_not_chain_marks_the_board_broken():
     for e in es:
         b.add_entry(e)
     assert b.broken and "entry 2" in b.broken
+
+
+def test_the_drawing_is_the_stations_board_dice_and_cube_without_the_readers_confidence(team_boards):
+    b = BoardView("3")
+    state = team_boards["3"].state
+    seen = {**state, "board": {**state["board"], "confidence": [0.5] * 24}}
+    b.set_state(seen)
+    drawing = b.to_json()["drawing"]
+    assert drawing["board"] == {k: v for k, v in seen["board"].items() if k != "confidence"}
+    assert (drawing["dice"], drawing["cube"]) == (state["dice"], state["cube"])
