@@ -106,15 +106,15 @@ function drawTeams(teams) {
   }));
 }
 
+// the round's result table: the rows of the CSV (controller.director.results), as the server made them
 function drawResults(club) {
-  const paired = club.round ? new Set(club.round.pairings.map((p) => String(p.board))) : null;
   $("results-title").textContent = club.round ? `Round ${club.round.round}: results` :
     "Results (no round started from this page: every board)";
-  $("results").tBodies[0].replaceChildren(...club.boards.filter((b) => !paired || paired.has(b.board)).map((b) => {
-    const s = b.score || {};
+  $("results").tBodies[0].replaceChildren(...club.results.map((r) => {
     const tr = document.createElement("tr");
-    for (const v of [b.board, b.light, b.dark, s.match_length ?? "", s.light === undefined ? "" : `${s.light} – ${s.dark}`,
-      b.winner ? b[b.winner] : ""]) {
+    tr.dataset.board = r.board;
+    for (const v of [r.board, r.light, r.dark, r.match_length, r.light_score === "" ? "" :
+      `${r.light_score} – ${r.dark_score}`, r.winner]) {
       const td = document.createElement("td");
       td.textContent = v;
       tr.appendChild(td);

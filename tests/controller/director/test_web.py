@@ -131,3 +131,19 @@ def test_commands_go_to_the_sender_and_bad_ones_get_one_line():
 
     served(club(), send, check)
     assert sent == ["pause"]
+
+
+def test_a_round_lists_its_pairings_until_each_station_has_started_its_match():
+    """Before a board's station journals the round's match, the board still shows the last round's
+    result, which is not this round's: the row is the pairing's, with no score."""
+    view = club()
+    view.start_round(topics.command("round", "x", round=2, pairings=[
+        {"board": "2", "light": "Bo", "dark": "Cy", "match_length": 3},
+        {"board": "1", "light": "Fay", "dark": "Gil", "match_length": 5}]))
+
+    async def check(client):
+        lines = (await (await client.get("/round.csv")).text()).splitlines()
+        assert lines[1:] == ["2,2,Bo,Cy,3,0,3,Cy", "2,1,Fay,Gil,5,,,"]
+        assert [r["board"] for r in (await (await client.get("/api/club")).json())["results"]] == ["2", "1"]
+
+    served(view, lambda *a, **k: {}, check)
