@@ -161,8 +161,11 @@ class ClubLink:
                     self._rulings.append((self._event_seq, payload))
                 self._send(self._topic("rulings"), payload)
         # the page's JSON, its seq the journal entry this state follows (entries count seals too),
-        # which the director compares with the entries it holds
-        state = topics.dumps({**snapshot(station), "seq": _entry_seq(station), "journal": self.journal})
+        # which the director compares with the entries it holds, and the players' names, so that a
+        # director starting late names a board whose station is gone
+        settings = station.state.settings
+        state = topics.dumps({**snapshot(station), "seq": _entry_seq(station), "journal": self.journal,
+                              "players": {"light": settings.light_player, "dark": settings.dark_player}})
         with self._lock:
             self._state = state
         self._send(self._topic("state"), state, retain=True)

@@ -129,12 +129,15 @@ class BoardView:
         return [e["event"] for e in self.ordered() if "event" in e]
 
     def players(self) -> tuple[str, str]:
-        """The sides' names from the last match start held (RULES.md B18: named sides)."""
+        """The sides' names from the last match start held (RULES.md B18: named sides); before the
+        entries are held (a director that started late, its station gone), those its retained state
+        names."""
         for ev in reversed(self.events()):
             if ev.get("kind") == "match_started":
                 s = ev.get("settings") or {}
                 return str(s.get("light_player") or "light"), str(s.get("dark_player") or "dark")
-        return "light", "dark"
+        named = (self.state or {}).get("players") or {}
+        return str(named.get("light") or "light"), str(named.get("dark") or "dark")
 
     def paused(self) -> bool:
         """True while the director's pause holds this board's clock (the last director device event)."""
