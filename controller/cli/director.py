@@ -24,7 +24,7 @@ def register(app: typer.Typer) -> None:
         mqtt_anonymous: bool = typer.Option(False, "--mqtt-anonymous", help="a broker without users"),
     ) -> None:
         """The director's view: every board of the club, team matches, the round's results."""
-        import uvicorn
+        from aiohttp import web as aioweb
 
         from controller.club.topics import check_name
         from controller.club.url import ClubError, parse_url
@@ -42,8 +42,13 @@ def register(app: typer.Typer) -> None:
             raise fail(str(exc)) from None
         client = DirectorClient(url, view, say=lambda line: typer.echo(line, err=True))
         client.start()
-        typer.echo(f"the director's page: http://{host}:{web}/", err=True)
+        where = f"[{host}]" if ":" in host else host
+        typer.echo(f"the director's page: http://{where}:{web}/ (Ctrl-C stops)", err=True)
         try:
-            uvicorn.run(web_app(view, client.send), host=host, port=web, log_level="warning")
+            aioweb.run_app(web_app(view, client.send), host=host, port=web, print=None, access_log=None,
+                           shutdown_timeout=1.0)
+        except OSError as exc:
+            raise fail(f"cannot serve the director's page on {host}:{web}: {exc.strerror or exc}; "
+                       "give another --web port") from None
         finally:
             client.close()

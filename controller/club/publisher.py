@@ -24,30 +24,15 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.club import topics
+from controller.club.connect import connect_client
 from controller.club.url import BrokerUrl, ClubError
 from controller.game.effects import Announce, Effect
 from controller.game.events import DeviceChanged, Event, MatchStarted
 from controller.game.rulings import Settings, SettingsError
 
 DIRECTOR_DEVICE = "director"
-
-
-def connect_client(url: BrokerUrl, client_id: str, clean: bool) -> mqtt.Client:
-    """A paho client for ``url`` (not yet connected): user, TLS, and a quick retry when the broker is
-    gone (1-5 s: a station's backlog should drain soon after the broker is back)."""
-    client = mqtt.Client(
-        CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean, protocol=mqtt.MQTTv311
-    )
-    if url.user is not None:
-        client.username_pw_set(url.user, url.password)
-    if url.tls:
-        client.tls_set()  # the system's CA store; see hardware_docs/club.md for a club's own CA
-    client.reconnect_delay_set(min_delay=1, max_delay=5)
-    client.max_inflight_messages_set(100)
-    return client
 
 
 def journal_id(path: Path) -> str:
@@ -112,6 +97,7 @@ class ClubLink:
         self.commands = 0
         self._station: Any = None
         self._started = False
+        self._closing = False  # close() disconnects: not a lost connection
         # message ids the broker has not acknowledged yet, and those it acknowledged before publish()
         # returned them; a lock of their own: paho calls on_publish holding its own lock, which
         # publish() takes too, so neither is held across the other
@@ -175,8 +161,11 @@ class ClubLink:
                     self._rulings.append((self._event_seq, payload))
                 self._send(self._topic("rulings"), payload)
         # the page's JSON, its seq the journal entry this state follows (entries count seals too),
-        # which the director compares with the entries it holds
-        state = topics.dumps({**snapshot(station), "seq": _entry_seq(station), "journal": self.journal})
+        # which the director compares with the entries it holds, and the players' names, so that a
+        # director starting late names a board whose station is gone
+        settings = station.state.settings
+        state = topics.dumps({**snapshot(station), "seq": _entry_seq(station), "journal": self.journal,
+                              "players": {"light": settings.light_player, "dark": settings.dark_player}})
         with self._lock:
             self._state = state
         self._send(self._topic("state"), state, retain=True)
@@ -217,6 +206,7 @@ class ClubLink:
             deadline = time.monotonic() + timeout
             while self.pending and self.connected and time.monotonic() < deadline:
                 time.sleep(0.02)
+        self._closing = True
         self._client.disconnect()
         self._client.loop_stop()
 
@@ -235,7 +225,9 @@ class ClubLink:
         self._republish(self.acked)
 
     def _on_disconnect(self, _c: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
-        if self.connected:
+        if self._closing:
+            self.say(f"club broker {self.url}: disconnected cleanly")
+        elif self.connected:
             self.say(f"club broker {self.url}: connection lost ({reason}); playing on, retrying")
         self.connected = False
 

@@ -1,11 +1,11 @@
 """The club's topics and the director's commands.
 
 A station of board B in club C publishes under ``tavla/C/B/``: ``state`` (retained, the snapshot of
-controller.station.snapshot), ``events`` (QoS 1, each journal entry as written), ``rulings`` (QoS 1)
-and ``online`` (retained ``1``; ``0`` is its last will). The director publishes under
-``tavla/C/director/``: ``command`` (QoS 1: pause, resume, round), ``ack/B`` (retained: the last
-``seq`` of B's journal it holds without a gap) and ``replay/B`` (QoS 1: send again every entry after
-``after``).
+controller.station.snapshot with ``seq``, ``journal`` and the ``players``' names), ``events`` (QoS 1,
+each journal entry as written), ``rulings`` (QoS 1) and ``online`` (retained ``1``; ``0`` is its last
+will). The director publishes under ``tavla/C/director/``: ``command`` (QoS 1: pause, resume, round),
+``ack/B`` (retained: the last ``seq`` of B's journal it holds without a gap) and ``replay/B`` (QoS 1:
+send again every entry after ``after``).
 """
 
 from __future__ import annotations

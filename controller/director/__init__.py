@@ -3,5 +3,6 @@ matches scored per RULES.md B18, a round's results as CSV, and the director's co
 
 ``board`` rebuilds one board from its messages (duplicates dropped by ``seq``, gaps found), ``club``
 holds them all, ``team`` and ``results`` score them, ``client`` talks to the broker and ``web`` serves
-the page (Starlette).
+the page (aiohttp; ``director.html`` / ``.js`` / ``.css``, drawing each board with the station page's
+``board.js``).
 """

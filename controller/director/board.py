@@ -129,12 +129,15 @@ class BoardView:
         return [e["event"] for e in self.ordered() if "event" in e]
 
     def players(self) -> tuple[str, str]:
-        """The sides' names from the last match start held (RULES.md B18: named sides)."""
+        """The sides' names from the last match start held (RULES.md B18: named sides); before the
+        entries are held (a director that started late, its station gone), those its retained state
+        names."""
         for ev in reversed(self.events()):
             if ev.get("kind") == "match_started":
                 s = ev.get("settings") or {}
                 return str(s.get("light_player") or "light"), str(s.get("dark_player") or "dark")
-        return "light", "dark"
+        named = (self.state or {}).get("players") or {}
+        return str(named.get("light") or "light"), str(named.get("dark") or "dark")
 
     def paused(self) -> bool:
         """True while the director's pause holds this board's clock (the last director device event)."""
@@ -169,6 +172,8 @@ class BoardView:
             "dice": state.get("dice"),
             "clock": state.get("clock"),
             "position_id": state.get("position_id"),
+            # what the station's page draws its board from (controller/station/web/board.js)
+            "drawing": _drawing(state),
             "online": self.online,
             "paused": self.paused(),
             "rulings": state.get("rulings") or [],
@@ -180,3 +185,13 @@ class BoardView:
             "journals": len(self.logs),
             "broken": self.broken,
         }
+
+
+def _drawing(state: dict[str, Any]) -> dict[str, Any]:
+    """The station's board, dice and cube as its page draws them, less the reader's confidence per
+    point: doubting the camera is the station's referee's job, and on a page of many boards the
+    percentages hide the checkers."""
+    board = state.get("board")
+    if isinstance(board, dict):
+        board = {k: v for k, v in board.items() if k != "confidence"}
+    return {"board": board, "dice": state.get("dice") or [], "cube": state.get("cube")}

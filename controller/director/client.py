@@ -17,7 +17,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from controller.club import topics
-from controller.club.publisher import connect_client
+from controller.club.connect import connect_client
 from controller.club.url import BrokerUrl
 from controller.director.club import ClubView
 
@@ -64,7 +64,9 @@ class DirectorClient:
         self.connected.set()
         self.say(f"club broker {self.url}: the director sees club {club}")
 
-    def _on_disconnect(self, *_a: Any) -> None:
+    def _on_disconnect(self, _c: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
+        if self.connected.is_set() and not self._stop.is_set():
+            self.say(f"club broker {self.url}: connection lost ({reason}); retrying")
         self.connected.clear()
 
     def _on_message(self, _c: Any, _u: Any, msg: mqtt.MQTTMessage) -> None:
@@ -97,7 +99,6 @@ class DirectorClient:
         """
         cmd = topics.command(name, f"{time.time_ns()}-{next(self._ids)}", **fields)
         if name == "round":
-            with self.view.lock:
-                self.view.round = cmd
+            self.view.start_round(cmd)
         self._client.publish(topics.director_topic(self.view.club, "command"), topics.dumps(cmd), qos=1)
         return cmd

@@ -1,6 +1,8 @@
 """Every board of a club, fed the broker's messages (:meth:`ClubView.receive`), read by the page.
 
 paho's thread writes, the web server's reads: one lock around it all (a club's worth of small dicts).
+:attr:`ClubView.version` counts the changes, so the page's stream sends the club again only when it
+moved.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ class ClubView:
         self.teams = teams
         self.boards: dict[str, BoardView] = {}
         self.round: dict[str, Any] | None = None
+        self.version = 0
         self.lock = threading.Lock()
 
     def board(self, name: str) -> BoardView:
@@ -35,6 +38,7 @@ class ClubView:
             return None
         name, leaf = where
         with self.lock:
+            self.version += 1
             b = self.boards.setdefault(name, BoardView(name))
             if leaf == "online":
                 b.online = payload == b"1"
@@ -50,6 +54,12 @@ class ClubView:
                 b.add_ruling(body)
         return name
 
+    def start_round(self, cmd: dict[str, Any]) -> None:
+        """The round the director started (its pairings choose the boards of the round's CSV)."""
+        with self.lock:
+            self.round = cmd
+            self.version += 1
+
     def to_json(self) -> dict[str, Any]:
         with self.lock:
             boards = [self.boards[n].to_json() for n in sorted(self.boards, key=_board_order)]
@@ -61,17 +71,32 @@ class ClubView:
             teams.append({"home": t.home, "away": t.away, "boards": list(t.boards),
                           "home_wins": s.home_wins, "away_wins": s.away_wins, "winner": s.winner,
                           "by_board": [list(x) for x in s.by_board]})
-        return {"club": self.club, "boards": boards, "teams": teams, "round": round_}
+        return {"club": self.club, "boards": boards, "teams": teams, "round": round_,
+                "results": results.rows(round_["round"] if round_ else None, _round_boards(round_, boards))}
 
     def round_csv(self) -> str:
-        """The current round's boards (every board when no round was started here) as CSV."""
-        view = self.to_json()
-        round_ = view["round"]
-        boards = view["boards"]
-        if round_:
-            paired = {str(p["board"]) for p in round_["pairings"]}
-            boards = [b for b in boards if b["board"] in paired]
-        return results.to_csv(results.rows(round_["round"] if round_ else None, boards))
+        """The current round's results (every board when no round was started here) as CSV."""
+        return results.to_csv(self.to_json()["results"])
+
+
+def _round_boards(round_: dict[str, Any] | None, boards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The boards of ``round_`` in its order, each as its pairing says until its station has started
+    that match (the players and the length it shows are the pairing's): before that a board still
+    shows the last round's match, whose result is not this round's."""
+    if not round_:
+        return boards
+    shown = {b["board"]: b for b in boards}
+    out = []
+    for p in round_["pairings"]:
+        name = str(p["board"])
+        b = shown.get(name)
+        length = int(p.get("match_length", 0))
+        if b is None or (b["light"], b["dark"], (b["score"] or {}).get("match_length")) != (
+                p["light"].strip(), p["dark"].strip(), length):
+            b = {"board": name, "light": p["light"].strip(), "dark": p["dark"].strip(),
+                 "score": {"match_length": length}, "winner": None}
+        out.append(b)
+    return out
 
 
 def _board_order(name: str) -> tuple[int, str]:

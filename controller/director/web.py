@@ -1,112 +1,173 @@
-"""The director's page (Starlette): every board, the team matches, the round's CSV, the commands.
+"""The director's page (aiohttp, as the station's page): every board, the team matches, the round's
+CSV, the commands.
 
-``GET /`` the page (it polls ``/api/club`` each second), ``GET /api/club`` the club as JSON,
-``GET /round.csv`` the current round's results, ``POST /api/command`` ``{"command": "pause" |
-"resume" | "round", ...}`` to every station.
+Routes: ``GET /`` the page, ``GET /static/{name}`` its script and styles -- and the station page's
+own parts (:data:`SHARED`: the SVG board, the live stream's client, the styles), so each board is
+drawn by the code that draws the station's page -- ``GET /api/club`` the club as JSON,
+``GET /api/events`` the club live (server-sent events), ``GET /round.csv`` the current round's
+results, ``POST /api/command`` ``{"command": "pause" | "resume" | "round", ...}`` to every station.
+
+The stream sends the club again when it changed (:attr:`ClubView.version`), at most every
+:data:`PUSH_S`: a club's stations send many events a second between them, a page needs a few.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator, Callable
+from importlib import resources
 from typing import Any
 
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
-from starlette.routing import Route
+from aiohttp import web
 
 from controller.club.url import ClubError
 from controller.director.club import ClubView
 
-_PAGE = """<!doctype html>
-<html><head><meta charset="utf-8"><title>Tavla club</title>
-<style>
-body{font-family:sans-serif;margin:1em;background:#f4f1ea}
-table{border-collapse:collapse;margin-bottom:1em}td,th{border:1px solid #aaa;padding:.3em .6em}
-.off{color:#a00}.on{color:#070}.ruling{color:#806;font-size:.9em}
-</style></head><body>
-<h1>Club <span id="club"></span></h1>
-<p><button onclick="cmd({command:'pause'})">pause all clocks</button>
-<button onclick="cmd({command:'resume'})">resume</button>
-<a href="/round.csv">round results (CSV)</a></p>
-<table><thead><tr><th>board</th><th>light</th><th>dark</th><th>score</th><th>on roll</th>
-<th>clock (light / dark)</th><th>station</th><th>rulings waiting</th></tr></thead>
-<tbody id="boards"></tbody></table>
-<div id="teams"></div>
-<h2>Start a round</h2>
-<p>One line a board: <code>BOARD LIGHT DARK POINTS</code></p>
-<p>round <input id="round" size="3" value="1"></p>
-<textarea id="pairings" rows="6" cols="50"></textarea><br>
-<button onclick="startRound()">start the round</button> <span id="said"></span>
-<script>
-const ESC={'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'};
-function esc(s){return String(s==null?'':s).replace(/[&<>"]/g,c=>ESC[c])}
-function who(b){return b.on_roll===0?esc(b.light):b.on_roll===1?esc(b.dark):''}
-function clock(c){return c?c.light.toFixed(0)+' / '+c.dark.toFixed(0)+(c.paused?' (paused)':''):''}
-async function refresh(){
-  const club=await (await fetch('/api/club')).json();
-  document.getElementById('club').textContent=club.club;
-  document.getElementById('boards').innerHTML=club.boards.map(b=>{
-    const s=b.score||{};
-    return '<tr><td>'+esc(b.board)+'</td><td>'+esc(b.light)+'</td><td>'+esc(b.dark)+'</td><td>'
-      +esc(s.light)+' - '+esc(s.dark)+(s.match_length?' of '+s.match_length:'')
-      +(b.winner?' ('+esc(b[b.winner])+' won)':'')+'</td><td>'+who(b)+'</td><td>'+clock(b.clock)
-      +(b.paused?' paused by the director':'')+'</td><td class="'+(b.online?'on':'off')+'">'
-      +(b.online?'online':'offline')+(b.broken?' '+esc(b.broken):'')+'</td><td class="ruling">'
-      +b.rulings.map(r=>'['+esc(r.rule)+'] '+esc(r.text)).join('<br>')+'</td></tr>'}).join('');
-  document.getElementById('teams').innerHTML=club.teams.map(t=>'<h2>'+esc(t.home)+' v '+esc(t.away)
-    +': '+t.home_wins+' - '+t.away_wins+(t.winner?' ('+esc(t.winner)+' win)':'')+'</h2><p>'
-    +t.by_board.map(x=>'board '+esc(x[0])+': '+esc(x[1]||'playing')).join(', ')+'</p>').join('');
-}
-async function cmd(body){
-  const r=await fetch('/api/command',{method:'POST',headers:{'content-type':'application/json'},
-    body:JSON.stringify(body)});
-  document.getElementById('said').textContent=(await r.json()).said;
-}
-function startRound(){
-  const pairings=document.getElementById('pairings').value.trim().split('\\n').filter(l=>l.trim())
-    .map(l=>{const [board,light,dark,len]=l.trim().split(/\\s+/);
-      return {board,light,dark,match_length:parseInt(len||'0')}});
-  cmd({command:'round',round:parseInt(document.getElementById('round').value),pairings});
-}
-refresh();setInterval(refresh,1000);
-</script></body></html>
-"""
+PUSH_S = 0.5
+MAX_STREAMS = 64  # open pages at once; more get 503 rather than slowing the others
+KEEPALIVE_S = 15.0  # a comment line on an idle stream keeps proxies and the browser from closing it
+MAX_BODY = 64 * 1024  # a round's pairings for a big club; a bigger body is refused (413)
+OWN = {"director.js": "text/javascript", "director.css": "text/css"}
+SHARED = {"board.js": "text/javascript", "live.js": "text/javascript", "page.css": "text/css"}
+STATION_PAGE = "controller.station.web"  # where the shared parts live (read as files, not imported)
 
 
-def app(view: ClubView, send: Any) -> Starlette:
+class Feed:
+    """The club's JSON as the open pages were last sent it, and the condition they wait on."""
+
+    def __init__(self, view: ClubView) -> None:
+        self.view = view
+        self.version = -1
+        self.text = ""
+        self.changed = asyncio.Condition()
+        self.streams = 0
+        self.closing = False
+
+    def refresh(self) -> bool:
+        """Rebuild the JSON if the club moved; True when it did."""
+        version = self.view.version
+        if version == self.version:
+            return False
+        self.text = json.dumps(self.view.to_json(), separators=(",", ":"))
+        self.version = version
+        return True
+
+    async def run(self) -> None:
+        while not self.closing:
+            if self.refresh():
+                await self.notify()
+            await asyncio.sleep(PUSH_S)
+
+    async def notify(self) -> None:
+        async with self.changed:
+            self.changed.notify_all()
+
+
+FEED = web.AppKey("feed", Feed)
+
+
+def app(view: ClubView, send: Callable[..., dict[str, Any]]) -> web.Application:
     """The page for ``view``; ``send(name, **fields)`` sends a director command
     (controller.director.client.DirectorClient.send)."""
 
-    async def page(_request: Request) -> Response:
-        return HTMLResponse(_PAGE)
+    async def feed_ctx(application: web.Application) -> AsyncIterator[None]:
+        feed = Feed(view)
+        application[FEED] = feed
+        task = asyncio.ensure_future(feed.run())
+        yield
+        feed.closing = True
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
-    async def club(_request: Request) -> Response:
-        return JSONResponse(view.to_json())
+    async def on_shutdown(application: web.Application) -> None:
+        feed = application[FEED]
+        feed.closing = True
+        await feed.notify()  # the open streams end now, not at the shutdown timeout
 
-    async def round_csv(_request: Request) -> Response:
-        return PlainTextResponse(
-            view.round_csv(), media_type="text/csv",
-            headers={"content-disposition": f'attachment; filename="{view.club}-round.csv"'},
+    async def page(_request: web.Request) -> web.StreamResponse:
+        return web.Response(text=_asset(__package__ or "controller.director", "director.html"),
+                            content_type="text/html", charset="utf-8")
+
+    async def static(request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        if name in OWN:
+            where, kind = __package__ or "controller.director", OWN[name]
+        elif name in SHARED:
+            where, kind = STATION_PAGE, SHARED[name]
+        else:
+            raise web.HTTPNotFound(text=f"no such file: {name[:40]}")
+        return web.Response(text=_asset(where, name), content_type=kind, charset="utf-8")
+
+    async def club(_request: web.Request) -> web.StreamResponse:
+        return web.json_response(view.to_json())
+
+    async def events(request: web.Request) -> web.StreamResponse:
+        """The club now, then each newer state of it (a slow page skips to the newest)."""
+        feed = request.app[FEED]
+        if feed.streams >= MAX_STREAMS:
+            raise web.HTTPServiceUnavailable(text=f"{MAX_STREAMS} pages are open already; close one")
+        feed.refresh()
+        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
+        await resp.prepare(request)
+        feed.streams += 1
+        try:
+            await resp.write(b"retry: 1000\n\n")
+            sent = None
+            while not feed.closing:
+                text = feed.text
+                if text is not sent:
+                    await resp.write(f"data: {text}\n\n".encode())
+                    sent = text
+                async with feed.changed:
+                    try:
+                        await asyncio.wait_for(feed.changed.wait(), KEEPALIVE_S)
+                    except TimeoutError:
+                        await resp.write(b": keep-alive\n\n")
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            feed.streams -= 1
+        return resp
+
+    async def round_csv(_request: web.Request) -> web.StreamResponse:
+        return web.Response(
+            text=view.round_csv(), content_type="text/csv", charset="utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{view.club}-round.csv"'},
         )
 
-    async def command(request: Request) -> Response:
+    async def command(request: web.Request) -> web.StreamResponse:
         try:
             body = await request.json()
-        except ValueError:
-            return JSONResponse({"said": "give a JSON object"}, status_code=400)
+        except web.HTTPRequestEntityTooLarge:
+            return web.json_response({"said": f"the body is over {MAX_BODY} bytes"}, status=413)
+        except (ValueError, UnicodeDecodeError):
+            return web.json_response({"said": "give a JSON object"}, status=400)
         if not isinstance(body, dict) or not isinstance(body.get("command"), str):
-            return JSONResponse({"said": "give {\"command\": \"pause\" | \"resume\" | \"round\"}"},
-                                status_code=400)
+            return web.json_response({"said": "give {\"command\": \"pause\" | \"resume\" | \"round\"}"},
+                                     status=400)
         name = body.pop("command")
         try:
             cmd = send(name, **body)
         except ClubError as exc:
-            return JSONResponse({"said": str(exc)}, status_code=400)
-        return JSONResponse({"said": f"sent: {name}", "command": cmd})
+            return web.json_response({"said": str(exc)}, status=400)
+        return web.json_response({"said": f"sent: {name}", "command": cmd})
 
-    return Starlette(routes=[
-        Route("/", page),
-        Route("/api/club", club),
-        Route("/round.csv", round_csv),
-        Route("/api/command", command, methods=["POST"]),
+    application = web.Application(client_max_size=MAX_BODY)
+    application.cleanup_ctx.append(feed_ctx)
+    application.on_shutdown.append(on_shutdown)
+    application.add_routes([
+        web.get("/", page),
+        web.get("/static/{name}", static),
+        web.get("/api/club", club),
+        web.get("/api/events", events),
+        web.get("/round.csv", round_csv),
+        web.post("/api/command", command),
     ])
+    return application
+
+
+def _asset(package: str, name: str) -> str:
+    return resources.files(package).joinpath(name).read_text(encoding="utf-8")

@@ -2,7 +2,9 @@
 
 :mod:`.server` is the aiohttp server, :mod:`.actions` turns the referee's requests into events,
 :mod:`.guard` checks the PIN and the rate; ``page.html`` / ``page.js`` / ``page.css`` are the page
-(plain ES module, no build step). The state it shows is controller.station.snapshot's.
+(plain ES modules, no build step). ``board.js`` (the board as SVG), ``live.js`` (the live stream's
+client) and ``page.css`` are shared with the director's page (controller.director.web). The state it
+shows is controller.station.snapshot's.
 """
 
 from __future__ import annotations

@@ -216,7 +216,8 @@ class WebServer:
 
     async def _static(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
-        types = {"page.js": "text/javascript", "page.css": "text/css"}
+        types = {"page.js": "text/javascript", "board.js": "text/javascript", "live.js": "text/javascript",
+                 "page.css": "text/css"}
         if name not in types:
             raise web.HTTPNotFound(text=f"no such file: {name[:40]}")
         return web.Response(text=_asset(name), content_type=types[name], charset="utf-8")

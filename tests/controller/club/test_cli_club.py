@@ -32,6 +32,7 @@ def test_tavla_run_publishes_its_whole_journal(broker, tmp_path):
         )
         assert done.returncode == 0, done.stderr
         assert "connected as board 1 of club" in done.stdout
+        assert "disconnected cleanly" in done.stdout and "connection lost" not in done.stdout
         lines = [json.loads(x) for x in journal.read_text().splitlines()]
         wait_until(lambda: "1" in d.view.boards and d.view.boards["1"].held == len(lines) - 1, 20,
                    "the director holds the journal")

@@ -49,3 +49,23 @@ def test_an_entry_that_does_not_chain_marks_the_board_broken():
     for e in es:
         b.add_entry(e)
     assert b.broken and "entry 2" in b.broken
+
+
+def test_the_drawing_is_the_stations_board_dice_and_cube_without_the_readers_confidence(team_boards):
+    b = BoardView("3")
+    state = team_boards["3"].state
+    seen = {**state, "board": {**state["board"], "confidence": [0.5] * 24}}
+    b.set_state(seen)
+    drawing = b.to_json()["drawing"]
+    assert drawing["board"] == {k: v for k, v in seen["board"].items() if k != "confidence"}
+    assert (drawing["dice"], drawing["cube"]) == (state["dice"], state["cube"])
+
+
+def test_a_late_director_names_the_players_from_the_retained_state_alone():
+    """The station is gone: no entries will come, its last state names the sides (RULES.md B18)."""
+    b = BoardView("1")
+    b.set_state({"seq": 40, "players": {"light": "Ana", "dark": "Ion"}})
+    assert b.players() == ("Ana", "Ion") and b.held == -1
+    b.add_entry({"seq": 0, "prev": GENESIS, "mac": "a" * 64, "event": {
+        "kind": "match_started", "settings": {"light_player": "Bo", "dark_player": "Cy"}}})
+    assert b.players() == ("Bo", "Cy")  # the journal's own match start, once held

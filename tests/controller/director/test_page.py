@@ -1,0 +1,51 @@
+"""The director's page in a real headless Chromium (as the station's page is tested): every board of a
+three-board team match drawn by the station page's board.js, the team score as RULES.md B18 says,
+the round's CSV, and the page live when a station goes offline."""
+
+from __future__ import annotations
+
+from controller.director.web import app
+from tests.controller.station.web.test_page import ARTEFACTS, browser, wait_for  # noqa: F401 (fixture)
+
+from .conftest import PLAYERS, serving
+
+
+def dom_points(driver, board: str) -> list[list]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll(`.card[data-board='${arguments[0]}'] svg.board .point`)]"
+        ".sort((a, b) => a.dataset.slot - b.dataset.slot)"
+        ".map(g => [g.dataset.colour || null, Number(g.dataset.count)])", board)
+
+
+def test_the_director_page_shows_the_team_match(browser, team_club, team_boards):  # noqa: F811
+    with serving(app(team_club, lambda *a, **k: {"command": a[0]})) as port:
+        browser.get(f"http://127.0.0.1:{port}/")
+        wait_for(lambda: browser.execute_script("return document.body.dataset.boards") == "3",
+                 what="three boards on the director's page")
+        assert browser.title == "Tavla club"
+        for name, b in team_boards.items():
+            slots = [[c if n else None, n] for c, n in b.state["board"]["slots"]]
+            assert dom_points(browser, name) == slots, f"board {name}"
+            head = browser.find_element("css selector", f".card[data-board='{name}'] h3").text
+            assert head == f"Board {name}: {PLAYERS[name][0]} (light) v {PLAYERS[name][1]} (dark)"
+        # B18: the team whose players won two of the three boards; Reds play light
+        won = {n: b.state["score"]["light"] > b.state["score"]["dark"] for n, b in team_boards.items()
+               if max(b.state["score"]["light"], b.state["score"]["dark"]) >= 1}
+        reds, blues = sum(won.values()), sum(not w for w in won.values())
+        team = browser.find_element("css selector", ".team")
+        assert (team.get_attribute("data-home-wins"), team.get_attribute("data-away-wins")) == (str(reds),
+                                                                                                  str(blues))
+        assert team.find_element("css selector", "h2").text.startswith(f"Reds {reds} – {blues} Blues")
+        assert "board 3: playing" in team.text
+        rows = browser.find_elements("css selector", "#results tbody tr")
+        assert [r.find_elements("css selector", "td")[0].text for r in rows] == ["1", "2", "3"]
+        csv = browser.execute_script(
+            "const r = await fetch(document.getElementById('csv').href);"
+            " return [r.headers.get('content-type'), await r.text()]")
+        assert csv[0].startswith("text/csv") and csv[1] == team_club.round_csv()
+        ARTEFACTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(ARTEFACTS / "director-page.png"))
+        team_club.receive("tavla/c/3/online", b"0")  # board 3's station's last will
+        card3 = browser.find_element("css selector", ".card[data-board='3']")
+        wait_for(lambda: card3.get_attribute("data-online") == "0", what="board 3 offline on the page")
+        assert "station offline" in card3.find_element("css selector", ".station").text
