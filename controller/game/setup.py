@@ -23,6 +23,7 @@ from controller.game.state import (
     match_state,
     partial_notes,
     plays_for,
+    point_confidence,
     position_for,
     show,
     sides_from_seen,
@@ -55,6 +56,7 @@ def on_board(state: State, ev: BoardSeen, out: list[Effect]) -> tuple[State, lis
             state = replace(state, seating=other)
     assert state.seating is not None
     seen = sides_from_seen(ev, state.seating)
+    state = replace(state, reading=ev)
     dice = trusted_dice(ev)
     if state.phase in ("setup", "free", "game_over", "match_over"):
         return _setup(state, ev, seen, dice, out)
@@ -124,7 +126,7 @@ def _setup(
         view = replace(view, legal=None, movable=(), movable_slots=())
         frame = LedFrame.dark()
     if state.phase == "free" and position_ok:
-        state = _free_inference(state, seen, out, mover, roll)
+        state = _free_inference(state, ev, seen, out, mover, roll)
     out.append(view)
     if not any(isinstance(e, Leds) for e in out):
         out.append(Leds(frame, "movable points" if view.movable else "nothing to play"))
@@ -143,7 +145,7 @@ def _same_roll(pending: tuple[Sides, int, tuple[int, int]], mover: int | None,
     return roll is not None and mover == pending[1] and sorted(roll) == sorted(pending[2])
 
 
-def _free_inference(state: State, seen: Sides, out: list[Effect], now_mover: int | None = None,
+def _free_inference(state: State, ev: BoardSeen, seen: Sides, out: list[Effect], now_mover: int | None = None,
                     now_roll: tuple[int, int] | None = None) -> State:
     """Free play (a game joined in progress): when the turn that began with a roll is over and the
     board changed, name the play that explains the change, or raise a dispute when none does
@@ -156,11 +158,15 @@ def _free_inference(state: State, seen: Sides, out: list[Effect], now_mover: int
     before_sides, mover, roll = state.pending[1]
     if seen == before_sides or _same_roll(state.pending[1], now_mover, now_roll):
         return state
+    assert state.seating is not None
+    seating = state.seating
+
     def judge(player: int) -> arbiter.Inference:
         before = position_for(state, before_sides, player)
         plays = plays_for(state, before_sides, player, roll)
         seen_pos = position_for(state, seen, player)
-        return arbiter.infer(before, plays, seen_pos, (arbiter.BAR,), variant_in(state))
+        conf = point_confidence(ev, seating, player)
+        return arbiter.infer(before, plays, seen_pos, (arbiter.BAR,), variant_in(state), confidence=conf)
 
     verdict = judge(mover)
     if isinstance(verdict, arbiter.Illegal):
@@ -172,6 +178,9 @@ def _free_inference(state: State, seen: Sides, out: list[Effect], now_mover: int
     rule = variant_in(state).dispute_rule
     if isinstance(verdict, arbiter.Made):
         text = describe_plays(state, (verdict.play,)) if verdict.play.moves else "no move (none possible)"
+        if verdict.overruled:
+            where = ", ".join("the bar" if p == arbiter.BAR else str(p) for p in verdict.overruled)
+            text += f"; the camera read {NAMES[mover]}'s point(s) {where} otherwise"
         out.append(Prompt(f"{NAMES[mover]} played {roll[0]}-{roll[1]}: {text} (legal)"))
         return state
     if isinstance(verdict, arbiter.Ambiguous):
