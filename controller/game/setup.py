@@ -5,6 +5,7 @@ and the next nardy game (split out of controller/game.py).
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from controller import hints
 from controller.game import arbiter
@@ -23,6 +24,7 @@ from controller.game.state import (
     match_state,
     partial_notes,
     plays_for,
+    point_confidence,
     position_for,
     show,
     sides_from_seen,
@@ -36,8 +38,10 @@ from controller.game.turns import (
     moving,
     to_roll,
 )
-from controller.geometry import right_half
+from controller.geometry import Seating, all_seatings, right_half
 from controller.rules.cube import automatic_double
+from controller.rules.moves import Play, apply_play
+from controller.rules.position import Position
 from firmware_bridge.frames import LedFrame
 
 
@@ -55,6 +59,7 @@ def on_board(state: State, ev: BoardSeen, out: list[Effect]) -> tuple[State, lis
             state = replace(state, seating=other)
     assert state.seating is not None
     seen = sides_from_seen(ev, state.seating)
+    state = replace(state, reading=ev)
     dice = trusted_dice(ev)
     if state.phase in ("setup", "free", "game_over", "match_over"):
         return _setup(state, ev, seen, dice, out)
@@ -124,11 +129,19 @@ def _setup(
         view = replace(view, legal=None, movable=(), movable_slots=())
         frame = LedFrame.dark()
     if state.phase == "free" and position_ok:
-        state = _free_inference(state, seen, out, mover, roll)
+        state = _free_inference(state, ev, seen, out, mover, roll)
+        if state.seating is not None and state.seating != seating:
+            seating = state.seating  # the play showed the board's numbering: read this frame by it
+            seen = sides_from_seen(ev, seating)
+            half = half_of(dice) if len(dice) == 2 else None
+            if mover is not None and half is not None:
+                mover = seating.roller_for_half(bool(half))
     out.append(view)
     if not any(isinstance(e, Leds) for e in out):
         out.append(Leds(frame, "movable points" if view.movable else "nothing to play"))
-    prev = (seen, mover, roll) if position_ok and mover is not None and roll is not None else None
+    # a roll already on the first board read (a game joined mid-turn) may be partly played already
+    joined = state.phase == "setup"
+    prev = (seen, mover, roll, joined) if position_ok and mover is not None and roll is not None else None
     if state.pending and state.pending[0] == "free":
         if prev is None and state.pending[1][0] == seen:
             prev = state.pending[1]  # same board, dice gone: keep the roll for the next change
@@ -137,13 +150,39 @@ def _setup(
     return replace(state, phase="free", sides=seen, pending=("free", prev) if prev else ()), out
 
 
-def _same_roll(pending: tuple[Sides, int, tuple[int, int]], mover: int | None,
+def _same_roll(pending: tuple[Sides, int, tuple[int, int], bool], mover: int | None,
                roll: tuple[int, int] | None) -> bool:
     """Is (``mover``, ``roll``) the roll of ``pending`` (a free-play turn under way), in either order?"""
     return roll is not None and mover == pending[1] and sorted(roll) == sorted(pending[2])
 
 
-def _free_inference(state: State, seen: Sides, out: list[Effect], now_mover: int | None = None,
+def _rest_of_roll(before: Any, plays: list[Any]) -> list[Any]:
+    """The plays of part of the roll from ``before``: what is left to play when the board was first
+    read with the roll half played (a game joined mid-turn). Each is the first steps of a legal play,
+    or its steps after the first, that the rules core can play from ``before``; one per result."""
+    seen = {p.result for p in plays} | {before}
+    out = []
+    for play in plays:
+        steps = play.moves
+        for part in [steps[:k] for k in range(1, len(steps))] + [steps[k:] for k in range(1, len(steps))]:
+            try:
+                result = apply_play(before, part)
+            except (ValueError, IndexError):  # a later step needs the earlier one (24/18/13)
+                continue
+            if result not in seen:
+                seen.add(result)
+                out.append(Play(tuple(part), result))
+    return out
+
+
+def _renumbered(sides: Sides, old: Seating, new: Seating) -> Sides:
+    """Both sides read under seating ``old``, renumbered as seating ``new`` numbers the same slots."""
+    light = new.slots_to_side(0, old.side_to_slots(0, sides[0]), sides[0][24])
+    dark = new.slots_to_side(1, old.side_to_slots(1, sides[1]), sides[1][24])
+    return light, dark
+
+
+def _free_inference(state: State, ev: BoardSeen, seen: Sides, out: list[Effect], now_mover: int | None = None,
                     now_roll: tuple[int, int] | None = None) -> State:
     """Free play (a game joined in progress): when the turn that began with a roll is over and the
     board changed, name the play that explains the change, or raise a dispute when none does
@@ -153,25 +192,57 @@ def _free_inference(state: State, seen: Sides, out: list[Effect], now_mover: int
     judged (a half-played 3-2 is no illegal move)."""
     if not state.pending or state.pending[0] != "free":
         return state
-    before_sides, mover, roll = state.pending[1]
+    before_sides, mover, roll, joined = state.pending[1]
     if seen == before_sides or _same_roll(state.pending[1], now_mover, now_roll):
         return state
-    def judge(player: int) -> arbiter.Inference:
+    assert state.seating is not None
+
+    def judge(seating: Seating, before_sides: Sides, seen: Sides, player: int) -> arbiter.Inference:
         before = position_for(state, before_sides, player)
         plays = plays_for(state, before_sides, player, roll)
+        if joined and isinstance(before, Position):  # backgammon's steps (nardy's are its own)
+            plays += _rest_of_roll(before, plays)
         seen_pos = position_for(state, seen, player)
-        return arbiter.infer(before, plays, seen_pos, (arbiter.BAR,), variant_in(state))
+        conf = point_confidence(ev, seating, player)
+        return arbiter.infer(before, plays, seen_pos, (arbiter.BAR,), variant_in(state), confidence=conf)
 
-    verdict = judge(mover)
-    if isinstance(verdict, arbiter.Illegal):
-        # free play knows the roller only by the half the dice lie on: when only the other player's
-        # checkers moved, and by a legal play of that roll, he rolled it (onto the wrong half)
-        other = judge(1 - mover)
-        if isinstance(other, arbiter.Made) and other.play.moves:
-            mover, verdict = 1 - mover, other
+    def explain(seating: Seating, before_sides: Sides, seen: Sides) -> tuple[int, arbiter.Inference]:
+        verdict = judge(seating, before_sides, seen, mover)
+        if isinstance(verdict, arbiter.Illegal):
+            # free play knows the roller only by the half the dice lie on: when only the other
+            # player's checkers moved, and by a legal play of that roll, he rolled it (wrong half)
+            other = judge(seating, before_sides, seen, 1 - mover)
+            if isinstance(other, arbiter.Made) and other.play.moves:
+                return 1 - mover, other
+        return mover, verdict
+
+    mover, verdict = explain(state.seating, before_sides, seen)
+    if isinstance(verdict, arbiter.Illegal) and state.settings.light_home == "auto":
+        # a game joined in progress gives its numbering only by the pip counts (infer_seating), which
+        # a partial set (checkers off or set aside) can mislead: the seating under which the change
+        # is a legal play is the board's (the game as the prior, RULES.md B2 numbering)
+        for other_seating in all_seatings(state.settings.variant):
+            if other_seating == state.seating:
+                continue
+            moved = _renumbered(before_sides, state.seating, other_seating)
+            now = sides_from_seen(ev, other_seating)
+            who, other = explain(other_seating, moved, now)
+            if isinstance(other, arbiter.Made) and other.play.moves:
+                out.append(
+                    Prompt(
+                        f"the board's numbering found from the play: light's home board is "
+                        f"{other_seating.light_home()} (set light_home in the config to fix it)"
+                    )
+                )
+                state = replace(state, seating=other_seating, sides=now)
+                mover, verdict = who, other
+                break
     rule = variant_in(state).dispute_rule
     if isinstance(verdict, arbiter.Made):
         text = describe_plays(state, (verdict.play,)) if verdict.play.moves else "no move (none possible)"
+        if verdict.overruled:
+            where = ", ".join("the bar" if p == arbiter.BAR else str(p) for p in verdict.overruled)
+            text += f"; the camera read {NAMES[mover]}'s point(s) {where} otherwise"
         out.append(Prompt(f"{NAMES[mover]} played {roll[0]}-{roll[1]}: {text} (legal)"))
         return state
     if isinstance(verdict, arbiter.Ambiguous):

@@ -29,7 +29,7 @@ COLOURS = ("light", "dark")
 NAMES = ("light", "dark")
 
 
-UNSURE = 0.5  # a point read with less confidence than this is left out of the comparison
+UNSURE = 0.5  # a point read less surely than this is shown as unsure (the arbiter weighs it by its model)
 
 
 Sides = tuple[tuple[int, ...], tuple[int, ...]]
@@ -51,13 +51,15 @@ def variant_of(settings: Settings) -> Variant:
 class Turn:
     """One action of a game record: ``player`` and either a roll with its play (``dice``, ``moves`` as
     (src, dst) pairs in his numbering, ``illegal`` when accepted as played), or a cube action
-    (``cube`` = double/take/drop/beaver)."""
+    (``cube`` = double/take/drop/beaver). ``overruled``: the mover's points (25 = the bar) the camera
+    read otherwise than the play recorded leaves them (taken as misreads, RULES.md B17)."""
 
     player: int
     dice: tuple[int, int] | None = None
     moves: tuple[tuple[int, int], ...] = ()
     cube: str | None = None
     illegal: bool = False
+    overruled: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,8 @@ class State:
     clock: Clock | None = None
     starter: int | None = None  # who made the first move of the current (or last) game
     last_roll: bool = False  # nardy draw setting: black is making his last roll (RULES.md N9)
+    # the last usable reading: its per-point confidences weigh the board when a button ends the turn
+    reading: BoardSeen | None = field(default=None, repr=False, compare=False)
     # the referee's undo target (controller.game.referee): the state before the last undoable event
     previous: State | None = field(default=None, repr=False, compare=False)
 
@@ -164,6 +168,14 @@ def new_state(settings: Settings | None = None) -> State:
 
 def variant_in(state: State) -> Variant:
     return variant_of(state.settings)
+
+
+def point_confidence(ev: BoardSeen, seating: Seating, player: int) -> tuple[float, ...]:
+    """The reader's confidence for each of ``player``'s points 1-24 (index p - 1)."""
+    conf = [1.0] * 24
+    for slot, (_, _, c) in enumerate(ev.slots):
+        conf[seating.point(player, slot) - 1] = float(c)
+    return tuple(conf)
 
 
 def sides_from_seen(ev: BoardSeen, seating: Seating) -> Sides:

@@ -19,7 +19,6 @@ from controller.game.score import (
 )
 from controller.game.state import (
     NAMES,
-    UNSURE,
     Sides,
     State,
     Turn,
@@ -28,6 +27,7 @@ from controller.game.state import (
     in_contact,
     pad,
     plays_for,
+    point_confidence,
     position_for,
     show,
     variant_in,
@@ -167,16 +167,19 @@ def _correcting(state: State, ev: BoardSeen, seen: Sides, out: list[Effect]) -> 
         return state, out
     mover = state.on_roll
     plays = plays_for(state, state.sides, mover, state.dice)
+    unsure, conf = _read_by(state, ev, mover)
     verdict = arbiter.infer(
         position_for(state, state.sides, mover),
         plays,
         position_for(state, seen, mover),
-        _unsure(state, ev, mover),
+        unsure,
         variant_in(state),
         tolerate=_tolerated(state),
+        confidence=conf,
     )
     if isinstance(verdict, arbiter.Made) and (verdict.play.moves or not plays):
-        return commit(replace(state, seen=seen), verdict.play, out, "corrected")
+        _note_overruled(state, verdict, mover, out)
+        return commit(replace(state, seen=seen), verdict.play, out, "corrected", overruled=verdict.overruled)
     return replace(state, seen=seen), out
 
 
@@ -236,10 +239,13 @@ def turn_end(state: State, ev: BoardSeen | None, out: list[Effect], how: str) ->
     before = position_for(state, state.sides, mover)
     seen_pos = position_for(state, state.seen, mover)
     plays = plays_for(state, state.sides, mover, state.dice)
-    unsure = _unsure(state, ev, mover) if ev is not None else ()
-    verdict = arbiter.infer(before, plays, seen_pos, unsure, variant_in(state), tolerate=_tolerated(state))
+    unsure, conf = _read_by(state, ev, mover)
+    verdict = arbiter.infer(
+        before, plays, seen_pos, unsure, variant_in(state), tolerate=_tolerated(state), confidence=conf
+    )
     if isinstance(verdict, arbiter.Made):
-        return commit(state, verdict.play, out, how)
+        _note_overruled(state, verdict, mover, out)
+        return commit(state, verdict.play, out, how, overruled=verdict.overruled)
     if isinstance(verdict, arbiter.Unreadable):
         out.append(
             Prompt(
@@ -350,16 +356,43 @@ def _tolerated(state: State) -> Any:
     return variant_in(state).tolerated_status(state.last_roll)
 
 
-def _unsure(state: State, ev: BoardSeen, mover: int) -> tuple[int, ...]:
+def _read_by(
+    state: State, ev: BoardSeen | None, mover: int
+) -> tuple[tuple[int, ...], tuple[float, ...] | None]:
+    """What the reading behind ``state.seen`` could not see (the bar of a board without one) and its
+    confidence per mover's point: from ``ev``, else the last usable reading (a button ended the turn)."""
     assert state.seating is not None
-    pts = {state.seating.point(mover, s) for s, (_, _, conf) in enumerate(ev.slots) if conf < UNSURE}
-    if ev.has_bar is False:
-        pts.add(arbiter.BAR)
-    return tuple(sorted(pts))
+    reading = ev if ev is not None else state.reading
+    if reading is None or len(reading.slots) != 24:
+        return (), None
+    unsure = (arbiter.BAR,) if reading.has_bar is False else ()
+    return unsure, point_confidence(reading, state.seating, mover)
+
+
+def _note_overruled(state: State, verdict: arbiter.Made, mover: int, out: list[Effect]) -> None:
+    """Say which points the legal play overruled: the camera read them otherwise (RULES.md B17: the
+    station never guesses silently)."""
+    if not verdict.overruled:
+        return
+    where = ", ".join("the bar" if p == arbiter.BAR else str(p) for p in verdict.overruled)
+    play = describe_plays(state, (verdict.play,)) if verdict.play.moves else "no move"
+    out.append(
+        Prompt(
+            f"{NAMES[mover]} played {play}: taken as the legal play the board shows, though the camera "
+            f"read {NAMES[mover]}'s point{'s' if len(verdict.overruled) > 1 else ''} {where} otherwise "
+            "(check the board; the dispute button disputes it)"
+        )
+    )
 
 
 def commit(
-    state: State, play: Any, out: list[Effect], how: str, illegal: bool = False, result: Sides | None = None
+    state: State,
+    play: Any,
+    out: list[Effect],
+    how: str,
+    illegal: bool = False,
+    result: Sides | None = None,
+    overruled: tuple[int, ...] = (),
 ) -> tuple[State, list[Effect]]:
     """The move is final: record it, hand the turn over, or end the game (RULES.md B9, N9)."""
     assert state.on_roll is not None and state.dice is not None
@@ -368,7 +401,7 @@ def commit(
         me, opp = pad(play.result.me), pad(play.result.opp)
         result = (me, opp) if mover == 0 else (opp, me)
     moves = tuple((m.src, m.dst) for m in play.moves) if play is not None else ()
-    turn = Turn(mover, state.dice, moves, illegal=illegal)
+    turn = Turn(mover, state.dice, moves, illegal=illegal, overruled=overruled)
     fr = list(state.first_roll)
     fr[mover] = False
     state = replace(
