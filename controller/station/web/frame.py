@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Any
 
-UNSURE = 0.5  # a point read less surely than this is marked (as the referee leaves it out)
+UNSURE = 0.5  # a point read less surely than this is marked: the referee weighs it as less reliable
 _GREEN, _RED, _WHITE, _BLACK = (80, 220, 80), (60, 60, 255), (255, 255, 255), (0, 0, 0)
 
 
