@@ -17,6 +17,10 @@ LOCKOUT_MAX_S = 300.0
 ACTIONS_PER_S = 5.0
 ACTION_BURST = 10
 MAX_CLIENTS = 1024  # addresses remembered; the oldest are forgotten past that
+# at least six characters: with three free tries and a doubling lock-out a guesser from one address
+# gets a few hundred tries a day, so 10**6 digit PINs hold for years, 10**4 only for weeks
+MIN_PIN = 6
+MAX_PIN = 64
 
 
 @dataclass
@@ -36,6 +40,18 @@ class Verdict:
     status: int = 200
     why: str = ""
     retry_after: float = 0.0
+
+
+def pin_problem(pin: str) -> str:
+    """Why ``pin`` cannot be the referee's PIN, in a few words ('' when it can): 6 to 64 printable
+    characters (digits, letters or both), no spaces."""
+    if len(pin) < MIN_PIN:
+        return f"is {len(pin)} characters; a referee PIN needs {MIN_PIN} or more (digits, letters or both)"
+    if len(pin) > MAX_PIN:
+        return f"is longer than {MAX_PIN} characters"
+    if not pin.isprintable() or any(c.isspace() for c in pin):
+        return "holds a space or a control character; use digits and letters"
+    return ""
 
 
 class Guard:

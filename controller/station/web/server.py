@@ -17,6 +17,7 @@ import asyncio
 import json
 import threading
 from collections.abc import Callable
+from errno import EADDRINUSE
 from importlib import resources
 from typing import Any
 
@@ -24,12 +25,14 @@ from aiohttp import web
 
 from controller.rules.errors import TavlaError
 from controller.station.web.actions import ActionError, to_event
-from controller.station.web.guard import Guard
+from controller.station.web.guard import Guard, pin_problem
 
 MAX_BODY = 16 * 1024  # a referee action is a few hundred bytes; a bigger body is refused (413)
 MAX_STREAMS = 64  # open pages at once; more get 503 rather than slowing the others
 KEEPALIVE_S = 15.0  # a comment line on an idle stream keeps proxies and the browser from closing it
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+AUTO = "auto"  # ``--web auto``: DEFAULT_PORT on this machine, or a free port when it is taken
+DEFAULT_PORT = 8080
 
 
 class WebError(TavlaError, RuntimeError):
@@ -37,22 +40,28 @@ class WebError(TavlaError, RuntimeError):
 
 
 def parse_address(spec: str) -> tuple[str, int]:
-    """``[HOST:]PORT`` -> (host, port); the host defaults to 127.0.0.1.
+    """``[HOST:]PORT`` -> (host, port); the host defaults to 127.0.0.1; ``auto`` is 127.0.0.1:8080
+    (where :meth:`WebServer.start` may move to a free port).
 
     :raises WebError: on a port that is not 0-65535.
     """
+    if spec.strip().lower() == AUTO:
+        return "127.0.0.1", DEFAULT_PORT
     host, _, port = spec.rpartition(":")
     host = host.strip("[]") or "127.0.0.1"
     if not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise WebError(f"--web {spec}: give [HOST:]PORT, e.g. 8080 or 0.0.0.0:8080")
+        raise WebError(f"--web {spec}: give [HOST:]PORT, e.g. 8080 or 0.0.0.0:8080, or auto")
     return host, int(port)
 
 
 def check_exposure(host: str, pin: str | None) -> None:
     """A page on any address but the machine's own is reachable by others: it needs a referee PIN.
+    A PIN, where one is given, must be one a guesser cannot run through (.guard.pin_problem).
 
-    :raises WebError: (one line) when ``host`` is not local and no PIN is set.
+    :raises WebError: (one line) when ``host`` is not local and no PIN is set, or the PIN is too weak.
     """
+    if pin is not None and pin_problem(pin):
+        raise WebError(f"the referee PIN {pin_problem(pin)}")
     if host not in LOCAL_HOSTS and not pin:
         raise WebError(
             f"--web on {host} is reachable from other machines: set a referee PIN "
@@ -93,6 +102,7 @@ class WebServer:
         self._error: BaseException | None = None
         self.streams = 0
         self._closing = False
+        self.taken: int | None = None  # the port asked for, when start(fallback=True) found it taken
 
     # --- the station's side (any thread) ----------------------------------------------------------
 
@@ -122,14 +132,20 @@ class WebServer:
             return f"http://{socket.gethostname()}:{self.port}/ (every address of this machine)"
         return self.url
 
-    def start(self, timeout: float = 10.0) -> None:
+    def start(self, timeout: float = 10.0, fallback: bool = False) -> None:
         """Serve on a thread of its own; returns once listening (``port`` 0 picks a free one).
+        ``fallback``: a port that is taken gives way to a free one (``taken`` says which was asked).
 
         :raises WebError: when the address cannot be served.
         """
         self._thread = threading.Thread(target=self._serve, name="tavla-web", daemon=True)
         self._thread.start()
         self._ready.wait(timeout)
+        if fallback and self.port and isinstance(self._error, OSError) and self._error.errno == EADDRINUSE:
+            self.taken, self.port, self._error = self.port, 0, None
+            self._ready.clear()
+            self.start(timeout)
+            return
         if self._error is not None:
             where = f"{self.host}:{self.port}"
             raise WebError(f"cannot serve the page on {where}: {self._error}") from self._error

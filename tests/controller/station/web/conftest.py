@@ -17,7 +17,7 @@ from controller.station import Station
 from controller.station.journal import Journal
 from controller.station.web import WebServer, attach
 
-PIN = "2468"
+PIN = "246813"
 
 
 @dataclass

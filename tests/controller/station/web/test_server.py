@@ -59,11 +59,11 @@ def test_the_camera_is_wrong_enters_the_true_position(live):
     [
         (b"{not json", 400, "not JSON"),
         (b"[1, 2]", 401, "wrong PIN"),
-        (b'{"pin": "2468", "action": "explode"}', 400, "unknown action"),
-        (b'{"pin": "2468", "action": "resign", "player": "blue", "value": 2}', 400, "resign"),
-        (b'{"pin": "2468", "action": "score", "score": {"light": -1, "dark": 0}}', 400, "score"),
-        (b'{"pin": "2468", "action": "position", "slots": [1, 2]}', 400, "24"),
-        (b'{"pin": "2468", "action": "position", "slots": [' + b", ".join([b'["light", 15]'] * 24) + b"]}",
+        (b'{"pin": "246813", "action": "explode"}', 400, "unknown action"),
+        (b'{"pin": "246813", "action": "resign", "player": "blue", "value": 2}', 400, "resign"),
+        (b'{"pin": "246813", "action": "score", "score": {"light": -1, "dark": 0}}', 400, "score"),
+        (b'{"pin": "246813", "action": "position", "slots": [1, 2]}', 400, "24"),
+        (b'{"pin": "246813", "action": "position", "slots": [' + b", ".join([b'["light", 15]'] * 24) + b"]}",
          400, "a side has 15"),
         (b'{"pin": "' + b"9" * 40000 + b'", "action": "undo"}', 413, "over"),
     ],
@@ -102,7 +102,7 @@ def test_downloads_offer_the_records(live):
 def test_a_non_local_address_needs_a_pin():
     with pytest.raises(WebError, match="PIN"):
         check_exposure("0.0.0.0", None)
-    check_exposure("0.0.0.0", "1234")
+    check_exposure("0.0.0.0", "123456")
     check_exposure("127.0.0.1", None)
     assert parse_address("8080") == ("127.0.0.1", 8080)
     assert parse_address("0.0.0.0:80") == ("0.0.0.0", 80)
@@ -116,6 +116,28 @@ def test_a_taken_port_is_one_line(live):
     other = WebServer(lambda e: None, lambda: 0.0, port=live.server.port)
     with pytest.raises(WebError, match="cannot serve"):
         other.start()
+
+
+def test_auto_falls_back_to_a_free_port_when_the_one_asked_is_taken(live):
+    assert parse_address("auto") == ("127.0.0.1", 8080)
+    other = WebServer(lambda e: None, lambda: 0.0, port=live.server.port)
+    other.start(fallback=True)
+    try:
+        assert other.taken == live.server.port and other.port not in (0, live.server.port)
+        assert request(other.url + "api/state") == (200, {"seq": 0})
+    finally:
+        other.stop()
+
+
+@pytest.mark.parametrize("pin", ["12", "12345", "", "12 456", "123456\n", "9" * 65])
+def test_a_weak_or_odd_pin_is_refused_before_anything_is_served(pin):
+    with pytest.raises(WebError, match="PIN") as err:
+        WebServer(lambda e: None, lambda: 0.0, pin=pin)
+    assert "\n" not in str(err.value)
+    with pytest.raises(WebError, match="PIN"):
+        check_exposure("0.0.0.0", pin)
+    WebServer(lambda e: None, lambda: 0.0, pin="123456")  # six digits will do
+    WebServer(lambda e: None, lambda: 0.0, pin="kasparov")
 
 
 def test_an_idle_stream_is_kept_alive_and_a_closed_page_is_let_go(live, monkeypatch):
