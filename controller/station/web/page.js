@@ -4,6 +4,9 @@ const NS = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
 const W = 680 / 12, X0 = 20, BAR = 40, TOP = 20, BOTTOM = 440, DEPTH = 180, UNSURE = 0.5;
 let state = null, editing = null, source = null, retryTimer = null;
+// a stream that goes silent (a half-open link: Wi-Fi dropped, a laptop slept) is opened anew after
+// three of the station's ping intervals without a word; the pings say the interval
+let watchdog = null, silentMs = 46000;
 
 function columnX(i) { return X0 + i * W + (i >= 6 ? BAR : 0); }
 // the camera's slots: the top row 12..23 from the left, the bottom row 11..0 from the left
@@ -181,11 +184,23 @@ function setLink(up) {
   document.body.dataset.live = up ? "1" : "0";
 }
 
+function alive() {
+  clearTimeout(watchdog);
+  watchdog = setTimeout(() => { setLink(false); connect(); }, silentMs);
+}
+
 function connect() {
   if (source) source.close();
   source = new EventSource("/api/events");
-  source.onopen = () => setLink(true);
-  source.onmessage = (m) => { setLink(true); render(JSON.parse(m.data)); };
+  alive();
+  source.onopen = () => { setLink(true); alive(); };
+  source.onmessage = (m) => { setLink(true); alive(); render(JSON.parse(m.data)); };
+  source.addEventListener("ping", (m) => {
+    const every = Number(JSON.parse(m.data).every);
+    if (every > 0) silentMs = every * 3000 + 1000;
+    setLink(true);
+    alive();
+  });
   source.onerror = () => {
     setLink(false);
     // the browser retries by itself while the stream is CONNECTING; a CLOSED one is opened anew

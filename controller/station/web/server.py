@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
+import socket
 import threading
 from collections.abc import Callable
 from errno import EADDRINUSE
@@ -29,7 +31,11 @@ from controller.station.web.guard import Guard, pin_problem
 
 MAX_BODY = 16 * 1024  # a referee action is a few hundred bytes; a bigger body is refused (413)
 MAX_STREAMS = 64  # open pages at once; more get 503 rather than slowing the others
-KEEPALIVE_S = 15.0  # a comment line on an idle stream keeps proxies and the browser from closing it
+KEEPALIVE_S = 15.0  # a ping on an idle stream: proxies keep it open, and the page knows it is alive
+WRITE_TIMEOUT_S = 10.0  # a page that takes no data for this long is dropped, not buffered for
+# the kernel's send buffer of a stream: ~30 states of slack for a slow page, not the megabytes Linux
+# would grow it to for one that never reads (64 stalled pages on a Pi)
+STREAM_SNDBUF = 128 * 1024
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 AUTO = "auto"  # ``--web auto``: DEFAULT_PORT on this machine, or a free port when it is taken
 DEFAULT_PORT = 8080
@@ -101,20 +107,28 @@ class WebServer:
         self._ready = threading.Event()
         self._error: BaseException | None = None
         self.streams = 0
+        self.dropped = 0  # pages dropped for taking no data for WRITE_TIMEOUT_S
+        self.epoch = secrets.token_hex(4)  # this server's run: an event id names the run and the seq
+        self._lock = threading.Lock()
+        self._wake_pending = False
         self._closing = False
         self.taken: int | None = None  # the port asked for, when start(fallback=True) found it taken
 
     # --- the station's side (any thread) ----------------------------------------------------------
 
     def publish(self, state: dict[str, Any]) -> None:
-        """The newest state JSON (the station's thread): stored, and pushed to the open pages."""
+        """The newest state JSON (the station's thread): stored, and pushed to the open pages. Never
+        waits on the pages: however fast the station publishes, at most one wake-up is pending on the
+        server's loop, and each page is sent only the newest state when it is ready for more."""
         text = json.dumps(state, separators=(",", ":"))
-        loop = self._loop
-        if loop is None:
+        with self._lock:
             self.state, self._text = state, text
-            return
+            loop = self._loop
+            if loop is None or self._wake_pending:
+                return
+            self._wake_pending = True
         try:
-            loop.call_soon_threadsafe(self._set, state, text)
+            loop.call_soon_threadsafe(self._wake)
         except RuntimeError:  # the server's loop has closed: nothing left to tell
             pass
 
@@ -127,8 +141,6 @@ class WebServer:
     def where(self) -> str:
         """The address to tell people: the URL, and for all interfaces this machine's name."""
         if self.host in ("0.0.0.0", "::", ""):
-            import socket
-
             return f"http://{socket.gethostname()}:{self.port}/ (every address of this machine)"
         return self.url
 
@@ -215,8 +227,9 @@ class WebServer:
             task.cancel()
         await asyncio.gather(*rest, return_exceptions=True)
 
-    def _set(self, state: dict[str, Any], text: str) -> None:
-        self.state, self._text = state, text
+    def _wake(self) -> None:
+        with self._lock:
+            self._wake_pending = False
         if self._changed is not None:
             asyncio.ensure_future(self._notify(self._changed))
 
@@ -248,31 +261,53 @@ class WebServer:
         return web.Response(body=jpeg, content_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
-        """The live stream: the state now, then each newer one (a slow page skips to the newest)."""
+        """The live stream: the state now, then each newer one. A page holds no queue: a slow one
+        skips to the newest state, and one that takes no data for WRITE_TIMEOUT_S (a stalled or
+        vanished client whose buffers are full) is dropped, so an open page can never grow the
+        server's memory. Each state carries ``id: EPOCH-SEQ``; a page reconnecting with the id of the
+        state it has is not sent it again, any other gets the whole state (a state is never a diff,
+        so nothing is lost between connections). A ``ping`` event every KEEPALIVE_S tells the page
+        the stream is alive (its data: the interval), so a page can notice a silent stream."""
         if self.streams >= MAX_STREAMS:
             raise web.HTTPServiceUnavailable(text=f"{MAX_STREAMS} pages are open already; close one")
         assert self._changed is not None
         resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
+        sock = request.transport.get_extra_info("socket") if request.transport is not None else None
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, STREAM_SNDBUF)
         await resp.prepare(request)
         self.streams += 1
+        ping = f"event: ping\ndata: {{\"every\": {KEEPALIVE_S}}}\n\n".encode()
         try:
-            await resp.write(b"retry: 1000\n\n")
+            await self._write(resp, b"retry: 1000\n\n" + ping)
             sent = None
+            had = request.headers.get("Last-Event-ID")
             while not self._closing:
-                text = self._text
+                text, seq = self._text, self.state.get("seq", 0)
                 if text is not sent:
-                    await resp.write(f"data: {text}\n\n".encode())
                     sent = text
+                    event_id = f"{self.epoch}-{seq}"
+                    if event_id != had:
+                        await self._write(resp, f"id: {event_id}\ndata: {text}\n\n".encode())
+                    had = None
                 async with self._changed:
                     try:
                         await asyncio.wait_for(self._changed.wait(), KEEPALIVE_S)
                     except TimeoutError:
-                        await resp.write(b": keep-alive\n\n")
+                        await self._write(resp, ping)
         except (ConnectionResetError, asyncio.CancelledError):
             pass
+        except TimeoutError:  # the page took nothing for WRITE_TIMEOUT_S: let it go, buffers and all
+            self.dropped += 1
+            if request.transport is not None:
+                request.transport.abort()
         finally:
             self.streams -= 1
         return resp
+
+    @staticmethod
+    async def _write(resp: web.StreamResponse, data: bytes) -> None:
+        await asyncio.wait_for(resp.write(data), WRITE_TIMEOUT_S)
 
     async def _action(self, request: web.Request) -> web.StreamResponse:
         """One referee action: 202 with the event once it is on the station's queue, else a one-line

@@ -194,3 +194,85 @@ def test_the_page_reconnects_after_the_station_restarts(tmp_path, browser):
         assert browser.find_element("id", "link").text == "live"
     finally:
         second.close()
+
+
+class SilentRelay:
+    """A TCP relay in front of the page's server that can fall silent: its sockets stay open but it
+    forwards nothing, a half-open link as a dropped Wi-Fi or a sleeping laptop leaves one."""
+
+    def __init__(self, target: int) -> None:
+        import socket
+        import threading
+
+        self.target = target
+        self.silent = threading.Event()
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen()
+        self.port = self.sock.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while True:
+            try:
+                client, _ = self.sock.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:
+                client.close()
+                continue
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, a, b) -> None:
+        while True:
+            try:
+                data = a.recv(65536)
+            except OSError:
+                break
+            if not data:
+                break
+            if not self.silent.is_set():
+                try:
+                    b.sendall(data)
+                except OSError:
+                    break
+        for s in (a, b):
+            s.close()
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_the_page_notices_a_silent_stream_and_reconnects(tmp_path, browser, monkeypatch):
+    """A page left open for hours: when the stream goes silent with no error (the station's pings
+    stop arriving), the page says so within three ping intervals and opens the stream anew; once the
+    link carries again it shows the state it missed."""
+    from controller.station.web import server
+
+    monkeypatch.setattr(server, "KEEPALIVE_S", 0.3)
+    lv = start_live(tmp_path / "journal.jsonl")
+    relay = SilentRelay(lv.server.port)
+    try:
+        browser.get(f"http://127.0.0.1:{relay.port}/")
+        events = scripted_events(turns=1)
+        for ev in events[:2]:
+            lv.feed(ev)
+        wait_for(lambda: page_seq(browser) == 2, what="the state through the relay")
+        wait_for(lambda: browser.find_element("id", "link").text == "live", what="the live stream")
+        relay.silent.set()
+        wait_for(lambda: browser.find_element("id", "link").text != "live", what="the page noticing silence")
+        lv.feed(events[2])
+        time.sleep(0.5)
+        assert page_seq(browser) == 2  # nothing gets through a silent link
+        relay.silent.clear()
+        wait_for(lambda: page_seq(browser) == 3, timeout=15, what="the page reconnecting by itself")
+        assert browser.find_element("id", "link").text == "live"
+    finally:
+        relay.close()
+        lv.close()

@@ -141,8 +141,9 @@ def test_a_weak_or_odd_pin_is_refused_before_anything_is_served(pin):
 
 
 def test_an_idle_stream_is_kept_alive_and_a_closed_page_is_let_go(live, monkeypatch):
-    """A page left open for hours: a comment line every KEEPALIVE_S keeps the stream alive, and a page
-    that went away frees its stream at the next write."""
+    """A page left open for hours: a ping event every KEEPALIVE_S (its data the interval, so the page
+    can tell a silent stream) keeps the stream alive, and a page that went away frees its stream at
+    the next write."""
     import time
     import urllib.request
 
@@ -150,11 +151,12 @@ def test_an_idle_stream_is_kept_alive_and_a_closed_page_is_let_go(live, monkeypa
 
     monkeypatch.setattr(server, "KEEPALIVE_S", 0.2)
     with urllib.request.urlopen(live.url + "api/events", timeout=10) as stream:
-        first = stream.read1(65536).decode()
-        assert first.startswith("retry: 1000") or "data: " in first
         got = ""
-        while "keep-alive" not in got:
+        deadline = time.monotonic() + 10
+        while got.count("event: ping") < 3 and time.monotonic() < deadline:
             got += stream.read1(65536).decode()
+        assert got.startswith("retry: 1000\n\nevent: ping\ndata: {\"every\": 0.2}\n\n"), got[:200]
+        assert got.count("event: ping") >= 3 and f"id: {live.server.epoch}-0\ndata: " in got
         assert live.server.streams == 1
     live.feed(scripted_events(turns=1)[0])  # a write to the closed page ends its stream
     deadline = time.monotonic() + 5
