@@ -99,6 +99,7 @@ class Station:
         self.last_board: BoardSeen | None = None
         self.best_play: str | None = None
         self.best_moves: list[list[int | str]] | None = None  # the best play as camera slots
+        self.hinted = False  # a hint was given for the roll on the board (the home mode's page shows it)
         self.mode: str | None = None  # tournament / home / learner (the station file's setting)
         self.listeners: list[Callable[[Station], None]] = []  # called on this thread after each event
         # called on the station's thread after each event's effects ran (the club publisher's state)
@@ -135,6 +136,7 @@ class Station:
             self.last_board = event
         if self.state.phase != "moving":
             self.best_play = self.best_moves = None
+            self.hinted = False
         collect_rulings(self.notes, self.state, effects)  # before run_effects: a game end exports them
         if self.printer is not None:
             line = turn_line(before, self.state)
@@ -220,6 +222,7 @@ class Station:
         from controller.hints import engine
 
         best = engine.best_play(hint.position, hint.dice[0], hint.dice[1], hint.plays, hint.plies, hint.noise)
+        self.hinted = True
         self.best_play = format_play(best) if best is not None else None
         self.best_moves = None
         if best is not None:

@@ -81,7 +81,7 @@ def snapshot(station: Any) -> dict[str, Any]:
     if mode == "tournament":  # no electronic aid on any screen (USBGF, UKBGF): nor the movable points
         if out["board"] is not None:
             out["board"]["movable_slots"] = []
-    else:
+    elif mode == "learner" or getattr(station, "hinted", False):  # home: once the players ask
         out["legal_plays"] = _legal(state)
         moving = state.phase == "moving"
         out["best_play"] = getattr(station, "best_play", None) if moving else None

@@ -68,11 +68,9 @@ class Guard:
         if c.locked_until > t:
             wait = c.locked_until - t
             return Verdict(False, 429, f"too many wrong PINs: try again in {wait:.0f} s", wait)
-        c.tokens = min(ACTION_BURST, c.tokens + (t - c.refilled) * ACTIONS_PER_S)
-        c.refilled = t
-        if c.tokens < 1.0:
-            return Verdict(False, 429, "too many actions: at most 5 a second", 1.0 / ACTIONS_PER_S)
-        c.tokens -= 1.0
+        slowed = self._take(c, t)
+        if slowed is not None:
+            return slowed
         if not self.pin:
             return Verdict(False, 403, "no referee PIN is set: give --pin or `pin` in the station file")
         if not isinstance(pin, str) or not hmac.compare_digest(pin.encode(), self.pin.encode()):
@@ -84,6 +82,21 @@ class Guard:
             return Verdict(False, 401, "wrong PIN")
         c.wrong = 0
         return Verdict(True)
+
+    def rate(self, client: str) -> Verdict:
+        """A request that needs no PIN (the players' hint request): only the rate is checked."""
+        t = self.now()
+        return self._take(self._client(client, t), t) or Verdict(True)
+
+    @staticmethod
+    def _take(c: _Client, t: float) -> Verdict | None:
+        """One token from the client's bucket; a 429 verdict when it is empty."""
+        c.tokens = min(ACTION_BURST, c.tokens + (t - c.refilled) * ACTIONS_PER_S)
+        c.refilled = t
+        if c.tokens < 1.0:
+            return Verdict(False, 429, "too many actions: at most 5 a second", 1.0 / ACTIONS_PER_S)
+        c.tokens -= 1.0
+        return None
 
     def _client(self, client: str, t: float) -> _Client:
         c = self._clients.get(client)

@@ -8,7 +8,8 @@ journaled before it is acted on and a replay makes it again.
 
 Routes: ``GET /`` the page, ``GET /api/state`` the state JSON, ``GET /api/events`` the live stream,
 ``GET /api/frame.jpg`` the camera's last frame with the reader's overlay,
-``POST /api/action`` a referee action, ``GET /download/match.sgf|match.mat|journal.jsonl`` the records.
+``POST /api/action`` a referee action, ``POST /api/hint`` the players' hint request (home mode),
+``GET /download/match.sgf|match.mat|journal.jsonl`` the records.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 
 from aiohttp import web
 
+from controller.game.events import ButtonPressed
 from controller.rules.errors import TavlaError
 from controller.station.web.actions import ActionError, to_event
 from controller.station.web.guard import Guard, pin_problem
@@ -205,6 +207,7 @@ class WebServer:
                 web.get("/api/events", self._events),
                 web.get("/api/frame.jpg", self._frame),
                 web.post("/api/action", self._action),
+                web.post("/api/hint", self._hint),
                 web.get("/download/{name}", self._download),
             ]
         )
@@ -328,6 +331,26 @@ class WebServer:
             event = to_event(body, self.now(), self.state.get("dice"))
         except ActionError as exc:
             return _error(400, str(exc))
+        try:
+            self.submit(event)
+        except TavlaError as exc:  # the station has stopped
+            return _error(503, str(exc))
+        return web.json_response({"accepted": event.to_json()}, status=202)
+
+    async def _hint(self, request: web.Request) -> web.StreamResponse:
+        """The players ask for a hint (home mode: hints on request; learner mode has them after every
+        roll). It is what a long press on the clock button asks, journaled the same way, so it needs no
+        referee PIN; only its rate is limited. 202 once on the station's queue; 403 in tournament mode,
+        409 with no roll on the board, 429 too many, and no event."""
+        verdict = self.guard.rate(request.remote or "?")
+        if not verdict.ok:
+            return _error(429, verdict.why, {"Retry-After": "1"})
+        state = self.state
+        if state.get("mode") == "tournament":
+            return _error(403, "no hints in tournament mode: no electronic aid at a tournament board")
+        if state.get("phase") != "moving":
+            return _error(409, "a hint needs a roll on the board: ask once the dice are thrown")
+        event = ButtonPressed(t=self.now(), button="clock", gesture="long")
         try:
             self.submit(event)
         except TavlaError as exc:  # the station has stopped

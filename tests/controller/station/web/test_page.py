@@ -276,3 +276,60 @@ def test_the_page_notices_a_silent_stream_and_reconnects(tmp_path, browser, monk
     finally:
         relay.close()
         lv.close()
+
+
+def _to_the_first_roll(lv, settings):
+    for ev in scripted_events(turns=2, settings=settings):
+        state = lv.feed(ev)
+        if state["phase"] == "moving":
+            return state
+    raise AssertionError("the scripted game never had a roll to play")
+
+
+@pytest.mark.parametrize("mode", ["home", "learner", "tournament"])
+def test_hints_follow_the_mode(tmp_path, browser, mode):
+    """Home: no hint until the players press the page's hint button, then the legal plays and
+    gnubg's best play drawn on the board (the request journaled as the clock button's long press).
+    Learner: both after every roll, no button. Tournament: neither, and no button."""
+    from controller.game.events import ButtonPressed
+    from controller.hints.engine import gnubg_available
+
+    hints = {"home": "home", "learner": "assistant", "tournament": "referee"}[mode]
+    settings = Settings(hints=hints)
+    lv = start_live(tmp_path / "journal.jsonl", settings=settings)
+    try:
+        browser.get(lv.url)
+        state = _to_the_first_roll(lv, settings)
+        wait_for(lambda: page_seq(browser) == state["seq"], what="the roll on the page")
+        button = browser.find_element("id", "hint-request")
+        shown = browser.find_element("id", "hints").is_displayed()
+        arrows = browser.find_elements("css selector", "#board .best-move")
+        if mode == "tournament":
+            assert not button.is_displayed() and not shown and not arrows
+            assert state["legal_plays"] is None and state["best_play"] is None
+            return
+        if mode == "learner":
+            assert not button.is_displayed() and shown and state["legal_plays"]
+            assert len(arrows) == len(state["best_moves"] or [])
+            assert bool(arrows) == gnubg_available()
+            return
+        assert button.is_displayed() and button.is_enabled()
+        assert not shown and not arrows and state["legal_plays"] is None  # nothing until asked
+        seq = lv.station.seq
+        button.click()
+        state = lv.wait_seq(seq + 1)
+        wait_for(lambda: page_seq(browser) == seq + 1, what="the hint on the page")
+        assert "asked" in browser.find_element("id", "answer").text
+        assert browser.find_element("id", "hints").is_displayed() and state["legal_plays"]
+        plays = browser.find_element("id", "legal-plays").text
+        assert plays == " · ".join(state["legal_plays"])
+        arrows = browser.find_elements("css selector", "#board .best-move")
+        assert len(arrows) == len(state["best_moves"] or [])
+        if gnubg_available():  # gnubg's best play, drawn from point to point
+            assert arrows and browser.find_element("id", "best-play").text == state["best_play"]
+        lv.station.stop()
+        lv.journal.close()
+        last = read(lv.path)[-1]
+        assert isinstance(last, ButtonPressed) and (last.button, last.gesture) == ("clock", "long")
+    finally:
+        lv.close()

@@ -226,3 +226,36 @@ def test_every_referee_action_from_the_page_replays_from_the_journal(live):
     kinds = [e.action for e in journaled if isinstance(e, RefereeAction)]
     assert kinds == ["mix", "rethrow", "pause", "resume", "score", "undo", "accept", "resign"]
     assert replay(journaled)[0] == live.station.state
+
+
+def test_a_hint_is_refused_in_tournament_mode_and_without_a_roll(tmp_path):
+    from .conftest import start_live
+
+    for hints, status, words in (("referee", 403, "tournament"), ("home", 409, "roll")):
+        lv = start_live(tmp_path / f"{hints}.jsonl", settings=Settings(hints=hints))
+        try:
+            events = scripted_events(turns=1, settings=Settings(hints=hints))
+            for ev in events[:2]:  # the start position: no roll yet
+                lv.feed(ev)
+            got, answer = request(lv.url + "api/hint", raw=b"", method="POST")
+            assert got == status and words in answer["error"] and "\n" not in answer["error"]
+            assert lv.station.seq == 2 and len(lv.journal) == 2
+        finally:
+            lv.close()
+
+
+def test_a_flood_of_hint_requests_is_slowed_and_each_one_taken_is_journaled(tmp_path):
+    from .conftest import start_live
+
+    lv = start_live(tmp_path / "j.jsonl", settings=Settings(hints="home"))
+    try:
+        for ev in scripted_events(turns=2, settings=Settings(hints="home")):
+            if lv.feed(ev)["phase"] == "moving":
+                break
+        seq = lv.station.seq
+        got = [request(lv.url + "api/hint", raw=b"", method="POST")[0] for _ in range(30)]
+        assert 202 in got and 429 in got and got.count(202) <= 12
+        lv.wait_seq(seq + got.count(202))
+        assert lv.station.seq == seq + got.count(202) == len(lv.journal)
+    finally:
+        lv.close()
