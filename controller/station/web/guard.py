@@ -73,7 +73,9 @@ class Guard:
             return slowed
         if not self.pin:
             return Verdict(False, 403, "no referee PIN is set: give --pin or `pin` in the station file")
-        if not isinstance(pin, str) or not hmac.compare_digest(pin.encode(), self.pin.encode()):
+        # surrogatepass: JSON may carry a lone surrogate ("\ud800"), which plain UTF-8 refuses to encode
+        given = pin.encode("utf-8", "surrogatepass") if isinstance(pin, str) else None
+        if given is None or not hmac.compare_digest(given, self.pin.encode("utf-8", "surrogatepass")):
             c.wrong += 1
             if c.wrong > WRONG_PINS_FREE:
                 lock = min(LOCKOUT_MAX_S, LOCKOUT_FIRST_S * 2 ** (c.wrong - WRONG_PINS_FREE - 1))

@@ -322,6 +322,8 @@ class WebServer:
             return _error(413, f"the body is over {MAX_BODY} bytes; a referee action is a small JSON object")
         except (ValueError, UnicodeDecodeError):
             return _error(400, "the body is not JSON: send {\"pin\": ..., \"action\": ...}")
+        except RecursionError:  # [[[[... within the size limit: the parser's stack, not ours, gives up
+            return _error(400, "the body is nested too deep: send {\"pin\": ..., \"action\": ...}")
         verdict = self.guard.check(client, body.get("pin") if isinstance(body, dict) else None)
         if not verdict.ok:
             wait = str(max(1, round(verdict.retry_after)))

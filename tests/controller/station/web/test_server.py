@@ -66,6 +66,15 @@ def test_the_camera_is_wrong_enters_the_true_position(live):
         (b'{"pin": "246813", "action": "position", "slots": [' + b", ".join([b'["light", 15]'] * 24) + b"]}",
          400, "a side has 15"),
         (b'{"pin": "' + b"9" * 40000 + b'", "action": "undo"}', 413, "over"),
+        (b"[" * 8000 + b"]" * 8000, 400, "nested too deep"),
+        (b'{"pin": ' + b"[" * 5000 + b"]" * 5000 + b', "action": "undo"}', 400, "nested too deep"),
+        (b'{"pin": "\\ud800", "action": "undo"}', 401, "wrong PIN"),
+        (b'{"pin": "\xff\xfe", "action": "undo"}', 400, "not JSON"),
+        (b"", 400, "not JSON"),
+        (b'{"pin": 246813, "action": "undo"}', 401, "wrong PIN"),
+        (b'{"pin": "246813", "action": "resign", "player": "light", "value": true}', 400, "value"),
+        (b'{"pin": "246813", "action": "score", "score": {"light": NaN, "dark": 0}}', 400, "score"),
+        (b'{"pin": "246813", "action": "position", "slots": "' + b"x" * 100 + b'"}', 400, "24"),
     ],
 )
 def test_bad_input_gets_one_line_and_changes_nothing(live, raw, status, words):
@@ -73,6 +82,35 @@ def test_bad_input_gets_one_line_and_changes_nothing(live, raw, status, words):
     got, answer = request(live.url + "api/action", raw=raw, method="POST")
     assert got == status and words in answer["error"] and "\n" not in answer["error"]
     assert live.station.seq == before and len(live.journal) == before
+
+
+def test_requests_outside_the_routes_get_a_plain_answer(live):
+    assert request(live.url + "api/action")[0] == 405  # GET of an action
+    assert request(live.url + "api/nothing")[0] == 404
+    status, text = request(live.url + "download/..%2F..%2Fetc%2Fpasswd")
+    assert status == 404 and "offered" in text
+    assert request(live.url + "static/..%2Fserver.py")[0] == 404
+    assert len(live.journal) == 0
+
+
+def test_more_pages_than_the_limit_get_503_and_the_open_ones_go_on(live, monkeypatch):
+    import urllib.request
+
+    from controller.station.web import server
+
+    monkeypatch.setattr(server, "MAX_STREAMS", 2)
+    streams = [urllib.request.urlopen(live.url + "api/events", timeout=10) for _ in range(2)]
+    try:
+        status, text = request(live.url + "api/events")
+        assert status == 503 and "close one" in text
+        live.feed(scripted_events(turns=1)[0])
+        for s in streams:
+            got = ""
+            while '"seq":1' not in got:
+                got += s.read1(65536).decode()
+    finally:
+        for s in streams:
+            s.close()
 
 
 def test_wrong_pins_are_locked_out_and_a_flood_is_slowed(live):
