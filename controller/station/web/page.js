@@ -173,6 +173,11 @@ function render(snap) {
     li.lastChild.textContent = r.text;
     return li;
   }));
+  $("prompts").replaceChildren(...(snap.prompts || []).slice(-3).reverse().map((p) => {
+    const li = document.createElement("li");
+    li.textContent = p;
+    return li;
+  }));
   document.body.dataset.seq = snap.seq;
   $("frame").src = `/api/frame.jpg?seq=${snap.seq}`;
   // when each state was drawn (wall clock ms): the bench's event-to-page latency (python -m bench web)

@@ -149,6 +149,17 @@ def test_a_referee_action_made_on_the_page_lands_in_the_journal(live_page):
     assert isinstance(last, RefereeAction) and last.action == "rethrow"
 
 
+def test_the_stations_answer_to_an_action_is_shown_on_the_page(live_page):
+    """An action the game turns down (no illegal move to accept) is journaled; the page shows the
+    station's words for it."""
+    lv, driver = live_page
+    lv.feed(scripted_events(turns=1)[0])
+    driver.find_element("id", "pin").send_keys(PIN)
+    assert "sent" in _click_action(driver, "accept")
+    wait_for(lambda: "nothing to accept" in driver.find_element("id", "prompts").text, what="the prompt")
+    assert isinstance(read(lv.path)[-1], RefereeAction)
+
+
 def test_a_wrong_pin_is_refused_on_the_page(live_page):
     lv, driver = live_page
     lv.feed(scripted_events(turns=1)[0])
