@@ -19,10 +19,14 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
-# `make run WEB=8080` also serves the station's page (http://127.0.0.1:8080/), the demo paced to follow.
-WEB ?=
+# `make run` serves the station's page on http://127.0.0.1:8080/ (a free port when 8080 is taken) and
+# paces the demo to it, an event a second: under a minute, then it ends by itself. HOLD=600 keeps the
+# page open ten minutes after the game; PIN=246813 lets the referee act there; WEB= serves no page.
+WEB ?= auto
+HOLD ?=
+PIN ?=
 run: $(STAMP)
-	$(BIN)/tavla run $(if $(WEB),--web $(WEB))
+	$(BIN)/tavla run $(if $(WEB),--web $(WEB)) $(if $(HOLD),--hold $(HOLD)) $(if $(PIN),--pin $(PIN))
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -173,10 +173,18 @@ def register(app: typer.Typer) -> None:
             False, "--mqtt-anonymous", help="--mqtt: allow a broker URL without a user"
         ),
         web: str = typer.Option(
-            None, "--web", help="serve the station's page on [HOST:]PORT (host 127.0.0.1 unless given)"
+            None,
+            "--web",
+            help="serve the station's page on [HOST:]PORT (host 127.0.0.1 unless given); "
+            "auto: 127.0.0.1:8080, or a free port when 8080 is taken",
+        ),
+        hold: float = typer.Option(
+            0.0, "--hold", help="--web: keep the page open this many seconds after the last event"
         ),
         pin: str = typer.Option(
-            None, "--pin", help="the referee's PIN on the page (default the station file's `pin`)"
+            None,
+            "--pin",
+            help="the referee's PIN on the page, 6 characters or more (default the station file's `pin`)",
         ),
         plain: bool = typer.Option(
             False, "--plain", help="lines, not the live view (the default on a terminal)", metavar=""
@@ -209,7 +217,9 @@ def register(app: typer.Typer) -> None:
             raise fail(f"--turns {turns}: give a number of turns, or 0 for a whole game")
         if pace < 0:
             raise fail(f"--pace {pace:g}: give seconds between events, 0 or more")
-        page = _web_address(web, pin or cfg.pin)
+        if hold < 0 or hold != hold:
+            raise fail(f"--hold {hold:g}: give seconds to keep the page open, 0 or more")
+        page = _web_address(web, pin, cfg.pin, config)
         frames = None
         if page is not None:
             from controller.station.web.frame import FrameTap
@@ -277,6 +287,8 @@ def register(app: typer.Typer) -> None:
                 stream = demo_events(console, None, start=start, variant=variant, report=verbose, tap=frames)
             if page is not None:  # a page follows the demo at a pace a person can watch
                 stream = paced(stream, pace or 1.0)
+                if not resuming:
+                    _say_pace(console, pace or 1.0, turns, variant, hold)
         else:
             check_source(spec)
             if not resuming:
@@ -306,14 +318,36 @@ def register(app: typer.Typer) -> None:
             layout=cfg.layout(),
             check_resume=resuming and events is None,
             live=console.is_terminal and not (plain or quiet or verbose),
+            hold=hold if page is not None else 0.0,
         )
 
 
-def _web_address(web: str | None, pin: str | None) -> tuple[str, str | None] | None:
+def _say_pace(console: Any, pace: float, turns: int, variant: str, hold: float) -> None:
+    """How long the demo's page stays up, and how to keep it longer (``--hold``, ``make run HOLD=``)."""
+    from controller.station.demo import scenes
+
+    frames = len(scenes(turns=None if turns == 0 else turns, variant=variant)) + 1  # + MatchStarted
+    later = "; --hold S keeps it open S s after (make run HOLD=600)"
+    kept = f", then stays open {hold:g} s" if hold else later
+    console.print(f"the page follows the demo, an event every {pace:g} s (about {frames * pace:.0f} s){kept}")
+
+
+def _web_address(
+    web: str | None, pin: str | None, file_pin: str | None = None, config: Path | None = None
+) -> tuple[str, str | None] | None:
     """``--web`` checked before anything starts: a good address, and a PIN for a non-local host.
+    A PIN given (``--pin``, else the station file's) must be 6 characters or more, with or without
+    ``--web`` (controller.station.web.guard.pin_problem).
 
     :raises typer.Exit: (2) with one line saying what to do.
     """
+    where = "--pin" if pin is not None else f"`pin` in {config or 'the station file'}"
+    pin = pin if pin is not None else file_pin
+    if pin is not None:
+        from controller.station.web.guard import pin_problem
+
+        if pin_problem(pin):
+            raise fail(f"{where} {pin_problem(pin)}")
     if web is None:
         return None
     from controller.station.web import WebError, check_exposure, parse_address

@@ -122,7 +122,8 @@ def _resign(state: State, ev: RefereeAction, out: list[Effect]) -> tuple[State, 
     points = ev.value * state.cube
     result = GameResult(as_player(winner), ResultKind.RESIGN, points, state.cube)
     kinds = {1: "single", 2: "gammon", 3: "backgammon"}
-    words = f"{NAMES[ev.player]} resigns a {kinds[ev.value]} game ({points} points)"
+    unit = "point" if points == 1 else "points"
+    words = f"{NAMES[ev.player]} resigns a {kinds[ev.value]} game ({points} {unit})"
     state = announce(state, Ruling("B9", "resign", words, ev.player), out)
     return game_over(state, winner, out, ("resign", result))
 

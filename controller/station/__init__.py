@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import queue
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,7 @@ __all__ = [
 ]
 
 _STOP = object()
+RECENT_KEPT = 10  # rulings and prompts kept for the state JSON (controller.station.snapshot)
 
 
 class StationError(TavlaError, RuntimeError):
@@ -89,6 +91,12 @@ class Station:
         self.led_failures = 0
         self._led_lock = threading.Lock()  # the counts above are also bumped from the link's thread
         self.effects: list[Effect] = []
+        # the newest of each kind the state JSON shows, so building it costs the same after hours of
+        # play as at the start (the full list above only grows)
+        self.recent: dict[type, deque[Effect]] = {
+            Announce: deque(maxlen=RECENT_KEPT), Prompt: deque(maxlen=RECENT_KEPT),
+            Show: deque(maxlen=1), Leds: deque(maxlen=1),
+        }
         self.notes: Notes = {}  # the rulings by their place in the match record, for its export
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
@@ -99,6 +107,7 @@ class Station:
         self.last_board: BoardSeen | None = None
         self.best_play: str | None = None
         self.best_moves: list[list[int | str]] | None = None  # the best play as camera slots
+        self.hinted = False  # a hint was given for the roll on the board (the home mode's page shows it)
         self.mode: str | None = None  # tournament / home / learner (the station file's setting)
         self.listeners: list[Callable[[Station], None]] = []  # called on this thread after each event
         # called on the station's thread after each event's effects ran (the club publisher's state)
@@ -135,6 +144,7 @@ class Station:
             self.last_board = event
         if self.state.phase != "moving":
             self.best_play = self.best_moves = None
+            self.hinted = False
         collect_rulings(self.notes, self.state, effects)  # before run_effects: a game end exports them
         if self.printer is not None:
             line = turn_line(before, self.state)
@@ -177,20 +187,26 @@ class Station:
             self.leds_held = True
             text = f"position mismatch at resume: the board is not the journal's: {diff}"
             ruling = Announce(Ruling("resume", "position_mismatch", text))
-            self.effects.append(ruling)
+            self._keep(ruling)
             if self.printer is not None:
                 self.printer.ruling(ruling)
                 self.printer.prompt(
                     Prompt("LEDs off: put the checkers back, or press a button to play on from this board")
                 )
             dark = Leds(LedFrame.dark(), "position mismatch")
-            self.effects.append(dark)
+            self._keep(dark)
             self._send(dark)
         return False
 
+    def _keep(self, effect: Effect) -> None:
+        self.effects.append(effect)
+        kept = self.recent.get(type(effect))
+        if kept is not None:
+            kept.append(effect)
+
     def run_effects(self, effects: Iterable[Effect]) -> None:
         for e in effects:
-            self.effects.append(e)
+            self._keep(e)
             if isinstance(e, Leds):
                 self._leds(e)
             elif self.printer is None:
@@ -220,6 +236,7 @@ class Station:
         from controller.hints import engine
 
         best = engine.best_play(hint.position, hint.dice[0], hint.dice[1], hint.plays, hint.plies, hint.noise)
+        self.hinted = True
         self.best_play = format_play(best) if best is not None else None
         self.best_moves = None
         if best is not None:
@@ -234,7 +251,7 @@ class Station:
             else:
                 movable = hints.movable_points(hint.position, hint.plays)
                 lit = Leds(hints.movable_frame(hint.seating, hint.player, movable), "movable points")
-            self.effects.append(lit)
+            self._keep(lit)
             self._leds(lit)
 
     def _leds(self, effect: Leds) -> None:

@@ -42,7 +42,7 @@ serial = "ledsim://"          # LED board: port, pyserial URL, usb:VID:PID[:SERI
 # journal = "match.jsonl"     # resumed when it exists and is unfinished; default a new file
 # export_dir = "matches"      # .sgf and .mat written here at each game's end (default: by the journal)
 # calibration = "board.json"  # a saved board calibration for a fixed camera
-# pin = "4711"                # the referee's PIN on the station's page (`tavla run --web`)
+# pin = "471108"              # the referee's PIN on the station's page (`tavla run --web`)
 
 [rules]                       # explicit rules override the preset
 variant = "backgammon"        # backgammon | nardy

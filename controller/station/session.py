@@ -84,6 +84,15 @@ def _hint_keys(station: Any, t0: float) -> None:
     threading.Thread(target=read, name="tavla-keys", daemon=True).start()
 
 
+def _hold(page: Any, seconds: float, console: Any) -> None:
+    """Keep the page open ``seconds`` after the game's last event; Ctrl-C (or SIGTERM) ends it sooner."""
+    console.print(f"the game's events are over; the page stays open {seconds:g} s (Ctrl-C closes it)")
+    try:
+        time.sleep(seconds)
+    except KeyboardInterrupt:
+        pass
+
+
 def demo_frame_of(events: list[Event]) -> int | None:
     """The last demo frame's number when every board the journal saw came from the demo, else None."""
     boards = [ev for ev in events if isinstance(ev, BoardSeen)]
@@ -340,6 +349,7 @@ def run_session(
     layout: Any = None,
     check_resume: bool = False,
     live: bool = False,
+    hold: float = 0.0,
 ) -> Any:
     """Feed events through a station (journal, step, effects) and print a summary; returns the station.
     The journal is chained under ``key`` (controller.station.journal_key) and locked while the session
@@ -352,7 +362,8 @@ def run_session(
     item 6). SIGTERM (a service being stopped) stops the session as Ctrl-C does: the summary, the
     journal sealed, exit 0. ``live``: draw into one live panel (controller.station.live) rather than
     scrolling lines. In the home mode, with a terminal on stdin, ``h`` and Enter asks for a hint (as a
-    long press on a clock button does).
+    long press on a clock button does). ``hold``: seconds the page stays open after the last event
+    (Ctrl-C ends the wait; the session then ends as usual).
 
     :raises LinkUnavailable: when the LED device on ``serial_url`` cannot serve this station.
     :raises SessionRefused: (one line) when the journal is locked by another station or unusable.
@@ -456,6 +467,8 @@ def run_session(
             if link is not None:
                 link.close()
             raise
+        if page.taken is not None:
+            console.print(f"[yellow]port {page.taken} is taken by another program: the page moved[/yellow]")
         console.print(f"[bold]the station's page: {page.where}[/bold]")
     if forward is not None:
         forward.target = station.submit
@@ -487,6 +500,8 @@ def run_session(
                     settled += ev.usable
                 station.submit(ev)
             station.stop(timeout=120)
+            if page is not None and hold > 0:
+                _hold(page, hold, console)
         except KeyboardInterrupt:
             # Ctrl-C or SIGTERM: what is queued is journaled already or never was; stop cleanly and
             # say how to go on (the summary and the resume line); Ctrl-C exits 130, SIGTERM 0

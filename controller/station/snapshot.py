@@ -7,18 +7,20 @@ any other reader get a finished dict and never touch the game (DESIGN.md "Data f
 
 The contract (issue 16): ``position_id``, ``match_id``, ``dice`` (value and status per die),
 ``on_roll``, ``score`` (``light``, ``dark``, ``match_length``, ``crawford``), ``clock`` (seconds left
-per player), ``rulings`` (``{rule, text}``), ``seq``; the rest is for the page.
+per player), ``rulings`` (``{rule, text}``), ``seq``; the rest is for the page (``prompts``: the
+station's last words to the players, such as "nothing to accept" after a referee's action).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from controller.game.effects import Announce, Leds, Show
+from controller.game.effects import Announce, Leds, Prompt, Show
 from controller.game.events import BoardSeen
 from controller.game.state import NAMES, State, plays_for, position_for, variant_in
 
 RULINGS_KEPT = 10
+PROMPTS_KEPT = 5  # what the station last told the players: how a referee sees an action's answer
 MODES = ("tournament", "home", "learner")
 _MODE_OF_HINTS = {"referee": "tournament", "home": "home", "assistant": "learner"}
 
@@ -35,16 +37,23 @@ def mode_of(station: Any) -> str:
 def snapshot(station: Any) -> dict[str, Any]:
     """The station as one JSON-ready dict (see the module docstring)."""
     state: State = station.state
-    effects = list(getattr(station, "effects", ()))
-    show = next((e for e in reversed(effects) if isinstance(e, Show)), None)
-    leds = next((e for e in reversed(effects) if isinstance(e, Leds)), None)
+    recent = getattr(station, "recent", None)  # a Station keeps its newest effects of each kind
+    effects = list(getattr(station, "effects", ())) if recent is None else []
+
+    def newest(kind: type, n: int) -> list[Any]:
+        if recent is not None:
+            return list(recent.get(kind, ()))[-n:]
+        return [e for e in effects if isinstance(e, kind)][-n:]
+
+    show = next(iter(newest(Show, 1)), None)
+    leds = next(iter(newest(Leds, 1)), None)
     board: BoardSeen | None = getattr(station, "last_board", None)
     mode = mode_of(station)
     rulings = [
         {"rule": e.ruling.rule, "code": e.ruling.code, "text": e.ruling.reason}
-        for e in effects
-        if isinstance(e, Announce)
-    ][-RULINGS_KEPT:]
+        for e in newest(Announce, RULINGS_KEPT)
+    ]
+    prompts = [e.text for e in newest(Prompt, PROMPTS_KEPT)]
     offline = sorted(state.offline)
     link = getattr(station, "link", None)
     out: dict[str, Any] = {
@@ -68,6 +77,7 @@ def snapshot(station: Any) -> dict[str, Any]:
         "pips": _pips(state, show),
         "clock": _clock(state, float(getattr(station, "last_t", 0.0))),
         "rulings": rulings,
+        "prompts": prompts,
         "board": _board(show, board),
         "leds": _leds(leds),
         "devices": {
@@ -81,7 +91,7 @@ def snapshot(station: Any) -> dict[str, Any]:
     if mode == "tournament":  # no electronic aid on any screen (USBGF, UKBGF): nor the movable points
         if out["board"] is not None:
             out["board"]["movable_slots"] = []
-    else:
+    elif mode == "learner" or getattr(station, "hinted", False):  # home: once the players ask
         out["legal_plays"] = _legal(state)
         moving = state.phase == "moving"
         out["best_play"] = getattr(station, "best_play", None) if moving else None

@@ -14,7 +14,7 @@ from typing import Any
 
 from controller.station.snapshot import snapshot
 from controller.station.web.frame import FrameTap
-from controller.station.web.server import WebError, WebServer, check_exposure, parse_address
+from controller.station.web.server import AUTO, WebError, WebServer, check_exposure, parse_address
 
 __all__ = ["FrameTap", "WebError", "WebServer", "attach", "check_exposure", "parse_address", "records"]
 
@@ -53,7 +53,8 @@ def attach(
 ) -> WebServer:
     """Serve ``station``'s page on ``address`` (``[HOST:]PORT``) and keep it live: the station's
     thread publishes the state JSON after each event; ``frames`` holds the camera's last frame.
-    Returns the started server (``stop()`` it).
+    Returns the started server (``stop()`` it). ``auto`` serves on 127.0.0.1:8080, or on a free port
+    when 8080 is taken (the server's ``taken`` then says so).
 
     :raises WebError: (one line) on a bad address, a non-local one without a PIN, or a taken port.
     """
@@ -64,5 +65,5 @@ def attach(
     )
     server.publish(snapshot(station))
     station.listeners.append(lambda st: server.publish(snapshot(st)))
-    server.start()
+    server.start(fallback=address.strip().lower() == AUTO)
     return server

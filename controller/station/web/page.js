@@ -46,6 +46,9 @@ function render(snap) {
   $("devices").innerHTML = ["camera", "leds"].map((d) =>
     `<span class="${dev[d] ? "up" : "down"}" data-device="${d}">${d} ${dev[d] ? "online" : "offline"}</span>`).join(" ");
   $("mode").textContent = snap.mode ? `mode: ${snap.mode}` : "";
+  // home mode: a hint on request (the clock button's long press); learner mode has one after every roll
+  $("ask-hint").hidden = snap.mode !== "home";
+  $("hint-request").disabled = snap.phase !== "moving";
   const hints = snap.mode && snap.mode !== "tournament" && (snap.legal_plays || snap.best_play);
   $("hints").hidden = !hints;
   $("best-play").textContent = snap.best_play || "–";
@@ -57,6 +60,11 @@ function render(snap) {
     li.innerHTML = `<span class="rule"></span><span class="why"></span>`;
     li.firstChild.textContent = `[${r.rule}]`;
     li.lastChild.textContent = r.text;
+    return li;
+  }));
+  $("prompts").replaceChildren(...(snap.prompts || []).slice(-3).reverse().map((p) => {
+    const li = document.createElement("li");
+    li.textContent = p;
     return li;
   }));
   document.body.dataset.seq = snap.seq;
@@ -107,6 +115,16 @@ async function act(action) {
   }
 }
 
+async function askHint() {
+  try {
+    const r = await fetch("/api/hint", { method: "POST" });
+    const out = await r.json();
+    answer(r.ok ? "hint: asked the station" : `hint refused: ${out.error}`, r.ok);
+  } catch (e) {
+    answer(`hint: the station does not answer (${e})`, false);
+  }
+}
+
 function stopEditing() {
   editing = null;
   $("edit-tools").hidden = true;
@@ -127,6 +145,7 @@ document.addEventListener("DOMContentLoaded", () => {
     drawBoard(state);
   });
   $("edit-cancel").addEventListener("click", stopEditing);
+  $("hint-request").addEventListener("click", askHint);
   $("frame").addEventListener("load", () => { $("camera").hidden = false; });
   $("frame").addEventListener("error", () => { $("camera").hidden = true; });
   drawBoard(null);

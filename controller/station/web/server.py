@@ -8,28 +8,39 @@ journaled before it is acted on and a replay makes it again.
 
 Routes: ``GET /`` the page, ``GET /api/state`` the state JSON, ``GET /api/events`` the live stream,
 ``GET /api/frame.jpg`` the camera's last frame with the reader's overlay,
-``POST /api/action`` a referee action, ``GET /download/match.sgf|match.mat|journal.jsonl`` the records.
+``POST /api/action`` a referee action, ``POST /api/hint`` the players' hint request (home mode),
+``GET /download/match.sgf|match.mat|journal.jsonl`` the records.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import secrets
+import socket
 import threading
 from collections.abc import Callable
+from errno import EADDRINUSE
 from importlib import resources
 from typing import Any
 
 from aiohttp import web
 
+from controller.game.events import ButtonPressed
 from controller.rules.errors import TavlaError
 from controller.station.web.actions import ActionError, to_event
-from controller.station.web.guard import Guard
+from controller.station.web.guard import Guard, pin_problem
 
 MAX_BODY = 16 * 1024  # a referee action is a few hundred bytes; a bigger body is refused (413)
 MAX_STREAMS = 64  # open pages at once; more get 503 rather than slowing the others
-KEEPALIVE_S = 15.0  # a comment line on an idle stream keeps proxies and the browser from closing it
+KEEPALIVE_S = 15.0  # a ping on an idle stream: proxies keep it open, and the page knows it is alive
+WRITE_TIMEOUT_S = 10.0  # a page that takes no data for this long is dropped, not buffered for
+# the kernel's send buffer of a stream: ~30 states of slack for a slow page, not the megabytes Linux
+# would grow it to for one that never reads (64 stalled pages on a Pi)
+STREAM_SNDBUF = 128 * 1024
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+AUTO = "auto"  # ``--web auto``: DEFAULT_PORT on this machine, or a free port when it is taken
+DEFAULT_PORT = 8080
 
 
 class WebError(TavlaError, RuntimeError):
@@ -37,22 +48,28 @@ class WebError(TavlaError, RuntimeError):
 
 
 def parse_address(spec: str) -> tuple[str, int]:
-    """``[HOST:]PORT`` -> (host, port); the host defaults to 127.0.0.1.
+    """``[HOST:]PORT`` -> (host, port); the host defaults to 127.0.0.1; ``auto`` is 127.0.0.1:8080
+    (where :meth:`WebServer.start` may move to a free port).
 
     :raises WebError: on a port that is not 0-65535.
     """
+    if spec.strip().lower() == AUTO:
+        return "127.0.0.1", DEFAULT_PORT
     host, _, port = spec.rpartition(":")
     host = host.strip("[]") or "127.0.0.1"
     if not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise WebError(f"--web {spec}: give [HOST:]PORT, e.g. 8080 or 0.0.0.0:8080")
+        raise WebError(f"--web {spec}: give [HOST:]PORT, e.g. 8080 or 0.0.0.0:8080, or auto")
     return host, int(port)
 
 
 def check_exposure(host: str, pin: str | None) -> None:
     """A page on any address but the machine's own is reachable by others: it needs a referee PIN.
+    A PIN, where one is given, must be one a guesser cannot run through (.guard.pin_problem).
 
-    :raises WebError: (one line) when ``host`` is not local and no PIN is set.
+    :raises WebError: (one line) when ``host`` is not local and no PIN is set, or the PIN is too weak.
     """
+    if pin is not None and pin_problem(pin):
+        raise WebError(f"the referee PIN {pin_problem(pin)}")
     if host not in LOCAL_HOSTS and not pin:
         raise WebError(
             f"--web on {host} is reachable from other machines: set a referee PIN "
@@ -92,19 +109,28 @@ class WebServer:
         self._ready = threading.Event()
         self._error: BaseException | None = None
         self.streams = 0
+        self.dropped = 0  # pages dropped for taking no data for WRITE_TIMEOUT_S
+        self.epoch = secrets.token_hex(4)  # this server's run: an event id names the run and the seq
+        self._lock = threading.Lock()
+        self._wake_pending = False
         self._closing = False
+        self.taken: int | None = None  # the port asked for, when start(fallback=True) found it taken
 
     # --- the station's side (any thread) ----------------------------------------------------------
 
     def publish(self, state: dict[str, Any]) -> None:
-        """The newest state JSON (the station's thread): stored, and pushed to the open pages."""
+        """The newest state JSON (the station's thread): stored, and pushed to the open pages. Never
+        waits on the pages: however fast the station publishes, at most one wake-up is pending on the
+        server's loop, and each page is sent only the newest state when it is ready for more."""
         text = json.dumps(state, separators=(",", ":"))
-        loop = self._loop
-        if loop is None:
+        with self._lock:
             self.state, self._text = state, text
-            return
+            loop = self._loop
+            if loop is None or self._wake_pending:
+                return
+            self._wake_pending = True
         try:
-            loop.call_soon_threadsafe(self._set, state, text)
+            loop.call_soon_threadsafe(self._wake)
         except RuntimeError:  # the server's loop has closed: nothing left to tell
             pass
 
@@ -117,19 +143,23 @@ class WebServer:
     def where(self) -> str:
         """The address to tell people: the URL, and for all interfaces this machine's name."""
         if self.host in ("0.0.0.0", "::", ""):
-            import socket
-
             return f"http://{socket.gethostname()}:{self.port}/ (every address of this machine)"
         return self.url
 
-    def start(self, timeout: float = 10.0) -> None:
+    def start(self, timeout: float = 10.0, fallback: bool = False) -> None:
         """Serve on a thread of its own; returns once listening (``port`` 0 picks a free one).
+        ``fallback``: a port that is taken gives way to a free one (``taken`` says which was asked).
 
         :raises WebError: when the address cannot be served.
         """
         self._thread = threading.Thread(target=self._serve, name="tavla-web", daemon=True)
         self._thread.start()
         self._ready.wait(timeout)
+        if fallback and self.port and isinstance(self._error, OSError) and self._error.errno == EADDRINUSE:
+            self.taken, self.port, self._error = self.port, 0, None
+            self._ready.clear()
+            self.start(timeout)
+            return
         if self._error is not None:
             where = f"{self.host}:{self.port}"
             raise WebError(f"cannot serve the page on {where}: {self._error}") from self._error
@@ -177,6 +207,7 @@ class WebServer:
                 web.get("/api/events", self._events),
                 web.get("/api/frame.jpg", self._frame),
                 web.post("/api/action", self._action),
+                web.post("/api/hint", self._hint),
                 web.get("/download/{name}", self._download),
             ]
         )
@@ -199,8 +230,9 @@ class WebServer:
             task.cancel()
         await asyncio.gather(*rest, return_exceptions=True)
 
-    def _set(self, state: dict[str, Any], text: str) -> None:
-        self.state, self._text = state, text
+    def _wake(self) -> None:
+        with self._lock:
+            self._wake_pending = False
         if self._changed is not None:
             asyncio.ensure_future(self._notify(self._changed))
 
@@ -233,31 +265,53 @@ class WebServer:
         return web.Response(body=jpeg, content_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
-        """The live stream: the state now, then each newer one (a slow page skips to the newest)."""
+        """The live stream: the state now, then each newer one. A page holds no queue: a slow one
+        skips to the newest state, and one that takes no data for WRITE_TIMEOUT_S (a stalled or
+        vanished client whose buffers are full) is dropped, so an open page can never grow the
+        server's memory. Each state carries ``id: EPOCH-SEQ``; a page reconnecting with the id of the
+        state it has is not sent it again, any other gets the whole state (a state is never a diff,
+        so nothing is lost between connections). A ``ping`` event every KEEPALIVE_S tells the page
+        the stream is alive (its data: the interval), so a page can notice a silent stream."""
         if self.streams >= MAX_STREAMS:
             raise web.HTTPServiceUnavailable(text=f"{MAX_STREAMS} pages are open already; close one")
         assert self._changed is not None
         resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
+        sock = request.transport.get_extra_info("socket") if request.transport is not None else None
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, STREAM_SNDBUF)
         await resp.prepare(request)
         self.streams += 1
+        ping = f"event: ping\ndata: {{\"every\": {KEEPALIVE_S}}}\n\n".encode()
         try:
-            await resp.write(b"retry: 1000\n\n")
+            await self._write(resp, b"retry: 1000\n\n" + ping)
             sent = None
+            had = request.headers.get("Last-Event-ID")
             while not self._closing:
-                text = self._text
+                text, seq = self._text, self.state.get("seq", 0)
                 if text is not sent:
-                    await resp.write(f"data: {text}\n\n".encode())
                     sent = text
+                    event_id = f"{self.epoch}-{seq}"
+                    if event_id != had:
+                        await self._write(resp, f"id: {event_id}\ndata: {text}\n\n".encode())
+                    had = None
                 async with self._changed:
                     try:
                         await asyncio.wait_for(self._changed.wait(), KEEPALIVE_S)
                     except TimeoutError:
-                        await resp.write(b": keep-alive\n\n")
+                        await self._write(resp, ping)
         except (ConnectionResetError, asyncio.CancelledError):
             pass
+        except TimeoutError:  # the page took nothing for WRITE_TIMEOUT_S: let it go, buffers and all
+            self.dropped += 1
+            if request.transport is not None:
+                request.transport.abort()
         finally:
             self.streams -= 1
         return resp
+
+    @staticmethod
+    async def _write(resp: web.StreamResponse, data: bytes) -> None:
+        await asyncio.wait_for(resp.write(data), WRITE_TIMEOUT_S)
 
     async def _action(self, request: web.Request) -> web.StreamResponse:
         """One referee action: 202 with the event once it is on the station's queue, else a one-line
@@ -269,6 +323,8 @@ class WebServer:
             return _error(413, f"the body is over {MAX_BODY} bytes; a referee action is a small JSON object")
         except (ValueError, UnicodeDecodeError):
             return _error(400, "the body is not JSON: send {\"pin\": ..., \"action\": ...}")
+        except RecursionError:  # [[[[... within the size limit: the parser's stack, not ours, gives up
+            return _error(400, "the body is nested too deep: send {\"pin\": ..., \"action\": ...}")
         verdict = self.guard.check(client, body.get("pin") if isinstance(body, dict) else None)
         if not verdict.ok:
             wait = str(max(1, round(verdict.retry_after)))
@@ -278,6 +334,26 @@ class WebServer:
             event = to_event(body, self.now(), self.state.get("dice"))
         except ActionError as exc:
             return _error(400, str(exc))
+        try:
+            self.submit(event)
+        except TavlaError as exc:  # the station has stopped
+            return _error(503, str(exc))
+        return web.json_response({"accepted": event.to_json()}, status=202)
+
+    async def _hint(self, request: web.Request) -> web.StreamResponse:
+        """The players ask for a hint (home mode: hints on request; learner mode has them after every
+        roll). It is what a long press on the clock button asks, journaled the same way, so it needs no
+        referee PIN; only its rate is limited. 202 once on the station's queue; 403 in tournament mode,
+        409 with no roll on the board, 429 too many, and no event."""
+        verdict = self.guard.rate(request.remote or "?")
+        if not verdict.ok:
+            return _error(429, verdict.why, {"Retry-After": "1"})
+        state = self.state
+        if state.get("mode") == "tournament":
+            return _error(403, "no hints in tournament mode: no electronic aid at a tournament board")
+        if state.get("phase") != "moving":
+            return _error(409, "a hint needs a roll on the board: ask once the dice are thrown")
+        event = ButtonPressed(t=self.now(), button="clock", gesture="long")
         try:
             self.submit(event)
         except TavlaError as exc:  # the station has stopped

@@ -64,3 +64,79 @@ def test_run_web_prints_the_address_and_the_page_follows_the_demo(tmp_path):
     assert len({s for s, _ in seen}) >= 3  # the page followed the game event by event
     assert any(phase == "moving" for _, phase in seen)
     assert frames  # the camera's frames with the reader's overlay
+
+
+def _first_url(proc) -> tuple[str, list[str]]:
+    """The page's address from the run's output, and the lines read up to it."""
+    lines = []
+    for line in proc.stdout:
+        lines.append(line)
+        m = re.search(r"the station's page: (http://127\.0\.0\.1:\d+/)", line)
+        if m:
+            return m.group(1), lines
+    raise AssertionError(f"no address printed: {''.join(lines)}")
+
+
+def test_run_web_auto_moves_off_a_taken_port_and_hold_keeps_the_page_after_the_game(tmp_path):
+    """`make run` is `tavla run --web auto`: 8080, or a free port with a line saying 8080 is taken;
+    `--hold` keeps the page up after the last event, then the run ends by itself (exit 0)."""
+    import socket
+
+    blocker = socket.socket()
+    try:
+        blocker.bind(("127.0.0.1", 8080))
+        blocker.listen()
+    except OSError:
+        pass  # something else holds 8080 already: it is taken either way
+    env = dict(os.environ, COLUMNS="200")
+    proc = subprocess.Popen(
+        [TAVLA, "run", "--web", "auto", "--turns", "1", "--pace", "0.05", "--hold", "3", "--no-leds",
+         "--plain", "--journal", str(tmp_path / "j.jsonl")],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        url, before = _first_url(proc)
+        assert ":8080/" not in url
+        assert any("port 8080 is taken" in line for line in before), before
+        assert any("--hold" not in line and "stays open 3 s" in line for line in before), before
+        for line in proc.stdout:
+            if "the page stays open 3 s" in line:
+                break
+        with urllib.request.urlopen(url + "api/state", timeout=5) as r:
+            state = json.loads(r.read())
+        from controller.station.demo import scenes
+
+        assert state["seq"] == len(scenes(turns=1)) + 1  # the whole demo is on the page, still served
+        start = time.monotonic()
+        proc.stdout.read()
+        assert proc.wait(30) == 0 and time.monotonic() - start < 15
+    finally:
+        proc.kill()
+        blocker.close()
+
+
+def test_a_short_referee_pin_is_refused_in_one_line(tmp_path):
+    for args in (["--pin", "12"], ["--pin", "12345", "--web", "0"]):
+        r = subprocess.run(
+            [TAVLA, "run", *args, "--journal", str(tmp_path / "j.jsonl")],
+            capture_output=True, text=True, timeout=120, env=dict(os.environ, COLUMNS="200"),
+        )
+        assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+        assert "--pin is" in r.stderr and "6 or more" in r.stderr, r.stderr
+        assert not (tmp_path / "j.jsonl").exists()
+    config = tmp_path / "station.toml"
+    config.write_text('pin = "4711"\n')
+    r = subprocess.run(
+        [TAVLA, "run", "--config", str(config), "--web", "0", "--journal", str(tmp_path / "j.jsonl")],
+        capture_output=True, text=True, timeout=120, env=dict(os.environ, COLUMNS="200"),
+    )
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "`pin` in" in r.stderr, r.stderr
+
+
+def test_make_run_serves_the_page_and_ends_by_itself():
+    """The Makefile's run target: the page by default (--web auto), HOLD and PIN passed on."""
+    makefile = (Path(__file__).resolve().parents[3] / "Makefile").read_text()
+    assert "WEB ?= auto" in makefile
+    target = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    assert "--web $(WEB)" in target and "--hold $(HOLD)" in target and "--pin $(PIN)" in target

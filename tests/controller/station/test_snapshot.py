@@ -77,3 +77,27 @@ def test_learner_mode_gives_gnubgs_best_play_as_slots_to_draw():
         for src, dst in moves:  # each step starts where a checker can move, or where an earlier one landed
             assert src in reached and (dst == "off" or 0 <= dst < 24)
             reached.add(dst)
+
+
+def test_after_many_games_the_snapshot_shows_the_newest_rulings_and_prompts_of_the_whole_list():
+    """The station keeps its newest effects of each kind (Station.recent), so the state JSON need not
+    walk every effect of a long session; what it shows is what the whole list says."""
+    from controller.game.effects import Announce, Leds, Prompt, Show
+    from controller.station import snapshot as snapshot_module
+
+    events = []
+    while len(events) < 1200:
+        events += scripted_events(turns=None, settings=Settings(hints="referee"))
+    station = Station(Settings(hints="referee"))
+    for ev in events:
+        station.handle(ev)
+    snap = snapshot(station)
+    announced = [e for e in station.effects if isinstance(e, Announce)]
+    said = [e.text for e in station.effects if isinstance(e, Prompt)]
+    assert [r["text"] for r in snap["rulings"]] == [e.ruling.reason for e in announced][-10:]
+    assert snap["prompts"] == said[-snapshot_module.PROMPTS_KEPT:] and snap["prompts"]
+    shows = [e for e in station.effects if isinstance(e, Show)]
+    assert snap["board"]["slots"] == [[c, n] for c, n in shows[-1].slots]
+    lit = [e for e in station.effects if isinstance(e, Leds)]
+    assert snap["leds"]["why"] == lit[-1].why
+    assert sum(len(d) for d in station.recent.values()) <= 22  # bounded, however long the session

@@ -17,7 +17,7 @@ from controller.station import Station
 from controller.station.journal import Journal
 from controller.station.web import WebServer, attach
 
-PIN = "2468"
+PIN = "246813"
 
 
 @dataclass
@@ -51,9 +51,9 @@ class Live:
         self.journal.close()
 
 
-def start_live(path: Path, port: int = 0, frames: Any = None) -> Live:
+def start_live(path: Path, port: int = 0, frames: Any = None, settings: Any = None) -> Live:
     journal = Journal(path)
-    station = Station(journal=journal)
+    station = Station(settings, journal=journal) if settings is not None else Station(journal=journal)
     station.start()
     server = attach(station, f"127.0.0.1:{port}", PIN, path, frames)
     return Live(station, server, journal, path)

@@ -149,6 +149,17 @@ def test_a_referee_action_made_on_the_page_lands_in_the_journal(live_page):
     assert isinstance(last, RefereeAction) and last.action == "rethrow"
 
 
+def test_the_stations_answer_to_an_action_is_shown_on_the_page(live_page):
+    """An action the game turns down (no illegal move to accept) is journaled; the page shows the
+    station's words for it."""
+    lv, driver = live_page
+    lv.feed(scripted_events(turns=1)[0])
+    driver.find_element("id", "pin").send_keys(PIN)
+    assert "sent" in _click_action(driver, "accept")
+    wait_for(lambda: "nothing to accept" in driver.find_element("id", "prompts").text, what="the prompt")
+    assert isinstance(read(lv.path)[-1], RefereeAction)
+
+
 def test_a_wrong_pin_is_refused_on_the_page(live_page):
     lv, driver = live_page
     lv.feed(scripted_events(turns=1)[0])
@@ -194,3 +205,142 @@ def test_the_page_reconnects_after_the_station_restarts(tmp_path, browser):
         assert browser.find_element("id", "link").text == "live"
     finally:
         second.close()
+
+
+class SilentRelay:
+    """A TCP relay in front of the page's server that can fall silent: its sockets stay open but it
+    forwards nothing, a half-open link as a dropped Wi-Fi or a sleeping laptop leaves one."""
+
+    def __init__(self, target: int) -> None:
+        import socket
+        import threading
+
+        self.target = target
+        self.silent = threading.Event()
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen()
+        self.port = self.sock.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while True:
+            try:
+                client, _ = self.sock.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:
+                client.close()
+                continue
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, a, b) -> None:
+        while True:
+            try:
+                data = a.recv(65536)
+            except OSError:
+                break
+            if not data:
+                break
+            if not self.silent.is_set():
+                try:
+                    b.sendall(data)
+                except OSError:
+                    break
+        for s in (a, b):
+            s.close()
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_the_page_notices_a_silent_stream_and_reconnects(tmp_path, browser, monkeypatch):
+    """A page left open for hours: when the stream goes silent with no error (the station's pings
+    stop arriving), the page says so within three ping intervals and opens the stream anew; once the
+    link carries again it shows the state it missed."""
+    from controller.station.web import server
+
+    monkeypatch.setattr(server, "KEEPALIVE_S", 0.3)
+    lv = start_live(tmp_path / "journal.jsonl")
+    relay = SilentRelay(lv.server.port)
+    try:
+        browser.get(f"http://127.0.0.1:{relay.port}/")
+        events = scripted_events(turns=1)
+        for ev in events[:2]:
+            lv.feed(ev)
+        wait_for(lambda: page_seq(browser) == 2, what="the state through the relay")
+        wait_for(lambda: browser.find_element("id", "link").text == "live", what="the live stream")
+        relay.silent.set()
+        wait_for(lambda: browser.find_element("id", "link").text != "live", what="the page noticing silence")
+        lv.feed(events[2])
+        time.sleep(0.5)
+        assert page_seq(browser) == 2  # nothing gets through a silent link
+        relay.silent.clear()
+        wait_for(lambda: page_seq(browser) == 3, timeout=15, what="the page reconnecting by itself")
+        assert browser.find_element("id", "link").text == "live"
+    finally:
+        relay.close()
+        lv.close()
+
+
+def _to_the_first_roll(lv, settings):
+    for ev in scripted_events(turns=2, settings=settings):
+        state = lv.feed(ev)
+        if state["phase"] == "moving":
+            return state
+    raise AssertionError("the scripted game never had a roll to play")
+
+
+@pytest.mark.parametrize("mode", ["home", "learner", "tournament"])
+def test_hints_follow_the_mode(tmp_path, browser, mode):
+    """Home: no hint until the players press the page's hint button, then the legal plays and
+    gnubg's best play drawn on the board (the request journaled as the clock button's long press).
+    Learner: both after every roll, no button. Tournament: neither, and no button."""
+    from controller.game.events import ButtonPressed
+    from controller.hints.engine import gnubg_available
+
+    hints = {"home": "home", "learner": "assistant", "tournament": "referee"}[mode]
+    settings = Settings(hints=hints)
+    lv = start_live(tmp_path / "journal.jsonl", settings=settings)
+    try:
+        browser.get(lv.url)
+        state = _to_the_first_roll(lv, settings)
+        wait_for(lambda: page_seq(browser) == state["seq"], what="the roll on the page")
+        button = browser.find_element("id", "hint-request")
+        shown = browser.find_element("id", "hints").is_displayed()
+        arrows = browser.find_elements("css selector", "#board .best-move")
+        if mode == "tournament":
+            assert not button.is_displayed() and not shown and not arrows
+            assert state["legal_plays"] is None and state["best_play"] is None
+            return
+        if mode == "learner":
+            assert not button.is_displayed() and shown and state["legal_plays"]
+            assert len(arrows) == len(state["best_moves"] or [])
+            assert bool(arrows) == gnubg_available()
+            return
+        assert button.is_displayed() and button.is_enabled()
+        assert not shown and not arrows and state["legal_plays"] is None  # nothing until asked
+        seq = lv.station.seq
+        button.click()
+        state = lv.wait_seq(seq + 1)
+        wait_for(lambda: page_seq(browser) == seq + 1, what="the hint on the page")
+        assert "asked" in browser.find_element("id", "answer").text
+        assert browser.find_element("id", "hints").is_displayed() and state["legal_plays"]
+        plays = browser.find_element("id", "legal-plays").text
+        assert plays == " · ".join(state["legal_plays"])
+        arrows = browser.find_elements("css selector", "#board .best-move")
+        assert len(arrows) == len(state["best_moves"] or [])
+        if gnubg_available():  # gnubg's best play, drawn from point to point
+            assert arrows and browser.find_element("id", "best-play").text == state["best_play"]
+        lv.station.stop()
+        lv.journal.close()
+        last = read(lv.path)[-1]
+        assert isinstance(last, ButtonPressed) and (last.button, last.gesture) == ("clock", "long")
+    finally:
+        lv.close()
