@@ -257,31 +257,61 @@ def _fields(top: np.ndarray, bottom: np.ndarray, along: np.ndarray) -> list[tupl
     def uv(p: np.ndarray) -> np.ndarray:
         return np.asarray(p @ to_uv.T)
 
-    tt, bt, tb, bb = uv(t_tips), uv(b_tips), uv(t_base), uv(b_base)
+    tt, bt = uv(t_tips), uv(b_tips)
     steps = [st for st in (_column_step(np.sort(tt[:, 0])), _column_step(np.sort(bt[:, 0]))) if st]
     if not steps:
         return []
     step = float(np.median(steps))
     u = np.sort(np.concatenate([tt[:, 0], bt[:, 0]]))
-    # the base lines (v): both rows' triangles are one length, seen whole where no checker covers a
-    # base (checkers stand on the bases and shorten the sides found), so the longer ones tell it
-    length = float(np.percentile(np.concatenate([tt[:, 1] - tb[:, 1], bb[:, 1] - bt[:, 1]]), 80))
-    v_top_base = float(np.median(tt[:, 1])) - length
-    v_bot_base = float(np.median(bt[:, 1])) + length
+    tips_img = np.concatenate([top[:, :2], bottom[:, :2]])
+    ends_img = tips_img + np.concatenate([top[:, 2:4] * top[:, 4:5], bottom[:, 2:4] * bottom[:, 4:5]])
+    tips_u = np.concatenate([tt[:, 0], bt[:, 0]])
+    row_v = np.concatenate([np.zeros(len(top)), np.ones(len(bottom))])
     out = []
     for first, last, gap in _column_spans(u, step):
-        x0, x1 = first - 0.5 * step, last + 0.5 * step
-        corners_uv = np.array([[x0, v_top_base], [x1, v_top_base], [x1, v_bot_base], [x0, v_bot_base]])
-        aff = corners_uv @ frame.T
-        p = np.column_stack([aff, np.ones(4)]) @ np.linalg.inv(affine).T
-        if np.any(np.abs(p[:, 2]) < 1e-9):
+        quad = _fit_field(tips_img, ends_img, tips_u, row_v, first, last, step, gap)
+        if quad is None:
             continue
-        quad = (p[:, :2] / p[:, 2:3]).astype(np.float32)
         x, y = quad[:, 0], quad[:, 1]
         if float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) < 0:
             quad = quad[[1, 0, 3, 2]]  # clockwise on screen, as the finder's quads are
         out.append((quad, float(gap)))
     return out
+
+
+def _fit_field(tips: np.ndarray, ends: np.ndarray, tips_u: np.ndarray, row_v: np.ndarray,
+               first: float, last: float, step: float, gap: float) -> np.ndarray | None:
+    """The field's corners (image pixels, TL TR BR BL in the model's order) for one column
+    hypothesis: each tip is given its column, a homography is fitted from all tips to the model
+    (column centres in point widths across, the top row's tips at 0 and the bottom row's at 1 down),
+    and the bases lie beyond the tips by the triangles' length in that model (the longer ones: a
+    checker on a base shortens its sides)."""
+    bar_pw = gap * 12.0 / (1.0 - gap)  # the bar's width in point widths
+    half = first + 5.5 * step  # left of this, the left half's columns
+    col = np.where(tips_u < half, np.rint((tips_u - first) / step),
+                   6 + np.rint((tips_u - (last - 5 * step)) / step))
+    resid = np.where(tips_u < half, (tips_u - first) / step, 6 + (tips_u - (last - 5 * step)) / step) - col
+    keep = (col >= 0) & (col <= 11) & (np.abs(resid) < 0.35)
+    if int(keep.sum()) < 2 * _MIN_ROW or len(set(row_v[keep])) < 2:
+        return None
+    model_x = col[keep] + 0.5 + np.where(col[keep] >= 6, bar_pw, 0.0)
+    dst = np.column_stack([model_x, row_v[keep]]).astype(np.float32)
+    hmg, _ = cv2.findHomography(tips[keep].astype(np.float32), dst, 0)
+    if hmg is None:
+        return None
+    e = cv2.perspectiveTransform(ends[keep].reshape(-1, 1, 2).astype(np.float32), hmg).reshape(-1, 2)
+    length = np.where(row_v[keep] == 0, -e[:, 1], e[:, 1] - 1.0)
+    if not np.any(length > 0):
+        return None
+    ln = float(np.percentile(length[length > 0], 80))
+    width = 12.0 + bar_pw
+    model = np.float32([[0, -ln], [width, -ln], [width, 1 + ln], [0, 1 + ln]]).reshape(-1, 1, 2)
+    try:
+        inv = np.linalg.inv(hmg)
+    except np.linalg.LinAlgError:
+        return None
+    quad = cv2.perspectiveTransform(model, inv).reshape(4, 2)
+    return quad.astype(np.float32) if np.all(np.isfinite(quad)) else None
 
 
 def _column_step(u: np.ndarray) -> float | None:
