@@ -78,10 +78,13 @@ def snapshot(station: Any) -> dict[str, Any]:
         "best_play": None,
         "best_moves": None,
     }
-    if mode == "tournament":  # no electronic aid on any screen (USBGF, UKBGF): nor the movable points
+    if mode != "learner":  # tournament: no electronic aid on any screen (USBGF, UKBGF); home: on request
         if out["board"] is not None:
             out["board"]["movable_slots"] = []
-    else:
+    if mode == "home" and state.phase == "moving":  # a hint asked for: gnubg's best play
+        out["best_play"] = getattr(station, "best_play", None)
+        out["best_moves"] = getattr(station, "best_moves", None)
+    elif mode == "learner":
         out["legal_plays"] = _legal(state)
         moving = state.phase == "moving"
         out["best_play"] = getattr(station, "best_play", None) if moving else None

@@ -70,7 +70,8 @@ def test_leds_are_named_by_points():
 
 def test_clock_text_shows_each_players_reserve_and_who_runs():
     clock = Clock((600.0, 545.2), 12.0, running=1, since=100.0)
-    assert clock_text(clock, 130.0) == "clock: light 10:00, dark 8:48 (dark's runs, delay 12 s per move)"
+    want = "clock: light 10:00, dark 8:48 (dark's runs: delay spent, the reserve runs)"
+    assert clock_text(clock, 130.0) == want
 
 
 def test_a_board_that_differs_at_resume_is_a_ruling_with_the_points_and_dark_leds():
