@@ -183,10 +183,12 @@ def register(app: typer.Typer) -> None:
             # whatever --turns was: a longer run extends it), to the end of its game
             assert demo_from is not None
             console.print(f"the demo goes on from frame {demo_from + 1}")
-            stream = demo_events(console, None, start=demo_from + 1)
+            stream = demo_events(console, None, start=demo_from + 1, variant=state.settings.variant)
         else:
             return
+        # the board must be the journal's, as for `tavla run --journal` (issue 15 item 6): a recording
+        # goes on from the journal's own events, a camera or the demo from a real board
         run_session(
             stream, state.settings, _resolved(serial_url), path, console, state=state, forward=sink,
-            key=station_key,
+            key=station_key, check_resume=events is None, flag_watch=events is None,
         )
