@@ -144,7 +144,7 @@ def register(app: typer.Typer) -> None:
         turns: int = typer.Option(6, "--turns", help="demo: number of turns to play (0 = a whole game)"),
         no_leds: bool = typer.Option(False, "--no-leds", help="run without an LED device", metavar=""),
         pace: float = typer.Option(
-            0.0, "--pace", help="--events, or the demo with --web: seconds between events"
+            0.0, "--pace", help="seconds between events (--events, the demo); the demo with --web: 1"
         ),
         append: bool = typer.Option(
             False, "--append/--no-append", help="add to an existing --journal, even when its match is over"
@@ -275,7 +275,7 @@ def register(app: typer.Typer) -> None:
                 frame = demo_frame_of(done)
                 start = -1 if frame is None else frame + 1
                 stream = demo_events(console, None, start=start, variant=variant, report=verbose, tap=frames)
-            if page is not None:  # a page follows the demo at a pace a person can watch
+            if page is not None or pace:  # a page (or a player asking for hints) follows the demo
                 stream = paced(stream, pace or 1.0)
         else:
             check_source(spec)
