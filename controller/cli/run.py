@@ -216,6 +216,9 @@ def register(app: typer.Typer) -> None:
 
             frames = FrameTap()
         serial_url = None if no_leds else (serial or cfg.serial)
+        layout = cfg.layout()
+        if serial_url == station_config.DEFAULT_SERIAL and layout is not None:
+            serial_url = f"ledsim://?leds={layout.led_count}"  # the emulator as long as [leds]' strip
         leds_on = describe_leds(serial_url)  # resolves `auto`; fails with one line before the banner
         journal_path = journal or (Path(cfg.journal) if cfg.journal else default_journal_path())
         from controller.cli.journals import key_for_writing
@@ -303,7 +306,7 @@ def register(app: typer.Typer) -> None:
             frame_tap=frames,
             verbosity=0 if quiet else 2 if verbose else 1,
             mode=cfg.mode,
-            layout=cfg.layout(),
+            layout=layout,
             check_resume=resuming and events is None,
             live=console.is_terminal and not (plain or quiet or verbose),
         )

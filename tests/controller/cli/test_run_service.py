@@ -126,3 +126,18 @@ def test_resume_demo_goes_on_with_the_journals_variant(tmp_path, monkeypatch):
                                  "--key", str(key(tmp_path).path)])
     assert r.exit_code == 0, r.output
     assert asked == ["nardy"]
+
+
+def test_leds_in_the_station_file_drive_the_default_emulator(tmp_path):
+    """hardware_docs/layout.md's [leds] (80 LEDs) with the default ledsim:// (28 LEDs) was refused:
+    the emulator is now given the strip's length; an explicit short one says how to size it."""
+    station = tmp_path / "s.toml"
+    station.write_text("[leds]\ncount = 80\n[leds.serpentine]\nleds_per_point = 3\n")
+    base = [TAVLA, "run", "--config", str(station), "--turns", "1", "--quiet",
+            "--key", str(key(tmp_path).path)]
+    r = subprocess.run([*base, "--journal", str(tmp_path / "a.jsonl")], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([*base, "--journal", str(tmp_path / "b.jsonl"), "--serial", "ledsim://?leds=28"],
+                       capture_output=True, text=True, timeout=300, env=dict(os.environ, COLUMNS="300"))
+    assert r.returncode == 2 and "(ledsim://?leds=80)" in r.stderr, r.stderr
