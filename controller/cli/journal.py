@@ -130,8 +130,8 @@ def register(app: typer.Typer) -> None:
         console = Console(highlight=False)
         if sum(x is not None and x is not False for x in (source, events, demo)) > 1:
             raise _fail("give one of --source, --events or --demo to go on with, not several")
-        if pace < 0:
-            raise _fail(f"--pace {pace:g}: give seconds between events, 0 or more")
+        if not 0 <= pace < 86400:  # NaN and inf too: time.sleep refuses them
+            raise _fail(f"--pace {pace:g}: give seconds between events, 0 or more (under a day)")
         path = journal or newest_journal()
         if path is None:
             raise _fail("no journal found; give the journal path `tavla run` printed")

@@ -207,8 +207,8 @@ def register(app: typer.Typer) -> None:
                 raise fail(str(exc)) from exc
         if turns < 0:
             raise fail(f"--turns {turns}: give a number of turns, or 0 for a whole game")
-        if pace < 0:
-            raise fail(f"--pace {pace:g}: give seconds between events, 0 or more")
+        if not 0 <= pace < 86400:  # NaN and inf too: time.sleep refuses them
+            raise fail(f"--pace {pace:g}: give seconds between events, 0 or more (under a day)")
         page = _web_address(web, pin or cfg.pin)
         frames = None
         if page is not None:

@@ -141,3 +141,11 @@ def test_leds_in_the_station_file_drive_the_default_emulator(tmp_path):
     r = subprocess.run([*base, "--journal", str(tmp_path / "b.jsonl"), "--serial", "ledsim://?leds=28"],
                        capture_output=True, text=True, timeout=300, env=dict(os.environ, COLUMNS="300"))
     assert r.returncode == 2 and "(ledsim://?leds=80)" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("pace", ["nan", "inf", "-1"])
+def test_a_pace_that_is_no_number_of_seconds_is_one_line(pace):
+    """--pace inf raised OverflowError from time.sleep; nan slept not at all."""
+    for command in (["run", "--no-leds"], ["resume"]):
+        r = subprocess.run([TAVLA, *command, "--pace", pace], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--pace" in r.stderr, r.stderr
