@@ -28,6 +28,9 @@ from firmware_bridge.protocol import MAX_RUNS
 
 ZONE_NAMES = {BAR_ZONE: "bar", OFF_ZONES[0]: "off_bottom", OFF_ZONES[1]: "off_top"}
 _NAME_TO_ZONE = {v: k for k, v in ZONE_NAMES.items()}
+# the keys of the [leds] table and of its [leds.serpentine] table (the station file documents them)
+LEDS_KEYS = ("count", "serpentine", "zones")
+SERPENTINE_KEYS = ("leds_per_point", "bar_leds", "off_leds", "first_led", "snake")
 
 
 def zone_name(zone: int) -> str:
@@ -140,7 +143,7 @@ class Layout:
         table = data.get("leds", data)
         if not isinstance(table, Mapping):
             raise LayoutError("the [leds] section must be a table")
-        unknown = set(table) - {"count", "serpentine", "zones"}
+        unknown = set(table) - set(LEDS_KEYS)
         if unknown:
             raise LayoutError(f"unknown key(s) in [leds]: {', '.join(sorted(unknown))}")
         count = table.get("count")
@@ -161,8 +164,7 @@ class Layout:
         options = table.get("serpentine", {})
         if not isinstance(options, Mapping):
             raise LayoutError("leds.serpentine must be a table")
-        allowed = {"leds_per_point", "bar_leds", "off_leds", "first_led", "snake"}
-        bad = set(options) - allowed
+        bad = set(options) - set(SERPENTINE_KEYS)
         if bad:
             raise LayoutError(f"unknown key(s) in [leds.serpentine]: {', '.join(sorted(bad))}")
         return cls.serpentine(**options, led_count=count)

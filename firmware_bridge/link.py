@@ -658,9 +658,14 @@ class LedLink:
                 f"{PROTOCOL_VERSION}: flash the firmware of this Tavla version"
             )
         if self.layout.led_count > hello.led_count:
+            fix = (  # the emulator is sized by its URL, a board by its firmware
+                f"give the emulator as many (ledsim://?leds={self.layout.led_count})"
+                if str(self.port).startswith("ledsim://")
+                else "the firmware's LED_COUNT"
+            )
             raise IncompatibleDeviceError(
                 f"the layout needs {self.layout.led_count} LEDs, the device on {self.port} drives "
-                f"{hello.led_count}: fix [leds] in the station file or the firmware's LED_COUNT"
+                f"{hello.led_count}: fix [leds] in the station file or {fix}"
             )
 
     def _send_layout(self) -> None:

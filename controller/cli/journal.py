@@ -130,8 +130,8 @@ def register(app: typer.Typer) -> None:
         console = Console(highlight=False)
         if sum(x is not None and x is not False for x in (source, events, demo)) > 1:
             raise _fail("give one of --source, --events or --demo to go on with, not several")
-        if pace < 0:
-            raise _fail(f"--pace {pace:g}: give seconds between events, 0 or more")
+        if not 0 <= pace < 86400:  # NaN and inf too: time.sleep refuses them
+            raise _fail(f"--pace {pace:g}: give seconds between events, 0 or more (under a day)")
         path = journal or newest_journal()
         if path is None:
             raise _fail("no journal found; give the journal path `tavla run` printed")
@@ -183,10 +183,12 @@ def register(app: typer.Typer) -> None:
             # whatever --turns was: a longer run extends it), to the end of its game
             assert demo_from is not None
             console.print(f"the demo goes on from frame {demo_from + 1}")
-            stream = demo_events(console, None, start=demo_from + 1)
+            stream = demo_events(console, None, start=demo_from + 1, variant=state.settings.variant)
         else:
             return
+        # the board must be the journal's, as for `tavla run --journal` (issue 15 item 6): a recording
+        # goes on from the journal's own events, a camera or the demo from a real board
         run_session(
             stream, state.settings, _resolved(serial_url), path, console, state=state, forward=sink,
-            key=station_key,
+            key=station_key, check_resume=events is None, flag_watch=events is None,
         )

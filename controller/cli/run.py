@@ -144,7 +144,7 @@ def register(app: typer.Typer) -> None:
         turns: int = typer.Option(6, "--turns", help="demo: number of turns to play (0 = a whole game)"),
         no_leds: bool = typer.Option(False, "--no-leds", help="run without an LED device", metavar=""),
         pace: float = typer.Option(
-            0.0, "--pace", help="--events, or the demo with --web: seconds between events"
+            0.0, "--pace", help="seconds between events (--events, the demo); the demo with --web: 1"
         ),
         append: bool = typer.Option(
             False, "--append/--no-append", help="add to an existing --journal, even when its match is over"
@@ -215,10 +215,10 @@ def register(app: typer.Typer) -> None:
                 raise fail(str(exc)) from exc
         if turns < 0:
             raise fail(f"--turns {turns}: give a number of turns, or 0 for a whole game")
-        if pace < 0:
-            raise fail(f"--pace {pace:g}: give seconds between events, 0 or more")
-        if hold < 0 or hold != hold:
-            raise fail(f"--hold {hold:g}: give seconds to keep the page open, 0 or more")
+        if not 0 <= pace < 86400:  # NaN and inf too: time.sleep refuses them
+            raise fail(f"--pace {pace:g}: give seconds between events, 0 or more (under a day)")
+        if not 0 <= hold < 86400:
+            raise fail(f"--hold {hold:g}: give seconds to keep the page open, 0 or more (under a day)")
         page = _web_address(web, pin, cfg.pin, config)
         frames = None
         if page is not None:
@@ -226,6 +226,9 @@ def register(app: typer.Typer) -> None:
 
             frames = FrameTap()
         serial_url = None if no_leds else (serial or cfg.serial)
+        layout = cfg.layout()
+        if serial_url == station_config.DEFAULT_SERIAL and layout is not None:
+            serial_url = f"ledsim://?leds={layout.led_count}"  # the emulator as long as [leds]' strip
         leds_on = describe_leds(serial_url)  # resolves `auto`; fails with one line before the banner
         journal_path = journal or (Path(cfg.journal) if cfg.journal else default_journal_path())
         from controller.cli.journals import key_for_writing
@@ -285,7 +288,7 @@ def register(app: typer.Typer) -> None:
                 frame = demo_frame_of(done)
                 start = -1 if frame is None else frame + 1
                 stream = demo_events(console, None, start=start, variant=variant, report=verbose, tap=frames)
-            if page is not None:  # a page follows the demo at a pace a person can watch
+            if page is not None or pace:  # a page (or a player asking for hints) follows the demo
                 stream = paced(stream, pace or 1.0)
                 if not resuming:
                     _say_pace(console, pace or 1.0, turns, variant, hold)
@@ -315,7 +318,7 @@ def register(app: typer.Typer) -> None:
             frame_tap=frames,
             verbosity=0 if quiet else 2 if verbose else 1,
             mode=cfg.mode,
-            layout=cfg.layout(),
+            layout=layout,
             check_resume=resuming and events is None,
             live=console.is_terminal and not (plain or quiet or verbose),
             hold=hold if page is not None else 0.0,

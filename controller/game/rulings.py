@@ -48,7 +48,8 @@ class SettingsError(TavlaError, ValueError):
     """A settings value that does not exist (names the field and the allowed values)."""
 
 
-_CHOICES: dict[str, tuple[str, ...]] = {
+# the settings that take one of a few words (the station file checks them: controller.station.config)
+CHOICES: dict[str, tuple[str, ...]] = {
     "variant": tuple(VARIANTS),
     "premature_roll": ("void", "stands"),
     "illegal_move": ("opponent_chooses", "must_correct"),
@@ -59,7 +60,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "team_format": ("single", "consultation", "team", "chouette"),
 }
 # A side's name goes into .mat/.sgf headers and the journal: one printable line.
-_NAME_MAX = 60
+NAME_MAX = 60
 _CLOCKS = (None, "usbgf", "uk", "simple")
 
 
@@ -120,15 +121,15 @@ class Settings:
                 not isinstance(value, str)
                 or not value.strip()
                 or value != value.strip()
-                or len(value) > _NAME_MAX
+                or len(value) > NAME_MAX
                 or not value.isprintable()
                 or ":" in value  # a .mat score line is `name : score`
             ):
                 raise SettingsError(
-                    f"{name} = {value!r}; use a name of 1-{_NAME_MAX} printable characters, without ':' "
+                    f"{name} = {value!r}; use a name of 1-{NAME_MAX} printable characters, without ':' "
                     "or spaces at either end"
                 )
-        for name, allowed in _CHOICES.items():
+        for name, allowed in CHOICES.items():
             if getattr(self, name) not in allowed:
                 raise SettingsError(f"{name} = {getattr(self, name)!r}; use one of {', '.join(allowed)}")
         if self.clock not in _CLOCKS:

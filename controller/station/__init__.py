@@ -177,7 +177,10 @@ class Station:
         if expected is None or st.seating is None:
             self.resume_pending = False
             return True
-        diff = board_difference(expected, sides_from_seen(event, st.seating))
+        now = sides_from_seen(event, st.seating)
+        diff = board_difference(expected, now)
+        if diff and _played_meanwhile(st, expected, now):
+            diff = ""  # the mover finished a legal play while the station was down: the game goes on
         if not diff:
             if self.leds_held and self.printer is not None:
                 self.printer.prompt(Prompt("the board matches the journal again: the game goes on"))
@@ -333,6 +336,23 @@ class Station:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _played_meanwhile(state: game.State, expected: Any, seen: Any) -> bool:
+    """True when ``seen`` is ``expected`` after one legal play (RULES.md B4) of the roll the journal
+    left on the board: the mover finished his move while the station restarted. No mismatch then
+    (issue 15 item 6); the referee takes the play as it takes any other."""
+    from controller.game.state import pad, plays_for
+
+    mover, dice = state.on_roll, state.dice
+    if state.phase != "moving" or mover is None or dice is None:
+        return False
+    try:
+        plays = plays_for(state, expected, mover, dice)
+    except Exception:  # an odd journal position: the ruling stands, the referee sorts it out
+        return False
+    target = (tuple(seen[mover]), tuple(seen[1 - mover]))
+    return any((pad(p.result.me), pad(p.result.opp)) == target for p in plays)
 
 
 def board_difference(expected: Any, seen: Any) -> str:

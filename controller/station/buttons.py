@@ -4,6 +4,9 @@ dispute button, and the cube buttons (double, take, drop).
 Gestures, where each is natural:
 
 - clock, double, drop: a **short** press, reported at once (a clock must not wait);
+- clock in the home mode (``clock_long_press``): a short press is reported when the button is let go,
+  and holding it ``long_press`` s is a **long** press, a hint request -- the press cannot be reported
+  at once, since a turn ended by it could no longer be hinted (the clock is a home clock then);
 - dispute: short = the opponent accepts the move as played, **long** (held ``long_press`` s) = he
   demands the legal move, **double** press = "the camera is wrong: use the players' correction";
   with no dispute open, **long** = "mix the dice" (allowed only before a game's opening roll, B15);
@@ -58,6 +61,8 @@ class ButtonPanel:
     :param double_window: seconds within which a second press makes a double press.
     :param bounce_time: debounce, seconds.
     :param clock: the station time source (s) stamped on the events.
+    :param clock_long_press: the clock buttons tell a long press (a hint) from a short one (the
+        home mode); else a clock press is reported at once.
     :raises ButtonError: on an unknown name or a pin used twice.
     """
 
@@ -70,6 +75,7 @@ class ButtonPanel:
         double_window: float = 0.4,
         bounce_time: float | None = 0.02,
         clock: Callable[[], float] = time.monotonic,
+        clock_long_press: bool = False,
     ) -> None:
         from gpiozero import Button
 
@@ -89,12 +95,13 @@ class ButtonPanel:
         self.bounce_time = bounce_time or 0.0
         self._last_edge: dict[str, float] = {}
         self._down: set[str] = set()
+        self._long_press = _LONG_PRESS | ({"clock"} if clock_long_press else set())
         for name, pin in pins.items():
             button, _ = ROLES[name]
             b = Button(pin, pull_up=True, hold_time=long_press, pin_factory=pin_factory)
             b.when_pressed = lambda _d=None, n=name: self._edge(n, True)
             b.when_released = lambda _d=None, n=name: self._edge(n, False)
-            if button in _LONG_PRESS:
+            if button in self._long_press:
                 b.when_held = lambda _d=None, n=name: self._long(n)
             self.buttons[name] = b
 
@@ -132,7 +139,7 @@ class ButtonPanel:
 
     def _pressed(self, name: str) -> None:
         button, _ = ROLES[name]
-        if button not in _DOUBLE_PRESS and button not in _LONG_PRESS:
+        if button not in _DOUBLE_PRESS and button not in self._long_press:
             self._emit(name, "short")
             return
         with self._lock:
@@ -151,7 +158,7 @@ class ButtonPanel:
 
     def _released(self, name: str) -> None:
         button, _ = ROLES[name]
-        if button not in _DOUBLE_PRESS and button not in _LONG_PRESS:
+        if button not in _DOUBLE_PRESS and button not in self._long_press:
             return
         with self._lock:
             if name in self._held:

@@ -13,14 +13,19 @@ the journal's MatchStarted records it (:func:`mode_of` reads it back).
 
 from __future__ import annotations
 
+import json
+import math
+import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from controller.game.rulings import PRESETS, Settings, SettingsError
+from controller.game.rulings import CHOICES, NAME_MAX, PRESETS, Settings, SettingsError
+from controller.geometry import CORNERS
 from controller.rules.errors import TavlaError
+from firmware_bridge.layout import LEDS_KEYS, SERPENTINE_KEYS
 
 DEFAULT_SERIAL = "ledsim://"
 MODES = ("tournament", "home", "learner")
@@ -33,7 +38,8 @@ _BCM_PINS = range(0, 28)
 
 EXAMPLE = """\
 # Tavla station file: `tavla run --config station.toml`. Every key is optional; the values shown
-# are the defaults (a commented key has no default). Unknown keys are refused.
+# are the defaults. A commented key has no default (or, under [rules], one that depends on others).
+# Unknown keys are refused; `tavla config check FILE` checks a file.
 
 mode = "learner"              # tournament | home | learner; the usbgf and ukbgf presets imply tournament
 preset = "seed"               # seed | usbgf | ukbgf | legal-moves  (rule sets, RULES.md)
@@ -46,39 +52,59 @@ serial = "ledsim://"          # LED board: port, pyserial URL, usb:VID:PID[:SERI
 
 [rules]                       # explicit rules override the preset
 variant = "backgammon"        # backgammon | nardy
-match_length = 0              # 0 = money play, else the match length in points
+match_length = 0              # 0 = money play, else the match length in points (1-64)
 light_home = "auto"           # auto | bottom-right | bottom-left | top-right | top-left
-crawford = true
-premature_roll = "void"       # void | stands
-illegal_move = "opponent_chooses"  # opponent_chooses | must_correct
-die_on_checker_stands = false
-beaver = false
-automatic_doubles = false
-cube_progression = "geometric"     # geometric | arithmetic
-light_player = "light"        # names in the match records (RULES.md B18)
-dark_player = "dark"
-team_format = "single"        # single | consultation | team | chouette
-hint_plies = 0                # gnubg's search depth for hints
+mirror = false                # the mirror set-up (RULES.md B2, N2), with light_home
+crawford = true               # B14: no double in the game after a player first reaches 1 away
+# jacobi = true               # B12: gammons count once doubled; default: money play yes, match no
+beaver = false                # B11: money play: the taker may redouble at once, keeping the cube
+automatic_doubles = false     # B13: money play: equal opening dice double the cube
+auto_double_limit = 1         # B13: how many automatic doubles a game may have (0-64)
+cube_progression = "geometric"  # geometric (2, 4, 8 ...) | arithmetic (2, 3, 4 ...)  (B10)
+premature_roll = "void"       # B16: void (rolled again) | stands
+premature_waiver = true       # B16: no penalty when the move was forced or contact is over
+illegal_move = "opponent_chooses"  # B17: opponent_chooses | must_correct
+die_on_checker_stands = false # B15: a die lying flat on a checker stands (else both are re-thrown)
+end_on_pickup = true          # B16: picking up the dice ends the turn
+end_on_clock = true           # B16: pressing the clock ends the turn
+backgammon_as_gammon = false  # B9: a backgammon scores as a gammon
+no_gammon_after_cube = false  # B9: no gammon or backgammon once the cube was turned
+koks = false                  # N9 nardy: the house mars (koks) scores 3
+nardy_draw = false            # N9 nardy: black's one last roll may draw the game
+nardy_next_game = "alternate" # N3 nardy: alternate | winner (who starts the next game)
+nardy_block = "strict"        # N6 nardy blocks: strict | transient (within a turn) | after_home
+# hints = "assistant"         # assistant | home | referee: set by `mode` (leave it out)
+hint_plies = 0                # gnubg's search depth for hints (0-4)
+hint_noise = 0.0              # gnubg's noise for hints, 0 (best) to 1
+light_player = "light"        # the sides' names in the match records (RULES.md B18)
+dark_player = "dark"          # the other side's name
+team_format = "single"        # single | consultation | team | chouette  (B18)
 
 [clock]                       # absent: no clock (the usbgf and ukbgf presets set one)
 # preset = "usbgf"            # usbgf | uk | simple
 # reserve = 600.0             # simple: seconds per player
 # delay = 12.0                # simple: seconds per move before the reserve runs
 
-[buttons]                     # BCM pin numbers; absent = no buttons
-# clock_light = 17
-# clock_dark = 27
-# dispute = 22
-# double = 23
-# take = 24
-# drop = 25
+[buttons]                     # BCM pin numbers 0-27; absent = no buttons (hardware_docs/raspberry-pi.md)
+# clock_light = 17            # light's clock: short press = turn done, long press = a hint (home)
+# clock_dark = 27             # dark's clock
+# dispute = 22                # short = accept the move, long = demand the legal move, double = camera wrong
+# double = 23                 # offer the cube
+# take = 24                   # take (a double press: beaver)
+# drop = 25                   # drop
 
-[leds]                        # the LED strip's layout (hardware_docs/layout.md)
-# count = 80
-# [leds.serpentine]
-# leds_per_point = 3
-# bar_leds = 2
-# off_leds = 2
+[leds]                        # the LED strip's layout (hardware_docs/layout.md); absent = one LED a zone
+# count = 80                  # LEDs on the strip; default the LEDs the layout uses
+
+# [leds.serpentine]           # the usual snake wiring (the default)
+# leds_per_point = 1          # LEDs under each point (1 or more)
+# bar_leds = 1                # LEDs under each half of the bar
+# off_leds = 1                # LEDs under each off tray
+# first_led = 0               # the strip's first LED used (skip LEDs hidden in the frame)
+# snake = true                # every other point wired tip to base
+
+# [leds.zones]                # instead of [leds.serpentine]: the LEDs of each zone, by hand
+# 0 = [0, 1, 2]               # zone = LED indices: points 0-23 (camera slots), bar, off_bottom, off_top
 """
 
 
@@ -118,6 +144,56 @@ _TOP = (*_STRINGS, "source", *_TABLES)
 _SETTING_TYPES = {f.name: f.type for f in fields(Settings)}
 # numeric settings with a range (match_length 0 = money play; hint_plies is gnubg's search depth)
 _RANGES = {"match_length": (0, 64), "auto_double_limit": (0, 64), "hint_plies": (0, 4), "hint_noise": (0, 1)}
+_CHOICE_KEYS = {**CHOICES, "light_home": ("auto", *CORNERS)}
+_CLOCK_KEYS = ("preset", "reserve", "delay")
+_ZONE_NAMES = "0-23 (camera slots), bar, off_bottom or off_top"
+# Every key the loader accepts, by table ("" the top level); `tavla config example` shows each one
+# (a test holds EXAMPLE to it). [leds.zones] takes zone names as keys, not a fixed set.
+ACCEPTED: dict[str, tuple[str, ...]] = {
+    "": _TOP,
+    "rules": tuple(k for k in _SETTING_TYPES if k not in ("clock", "clock_reserve", "clock_delay")),
+    "clock": _CLOCK_KEYS,
+    "buttons": BUTTON_NAMES,
+    "leds": LEDS_KEYS,
+    "leds.serpentine": SERPENTINE_KEYS,
+}
+
+
+def toml_text(value: Any) -> str:
+    """``value`` as TOML writes it (``true``, ``"seven"``, ``[1, 2]``, ``{ a = 1 }``): what the user
+    wrote, in the messages, rather than Python's spelling of it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a TOML basic string escapes as JSON does
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, Mapping):
+        return "{ " + ", ".join(f"{_toml_key(k)} = {toml_text(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_text(v) for v in value) + "]"
+    if value is None:
+        return "nothing"
+    if hasattr(value, "isoformat"):  # TOML dates and times
+        return str(value.isoformat())
+    return str(value)
+
+
+def _toml_key(key: Any) -> str:
+    text = str(key)
+    return text if re.fullmatch(r"[A-Za-z0-9_-]+", text) else json.dumps(text, ensure_ascii=False)
+
+
+def _words(allowed: Iterable[str]) -> str:
+    """The choices as TOML strings: ``"a", "b" or "c"``."""
+    quoted = [toml_text(a) for a in allowed]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
 
 
 def mode_of(settings: Settings) -> str:
@@ -131,11 +207,11 @@ def with_mode(settings: Settings, mode: str, preset: str | None = None, where: s
     :raises ConfigError: on an unknown mode, or a mode other than tournament under a tournament preset.
     """
     if mode not in MODES:
-        raise ConfigError(f"{where}: mode = {mode!r}; use one of {', '.join(MODES)}")
+        raise ConfigError(f"{where}: mode = {toml_text(mode)}; use {_words(MODES)}")
     if preset in TOURNAMENT_PRESETS and mode != "tournament":
         raise ConfigError(
-            f"{where}: mode = {mode!r} under preset {preset!r}; its tournament rules forbid electronic "
-            'aids: use mode = "tournament" or another preset'
+            f"{where}: mode = {toml_text(mode)} under preset = {toml_text(preset)}; its tournament rules "
+            'forbid electronic aids: use mode = "tournament" or another preset'
         )
     return replace(settings, hints=MODE_HINTS[mode])
 
@@ -161,40 +237,91 @@ def load(path: str | Path | None) -> StationConfig:
     return parse(raw, str(p))
 
 
-def _unknown(where: str, table: str, got: Mapping[str, Any], known: tuple[str, ...] | set[str]) -> None:
-    bad = sorted(str(k) for k in set(got) - set(known))
+def _unknown(where: str, table: str, got: Mapping[str, Any], known: Iterable[str]) -> None:
+    known = set(known)
+    bad = sorted(_toml_key(k) for k in set(got) - known)
     if bad:
         raise ConfigError(
             f"{where}: unknown key(s) {', '.join(bad)} in {table}; known: {', '.join(sorted(known))}"
         )
 
 
-def _table(raw: Mapping[str, Any], name: str, where: str) -> dict[str, Any]:
+def _table(raw: Mapping[str, Any], name: str, where: str, parent: str = "") -> dict[str, Any]:
     value = raw.get(name, {})
     if not isinstance(value, Mapping):
-        raise ConfigError(f"{where}: {name} = {value!r}; it must be a table, [{name}]")
+        full = f"{parent}.{name}" if parent else name
+        raise _bad(where, parent, name, value, f"a table, [{full}]")
     return dict(value)
 
 
+def _bad(where: str, table: str, key: str, value: Any, wants: str) -> ConfigError:
+    """The one message shape: the file, the table and key, the value as written, what it takes."""
+    at = f"[{table}] " if table else ""
+    return ConfigError(f"{where}: {at}{key} = {toml_text(value)}; use {wants}")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _check_setting(where: str, key: str, value: Any) -> Any:
-    """``value`` for the Settings field ``key``, by the field's type (a TOML int is a float too)."""
+    """``value`` for the Settings field ``key``, by the field's type and allowed values (a TOML
+    integer is a number too)."""
     kind = str(_SETTING_TYPES[key])
+    low, high = _RANGES.get(key, (0, 0))
     if "bool" in kind:
-        ok = isinstance(value, bool)
-        wants = "true or false"
+        ok, wants = isinstance(value, bool), "true or false"
     elif kind.startswith("int"):
-        ok = isinstance(value, int) and not isinstance(value, bool)
-        wants = "an integer"
+        ok = _is_int(value) and (key not in _RANGES or low <= value <= high)
+        wants = f"an integer from {low} to {high}" if key in _RANGES else "an integer"
     elif kind.startswith("float"):
         ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        ok = ok and (key not in _RANGES or low <= value <= high)  # NaN fails too
         value = float(value) if ok else value
-        wants = "a number"
-    else:
-        ok = isinstance(value, str)
-        wants = "a string"
+        wants = f"a number from {low} to {high}" if key in _RANGES else "a number"
+    elif key in _CHOICE_KEYS:
+        ok, wants = value in _CHOICE_KEYS[key], _words(_CHOICE_KEYS[key])
+    else:  # the sides' names (RULES.md B18)
+        try:
+            name: dict[str, Any] = {key: value}
+            ok = isinstance(value, str) and replace(Settings(), **name) is not None
+        except SettingsError:
+            ok = False
+        wants = f"a name of 1-{NAME_MAX} printable characters, without \":\" or spaces at either end"
     if not ok:
-        raise ConfigError(f"{where}: [rules] {key} = {value!r}; use {wants}")
+        raise _bad(where, "rules", key, value, wants)
     return value
+
+
+def _check_leds(where: str, leds: dict[str, Any]) -> None:
+    """The ``[leds]`` table's types and zone names (firmware_bridge.layout then checks the layout)."""
+    _unknown(where, "[leds]", leds, LEDS_KEYS)
+    if "count" in leds and not (_is_int(leds["count"]) and 1 <= leds["count"] <= 0xFFFF):
+        raise _bad(where, "leds", "count", leds["count"], "the number of LEDs on the strip, 1-65535")
+    serpentine = _table(leds, "serpentine", where, "leds")
+    _unknown(where, "[leds.serpentine]", serpentine, SERPENTINE_KEYS)
+    for key, value in serpentine.items():
+        if key == "snake":
+            if not isinstance(value, bool):
+                raise _bad(where, "leds.serpentine", key, value, "true or false")
+        elif not (_is_int(value) and (1 if key == "leds_per_point" else 0) <= value <= 0xFFFF):
+            least = 1 if key == "leds_per_point" else 0
+            raise _bad(where, "leds.serpentine", key, value, f"an integer, {least} or more")
+    zones = _table(leds, "zones", where, "leds")
+    if zones and serpentine:
+        raise ConfigError(f"{where}: [leds] has both serpentine and zones; give one of them")
+    from firmware_bridge.errors import LayoutError
+    from firmware_bridge.layout import parse_zone
+
+    for name, indices in zones.items():
+        try:
+            parse_zone(name)
+        except LayoutError:
+            raise ConfigError(
+                f"{where}: [leds.zones] unknown zone {_toml_key(name)}; use {_ZONE_NAMES}"
+            ) from None
+        if not isinstance(indices, list) or not all(_is_int(i) and i >= 0 for i in indices):
+            raise _bad(where, "leds.zones", _toml_key(name), indices, "an array of LED indices, [0, 1, 2]")
 
 
 def parse(raw: Mapping[str, Any], where: str = "station file") -> StationConfig:
@@ -207,56 +334,62 @@ def parse(raw: Mapping[str, Any], where: str = "station file") -> StationConfig:
     _unknown(where, "the top level", raw, _TOP)
     for key in _STRINGS:
         if key in raw and not isinstance(raw[key], str):
-            raise ConfigError(f"{where}: {key} = {raw[key]!r}; use a string")
+            raise _bad(where, "", key, raw[key], "a string")
     source = raw.get("source")
     if source is not None and (isinstance(source, bool) or not isinstance(source, (str, int))):
-        raise ConfigError(f"{where}: source = {source!r}; use a camera index or a path")
+        raise _bad(where, "", "source", source, 'a camera index (0) or a path ("match.mp4")')
     preset = raw.get("preset")
     if preset is not None and preset not in PRESETS:
-        raise ConfigError(f"{where}: preset = {preset!r}; use one of {', '.join(PRESETS)}")
+        raise _bad(where, "", "preset", preset, _words(PRESETS))
+    if "mode" in raw and raw["mode"] not in MODES:
+        raise _bad(where, "", "mode", raw["mode"], _words(MODES))
     rules = _table(raw, "rules", where)
-    _unknown(where, "[rules]", rules, set(_SETTING_TYPES) - {"clock", "clock_reserve", "clock_delay"})
+    _unknown(where, "[rules]", rules, ACCEPTED["rules"])
     rules = {k: _check_setting(where, k, v) for k, v in rules.items()}
     clock = _table(raw, "clock", where)
-    _unknown(where, "[clock]", clock, ("preset", "reserve", "delay"))
+    _unknown(where, "[clock]", clock, _CLOCK_KEYS)
     if "preset" in clock:
         if clock["preset"] not in CLOCK_PRESETS:
-            raise ConfigError(
-                f"{where}: [clock] preset = {clock['preset']!r}; use one of {', '.join(CLOCK_PRESETS)}"
-            )
+            raise _bad(where, "clock", "preset", clock["preset"], _words(CLOCK_PRESETS))
         rules["clock"] = clock["preset"]
     for key in ("reserve", "delay"):
         if key in clock:
             value = clock[key]
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1e7:
-                raise ConfigError(f"{where}: [clock] {key} = {value!r}; use seconds, 0 or more")
+                raise _bad(where, "clock", key, value, "seconds, 0 or more")
             rules[f"clock_{key}"] = float(value)
-    for key, (low, high) in _RANGES.items():
-        if key in rules and not low <= rules[key] <= high:  # NaN fails too
-            raise ConfigError(f"{where}: [rules] {key} = {rules[key]!r}; use {low} to {high}")
     try:
         settings = Settings().with_preset(preset) if preset else Settings()
         settings = replace(settings, **rules)  # explicit rules override the preset
-    except SettingsError as exc:
+    except SettingsError as exc:  # every value was checked above: only a combination gets here
         raise ConfigError(f"{where}: [rules] {exc}") from exc
     mode = raw.get("mode")
     if mode is None:  # tournament presets imply the tournament mode; an explicit hints setting stays
         mode = "tournament" if preset in TOURNAMENT_PRESETS else mode_of(settings)
     elif "hints" in rules and MODE_HINTS.get(mode) != rules["hints"]:
         raise ConfigError(
-            f"{where}: mode = {mode!r} and [rules] hints = {rules['hints']!r} disagree; leave out hints"
+            f"{where}: mode = {toml_text(mode)} and [rules] hints = {toml_text(rules['hints'])} "
+            "disagree; leave out hints"
         )
     settings = with_mode(settings, mode, preset, where)
     buttons = _table(raw, "buttons", where)
     _unknown(where, "[buttons]", buttons, BUTTON_NAMES)
     for name, pin in buttons.items():
-        if isinstance(pin, bool) or not isinstance(pin, int) or pin not in _BCM_PINS:
-            raise ConfigError(f"{where}: [buttons] {name} = {pin!r}; use a BCM pin number 0-27")
+        if not _is_int(pin) or pin not in _BCM_PINS:
+            raise _bad(where, "buttons", name, pin, "a BCM pin number, 0-27")
+    used: dict[int, str] = {}
+    for name, pin in buttons.items():
+        if pin in used:
+            raise ConfigError(
+                f"{where}: [buttons] {used[pin]} and {name} are both on pin {pin}; give each its own"
+            )
+        used[pin] = name
     leds = _table(raw, "leds", where)
     if leds:
         from firmware_bridge.errors import LayoutError
         from firmware_bridge.layout import Layout
 
+        _check_leds(where, leds)
         try:
             Layout.from_mapping(leds)
         except (LayoutError, TypeError, ValueError, OverflowError) as exc:

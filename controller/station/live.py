@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -28,13 +29,20 @@ class LivePrinter(ConsolePrinter):
     as usual.
     """
 
-    def __init__(self, console: Any = None, hints: bool = True) -> None:
-        super().__init__(console, boards=True, hints=hints, verbosity=1)
+    def __init__(
+        self,
+        console: Any = None,
+        hints: bool = True,
+        unasked: bool = True,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__(console, boards=True, hints=hints, verbosity=1, unasked=unasked)
         self.lines: deque[Text] = deque(maxlen=_LINES)
         self.clock: Clock | None = None
         self.score = (0, 0)
+        self._now = now  # the monotonic clock the countdown runs on (tests pass a fake one)
         self._t = 0.0
-        self._at = time.monotonic()
+        self._at = now()
         self._live: Live | None = None
 
     def start(self) -> None:
@@ -52,10 +60,10 @@ class LivePrinter(ConsolePrinter):
         parts: list[RenderableType] = []
         view = self.view
         if view is not None:
-            parts.append(board_text(view, legend=False, marks=self.hints))
+            parts.append(board_text(view, legend=False, marks=self.aids))
             parts.append(Text(self._status(view)))
         if self.clock is not None:
-            now = self._t + (time.monotonic() - self._at)  # the clock runs between events
+            now = self._t + (self._now() - self._at)  # the clock runs between events
             parts.append(Text(clock_text(self.clock, now), style="bold"))
         parts.append(Text(f"score: light {self.score[0]} - dark {self.score[1]}"))
         parts.extend(self.lines)
@@ -66,7 +74,7 @@ class LivePrinter(ConsolePrinter):
         from controller.station.printer import dice_text
 
         line = f"dice {dice_text(view.dice)}"
-        if view.legal is not None and self.hints:
+        if view.legal is not None and self.aids:
             pts = ", ".join("bar" if p == 25 else str(p) for p in view.movable) or "none"
             line += f"; {view.legal} legal; movable: {pts}"
         if view.pips:
@@ -84,7 +92,7 @@ class LivePrinter(ConsolePrinter):
         return None
 
     def show(self, view: Show, clock: Clock | None = None, t: float = 0.0) -> None:
-        self.view, self.clock, self._t, self._at = view, clock, t, time.monotonic()
+        self.view, self.clock, self._t, self._at = view, clock, t, self._now()
         for note in view.notes:
             self._line(Text(f"note: {note}", style="yellow"))
 

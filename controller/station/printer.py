@@ -4,7 +4,10 @@ by points, and the summary's words (issue 15 item 4).
 :class:`ConsolePrinter` draws a board only when it differs from the last one drawn, the legend once,
 and at ``verbosity`` 0 (``--quiet``) only the plays, rulings, game ends and the summary; 2
 (``--verbose``) adds every frame and LED frame. With ``hints`` False (the tournament mode, issue 15
-item 2) it prints no aid at all: no legal-play count, movable points, ``*`` marks or best play.
+item 2) it prints no aid at all: no legal-play count, movable points, ``*`` marks or best play. With
+``unasked`` False (the home mode: hints on request) it prints only the hints a player asked for
+(gnubg's best play after a long press on a clock button or ``h`` on the terminal), never the
+legal-play count, movable points or ``*`` marks by itself.
 """
 
 from __future__ import annotations
@@ -126,20 +129,32 @@ def dice_text(dice: tuple[int, ...]) -> str:
 
 
 def clock_text(clock: Clock, t: float) -> str:
-    """``clock: light 9:48, dark 10:00 (light's runs, delay 12 s)``: each player's reserve at ``t``."""
+    """Each player's reserve at ``t`` and what the running one's turn has left of its delay:
+    ``clock: light 9:48, dark 10:00 (light's runs: 7 s of the 12 s delay left)``; once the delay is
+    spent ``(light's runs: delay spent, the reserve runs)``; a fallen flag is said."""
 
     def mmss(seconds: float) -> str:
         s = int(seconds + 0.999)  # a reserve of 0.2 s is not yet spent: round up, as clocks do
         return f"{s // 60}:{s % 60:02d}"
 
     parts = ", ".join(f"{_NAMES[p]} {mmss(clock.remaining(p, t))}" for p in (0, 1))
-    if clock.paused:
+    if clock.flag is not None:
+        state = f"{_NAMES[clock.flag]}'s flag fell"
+    elif clock.paused:
         state = "paused: a device is offline"
     elif clock.running is not None:
-        state = f"{_NAMES[clock.running]}'s runs"
+        who = _NAMES[clock.running]
+        used = clock.used + (max(0.0, t - clock.since) if clock.since is not None else 0.0)
+        left = clock.delay - used
+        if clock.remaining(clock.running, t) <= 0:
+            state = f"{who}'s runs: time is up"
+        elif left > 0:
+            state = f"{who}'s runs: {int(left + 0.999)} s of the {clock.delay:g} s delay left"
+        else:
+            state = f"{who}'s runs: delay spent, the reserve runs"
     else:
-        state = "stopped"
-    return f"clock: {parts} ({state}, delay {clock.delay:g} s per move)"
+        state = f"stopped; {clock.delay:g} s delay a move"
+    return f"clock: {parts} ({state})"
 
 
 def turn_line(before: Any, after: Any) -> str | None:
@@ -200,20 +215,33 @@ class ConsolePrinter:
 
     :param boards: draw the board diagram (False: the lines only).
     :param hints: print aids (legal plays, movable points, the best play); False in a tournament.
+    :param unasked: print the legal plays and movable points with every board (the learner mode);
+        False prints only the hints asked for (the home mode).
     :param verbosity: 0 quiet, 1 normal, 2 verbose.
     """
 
     def __init__(
-        self, console: Console | None = None, boards: bool = True, hints: bool = True, verbosity: int = 1
+        self,
+        console: Console | None = None,
+        boards: bool = True,
+        hints: bool = True,
+        verbosity: int = 1,
+        unasked: bool = True,
     ) -> None:
         self.console = console or Console(highlight=False)
         self.boards = boards
         self.hints = hints
+        self.unasked = unasked
         self.verbosity = verbosity
         self._drawn: tuple[Any, ...] | None = None
         self._legend = True
         self._best: str | None = None  # gnubg's best play for the roll on the board
         self.view: Show | None = None  # the last board shown: LED zones are named in its numbering
+
+    @property
+    def aids(self) -> bool:
+        """The legal plays, movable points and ``*`` marks go with every board (the learner mode)."""
+        return self.hints and self.unasked
 
     def frame(self, source: str) -> None:
         if self.verbosity >= 2:
@@ -224,19 +252,19 @@ class ConsolePrinter:
         if self.verbosity == 0:
             return
         c = self.console
-        board = (view.slots, view.bar, view.off, view.movable_slots if self.hints else ())
+        board = (view.slots, view.bar, view.off, view.movable_slots if self.aids else ())
         if board != self._drawn:  # the same board again (a moving hand) is not redrawn
             self._drawn = board
             c.rule(Text(view.title, style="bold"))
             if self.boards:
-                c.print(board_text(view, legend=self._legend, marks=self.hints))
+                c.print(board_text(view, legend=self._legend, marks=self.aids))
                 self._legend = False
         dice = dice_text(view.dice)
         roller = (
             {0: "light", 1: "dark"}.get(view.on_roll, "unknown") if view.on_roll is not None else "unknown"
         )
         line = f"{view.title}: dice {dice}, on roll {roller}"
-        if view.legal is not None and self.hints:
+        if view.legal is not None and self.aids:
             pts = ", ".join("bar" if p == 25 else str(p) for p in view.movable) or "none"
             plural = "" if view.legal == 1 else "s"
             line += f"; {view.legal} legal play{plural}, movable points ({roller}'s numbering): {pts}"

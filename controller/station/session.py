@@ -66,20 +66,21 @@ def _restore_sigterm(previous: Any) -> None:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _hint_keys(station: Any, t0: float) -> None:
-    """A daemon thread: each ``h`` line on the terminal is a hint request, journaled like the button's
-    long press (controller.game: a long press on the clock button)."""
+def _hint_keys(station: Any, now: Any, stream: Any = None) -> None:
+    """A daemon thread: each ``h`` line on the terminal (``stream``, default stdin) is a hint request,
+    journaled like the button's long press (controller.game: a long press on the clock button);
+    ``now`` the station time (controller.station.clock_watch.StationTime)."""
     import threading
 
     from controller.game.events import ButtonPressed
 
     def read() -> None:
-        for line in sys.stdin:
-            if line.strip().lower() == "h" and not station.closed:
-                try:
-                    station.submit(ButtonPressed(t=round(time.monotonic() - t0, 3), gesture="long"))
-                except StationError:  # stopped meanwhile
-                    return
+        try:
+            for line in stream or sys.stdin:
+                if line.strip().lower() == "h" and not station.closed:
+                    station.submit(ButtonPressed(t=now(), gesture="long"))
+        except (StationError, OSError, ValueError):  # stopped meanwhile, or the terminal went away
+            return
 
     threading.Thread(target=read, name="tavla-keys", daemon=True).start()
 
@@ -350,6 +351,7 @@ def run_session(
     check_resume: bool = False,
     live: bool = False,
     hold: float = 0.0,
+    flag_watch: bool = True,
 ) -> Any:
     """Feed events through a station (journal, step, effects) and print a summary; returns the station.
     The journal is chained under ``key`` (controller.station.journal_key) and locked while the session
@@ -363,7 +365,9 @@ def run_session(
     journal sealed, exit 0. ``live``: draw into one live panel (controller.station.live) rather than
     scrolling lines. In the home mode, with a terminal on stdin, ``h`` and Enter asks for a hint (as a
     long press on a clock button does). ``hold``: seconds the page stays open after the last event
-    (Ctrl-C ends the wait; the session then ends as usual).
+    (Ctrl-C ends the wait; the session then ends as usual). ``flag_watch``: with a clock, a flag falls
+    while nobody moves (controller.station.clock_watch; off for recorded events, whose times are not
+    now).
 
     :raises LinkUnavailable: when the LED device on ``serial_url`` cannot serve this station.
     :raises SessionRefused: (one line) when the journal is locked by another station or unusable.
@@ -373,17 +377,16 @@ def run_session(
     from controller.station import Station
     from controller.station.journal import Journal, JournalError
 
-    t0 = time.monotonic()
     holder: dict[str, Any] = {}
 
     def link_event(ev: Any) -> None:
         """The LED device going away or coming back pauses / resumes the clock (issue 6 item 6)."""
         from firmware_bridge.events import LinkOffline, LinkOnline
 
-        station_ = holder.get("station")
-        if station_ is None or station_.closed:
+        station_, clock = holder.get("station"), holder.get("now")
+        if station_ is None or station_.closed or clock is None:
             return
-        now = round(time.monotonic() - t0, 3)
+        now = clock()
         if isinstance(ev, LinkOffline):
             station_.submit(DeviceChanged(t=now, device="leds", online=False))
         elif isinstance(ev, LinkOnline) and ev.reconnect:
@@ -411,10 +414,11 @@ def run_session(
     shown = state.settings if state is not None else settings
     mode = mode or mode_of(shown)
     printer: ConsolePrinter
+    hints, unasked = mode != "tournament", mode == "learner"  # home: the hints asked for only
     if live:
-        printer = LivePrinterType(console, hints=mode != "tournament")
+        printer = LivePrinterType(console, hints=hints, unasked=unasked)
     else:
-        printer = ConsolePrinter(console, hints=mode != "tournament", verbosity=verbosity)
+        printer = ConsolePrinter(console, hints=hints, verbosity=verbosity, unasked=unasked)
     console.print(f"mode: {mode} ({MODE_WORDS[mode]})")
     if mode == "home" and sys.stdin is not None and sys.stdin.isatty():
         console.print("hints on request: type h and Enter (or a long press on a clock button)")
@@ -450,7 +454,12 @@ def run_session(
     station.mode = mode
     if journal is not None:
         station.seq = len(journal)  # a resumed session's page counts the events it goes on from
-    holder["station"] = station
+        if len(journal):
+            station.last_t = max(ev.t for ev in journal.events)  # its time goes on from there
+    from controller.station.clock_watch import FlagWatch, StationTime
+
+    now = StationTime(station)
+    holder["station"], holder["now"] = station, now
     if club is not None and journal is not None:
         club.attach(station)  # connects in the background: the station never waits for the broker
     page = None
@@ -477,7 +486,7 @@ def run_session(
         from controller.station.buttons import ButtonPanel
 
         try:
-            panel = ButtonPanel(buttons, station.submit)
+            panel = ButtonPanel(buttons, station.submit, clock=now, clock_long_press=mode == "home")
         except Exception as exc:  # no GPIO on this machine: the station runs without buttons
             console.print(
                 f"[yellow]buttons unavailable ({type(exc).__name__}: {exc}); running without them[/yellow]"
@@ -488,11 +497,14 @@ def run_session(
     interrupted = False
     previous = _on_sigterm()
     if mode == "home" and sys.stdin is not None and sys.stdin.isatty():
-        _hint_keys(station, t0)
+        _hint_keys(station, now)
+    watch = FlagWatch(station, now) if flag_watch and station.state.settings.clock else None
     if isinstance(printer, LivePrinterType):
         printer.start()
     try:
         station.start()
+        if watch is not None:
+            watch.start()
         try:
             for ev in events:
                 if isinstance(ev, BoardSeen):
@@ -515,6 +527,8 @@ def run_session(
             except Exception as exc:  # the thread's own failure: still print the summary
                 console.print(f"[yellow]{exc}[/yellow]")
     finally:
+        if watch is not None:
+            watch.stop()
         if isinstance(printer, LivePrinterType):
             printer.stop()
         _restore_sigterm(previous)

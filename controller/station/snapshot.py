@@ -88,10 +88,10 @@ def snapshot(station: Any) -> dict[str, Any]:
         "best_play": None,
         "best_moves": None,
     }
-    if mode == "tournament":  # no electronic aid on any screen (USBGF, UKBGF): nor the movable points
+    if mode != "learner":  # tournament: no electronic aid on any screen (USBGF, UKBGF); home: on request
         if out["board"] is not None:
             out["board"]["movable_slots"] = []
-    elif mode == "learner" or getattr(station, "hinted", False):  # home: once the players ask
+    if mode == "learner" or (mode == "home" and getattr(station, "hinted", False)):  # home: once asked
         out["legal_plays"] = _legal(state)
         moving = state.phase == "moving"
         out["best_play"] = getattr(station, "best_play", None) if moving else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from typing import Any
 
@@ -41,17 +42,32 @@ def test_mode_sets_hints_and_reads_back(mode: str, hints: str) -> None:
 @pytest.mark.parametrize(
     ("raw", "words"),
     [
-        ({"rules": {"match_length": "seven"}}, "match_length = 'seven'; use an integer"),
-        ({"rules": {"match_length": -1}}, "match_length = -1; use 0 to 64"),
+        ({"rules": {"match_length": "seven"}}, '[rules] match_length = "seven"; use an integer from 0 to 64'),
+        ({"rules": {"match_length": -1}}, "match_length = -1; use an integer from 0 to 64"),
         ({"clock": {"presett": "usbgf"}}, "presett in [clock]"),
         ({"buttons": {"clok": 3}}, "clok in [buttons]"),
-        ({"buttons": {"dispute": 99}}, "BCM pin"),
+        ({"buttons": {"dispute": 99}}, "[buttons] dispute = 99; use a BCM pin number, 0-27"),
+        ({"buttons": {"take": 5, "drop": 5}}, "take and drop are both on pin 5"),
         ({"rules": {"colour": 1}}, "colour in [rules]"),
-        ({"mode": "club"}, "tournament, home, learner"),
-        ({"preset": "fibs"}, "seed, usbgf"),
-        ({"rules": {"variant": "chess"}}, "backgammon"),
-        ({"leds": {"count": "many"}}, "[leds]"),
-        ({"rules": "x"}, "must be a table"),
+        ({"mode": "club"}, 'mode = "club"; use "tournament", "home" or "learner"'),
+        ({"mode": True}, "mode = true; use a string"),
+        ({"preset": "fibs"}, 'preset = "fibs"; use "seed", "usbgf", "ukbgf" or "legal-moves"'),
+        ({"preset": ["usbgf"]}, 'preset = ["usbgf"]; use a string'),
+        ({"rules": {"variant": "chess"}}, '[rules] variant = "chess"; use "backgammon" or "nardy"'),
+        ({"rules": {"crawford": "yes"}}, '[rules] crawford = "yes"; use true or false'),
+        ({"rules": {"light_home": "middle"}}, '"auto", "bottom-right"'),
+        ({"rules": {"light_player": "a:b"}}, '[rules] light_player = "a:b"; use a name of 1-60'),
+        ({"rules": {"hint_noise": float("nan")}}, "hint_noise = nan; use a number from 0 to 1"),
+        ({"rules": {"jacobi": None}}, "[rules] jacobi = nothing; use true or false"),
+        ({"leds": {"count": "many"}}, '[leds] count = "many"; use the number of LEDs'),
+        ({"leds": {"serpentine": {"leds_per_point": "3"}}}, '[leds.serpentine] leds_per_point = "3"'),
+        ({"leds": {"serpentine": {"snake": 1}}}, "[leds.serpentine] snake = 1; use true or false"),
+        ({"leds": {"zones": {"x": [1]}}}, "[leds.zones] unknown zone x; use 0-23"),
+        ({"leds": {"zones": {"3": [1, "a"]}}}, '[leds.zones] 3 = [1, "a"]; use an array'),
+        ({"leds": {"serpentine": 3}}, "[leds] serpentine = 3; use a table, [leds.serpentine]"),
+        ({"rules": "x"}, 'rules = "x"; use a table, [rules]'),
+        ({"clock": {"reserve": {"a": 1}}}, "[clock] reserve = { a = 1 }; use seconds"),
+        ({"source": False}, "source = false; use a camera index"),
     ],
 )
 def test_bad_keys_name_file_key_and_allowed_values(raw: dict[str, Any], words: str) -> None:
@@ -59,6 +75,57 @@ def test_bad_keys_name_file_key_and_allowed_values(raw: dict[str, Any], words: s
         config.parse(raw, "station.toml")
     assert str(err.value).startswith("station.toml: ")
     assert words in str(err.value)
+    assert not re.search(r"\b(True|False|None)\b|'", str(err.value)), "a Python spelling"
+
+
+def _example_tables() -> dict[str, dict[str, str]]:
+    """Each table of the example ("" the top level) -> its keys, commented ones too -> the line."""
+    tables: dict[str, dict[str, str]] = {"": {}}
+    table = ""
+    for line in config.EXAMPLE.splitlines():
+        bare = line.lstrip("# ")
+        header = re.match(r"\[([a-z.]+)\]", bare)
+        if header:
+            table = header.group(1)
+            tables.setdefault(table, {})
+            parent, _, name = table.rpartition(".")
+            tables[parent][name] = line  # a table is a key of the one around it
+            continue
+        key = re.match(r"([A-Za-z0-9_]+) = ", bare)
+        if key:
+            tables[table][key.group(1)] = line
+    return tables
+
+
+def test_the_example_shows_every_key_the_loader_accepts() -> None:
+    """Issue 15: every key of every table, with its default and a comment; the lists cannot drift."""
+    tables = _example_tables()
+    for table, keys in config.ACCEPTED.items():
+        assert set(tables[table]) == set(keys), table
+    assert set(tables) == {*config.ACCEPTED, "leds.zones"}
+    for table, keys in tables.items():
+        for key, line in keys.items():
+            if line.lstrip("# ").startswith("["):
+                continue  # a table's header
+            assert re.search(r" = \S.*#\s*\S", line), f"[{table}] {key}: no comment in {line!r}"
+
+
+def test_the_examples_values_are_the_defaults() -> None:
+    """Each uncommented [rules] value is the Settings default, and each commented one parses alone."""
+    defaults = config.Settings()
+    for key, line in _example_tables()["rules"].items():
+        if line.lstrip("# ").startswith("["):
+            continue
+        value = tomllib.loads(line.lstrip("# "))[key]
+        if not line.startswith("#"):
+            assert value == getattr(defaults, key), key
+        config.parse({"rules": {key: value}} if key != "hints" else {})
+    for table in ("clock", "buttons", "leds", "leds.serpentine"):
+        lines = _example_tables()[table].values()
+        body = "\n".join(line.lstrip("# ") for line in lines if not line.lstrip("# ").startswith("["))
+        raw = tomllib.loads(body)
+        config.parse({"clock": raw} if table == "clock" else {"buttons": raw} if table == "buttons"
+                     else {"leds": raw if table == "leds" else {"serpentine": raw}})
 
 
 def test_leds_table_accepted(tmp_path: Any) -> None:

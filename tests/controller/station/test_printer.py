@@ -70,7 +70,8 @@ def test_leds_are_named_by_points():
 
 def test_clock_text_shows_each_players_reserve_and_who_runs():
     clock = Clock((600.0, 545.2), 12.0, running=1, since=100.0)
-    assert clock_text(clock, 130.0) == "clock: light 10:00, dark 8:48 (dark's runs, delay 12 s per move)"
+    want = "clock: light 10:00, dark 8:48 (dark's runs: delay spent, the reserve runs)"
+    assert clock_text(clock, 130.0) == want
 
 
 def test_a_board_that_differs_at_resume_is_a_ruling_with_the_points_and_dark_leds():
@@ -109,3 +110,17 @@ def test_live_view_shows_board_clock_score_and_the_last_lines():
     out = console.export_text()
     assert "clock: light " in out and "score: light 0 - dark 0" in out and "RULING [B15]" in out
     assert "legal" not in out.split("RULING")[-1] and "best play" not in out
+
+
+def test_a_legal_play_made_while_the_station_was_down_is_no_mismatch():
+    """The journal stopped with dark to move 5-2; the board now shows a legal play of it (the demo's
+    next frame after a SIGTERM): the game goes on, no ruling, the LEDs stay on."""
+    events = scripted_events(3, turns=3)
+    state = replay(events[:3])[0]
+    assert state.phase == "moving"
+    station = Station(state=state, check_resume=True)
+    effects = station.handle(events[3])
+    assert effects and not station.resume_pending and not station.leds_held
+    assert not [e for e in station.effects if isinstance(e, Announce)]
+    station.handle(events[4])  # dark picks up his dice: the play is committed
+    assert station.state.turns and station.state.turns[-1].moves

@@ -101,3 +101,27 @@ def test_after_many_games_the_snapshot_shows_the_newest_rulings_and_prompts_of_t
     lit = [e for e in station.effects if isinstance(e, Leds)]
     assert snap["leds"]["why"] == lit[-1].why
     assert sum(len(d) for d in station.recent.values()) <= 22  # bounded, however long the session
+
+
+def test_home_mode_shows_a_hint_only_when_asked():
+    """Issue 15: home = hints on request; the page shows neither the legal plays nor the movable
+    points by itself, and gnubg's best play once a player asked (a long press on the clock)."""
+    from controller.game.events import ButtonPressed
+    from controller.hints.engine import close_engine
+
+    home = Settings(hints="home")
+    station = Station(home)
+    for ev in scripted_events(turns=3, settings=home):
+        station.handle(ev)
+        snap = snapshot(station)
+        assert snap["mode"] == "home"
+        assert snap["legal_plays"] is None and snap["best_play"] is None
+        assert not snap["board"] or not snap["board"]["movable_slots"]
+        if station.state.phase == "moving":
+            break
+    try:
+        station.handle(ButtonPressed(t=station.last_t + 1, gesture="long"))
+    finally:
+        close_engine()
+    snap = snapshot(station)
+    assert snap["best_play"] is not None and snap["best_moves"]
