@@ -46,7 +46,7 @@ import numpy as np
 
 from vision.board.exposure import FRAME_EXPOSED, normalise_exposure
 from vision.board.geometry import POINT_PX, BoardGeometry, point_centres_u, point_edges_u
-from vision.board.triangles import field_candidates
+from vision.board.triangles import field_candidates, find_triangles, support
 
 __all__ = ["find_board", "geometry_from_corners"]
 
@@ -95,6 +95,8 @@ _MIN_SCORE = 0.25
 # completed and after its refinement (a random quadrilateral scores near 0; a hand across a row
 # hides much of it). Such a field is always reported occluded, so a wrong one costs no reading.
 _MIN_BROKEN_FINAL = 0.15
+# A field is judged by the triangles it holds once one finalist holds this many tips (two rows' worth).
+_MIN_SUPPORT = 8
 
 
 # ----------------------------------------------------------------------------------------------
@@ -861,7 +863,8 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
     quads = _candidates(work)
     cands = _assemble(lab, _hypotheses(lab, quads))
-    triangles = _triangle_fields(lab)
+    tri = find_triangles(lab)
+    triangles = _triangle_fields(lab, tri)
     broken = False
     if not cands:
         cands = _completed_candidates(lab, quads)
@@ -873,14 +876,14 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
         return None
     cands.sort(key=lambda c: -c[0])
     # a completed outline is under a hand: the triangles' field is not offered against it
-    return _finish(image, work, lab, cands, broken, [] if broken else triangles)
+    return _finish(image, work, lab, cands, broken, [] if broken else triangles, tri)
 
 
-def _triangle_fields(lab: np.ndarray) -> list[tuple[float, np.ndarray, float, bool]]:
+def _triangle_fields(lab: np.ndarray, tri: np.ndarray) -> list[tuple[float, np.ndarray, float, bool]]:
     """Whole-field candidates fitted to the points' triangles (:mod:`vision.board.triangles`), which
     need no outline: the best ``_FINALISTS`` by the weaker row's pattern score."""
     out = []
-    for quad, gap in field_candidates(lab):
+    for quad, gap in field_candidates(lab, tri):
         score = _pattern_scores(lab, quad, 12, (gap,))[0][0]
         if score >= _MIN_SCORE:
             out.append((score, quad, gap, gap > 0))
@@ -914,11 +917,14 @@ def _assemble(lab: np.ndarray, hyps: list[_Hyp]) -> list[tuple[float, np.ndarray
 
 def _finish(image: np.ndarray, work: np.ndarray, lab: np.ndarray,
             cands: list[tuple[float, np.ndarray, float, bool]], broken: bool,
-            triangles: list[tuple[float, np.ndarray, float, bool]] = ()) -> BoardGeometry | None:
+            triangles: list[tuple[float, np.ndarray, float, bool]] = (),
+            tri: np.ndarray | None = None) -> BoardGeometry | None:
     """Refine the best candidates (sorted, best first) and the ``triangles`` candidates
     (:func:`_triangle_fields`), and return the geometry of the one whose refined field shows the
     clearest pattern (module docstring, step 4). A triangles candidate that refines onto the field of
-    an outline candidate (within half a point) gives way to it."""
+    an outline candidate (within half a point) gives way to it. Where the frame shows the points'
+    triangles (``tri``, :func:`vision.board.triangles.find_triangles`), a finalist holding under half
+    as many of their tips as the best-supported one is no field (a striped score card, a tray)."""
     h, w = image.shape[:2]
     scale = work.shape[1] / w
     mag = colour_gradient(work)
@@ -962,6 +968,10 @@ def _finish(image: np.ndarray, work: np.ndarray, lab: np.ndarray,
         fitted.append((final, score, quad, gap, with_bar,
                        _outline_contrast(smooth, quad, gap) if judged else 0.0,
                        _bar_uniformity(lab, quad, gap) if judged else 1.0))
+    if tri is not None and not broken and fitted:
+        held = [support(tri, f[2]) for f in fitted]
+        if max(held) >= _MIN_SUPPORT:
+            fitted = [f for f, n in zip(fitted, held, strict=True) if 2 * n >= max(held)]
     if not fitted:
         return None
     if broken:

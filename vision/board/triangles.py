@@ -27,7 +27,7 @@ import itertools
 import cv2
 import numpy as np
 
-__all__ = ["field_candidates", "find_triangles"]
+__all__ = ["field_candidates", "find_triangles", "support"]
 
 # A point's apex angle: tall narrow triangles (4-8 point widths tall for one wide) give 7-28 degrees.
 _APEX_DEG = (5.0, 35.0)
@@ -140,6 +140,14 @@ def _merge(tri: np.ndarray) -> np.ndarray:
     return np.array(kept) if kept else np.zeros((0, 6))
 
 
+def support(tri: np.ndarray, quad: np.ndarray) -> int:
+    """How many of the triangles ``tri`` (:func:`find_triangles`) have their tips inside ``quad``
+    (4 corners, the same pixels): a field holds its points' triangles; a score card's stripes or a
+    tray's dividers, which may alternate like points, hold none."""
+    poly = np.asarray(quad, np.float32).reshape(-1, 1, 2)
+    return sum(cv2.pointPolygonTest(poly, (float(x), float(y)), False) >= 0 for x, y in tri[:, :2])
+
+
 def _orientation(tri: np.ndarray) -> np.ndarray | None:
     """The board's short-side direction (a unit vector) as the axes' dominant orientation (angles
     doubled so that a direction and its opposite agree), weighted by contrast."""
@@ -193,10 +201,11 @@ def _vanishing(lines: np.ndarray) -> np.ndarray:
     return vt[-1]
 
 
-def field_candidates(lab: np.ndarray) -> list[tuple[np.ndarray, float]]:
+def field_candidates(lab: np.ndarray, tri: np.ndarray | None = None) -> list[tuple[np.ndarray, float]]:
     """Field quads (TL, TR, BR, BL float32 in ``lab``'s pixels, points along TL-TR and BL-BR) with the
-    bar's share of the width (0 for none), from the triangles in ``lab`` (Lab uint8 (H, W, 3))."""
-    tri = find_triangles(lab)
+    bar's share of the width (0 for none), from the triangles in ``lab`` (Lab uint8 (H, W, 3));
+    ``tri``: :func:`find_triangles` of ``lab`` when already found."""
+    tri = find_triangles(lab) if tri is None else tri
     if len(tri) < 2 * _MIN_ROW:
         return []
     down = _orientation(tri)

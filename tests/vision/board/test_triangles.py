@@ -75,3 +75,34 @@ def test_no_triangles_no_field() -> None:
     img = rng.integers(0, 255, (360, 480, 3), dtype=np.uint8)
     cv2.rectangle(img, (40, 40), (300, 200), (255, 255, 255), 3)
     assert field_candidates(cv2.cvtColor(img, cv2.COLOR_BGR2LAB)) == []
+
+
+def test_a_field_holds_its_triangles() -> None:
+    """support(): the rendered field holds most of its 24 tips; a quad beside the board holds none
+    (the finder drops a finalist holding under half the best one's tips: a striped score card)."""
+    from vision.board.triangles import support
+
+    cam = Camera(fill=0.6)
+    r = render(starting_spec("tournament"), size=(1280, 720), view="perspective", camera=cam, seed=2)
+    lab, scale = _work_lab(r.image)
+    tri = find_triangles(lab)
+    field = np.float32(r.regions["field"]) * scale
+    assert support(tri, field) >= 18
+    beside = field.copy()
+    beside[:, 0] += 1.1 * float(field[:, 0].max() - field[:, 0].min())
+    assert support(tri, beside) == 0
+
+
+@pytest.mark.parametrize("roll", [0.0, 90.0, 180.0])
+def test_the_finder_reads_the_field_turned_any_way(roll: float) -> None:
+    """find_board on a wooden board with clutter beside it (clock, score card), turned 0/90/180
+    degrees in the image: the field found lies within half a point of the rendered one."""
+    from vision.board.finder import find_board
+
+    cam = Camera(tilt_deg=12.0, roll_deg=roll, fill=0.7)
+    r = render(starting_spec("wood"), size=(1280, 720), view="perspective", camera=cam, seed=5, clutter=True)
+    geom = find_board(r.image)
+    assert geom is not None
+    truth = np.float32(r.regions["field"])
+    point = float(np.linalg.norm(truth[1] - truth[0])) / 12.5
+    assert _corner_error(np.float32(geom.corners), truth) < 0.5 * point
