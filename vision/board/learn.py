@@ -87,9 +87,6 @@ def calibrate_known(image: np.ndarray, layouts: Sequence[Layout], what: str = "t
     reading = read_board(image, calib)
     if reading.occluded:
         raise LayoutMismatch(f"something covers the board (a hand, a dice cup): {_WHAT_TO_DO}")
-    if any(reading.bar.values()):
-        on_bar = ", ".join(f"{n} {c}" for c, n in reading.bar.items() if n)
-        raise LayoutMismatch(f"{on_bar} read on the bar, where {what} has none: {_WHAT_TO_DO}")
     found = [mismatches(lay, reading) for lay in layouts]
     best = min(range(len(layouts)), key=lambda i: len(found[i]))
     if found[best]:
@@ -100,6 +97,9 @@ def calibrate_known(image: np.ndarray, layouts: Sequence[Layout], what: str = "t
         verb = "points differ" if len(bad) > 1 else "point differs"
         raise LayoutMismatch(f"the board does not show {what}: {len(bad)} {verb} -- {listed}{more}; "
                              f"{_WHAT_TO_DO}", tuple(bad))
+    if any(reading.bar.values()):
+        on_bar = ", ".join(f"{n} {c}" for c, n in reading.bar.items() if n)
+        raise LayoutMismatch(f"{on_bar} read on the bar, where {what} has none: {_WHAT_TO_DO}")
     layout = layouts[best]
     geom = calib.geometry
     view = FieldView.of_frame(image, geom)
