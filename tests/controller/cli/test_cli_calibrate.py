@@ -85,4 +85,5 @@ def test_bad_input_is_one_line(tmp_path: Path) -> None:
     broken = tmp_path / "broken.jpg"
     broken.write_bytes(b"\xff\xd8 not a jpeg")
     one_line_exit_2(tavla("calibrate", broken, "-o", out))
-    assert "cannot write" in one_line_exit_2(tavla("calibrate", image, "-o", tmp_path / "no" / "dir" / "c.json"))
+    nowhere = tmp_path / "no" / "dir" / "c.json"
+    assert "cannot write" in one_line_exit_2(tavla("calibrate", image, "-o", nowhere))

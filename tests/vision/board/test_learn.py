@@ -146,3 +146,19 @@ def test_a_malformed_look_is_a_calibration_error(edit: object) -> None:
     edit(data["appearance"])  # type: ignore[operator]
     with pytest.raises(CalibrationError):
         cal.Calibration.from_json(data)
+
+
+def test_the_station_detector_learns_at_the_start_and_keeps_the_look() -> None:
+    from vision.frames.pipeline import CalibratedDetector
+
+    layouts = [*opening_layouts("tournament"), EMPTY]
+    wrong = CalibratedDetector(layouts=layouts, what="the opening position")
+    wrong(shot(random_spec(3, style="tournament", variant=1, with_dice=False, bar={}, off={})))
+    assert wrong.calibration is not None and wrong.calibration.appearance is None
+    assert wrong.learn_note is not None and "slot " in wrong.learn_note
+    det = CalibratedDetector(layouts=layouts, what="the opening position")
+    det(shot(starting_spec("tournament", variant=1)))
+    assert det.learn_note is None and det.calibration.appearance is not None
+    frame = lit(shot(random_spec(8, style="tournament", variant=1, with_dice=False)), (0.6, 0.7, 0.8))
+    det(frame)
+    assert np.allclose(det.calibration.appearance.gains, (0.6, 0.7, 0.8), atol=0.03)
