@@ -7,6 +7,9 @@ triangle pattern where the calibration says the points are, so a bumped camera i
 pattern score drops) and :func:`calibrate` can be run again. For a board whose triangles the camera
 cannot make out, four optional ArUco markers on the field's corners calibrate it instead
 (:func:`calibrate_markers`; :func:`calibrate` uses them whenever all four are in view).
+A calibration made on a known layout (:func:`vision.board.learn.calibrate_known`, ``tavla calibrate``)
+also holds the board's learned look (:class:`vision.board.appearance.Appearance`, the file's
+``appearance`` object, added only: files without it load with none).
 """
 
 from __future__ import annotations
