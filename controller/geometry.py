@@ -168,3 +168,34 @@ def all_seatings(variant: str) -> list[Seating]:
     if variant in VARIANTS and variant_named(variant).same_direction:
         return [Seating.for_home(variant, c, m) for c in CORNERS for m in (False, True)]
     return [Seating.for_home(variant, c) for c in CORNERS]
+
+
+
+def start_layout(seating: Seating) -> tuple[tuple[str | None, int], ...]:
+    """The variant's start position in ``seating`` as the camera sees it: 24 ``(colour, count)`` by
+    slot, colour ``"light"``/``"dark"`` (None on an empty point) (RULES.md B2, N2)."""
+    side = seating.rules.start_side()
+    cells: list[tuple[str | None, int]] = [(None, 0)] * SLOTS
+    for player, colour in ((LIGHT_PLAYER, "light"), (DARK_PLAYER, "dark")):
+        for slot, n in enumerate(seating.side_to_slots(player, side)):
+            if n:
+                cells[slot] = (colour, n)
+    return tuple(cells)
+
+
+def start_layouts(variant: str) -> list[tuple[tuple[str | None, int], ...]]:
+    """The variant's start position as the camera may see it: :func:`start_layout` of every legal
+    seating (:func:`all_seatings`), each distinct layout once, in seating order (RULES.md B2: 2-5-3-5
+    and its mirror; N2: all 15 on each head, and the mirror layout). Calibration checks the board
+    against these.
+
+    :raises GeometryError: for an unknown variant.
+    """
+    if variant not in VARIANTS:
+        raise GeometryError(f"unknown variant {variant!r}; use one of {', '.join(VARIANTS)}")
+    out: list[tuple[tuple[str | None, int], ...]] = []
+    for seating in all_seatings(variant):
+        layout = start_layout(seating)
+        if layout not in out:
+            out.append(layout)
+    return out

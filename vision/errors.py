@@ -9,7 +9,8 @@ point) are statuses, not errors (STYLE.md 7).
 from __future__ import annotations
 
 __all__ = [
-    "CalibrationError", "DiceInputError", "GateError", "ImageError", "ReaderInputError", "RenderError",
+    "CalibrationError", "DiceInputError", "GateError", "ImageError", "LayoutMismatch", "ReaderInputError",
+    "RenderError",
     "SourceClosed", "SourceError", "SourceSpecError", "VisionError", "WeightsMissingError",
 ]
 
@@ -37,6 +38,16 @@ class ImageError(SourceError, ValueError):
 
 class CalibrationError(VisionError, ValueError):
     """A calibration file is missing, malformed or for another image size."""
+
+
+class LayoutMismatch(CalibrationError):
+    """The board read at calibration is not in the layout it was said to be in. ``points``: one
+    ``(slot, expected, read)`` per disagreeing point, each side a ``(colour, count)``."""
+
+    def __init__(self, message: str,
+                 points: tuple[tuple[int, tuple[str | None, int], tuple[str | None, int]], ...] = ()) -> None:
+        super().__init__(message)
+        self.points = points
 
 
 class ReaderInputError(VisionError, ValueError):

@@ -13,6 +13,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from vision.board import appearance as look
 from vision.board.calibration import Calibration, outline_covered
 from vision.board.finder import find_board
 from vision.board.geometry import POINT_PX, BoardGeometry
@@ -25,7 +26,7 @@ from vision.dice.on_board import find_board_dice
 from vision.errors import ReaderInputError
 from vision.reading import BoardReading, DieReading, FrameStatus, PointReading
 
-__all__ = ["read_board", "ReaderInputError", "MIN_SIDE", "MAX_WORK_SIDE"]
+__all__ = ["read_adapting", "read_board", "ReaderInputError", "MIN_SIDE", "MAX_WORK_SIDE"]
 
 # Smaller frames cannot show 24 points (a point would be a few pixels wide).
 MIN_SIDE = 64
@@ -66,23 +67,45 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
         ``too_dark`` when there is no readable board, ``occluded=True`` when something covers the
         playing area (the counts are then not to be trusted).
     :raises ReaderInputError: (a ValueError) when ``image`` is not an image array at all.
+
+    A calibration with a learned :class:`~vision.board.appearance.Appearance` (``tavla calibrate``)
+    reads the frame in the calibration's light and names the stacks by the learned checker colours;
+    :func:`read_adapting` also gives back the model updated by this frame.
     """
+    return read_adapting(image, calibration)[0]
+
+
+def read_adapting(image: np.ndarray,
+                  calibration: Calibration | None = None) -> tuple[BoardReading, Calibration | None]:
+    """:func:`read_board`, and ``calibration`` with its appearance model updated by this frame
+    (:func:`vision.board.appearance.update`: the light measured, the checker colours moved a bounded
+    step toward the stacks read confidently). Pure: the caller keeps the calibration it is given
+    back for the next frame (the pipeline's ``CalibratedDetector`` does). ``calibration`` comes back
+    as it was when it has no model, does not fit the frame, or the frame is not read (no board, a
+    hand over it)."""
     img = _as_bgr(image)
     h, w = img.shape[:2]
     size = (w, h)
     calibrated = calibration is not None and tuple(calibration.geometry.image_size) == size
     if max(h, w) > MAX_WORK_SIDE and not calibrated:
-        return _read_shrunk(img, WORK_SIDE / max(h, w))
+        return _read_shrunk(img, WORK_SIDE / max(h, w)), calibration
     if min(h, w) < MIN_SIDE:
-        return BoardReading(False, status=FrameStatus.NO_BOARD, image_size=size)
+        return BoardReading(False, status=FrameStatus.NO_BOARD, image_size=size), calibration
     if float(img.mean()) < _TOO_DARK:
-        return BoardReading(False, status=FrameStatus.TOO_DARK, image_size=size)
+        return BoardReading(False, status=FrameStatus.TOO_DARK, image_size=size), calibration
     if calibration is not None and tuple(calibration.geometry.image_size) == size:
         geom: BoardGeometry | None = calibration.geometry
     else:
         geom = find_board(img)
     if geom is None:
-        return BoardReading(False, status=FrameStatus.NO_BOARD, image_size=size)
+        return BoardReading(False, status=FrameStatus.NO_BOARD, image_size=size), calibration
+    model = calibration.appearance if calibration is not None and geom is calibration.geometry else None
+    gains = None
+    if model is not None:
+        # the frame brought back to the calibration's light, for every stage (the last light seen
+        # when this frame's bare places do not agree on one)
+        gains = look.estimate_gains(img, geom, model)
+        img = look.correct(img, gains or model.gains)
     # the frame's one warp of the field, with its colour conversions, shared by the field's readers
     rect = FieldView.of_frame(img, geom)
     known = calibration.checker_radius if calibration is not None and geom is calibration.geometry else None
@@ -101,7 +124,10 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
     cube_at = [] if cube is None or cube.image_xy is None else [
         tuple(geom.to_rectified(np.array([cube.image_xy]))[0])]
     off_groups = find_off(img, geom, radius, stacks + on_bar, cube_at)
-    all_names = name_by_off(off_groups, stacks + on_bar, name_colours(stacks + on_bar))
+    learned = None if model is None else look.name_stacks([s.colour_lab for s in stacks + on_bar], model)
+    # the learned colours name a stack whatever else the frame shows; without them the frame's
+    # stacks are split in two, and the trays say which is which when one colour alone is on the points
+    all_names = learned or name_by_off(off_groups, stacks + on_bar, name_colours(stacks + on_bar))
     names = all_names[: len(stacks)]
     bar: dict[str, int] = {}
     for name in all_names[len(stacks) :]:
@@ -125,7 +151,12 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
     # nearer the field than the cube in its tray): the dice reader looks there too, with its checks
     cube_xy = cube.image_xy if cube is not None and cube.value is not None else None
     dice = _dice(img, geom, stacks + on_bar, radius, cube_xy)
-    return BoardReading(
+    if model is not None and calibration is not None and not occluded:
+        counted = [s for s in stacks + on_bar if s.count]
+        kept = [n for s, n in zip(stacks + on_bar, all_names, strict=True) if s.count]
+        calibration = replace(calibration, appearance=look.update(
+            model, [s.colour_lab for s in counted], kept, [s.confidence for s in counted], gains))
+    reading = BoardReading(
         board_found=True,
         occluded=occluded,
         points=points,
@@ -137,6 +168,7 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
         has_bar=geom.has_bar,
         image_size=size,
     )
+    return reading, calibration
 
 
 def _read_shrunk(img: np.ndarray, k: float) -> BoardReading:

@@ -53,6 +53,7 @@ def _root(
 COMMAND_MODULES = (
     "legal",
     "read",
+    "calibrate",
     "dice",
     "vision_eval",
     "run",

@@ -295,8 +295,13 @@ def register(app: typer.Typer) -> None:
         else:
             check_source(spec)
             if not resuming:
+                # a new game: the board at its start (opening or empty) calibrates and learns its look
+                from controller.geometry import start_layouts
+
+                empty = ((None, 0),) * 24
+                starts = [*start_layouts(cfg.settings.variant), empty] if calibration is None else None
                 stream = with_match_start(
-                    source_events(spec, console, calibration, sink, tap=frames), cfg.settings
+                    source_events(spec, console, calibration, sink, tap=frames, layouts=starts), cfg.settings
                 )
             else:
                 t_start = done[-1].t if done else 0.0

@@ -175,6 +175,7 @@ def source_events(
     t_start: float = 0.0,
     capture_factory: Any = None,
     tap: Any = None,
+    layouts: Any = None,
 ) -> Iterator[Event]:
     """BoardSeen events from a camera, video or image folder through ``vision.frames.pipeline`` (source ->
     reader -> stability gate). A folder holds separate photos: each is settled on its own
@@ -191,7 +192,11 @@ def source_events(
     Event times ``t`` are seconds since the source opened plus ``t_start`` (a resumed session goes on
     from its journal's last time, so the clock never sees time run backwards). ``capture_factory``:
     a camera capture builder (``vision.frames.sources.open_source``; tests pass a fake camera).
-    ``tap`` (controller.station.web.frame.FrameTap) gets each frame read, with its reading."""
+    ``tap`` (controller.station.web.frame.FrameTap) gets each frame read, with its reading.
+    ``layouts``: what the board shows at a game's start (``controller.geometry.start_layouts`` and an
+    empty board): a camera's first calibration is checked against them and learns the board's look
+    (``vision.board.learn``); while it does not match, the station says which points differ and
+    reads with the board's place alone, trying again when it searches the board next."""
     from vision.frames.pipeline import CalibratedDetector, run_pipeline
     from vision.frames.sources import open_source
     from vision.frames.stability import GateConfig
@@ -199,7 +204,10 @@ def source_events(
 
     folder = Path(spec).is_dir()
     gate = GateConfig.for_stills() if folder or Path(spec).is_file() and _is_image(spec) else None
-    detector = CalibratedDetector(calibration) if not folder else _still_reader(calibration)
+    detector = (CalibratedDetector(calibration, layouts=layouts,
+                                   what="the opening position or an empty board")
+                if not folder else _still_reader(calibration))
+    said: list[str | None] = [None]  # the last calibration note shown
     t0 = time.monotonic() - t_start
     last_frame = [t_start]  # when the source last delivered a frame (session seconds)
 
@@ -226,6 +234,11 @@ def source_events(
             last_frame[0] = max(last_frame[0], frame.timestamp - t0)
             if tap is not None and result.reading is not None:
                 tap(frame.image, result.reading)
+            note = getattr(detector, "learn_note", None)
+            if note != said[0]:
+                said[0] = note
+                if note:
+                    console.print(f"[yellow]{name}: the board's look is not learned yet: {note}[/yellow]")
             t = round(time.monotonic() - t0, 3)
             if result.error:
                 console.print(f"[yellow]{name}: unreadable frame ({result.error}); skipped[/yellow]")

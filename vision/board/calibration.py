@@ -7,6 +7,9 @@ triangle pattern where the calibration says the points are, so a bumped camera i
 pattern score drops) and :func:`calibrate` can be run again. For a board whose triangles the camera
 cannot make out, four optional ArUco markers on the field's corners calibrate it instead
 (:func:`calibrate_markers`; :func:`calibrate` uses them whenever all four are in view).
+A calibration made on a known layout (:func:`vision.board.learn.calibrate_known`, ``tavla calibrate``)
+also holds the board's learned look (:class:`vision.board.appearance.Appearance`, the file's
+``appearance`` object, added only: files without it load with none).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.board.appearance import Appearance
 from vision.board.finder import (
     border_energy,
     colour_gradient,
@@ -75,6 +79,9 @@ class Calibration:
     # the field outline's edge strength at calibration, OUTLINE_SAMPLES per side (outline_profile);
     # () = not measured (a marker calibration, or a file from before), and outline_covered is False
     outline: tuple[tuple[float, ...], ...] = ()
+    # the board's look learned from a known layout (vision.board.learn); None = not learned (a plain
+    # calibration, or a file from before): the reader then guesses the colours on every frame
+    appearance: Appearance | None = None
 
     def to_json(self) -> dict[str, object]:
         g = self.geometry
@@ -93,7 +100,7 @@ class Calibration:
             "checker_radius": float(self.checker_radius),
             "markers": [list(m) for m in self.markers],
             "outline": [[round(float(v), 2) for v in side] for side in self.outline],
-        }
+        } | ({"appearance": self.appearance.to_json()} if self.appearance is not None else {})
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Calibration:
@@ -134,7 +141,10 @@ class Calibration:
             raise CalibrationError(f"malformed calibration: {exc}") from exc
         if outline and (len(outline) != 4 or any(len(side) != OUTLINE_SAMPLES for side in outline)):
             raise CalibrationError(f"outline must be 4 sides of {OUTLINE_SAMPLES} samples")
-        return cls(geom, home if isinstance(home, str) else None, border, radius, markers, outline)
+        look = data.get("appearance")
+        appearance = Appearance.from_json(look) if look is not None else None
+        return cls(geom, home if isinstance(home, str) else None, border, radius, markers, outline,
+                   appearance)
 
 
 def calibrate(image: np.ndarray) -> Calibration | None:

@@ -18,7 +18,7 @@ A detector that raises on a corrupt frame does not stop the pipeline: the frame 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -81,14 +81,24 @@ class CalibratedDetector:
     frames in a row, and only one of a board found.
 
     ``calibration``: one to start from (e.g. loaded from a file), else found on the first frame.
+    ``layouts``: the layouts the board may show when the camera starts (a game's start: the opening
+    position in each legal seating, or an empty board; :func:`vision.board.learn.calibrate_known`):
+    a first calibration that matches one learns the board's look; one that matches none is kept for
+    the geometry alone, ``learn_note`` says why (the points that differ), and the next calibrations
+    try again. With a learned look each reading updates it (:func:`vision.reader.read_adapting`):
+    the detector keeps the calibration it is given back.
     ``calibrations`` counts the searches made, ``reads`` the full readings and ``reused`` the frames
     answered from the last reading; ``change`` is the last frame's :func:`region_change` (inf when it
     was not compared).
     """
 
     def __init__(self, calibration: Any = None, recheck_every: int = 30, reuse: bool = True,
-                 max_reuse: int = MAX_REUSE) -> None:
+                 max_reuse: int = MAX_REUSE, layouts: Any = None, what: str = "the known layout") -> None:
         self.calibration = calibration
+        self.layouts = list(layouts) if layouts else []
+        self.what = what
+        self.learn_note: str | None = None
+        self._look: Any = getattr(calibration, "appearance", None)  # the learned look, kept over searches
         self.recheck_every = max(1, recheck_every)
         self.reuse = reuse
         self.max_reuse = max(0, max_reuse)
@@ -97,13 +107,13 @@ class CalibratedDetector:
         self.reused = 0
         self.change = float("inf")
         self._since_check = 0
-        self._thumbs: tuple[Any, BoardThumbnail] | None = None  # (calibration, its thumbnailer)
+        self._thumbs: tuple[Any, BoardThumbnail] | None = None  # (geometry, its thumbnailer)
         self._last: tuple[np.ndarray, BoardReading] | None = None  # last read frame's thumbnail, reading
         self._run = 0  # frames answered from _last in a row
 
     def __call__(self, image: np.ndarray) -> BoardReading:
-        from vision.board.calibration import calibrate, still_valid
-        from vision.reader import read_board
+        from vision.board.calibration import still_valid
+        from vision.reader import read_adapting
 
         if self.calibration is not None:
             self._since_check += 1
@@ -114,7 +124,7 @@ class CalibratedDetector:
         if self.calibration is None:
             self._last = None
             self.calibrations += 1
-            self.calibration = calibrate(image)
+            self.calibration = self._calibrate(image)
             self._since_check = 0
         thumb = self._thumbnail(image)
         self.change = float("inf")
@@ -124,13 +134,36 @@ class CalibratedDetector:
                 self._run += 1
                 self.reused += 1
                 return self._last[1]
-        reading = read_board(image, self.calibration)
+        reading, self.calibration = read_adapting(image, self.calibration)
+        if self.calibration is not None and self.calibration.appearance is not None:
+            self._look = self.calibration.appearance
         self.reads += 1
         self._run = 0
         self._last = (thumb, reading) if thumb is not None and reading.board_found else None
         if not reading.board_found and reading.status == FrameStatus.NO_BOARD:
             self.calibration = None  # the board is not where we thought: search on the next frame
         return reading
+
+    def _calibrate(self, image: np.ndarray) -> Any:
+        """The board found in ``image``; with ``layouts``, its look learned when the board shows one
+        (else the geometry alone, and ``learn_note`` says which points differ)."""
+        from vision.board.calibration import calibrate
+        from vision.board.learn import calibrate_known
+        from vision.errors import CalibrationError
+
+        if not self.layouts:
+            calib = calibrate(image)
+            # the look's places are in the rectified field: they hold for the board found again
+            return replace(calib, appearance=self._look) if calib is not None and self._look else calib
+        try:
+            learned = calibrate_known(image, self.layouts, self.what)
+        except CalibrationError as exc:
+            self.learn_note = str(exc)
+            return calibrate(image)
+        self.learn_note = None
+        self.layouts = []  # learned once: a later search (camera moved) keeps the look it learned
+        self._look = learned.calibration.appearance
+        return learned.calibration
 
     def _thumbnail(self, image: np.ndarray) -> np.ndarray | None:
         """This frame's board thumbnail, None when reuse is off or the frame does not fit the
@@ -142,8 +175,9 @@ class CalibratedDetector:
             return None
         if (image.shape[1], image.shape[0]) != tuple(calib.geometry.image_size):
             return None
-        if self._thumbs is None or self._thumbs[0] is not calib:
-            self._thumbs = (calib, BoardThumbnail(calib.geometry))
+        if self._thumbs is None or self._thumbs[0] is not calib.geometry:
+            # (keyed by the geometry: a learned look gives a new calibration object every frame)
+            self._thumbs = (calib.geometry, BoardThumbnail(calib.geometry))
         return self._thumbs[1](image)
 
 
