@@ -196,6 +196,15 @@ def start_layouts(variant: str) -> list[tuple[tuple[str | None, int], ...]]:
     out: list[tuple[tuple[str | None, int], ...]] = []
     for seating in all_seatings(variant):
         layout = start_layout(seating)
+        # N2: the heads stand in the board's corners (slots 0, 11, 12, 23), never beside the bar
+        if any(n == _HEAD for s, (_, n) in enumerate(layout) if s not in _CORNER_SLOTS):
+            continue
         if layout not in out:
             out.append(layout)
     return out
+
+
+#: The camera's slots at the board's four corners (DESIGN.md "One coordinate system").
+_CORNER_SLOTS = frozenset({0, 11, 12, 23})
+#: A nardy head: all fifteen of a side on one point (RULES.md N2).
+_HEAD = 15

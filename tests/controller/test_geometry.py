@@ -62,3 +62,17 @@ def test_sides_round_trip():
     side = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1)
     slots = s.side_to_slots(1, side)
     assert s.slots_to_side(1, slots, bar=1) == side
+
+
+def test_n2_nardy_start_layouts_put_the_heads_in_the_corners():
+    """RULES.md N2: both heads (15 checkers) stand at diagonally opposite corners, never beside the
+    bar; the mirror layout is legal. Calibration checks the board against these layouts."""
+    from controller.geometry import start_layouts
+
+    layouts = start_layouts("nardy")
+    assert layouts
+    for layout in layouts:
+        heads = sorted(s for s, (_, n) in enumerate(layout) if n == 15)
+        assert heads in ([0, 12], [11, 23])
+        assert {layout[s][0] for s in heads} == {"light", "dark"}
+    assert len(start_layouts("backgammon")) == 4  # B2: home right or left, either colour below
