@@ -133,9 +133,35 @@ def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
            first: tuple[float, float] = (0.25, 1.0)) -> list[int]:
     """Indices into ``ys`` of a stack's discs: the first within a diameter of the base, then one
     diameter apart, while the ring score holds -- and, given the discs' ``inside`` colours (float
-    (D, 3)), while each next disc has the first one's colour (a stack is one player's)."""
-    out: list[int] = []
+    (D, 3)), while each next disc has the first one's colour (a stack is one player's).
+
+    Of the rings within the first diameter, each clear peak is tried as the first disc and the
+    longest chain is kept (the clearest first on a tie): a sixth checker piled over the gap between
+    the first two shows the whole ring there, half a diameter out of the column's step."""
     lo, hi = first[0] * d, first[1] * d
+    window = np.flatnonzero((ys >= lo) & (ys <= hi) & (ys <= limit) & (score >= _RING_MIN))
+    best = _chain_from(score, ys, d, limit, inside, xs, None, first)
+    for i in window:
+        peak = score[i] >= score[max(0, i - 1)] and score[i] >= score[min(len(score) - 1, i + 1)]
+        if not peak or (best and i == best[0]):
+            continue
+        chain = _chain_from(score, ys, d, limit, inside, xs, int(i))
+        if len(chain) > len(best):
+            best = chain
+    return best
+
+
+def _chain_from(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
+                inside: np.ndarray | None, xs: np.ndarray | None, start: int | None,
+                first: tuple[float, float] = (0.25, 1.0)) -> list[int]:
+    """:func:`_chain` from the first disc ``start`` (None: the clearest ring within the first
+    diameter)."""
+    out: list[int] = []
+    if start is not None:
+        out.append(start)
+        lo, hi = ys[start] + 0.8 * d, ys[start] + 1.2 * d
+    else:
+        lo, hi = first[0] * d, first[1] * d
     while True:
         sel = np.flatnonzero((ys >= lo) & (ys <= hi) & (ys <= limit))
         if out and inside is not None:

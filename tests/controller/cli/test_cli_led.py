@@ -19,7 +19,14 @@ def test_ctrl_c_in_led_test_is_one_line_exit_130():
         text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a terminal gives it
     )
-    time.sleep(6)  # the chase has begun
+    # the chase begins once the device's table is printed (a loaded machine may take long to start)
+    end = time.monotonic() + 60
+    assert proc.stdout is not None
+    while time.monotonic() < end:
+        line = proc.stdout.readline()
+        if not line or line.startswith("\u2514"):  # the table's last line
+            break
+    time.sleep(1.0)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and err == "tavla: stopped (Ctrl-C) before the test finished\n", err

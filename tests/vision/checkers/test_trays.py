@@ -92,9 +92,7 @@ def test_groups_are_named_by_the_nearest_stack_colour() -> None:
 
 # Measured misreadings on the photos added to boards-real (issue 14): remove a mark when the reader
 # learns that photo.
-_OFF_XFAILS = {
-    "test12.jpg": "walnut board, name cards beside the trays: read with 1 light off",
-}
+_OFF_XFAILS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("lab", per_photo("boards-real", _OFF_XFAILS))
