@@ -35,11 +35,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict controller firmware_bridge
 
+# The suite runs on every core (pytest-xdist): one process a core keeps it within the 6-minute budget.
+WORKERS ?= auto
 test: $(STAMP) lint typecheck
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(WORKERS)
 
 slow: $(STAMP)
-	$(BIN)/python -m pytest -q -m slow
+	$(BIN)/python -m pytest -q -n $(WORKERS) -m slow
 
 # The benchmarks also install the pure-Python peer they measure against (the `bench` extra).
 $(VENV)/.bench-installed: pyproject.toml $(STAMP)
