@@ -88,17 +88,19 @@ def check_journal_path(
 
 
 def _check_writable(path: Path) -> None:
-    """A new journal's folder must exist (or be creatable) and be writable: one line, not a
-    FileNotFoundError from deep inside the session."""
+    """A new journal's folder must exist (or be creatable) and take a file: one line saying what to
+    do, not a PermissionError from deep inside the session. A file is made and removed again, as
+    access() says yes to root where /sys or a read-only mount still refuse."""
     import os
 
-    folder = path.parent
+    from controller.station.journal import cannot_write
+
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
     except OSError as exc:
-        raise fail(f"cannot make the folder for the journal {path}: {exc.strerror or exc}") from exc
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise fail(f"cannot write the journal {path}: {folder} is not writable; give another --journal")
+        raise fail(cannot_write(path, exc)) from exc
+    path.unlink()
 
 
 def club_link_for(url: str | None, club: str | None, board: str | None, anonymous: bool, console: Any) -> Any:
