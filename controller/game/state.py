@@ -120,6 +120,7 @@ class State:
     reading: BoardSeen | None = field(default=None, repr=False, compare=False)
     # the referee's undo target (controller.game.referee): the state before the last undoable event
     previous: State | None = field(default=None, repr=False, compare=False)
+    undo_what: str = field(default="", repr=False, compare=False)  # the event ``previous`` is before
 
     @property
     def cube(self) -> int:
