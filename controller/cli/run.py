@@ -293,7 +293,7 @@ def register(app: typer.Typer) -> None:
             if page is not None or pace:  # a page (or a player asking for hints) follows the demo
                 stream = paced(stream, pace or 1.0)
                 if not resuming:
-                    _say_pace(console, pace or 1.0, turns, variant, hold)
+                    _say_pace(console, pace or 1.0, turns, variant, hold, page is not None)
         else:
             check_source(spec)
             if not resuming:
@@ -332,11 +332,15 @@ def register(app: typer.Typer) -> None:
         )
 
 
-def _say_pace(console: Any, pace: float, turns: int, variant: str, hold: float) -> None:
-    """How long the demo's page stays up, and how to keep it longer (``--hold``, ``make run HOLD=``)."""
+def _say_pace(console: Any, pace: float, turns: int, variant: str, hold: float, page: bool = True) -> None:
+    """How long the paced demo takes; with a page, how long it stays up and how to keep it longer
+    (``--hold``, ``make run HOLD=``). Without ``--web`` there is no page to speak of."""
     from controller.station.demo import scenes
 
     frames = len(scenes(turns=None if turns == 0 else turns, variant=variant)) + 1  # + MatchStarted
+    if not page:
+        console.print(f"the demo plays an event every {pace:g} s (about {frames * pace:.0f} s)")
+        return
     later = "; --hold S keeps it open S s after (make run HOLD=600)"
     kept = f", then stays open {hold:g} s" if hold else later
     console.print(f"the page follows the demo, an event every {pace:g} s (about {frames * pace:.0f} s){kept}")

@@ -184,3 +184,14 @@ def test_make_run_serves_the_page_and_ends_by_itself():
     assert "WEB ?= auto" in makefile
     target = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
     assert "--web $(WEB)" in target and "--hold $(HOLD)" in target and "--pin $(PIN)" in target
+
+
+def test_a_paced_demo_without_a_page_does_not_speak_of_the_page(tmp_path):
+    r = subprocess.run(
+        [TAVLA, "run", "--pace", "0.01", "--turns", "1", "--no-leds", "--plain",
+         "--journal", str(tmp_path / "j.jsonl")],
+        capture_output=True, text=True, timeout=120, env=dict(os.environ, COLUMNS="200"),
+    )
+    assert r.returncode == 0, r.stderr
+    assert "the demo plays an event every 0.01 s" in r.stdout
+    assert "the page" not in r.stdout and "--hold" not in r.stdout, r.stdout
