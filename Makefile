@@ -21,7 +21,8 @@ install: $(STAMP)
 
 # `make run` serves the station's page on http://127.0.0.1:8080/ (a free port when 8080 is taken) and
 # paces the demo to it, an event a second: under a minute, then it ends by itself. HOLD=600 keeps the
-# page open ten minutes after the game; PIN=246813 lets the referee act there; WEB= serves no page.
+# page open ten minutes after the game, the station still taking the referee's actions; PIN=246813
+# lets the referee act there; WEB= serves no page.
 WEB ?= auto
 HOLD ?=
 PIN ?=

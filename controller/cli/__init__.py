@@ -75,6 +75,15 @@ for _name in COMMAND_MODULES:
     _module.register(app)
 
 
+def _bare_interrupt(exc: SystemExit) -> bool:
+    """True when typer turned a Ctrl-C no command handled into a silent exit 130 (its ``Exit(130)``
+    raised from the KeyboardInterrupt); a command that stopped cleanly raises its own Exit, which
+    has said what happened already (the session's summary, the LED test's line)."""
+    context = exc.__context__
+    typer_ctrl_c = isinstance(context, typer.Exit) and isinstance(context.__cause__, KeyboardInterrupt)
+    return exc.code == 130 and typer_ctrl_c
+
+
 def main() -> None:
     """Console-script entry point: runs the app; turns any unexpected error into one line, exit 1."""
     try:
@@ -82,7 +91,9 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("tavla: interrupted", err=True)
         sys.exit(130)
-    except SystemExit:
+    except SystemExit as exc:
+        if _bare_interrupt(exc):
+            typer.echo("tavla: interrupted", err=True)
         raise
     except Exception as exc:  # the last line of defence: the user sees one line, not a traceback
         if os.environ.get("TAVLA_DEBUG"):

@@ -35,6 +35,8 @@ def check(path: Path = typer.Argument(..., help="the station file (TOML)")) -> N
     s = cfg.settings
     length = "money play" if s.match_length == 0 else f"{s.match_length}-point match"
     clock = f"clock {s.clock}" if s.clock else "no clock"
+    if s.clock == "simple":
+        clock += f" ({s.clock_reserve:g} s each, {s.clock_delay:g} s delay a move)"
     typer.echo(f"{path}: valid; mode {cfg.mode}, {s.variant}, {length}, {clock}")
 
 

@@ -88,17 +88,19 @@ def check_journal_path(
 
 
 def _check_writable(path: Path) -> None:
-    """A new journal's folder must exist (or be creatable) and be writable: one line, not a
-    FileNotFoundError from deep inside the session."""
+    """A new journal's folder must exist (or be creatable) and take a file: one line saying what to
+    do, not a PermissionError from deep inside the session. A file is made and removed again, as
+    access() says yes to root where /sys or a read-only mount still refuse."""
     import os
 
-    folder = path.parent
+    from controller.station.journal import cannot_write
+
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
     except OSError as exc:
-        raise fail(f"cannot make the folder for the journal {path}: {exc.strerror or exc}") from exc
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise fail(f"cannot write the journal {path}: {folder} is not writable; give another --journal")
+        raise fail(cannot_write(path, exc)) from exc
+    path.unlink()
 
 
 def club_link_for(url: str | None, club: str | None, board: str | None, anonymous: bool, console: Any) -> Any:
@@ -291,7 +293,7 @@ def register(app: typer.Typer) -> None:
             if page is not None or pace:  # a page (or a player asking for hints) follows the demo
                 stream = paced(stream, pace or 1.0)
                 if not resuming:
-                    _say_pace(console, pace or 1.0, turns, variant, hold)
+                    _say_pace(console, pace or 1.0, turns, variant, hold, page is not None)
         else:
             check_source(spec)
             if not resuming:
@@ -330,11 +332,15 @@ def register(app: typer.Typer) -> None:
         )
 
 
-def _say_pace(console: Any, pace: float, turns: int, variant: str, hold: float) -> None:
-    """How long the demo's page stays up, and how to keep it longer (``--hold``, ``make run HOLD=``)."""
+def _say_pace(console: Any, pace: float, turns: int, variant: str, hold: float, page: bool = True) -> None:
+    """How long the paced demo takes; with a page, how long it stays up and how to keep it longer
+    (``--hold``, ``make run HOLD=``). Without ``--web`` there is no page to speak of."""
     from controller.station.demo import scenes
 
     frames = len(scenes(turns=None if turns == 0 else turns, variant=variant)) + 1  # + MatchStarted
+    if not page:
+        console.print(f"the demo plays an event every {pace:g} s (about {frames * pace:.0f} s)")
+        return
     later = "; --hold S keeps it open S s after (make run HOLD=600)"
     kept = f", then stays open {hold:g} s" if hold else later
     console.print(f"the page follows the demo, an event every {pace:g} s (about {frames * pace:.0f} s){kept}")

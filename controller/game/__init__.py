@@ -94,6 +94,7 @@ from controller.rules.cube import (
     GameResult,
     ResultKind,
 )
+from firmware_bridge.frames import LedFrame
 
 __all__ = [
     "COLOURS",
@@ -138,12 +139,30 @@ def step(state: State, event: Event) -> tuple[State, list[Effect]]:
     state, out = _step(state, event)
     if state.settings.clock is not None and not isinstance(event, MatchStarted):
         state, out = _run_clock(before, state, event, out)
+    state = _rethrow_signal(before, state, out)
     if isinstance(event, RefereeAction) and event.action == "undo":
         return state, out
     return referee.remember(before, state, event, out), out
 
 
 _CLOCK_PHASES = ("to_roll", "moving", "deciding", "cube")
+
+
+def _rethrow_signal(before: State, state: State, out: list[Effect]) -> State:
+    """The re-throw signal (RULES.md B15, N10) lasts until the roll it asked for: once a roll is taken,
+    the phase changes, or an undo takes the ruling back, the LEDs go dark -- unless this step lit them
+    already (the movable points of the assistant, a hint). In tournament and home modes nothing else
+    would ever replace the frame (issue 15: it stayed on for the rest of the game)."""
+    lit = [e for e in out if isinstance(e, Leds)] + [e for e in out if isinstance(e, Hint) and e.leds]
+    if lit:
+        return replace(state, rethrow_lit=any(isinstance(e, Leds) and e.why == "re-throw" for e in lit))
+    if not before.rethrow_lit:
+        return state
+    rolled = state.dice is not None and state.dice != before.dice
+    if rolled or state.phase != before.phase or not state.rethrow_lit:
+        out.append(Leds(LedFrame.dark(), "re-throw done"))
+        return replace(state, rethrow_lit=False)
+    return state
 
 
 def _run_clock(before: State, state: State, event: Event, out: list[Effect]) -> tuple[State, list[Effect]]:

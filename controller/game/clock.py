@@ -52,6 +52,17 @@ class Clock:
             reserve -= max(0.0, self.used - self.delay)
         return max(0.0, reserve)
 
+    def used_at(self, t: float) -> float:
+        """Time the running player has used this turn at ``t`` (s; 0 while no one runs)."""
+        if self.running is None:
+            return 0.0
+        return self.used + (max(0.0, t - self.since) if self.since is not None and not self.paused else 0.0)
+
+    def delay_left(self, t: float) -> float:
+        """What is left at ``t`` of the running player's delay this turn (s): the reserve runs only
+        once it is 0. The whole delay while no one runs."""
+        return max(0.0, self.delay - self.used_at(t))
+
 
 def preset(
     name: str,

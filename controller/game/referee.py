@@ -29,8 +29,20 @@ def remember(before: State, after: State, event: Event, out: list[Effect]) -> St
     if any(isinstance(e, GameEnded) for e in out):
         return replace(after, previous=None)
     if isinstance(event, BoardSeen | ButtonPressed | RefereeAction):
-        return replace(after, previous=replace(before, previous=None))
+        return replace(after, previous=replace(before, previous=None), undo_what=_what(event))
     return after
+
+
+def _what(event: Event) -> str:
+    """The event an undo takes back, in words: what the referee's message names."""
+    if isinstance(event, BoardSeen):
+        return f"the board read at {event.t:.1f} s" + (f" ({event.source})" if event.source else "")
+    if isinstance(event, ButtonPressed):
+        whose = f"{NAMES[event.player]}'s " if event.player is not None else ""
+        return f"{whose}{event.button} button, {event.gesture} press, at {event.t:.1f} s"
+    if isinstance(event, RefereeAction):
+        return f"the referee's {event.action} at {event.t:.1f} s"
+    return f"the {event.kind} event at {event.t:.1f} s"
 
 
 def act(state: State, ev: RefereeAction, out: list[Effect]) -> tuple[State, list[Effect]]:
@@ -56,7 +68,8 @@ def _undo(state: State, out: list[Effect]) -> tuple[State, list[Effect]]:
         out.append(Prompt("nothing to undo: the last event was final (a game's end) or already undone"))
         return state, out
     back = replace(state.previous, offline=state.offline, rulings=state.rulings, previous=None)
-    return announce(back, Ruling("referee", "undo", "the referee undid the last event"), out), out
+    what = f": {state.undo_what}" if state.undo_what else ""
+    return announce(back, Ruling("referee", "undo", f"the referee undid the last event{what}"), out), out
 
 
 def _rethrow(state: State, out: list[Effect]) -> tuple[State, list[Effect]]:

@@ -114,10 +114,13 @@ class State:
     clock: Clock | None = None
     starter: int | None = None  # who made the first move of the current (or last) game
     last_roll: bool = False  # nardy draw setting: black is making his last roll (RULES.md N9)
+    # the LEDs show the re-throw signal (RULES.md B15, N10) until the next roll is taken (issue 15)
+    rethrow_lit: bool = False
     # the last usable reading: its per-point confidences weigh the board when a button ends the turn
     reading: BoardSeen | None = field(default=None, repr=False, compare=False)
     # the referee's undo target (controller.game.referee): the state before the last undoable event
     previous: State | None = field(default=None, repr=False, compare=False)
+    undo_what: str = field(default="", repr=False, compare=False)  # the event ``previous`` is before
 
     @property
     def cube(self) -> int:

@@ -307,11 +307,24 @@ class Station:
             item = self.queue.get()
             if item is _STOP:
                 return
+            if isinstance(item, threading.Event):  # wait_idle's marker: all before it is done
+                item.set()
+                continue
             try:
                 self.handle(item)
             except BaseException as exc:  # kept and re-raised by stop() in the caller's thread
                 self._error = exc
                 return
+
+    def wait_idle(self, timeout: float = 10.0) -> bool:
+        """Wait until every event queued before this call has been handled; False on a timeout or
+        when the thread is not running. The station goes on running (``--hold``: the demo's events
+        are over, the referee may still act)."""
+        if self._thread is None or self._closed or not self._thread.is_alive():
+            return False
+        done = threading.Event()
+        self.queue.put(done)
+        return done.wait(timeout)
 
     def stop(self, timeout: float = 10.0) -> None:
         """Process what is queued, then stop the thread (idempotent); a clean stop seals the journal.

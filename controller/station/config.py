@@ -81,8 +81,8 @@ dark_player = "dark"          # the other side's name
 team_format = "single"        # single | consultation | team | chouette  (B18)
 
 [clock]                       # absent: no clock (the usbgf and ukbgf presets set one)
-# preset = "usbgf"            # usbgf | uk | simple
-# reserve = 600.0             # simple: seconds per player
+# preset = "simple"           # usbgf | uk (times set by the match length) | simple
+# reserve = 600.0             # simple: seconds per player (alone: a simple clock; not with usbgf, uk)
 # delay = 12.0                # simple: seconds per move before the reserve runs
 
 [buttons]                     # BCM pin numbers 0-27; absent = no buttons (hardware_docs/raspberry-pi.md)
@@ -324,6 +324,49 @@ def _check_leds(where: str, leds: dict[str, Any]) -> None:
             raise _bad(where, "leds.zones", _toml_key(name), indices, "an array of LED indices, [0, 1, 2]")
 
 
+def _check_clock(where: str, clock: Mapping[str, Any], preset: str | None, rules: dict[str, Any]) -> None:
+    """``[clock] reserve`` / ``delay`` are the simple clock's times (controller.game.clock.preset): alone
+    they start it; with the usbgf or uk clock, whose times are set by the match length, they would be
+    ignored, so they are refused (issue 15: never a key silently dropped)."""
+    given = [k for k in ("reserve", "delay") if k in clock]
+    if not given:
+        return
+    chosen = rules.get("clock") or (PRESETS[preset].get("clock") if preset else None)
+    if chosen is None:
+        rules["clock"] = "simple"
+        return
+    if chosen != "simple":
+        origin = "[clock] preset" if "preset" in clock else f"preset = {toml_text(preset)}"
+        keys = " and ".join(f"{k} = {toml_text(clock[k])}" for k in given)
+        raise ConfigError(
+            f"{where}: [clock] {keys} with the {chosen} clock ({origin}), which sets its own times from "
+            'the match length; use [clock] preset = "simple" for your own times, or leave them out'
+        )
+
+
+# [rules] keys of the doubling cube (RULES.md B9-B14), refused on a variant without one (N: long nardy
+# has no cube), when set to what would turn the cube on; their defaults (as `tavla config example`
+# writes them) pass
+_CUBE_KEYS: dict[str, Any] = {
+    "beaver": False,
+    "automatic_doubles": False,
+    "cube_progression": "geometric",
+    "no_gammon_after_cube": False,
+}
+
+
+def _check_no_cube(where: str, rules: Mapping[str, Any]) -> None:
+    variant = rules.get("variant")
+    wrong = [k for k, default in _CUBE_KEYS.items() if k in rules and rules[k] != default]
+    wrong += ["jacobi"] if "jacobi" in rules else []
+    if wrong:
+        keys = ", ".join(f"{k} = {toml_text(rules[k])}" for k in wrong)
+        raise ConfigError(
+            f"{where}: [rules] {keys} with variant = {toml_text(variant)}, which has no doubling cube "
+            "(RULES.md N); leave the cube keys out"
+        )
+
+
 def parse(raw: Mapping[str, Any], where: str = "station file") -> StationConfig:
     """A station config from its TOML table.
 
@@ -358,6 +401,9 @@ def parse(raw: Mapping[str, Any], where: str = "station file") -> StationConfig:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1e7:
                 raise _bad(where, "clock", key, value, "seconds, 0 or more")
             rules[f"clock_{key}"] = float(value)
+    _check_clock(where, clock, preset, rules)
+    if rules.get("variant", "backgammon") != "backgammon":
+        _check_no_cube(where, rules)
     try:
         settings = Settings().with_preset(preset) if preset else Settings()
         settings = replace(settings, **rules)  # explicit rules override the preset
@@ -394,6 +440,12 @@ def parse(raw: Mapping[str, Any], where: str = "station file") -> StationConfig:
             Layout.from_mapping(leds)
         except (LayoutError, TypeError, ValueError, OverflowError) as exc:
             raise ConfigError(f"{where}: [leds] {exc}") from exc
+    pin = raw.get("pin")
+    if pin is not None:
+        from controller.station.web.guard import pin_problem  # the rule `tavla run --web` applies
+
+        if pin_problem(pin):
+            raise ConfigError(f"{where}: pin = {toml_text(pin)} {pin_problem(pin)}")
     return StationConfig(
         settings=settings,
         mode=mode,
@@ -405,5 +457,5 @@ def parse(raw: Mapping[str, Any], where: str = "station file") -> StationConfig:
         buttons=buttons,
         leds=leds,
         calibration=raw.get("calibration"),
-        pin=raw.get("pin"),
+        pin=pin,
     )

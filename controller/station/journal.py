@@ -60,6 +60,27 @@ class JournalError(TavlaError, ValueError):
     """A journal that cannot be read or written (names the file and line)."""
 
 
+def cannot_write(path: Path, exc: OSError) -> str:
+    """Why the journal ``path`` cannot be made, in one line saying what to do (issue 15: never the
+    bare ``PermissionError: [Errno 13] ...``): a folder on the way that is a file, a folder not
+    writable, or the system's reason."""
+    import errno
+
+    for folder in path.parents:
+        if folder.exists() or folder.is_symlink():
+            if not folder.is_dir():
+                return (
+                    f"cannot make the folder for the journal {path}: {folder} is a file, not a folder; "
+                    "give a --journal path in a folder"
+                )
+            break
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        why = f"permission denied ({path.parent} is not writable)"
+    else:
+        why = (exc.strerror or type(exc).__name__).lower()
+    return f"cannot write the journal {path}: {why}; give a --journal path in a folder you can write"
+
+
 class JournalDamaged(JournalError):
     """The first bad line of a journal: ``line`` (1-based) and, in the message, why; ``good`` holds the
     events before it, every one of them checked (what :func:`read_until_damage` returns)."""
@@ -363,8 +384,11 @@ class Journal:
     def __init__(self, path: str | Path, fsync: bool = True, key: StationKey | None = None) -> None:
         self.path = Path(path)
         self.fsync = fsync
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        f: BinaryIO = open(self.path, "a+b")  # held open, and locked, until close()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            f: BinaryIO = open(self.path, "a+b")  # held open, and locked, until close()
+        except OSError as exc:
+            raise JournalError(cannot_write(self.path, exc)) from exc
         try:
             acquire(f, self.path)
         except LockHeld as exc:

@@ -144,8 +144,7 @@ def clock_text(clock: Clock, t: float) -> str:
         state = "paused: a device is offline"
     elif clock.running is not None:
         who = _NAMES[clock.running]
-        used = clock.used + (max(0.0, t - clock.since) if clock.since is not None else 0.0)
-        left = clock.delay - used
+        left = clock.delay_left(t)
         if clock.remaining(clock.running, t) <= 0:
             state = f"{who}'s runs: time is up"
         elif left > 0:

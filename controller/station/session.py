@@ -86,8 +86,12 @@ def _hint_keys(station: Any, now: Any, stream: Any = None) -> None:
 
 
 def _hold(page: Any, seconds: float, console: Any) -> None:
-    """Keep the page open ``seconds`` after the game's last event; Ctrl-C (or SIGTERM) ends it sooner."""
-    console.print(f"the game's events are over; the page stays open {seconds:g} s (Ctrl-C closes it)")
+    """Keep the page open ``seconds`` after the game's last event, the station still running (its
+    actions are journaled); Ctrl-C (or SIGTERM) ends it sooner."""
+    console.print(
+        f"the game's events are over; the page stays open {seconds:g} s and takes the referee's "
+        "actions (Ctrl-C closes it)"
+    )
     try:
         time.sleep(seconds)
     except KeyboardInterrupt:
@@ -524,9 +528,12 @@ def run_session(
                     frames += 1
                     settled += ev.usable
                 station.submit(ev)
-            station.stop(timeout=120)
             if page is not None and hold > 0:
+                # the hold is the demo's: the station keeps running, so the page's referee actions
+                # still land in the journal until it ends (a real station's events never end)
+                station.wait_idle(timeout=120)
                 _hold(page, hold, console)
+            station.stop(timeout=120)
         except KeyboardInterrupt:
             # Ctrl-C or SIGTERM: what is queued is journaled already or never was; stop cleanly and
             # say how to go on (the summary and the resume line); Ctrl-C exits 130, SIGTERM 0

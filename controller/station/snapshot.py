@@ -7,7 +7,8 @@ any other reader get a finished dict and never touch the game (DESIGN.md "Data f
 
 The contract (issue 16): ``position_id``, ``match_id``, ``dice`` (value and status per die),
 ``on_roll``, ``score`` (``light``, ``dark``, ``match_length``, ``crawford``), ``clock`` (seconds left
-per player), ``rulings`` (``{rule, text}``), ``seq``; the rest is for the page (``prompts``: the
+per player at ``at``; ``delay_left`` of the running player's delay, spent before his time moves),
+``rulings`` (``{rule, text}``), ``seq``; the rest is for the page (``prompts``: the
 station's last words to the players, such as "nothing to accept" after a referee's action).
 """
 
@@ -181,8 +182,11 @@ def _clock(state: State, t: float) -> dict[str, Any] | None:
         "dark": round(c.remaining(1, t), 1),
         "reserve": {"light": round(c.reserve[0], 1), "dark": round(c.reserve[1], 1)},
         "delay": c.delay,
+        # the running player's delay left at ``at``: his time moves only once it is spent (game.clock)
+        "delay_left": round(c.delay_left(t), 1),
         "running": _name(c.running),
         "paused": c.paused,
+        "flag": _name(c.flag),
         "at": t,
     }
 

@@ -113,7 +113,30 @@ function drawDice(svg, dice) {
   });
 }
 
+// a clock shows 0.2 s left as 0:01, not 0:00: round up as the terminal's clock line does (printer.py)
+const up = (s) => Math.floor(Math.max(0, s) + 0.999);
+
 export function fmtClock(s) {
-  const m = Math.floor(s / 60), sec = Math.floor(s % 60);
+  const whole = up(s), m = Math.floor(whole / 60), sec = whole % 60;
   return `${m}:${String(sec).padStart(2, "0")}`;
+}
+
+// The clock ``gone`` seconds after the state's clock (GET /api/state's ``clock``) was taken, as
+// controller/game/clock.py runs it: the running player's delay is spent first, and only then his time.
+// Returns {light, dark, delayLeft, text}; ``text`` reads like the terminal's clock line.
+export function clockAt(c, gone) {
+  const runs = c.running && !c.paused && c.flag == null ? Math.max(0, gone) : 0;
+  const delayLeft = c.running ? Math.max(0, (c.delay_left ?? c.delay) - runs) : c.delay;
+  const over = c.running ? Math.max(0, runs - (c.delay_left ?? c.delay)) : 0;
+  const left = (who) => Math.max(0, c[who] - (c.running === who ? over : 0));
+  const out = { light: left("light"), dark: left("dark"), delayLeft };
+  let how;
+  if (c.flag) how = `${c.flag}'s flag fell`;
+  else if (c.paused) how = "PAUSED";
+  else if (!c.running) how = `stopped; ${c.delay} s delay a move`;
+  else if (out[c.running] <= 0) how = `${c.running}'s runs: time is up`;
+  else if (delayLeft > 0) how = `${c.running}'s runs: ${up(delayLeft)} s of the ${c.delay} s delay left`;
+  else how = `${c.running}'s runs: delay spent, the reserve runs`;
+  out.text = `light ${fmtClock(out.light)}, dark ${fmtClock(out.dark)} (${how})`;
+  return out;
 }

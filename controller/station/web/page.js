@@ -1,6 +1,6 @@
 // The station's page: draws the state JSON (GET /api/state, live from /api/events) and sends the
 // referee's actions (POST /api/action). Plain ES module, no build step.
-import { drawBoard as drawSvg, fmtClock } from "./board.js";
+import { clockAt, drawBoard as drawSvg } from "./board.js";
 import { connectLive } from "./live.js";
 
 const $ = (id) => document.getElementById(id);
@@ -10,18 +10,19 @@ function drawBoard(snap) {
   drawSvg($("board"), snap, { editing, onPoint: editPoint });
 }
 
-let clockAt = 0;
-// the running player's time counts down between states (the station sends one per event, not per second)
+let clockSeen = 0;
+// the clock runs between states (the station sends one per event, not per second): the delay left
+// first, then the running player's time (controller/game/clock.py)
 function drawClock() {
   const c = state && state.clock;
   if (!c) { $("clock").textContent = "no clock"; return; }
-  const gone = c.running && !c.paused ? (performance.now() - clockAt) / 1000 : 0;
-  const left = (who) => Math.max(0, c[who] - (c.running === who ? gone : 0));
-  $("clock").textContent = `light ${fmtClock(left("light"))}, dark ${fmtClock(left("dark"))} · delay ${c.delay} s` +
-    ` · reserve light ${fmtClock(c.reserve.light)}, dark ${fmtClock(c.reserve.dark)}` +
-    `${c.running ? " · running: " + c.running : ""}${c.paused ? " · PAUSED" : ""}`;
+  const now = clockAt(c, (performance.now() - clockSeen) / 1000);
+  $("clock").textContent = now.text;
+  $("clock").dataset.light = now.light;
+  $("clock").dataset.dark = now.dark;
+  $("clock").dataset.delayLeft = now.delayLeft;
 }
-setInterval(drawClock, 1000);
+setInterval(drawClock, 250);  // a second's change shows within a quarter of it
 
 function render(snap) {
   state = snap;
@@ -36,7 +37,7 @@ function render(snap) {
   $("score").textContent = sc.light === undefined ? "–" :
     `light ${sc.light} – dark ${sc.dark}${sc.match_length ? ` (to ${sc.match_length})` : " (money)"}`;
   $("crawford").textContent = sc.crawford ? "Crawford game" : "";
-  clockAt = performance.now();
+  clockSeen = performance.now();
   drawClock();
   $("leds").textContent = snap.leds ? `${snap.leds.why}: ${snap.leds.zones.length} zones lit` : "none sent";
   $("position-id").textContent = snap.position_id || "–";

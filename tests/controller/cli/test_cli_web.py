@@ -116,6 +116,49 @@ def test_run_web_auto_moves_off_a_taken_port_and_hold_keeps_the_page_after_the_g
         blocker.close()
 
 
+def test_during_the_hold_the_station_still_takes_the_referees_actions(tmp_path):
+    """`make run HOLD=400 PIN=246813`: once the demo's events are over the page stays up and the
+    station with it -- a referee action is accepted and journaled, not "the station is stopped"."""
+    from controller.game.events import RefereeAction
+    from controller.station.journal import read
+
+    journal = tmp_path / "j.jsonl"
+    proc = subprocess.Popen(
+        [TAVLA, "run", "--web", "127.0.0.1:0", "--turns", "1", "--pace", "0.05", "--hold", "20",
+         "--pin", "246813", "--no-leds", "--plain", "--journal", str(journal)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=dict(os.environ, COLUMNS="200"),
+    )
+    try:
+        assert proc.stdout is not None
+        url, _ = _first_url(proc)
+        for line in proc.stdout:
+            if "the page stays open 20 s" in line:
+                assert "referee" in line, line
+                break
+        with urllib.request.urlopen(url + "api/state", timeout=5) as r:
+            seq = json.loads(r.read())["seq"]
+        body = json.dumps({"pin": "246813", "action": "pause"}).encode()
+        headers = {"Content-Type": "application/json"}
+        req = urllib.request.Request(url + "api/action", data=body, headers=headers)
+        with urllib.request.urlopen(req, timeout=5) as r:
+            assert r.status == 202
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with urllib.request.urlopen(url + "api/state", timeout=5) as r:
+                if json.loads(r.read())["seq"] == seq + 1:
+                    break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the action was not applied during the hold")
+        proc.send_signal(2)  # Ctrl-C ends the hold; the session ends as usual
+        proc.stdout.read()
+        proc.wait(30)
+    finally:
+        proc.kill()
+    last = read(journal)[-1]
+    assert isinstance(last, RefereeAction) and last.action == "pause"
+
+
 def test_a_short_referee_pin_is_refused_in_one_line(tmp_path):
     for args in (["--pin", "12"], ["--pin", "12345", "--web", "0"]):
         r = subprocess.run(
@@ -131,7 +174,8 @@ def test_a_short_referee_pin_is_refused_in_one_line(tmp_path):
         [TAVLA, "run", "--config", str(config), "--web", "0", "--journal", str(tmp_path / "j.jsonl")],
         capture_output=True, text=True, timeout=120, env=dict(os.environ, COLUMNS="200"),
     )
-    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "`pin` in" in r.stderr, r.stderr
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert 'pin = "4711" is 4 characters; a referee PIN needs 6 or more' in r.stderr, r.stderr
 
 
 def test_make_run_serves_the_page_and_ends_by_itself():
@@ -140,3 +184,14 @@ def test_make_run_serves_the_page_and_ends_by_itself():
     assert "WEB ?= auto" in makefile
     target = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
     assert "--web $(WEB)" in target and "--hold $(HOLD)" in target and "--pin $(PIN)" in target
+
+
+def test_a_paced_demo_without_a_page_does_not_speak_of_the_page(tmp_path):
+    r = subprocess.run(
+        [TAVLA, "run", "--pace", "0.01", "--turns", "1", "--no-leds", "--plain",
+         "--journal", str(tmp_path / "j.jsonl")],
+        capture_output=True, text=True, timeout=120, env=dict(os.environ, COLUMNS="200"),
+    )
+    assert r.returncode == 0, r.stderr
+    assert "the demo plays an event every 0.01 s" in r.stdout
+    assert "the page" not in r.stdout and "--hold" not in r.stdout, r.stdout

@@ -64,6 +64,38 @@ def test_an_unwritable_journal_folder_is_one_line(tmp_path):
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "not writable" in r.stderr, r.stderr
 
 
+@pytest.mark.parametrize(
+    ("where", "words"),
+    [
+        ("/sys/tavla-j.jsonl", "cannot write the journal /sys/tavla-j.jsonl: permission denied"),
+        ("/proc/tavla-j.jsonl", "cannot write the journal /proc/tavla-j.jsonl: no such file or directory"),
+        ("afile/j.jsonl", "afile is a file, not a folder; give a --journal path in a folder"),
+        ("afile/deeper/j.jsonl", "afile is a file, not a folder"),
+    ],
+)
+def test_a_journal_path_that_cannot_be_written_says_what_to_do(tmp_path, where, words):
+    """Issue 15: one line naming the path and what to do, never `tavla: PermissionError: [Errno 13]`."""
+    (tmp_path / "afile").write_text("")
+    path = where if where.startswith("/") else str(tmp_path / where)
+    words = words if where.startswith("/") else str(tmp_path / words)
+    r = subprocess.run([TAVLA, "run", "--no-leds", "--plain", "--journal", path],
+                       capture_output=True, text=True, timeout=120, env=dict(os.environ, COLUMNS="300"))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert words in r.stderr and "Error" not in r.stderr and "Errno" not in r.stderr, r.stderr
+    if where.startswith("/"):
+        assert "give a --journal path in a folder you can write" in r.stderr
+
+
+def test_the_journal_itself_refuses_an_unwritable_path_in_one_line(tmp_path):
+    from controller.station.journal import Journal, JournalError
+
+    (tmp_path / "afile").write_text("")
+    with pytest.raises(JournalError, match="is a file, not a folder"):
+        Journal(tmp_path / "afile" / "j.jsonl")
+    with pytest.raises(JournalError, match="cannot write the journal /proc/j.jsonl"):
+        Journal("/proc/j.jsonl")
+
+
 def _demo_journal_and_an_old_photo(tmp_path: Path) -> tuple[Path, Path, Path]:
     """A demo journal two turns in, its key, and a folder with the demo's third frame (light has
     moved, dark not yet): not the journal's board any more."""

@@ -55,3 +55,10 @@ def test_clock_follows_turns_and_flags_in_a_game():
     out = s.feed(Tick(t=s.t + 150))
     assert ("clock", "flag") in s.codes(out)
     assert s.state.phase == "match_over" and s.state.score == (3, 0)
+
+
+def test_delay_left_counts_down_then_stays_at_zero():
+    k = c.start(c.preset("usbgf", 5), 0, 100.0)
+    assert k.delay_left(100.0) == 12.0 and k.delay_left(109.0) == 3.0 and k.delay_left(130.0) == 0.0
+    assert c.pause(k, 104.0).delay_left(200.0) == 8.0  # paused: the delay waits too
+    assert c.stop(k, 105.0).delay_left(300.0) == 12.0  # no one runs: a whole delay a move

@@ -4,8 +4,8 @@ rule on", each named after its rule, both variants."""
 from __future__ import annotations
 
 from controller import game
-from controller.game.effects import Hint
-from controller.game.events import DeviceChanged, MatchStarted
+from controller.game.effects import Hint, Leds
+from controller.game.events import DeviceChanged, MatchStarted, RefereeAction
 from controller.game.rulings import Settings
 
 from .scripted import Script
@@ -692,3 +692,44 @@ def test_b17_free_play_names_the_player_whose_checkers_moved():
     done = s.pickup()
     assert s.codes(done) == []
     assert any("dark played 3-2" in getattr(e, "text", "") for e in done)
+
+
+def test_b15_rethrow_signal_goes_dark_at_the_next_roll_in_tournament_mode():
+    """Issue 15: under the tournament preset nothing else lights the LEDs, so the re-throw frame must
+    be cleared once the re-throw is done, not stay on for the rest of the game."""
+    s = Script(hints="referee")
+    s.opening(3, 1)
+    s.move("8/5 6/5")
+    s.pickup()
+    s.roll(6, 4, status="cocked")
+    assert s.leds()[-1].why == "re-throw" and len(s.leds()[-1].frame.lit_zones()) >= 24
+    s.pickup()
+    assert s.leds()[-1].why == "re-throw"  # still waiting for the new throw
+    out = s.roll(6, 4)
+    assert s.state.phase == "moving"
+    [dark] = [e for e in out if isinstance(e, Leds)]
+    assert dark.frame.lit_zones() == set()
+    s.move("24/18 13/9")
+    s.pickup()
+    s.turn(3, 1, "8/5 6/5")
+    assert s.leds()[-1] is dark  # nothing lit since
+
+
+def test_b15_referee_rethrow_undone_turns_the_signal_off():
+    s = Script(hints="referee")
+    s.opening(3, 1)
+    s.feed(RefereeAction(t=s.t + 0.1, action="rethrow"))
+    assert s.leds()[-1].why == "re-throw"
+    out = s.feed(RefereeAction(t=s.t + 0.2, action="undo"))
+    assert [e.frame.lit_zones() for e in out if isinstance(e, Leds)] == [set()]
+
+
+def test_b15_rethrow_signal_gives_way_to_the_assistant_frame():
+    s = Script()
+    s.opening(3, 1)
+    s.move("8/5 6/5")
+    s.pickup()
+    s.roll(6, 4, status="cocked")
+    s.pickup()
+    out = s.roll(6, 4)
+    assert [e.why for e in out if isinstance(e, Leds)] == ["movable points"]

@@ -132,3 +132,19 @@ def test_a_bad_referee_event_is_refused_with_one_line(fields):
     """A referee line the schema refuses replays as refused, with the reason (issue 18 item 1)."""
     ev = event_from_json({"kind": "referee", "t": 1.0, **fields})
     assert isinstance(ev, Refused) and ev.reason.startswith("referee ") and "\n" not in ev.reason
+
+
+def test_the_undo_says_which_event_it_took_back():
+    s = Script(match_length=7)
+    s.opening(3, 1)
+    s.move("8/5 6/5")
+    s.pickup()
+    t = s.t
+    referee(s, "undo")
+    [ruling] = [r for r in s.rulings() if r.code == "undo"]
+    assert ruling.reason.startswith("the referee undid the last event: the board read at")
+    assert f"{t:.1f} s" in ruling.reason
+    s.press("clock", player=0)
+    pressed = s.t
+    referee(s, "undo")
+    assert s.rulings()[-1].reason.endswith(f"light's clock button, short press, at {pressed:.1f} s")

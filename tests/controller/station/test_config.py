@@ -68,6 +68,14 @@ def test_mode_sets_hints_and_reads_back(mode: str, hints: str) -> None:
         ({"rules": "x"}, 'rules = "x"; use a table, [rules]'),
         ({"clock": {"reserve": {"a": 1}}}, "[clock] reserve = { a = 1 }; use seconds"),
         ({"source": False}, "source = false; use a camera index"),
+        # issue 15: what `tavla run` would refuse or ignore is refused at load, `tavla config check` too
+        ({"pin": "123"}, 'pin = "123" is 3 characters; a referee PIN needs 6 or more'),
+        ({"pin": "1234 678"}, 'pin = "1234 678" holds a space'),
+        ({"preset": "usbgf", "clock": {"reserve": 100}}, '[clock] reserve = 100 with the usbgf clock'),
+        ({"clock": {"preset": "uk", "delay": 5}}, '[clock] delay = 5 with the uk clock ([clock] preset)'),
+        ({"rules": {"variant": "nardy", "beaver": True}}, '[rules] beaver = true with variant = "nardy"'),
+        ({"rules": {"variant": "nardy", "jacobi": False}}, "which has no doubling cube"),
+        ({"rules": {"variant": "nardy", "automatic_doubles": True}}, "automatic_doubles = true with"),
     ],
 )
 def test_bad_keys_name_file_key_and_allowed_values(raw: dict[str, Any], words: str) -> None:
@@ -133,6 +141,19 @@ def test_leds_table_accepted(tmp_path: Any) -> None:
     f.write_text("[leds]\ncount = 80\n[leds.serpentine]\nleds_per_point = 3\nbar_leds = 2\noff_leds = 1\n")
     cfg = config.load(f)
     assert cfg.layout() is not None
+
+
+def test_a_reserve_alone_is_a_simple_clock_not_ignored() -> None:
+    s = config.parse({"clock": {"reserve": 600}}).settings
+    assert (s.clock, s.clock_reserve, s.clock_delay) == ("simple", 600.0, 12.0)
+    s = config.parse({"preset": "usbgf", "clock": {"preset": "simple", "reserve": 100}}).settings
+    assert (s.clock, s.clock_reserve) == ("simple", 100.0)  # the file's own clock over the preset's
+
+
+def test_nardy_takes_the_cube_keys_at_their_defaults() -> None:
+    """`tavla config example` with variant = "nardy": the cube keys written at their defaults pass."""
+    text = config.EXAMPLE.replace('variant = "backgammon"', 'variant = "nardy"')
+    assert config.parse(tomllib.loads(text), "example").settings.variant == "nardy"
 
 
 def test_clock_table_sets_the_clock() -> None:

@@ -125,3 +125,24 @@ def test_home_mode_shows_a_hint_only_when_asked():
         close_engine()
     snap = snapshot(station)
     assert snap["best_play"] is not None and snap["best_moves"]
+
+
+def test_the_clock_gives_the_delay_left_and_the_time_moves_only_after_it():
+    """Issue 15/16: the page runs the clock between states from ``delay_left``, as game.clock does."""
+    from controller.game.events import Tick
+
+    station = Station()
+    for ev in scripted_events(turns=1, settings=Settings(match_length=5, clock="usbgf")):
+        station.handle(ev)
+        if snapshot(station)["phase"] == "moving":
+            break
+    c = snapshot(station)["clock"]
+    who = c["running"]
+    assert who in ("light", "dark") and c["delay"] == 12.0
+    assert c["delay_left"] == 12.0 and c[who] == 600.0 and c["flag"] is None
+    station.handle(Tick(t=station.last_t + 5.0))
+    c = snapshot(station)["clock"]
+    assert c["delay_left"] == 7.0 and c[who] == 600.0  # the delay runs, the time stays
+    station.handle(Tick(t=station.last_t + 10.0))
+    c = snapshot(station)["clock"]
+    assert c["delay_left"] == 0.0 and c[who] == 597.0  # 15 s used: 3 s off the reserve

@@ -189,6 +189,42 @@ def test_the_camera_is_wrong_entered_by_clicking_points(live_page):
     assert state["board"]["source"] == "referee"
 
 
+def test_the_clock_on_the_page_spends_the_delay_first_then_the_time(tmp_path, browser):
+    """Issue 15: under the USBGF clock's 12 s delay the running player's time stays, the delay left
+    counts down live; once the delay is spent the time counts down (controller/game/clock.py)."""
+    from controller.game.events import Tick
+
+    settings = Settings(match_length=5, clock="usbgf")
+    lv = start_live(tmp_path / "journal.jsonl", settings=settings)
+    try:
+        browser.get(lv.url)
+        for ev in scripted_events(turns=1, settings=settings):
+            state = lv.feed(ev)
+            if state["phase"] == "moving":
+                break
+        who = state["clock"]["running"]
+        wait_for(lambda: page_seq(browser) == state["seq"], what="the roll on the page")
+
+        def shown():
+            el = browser.find_element("id", "clock")
+            return el.text, float(el.get_attribute(f"data-{who}")), float(el.get_attribute("data-delay-left"))
+
+        text, left, delay = shown()
+        assert "10:00" in text and "of the 12 s delay left" in text and left == 600.0
+        time.sleep(1.6)
+        text, left, later = shown()
+        assert left == 600.0 and later < delay - 1.0  # the time did not move; the delay did, live
+        assert f"{who} 10:00" in text and f"{int(later + 0.999)} s of the 12 s delay left" in text
+        state = lv.feed(Tick(t=lv.station.last_t + 20.0))  # 20 s into the turn: 8 s off the reserve
+        wait_for(lambda: page_seq(browser) == state["seq"], what="the tick on the page")
+        assert state["clock"][who] == 592.0 and state["clock"]["delay_left"] == 0.0
+        time.sleep(1.2)
+        text, left, delay = shown()
+        assert "delay spent, the reserve runs" in text and left < 591.5 and delay == 0.0
+    finally:
+        lv.close()
+
+
 def test_the_page_reconnects_after_the_station_restarts(tmp_path, browser):
     first = start_live(tmp_path / "one.jsonl")
     port = first.server.port
