@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.club import topics
 from controller.station.journal import GENESIS
 
 
@@ -60,6 +61,7 @@ class BoardView:
         self.journal: str | None = None  # the journal shown
         self.state: dict[str, Any] | None = None
         self.online: bool | None = None
+        self.answer: dict[str, Any] | None = None  # the station's answer to the last round
 
     def _log(self, journal: Any) -> Log:
         key = str(journal or "")
@@ -184,7 +186,16 @@ class BoardView:
             "journal": self.journal,
             "journals": len(self.logs),
             "broken": self.broken,
+            "answer": _answer(self.answer),
         }
+
+
+def _answer(body: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The station's answer to a round (controller.club.topics.answer), as the page shows it; None
+    for none, or for a message that is no answer."""
+    if not body or body.get("status") not in topics.ANSWERS:
+        return None
+    return {k: body.get(k) for k in ("id", "round", "status", "said")}
 
 
 def _drawing(state: dict[str, Any]) -> dict[str, Any]:

@@ -52,6 +52,8 @@ class ClubView:
                 b.set_state(body)
             elif leaf == "rulings":
                 b.add_ruling(body)
+            elif leaf == "answers":
+                b.answer = body
         return name
 
     def start_round(self, cmd: dict[str, Any]) -> None:

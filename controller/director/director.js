@@ -33,7 +33,8 @@ function card(name) {
   svg.setAttribute("aria-label", `board ${name}`);
   el.append(h, svg);
   c = { card: el, h, svg, drawn: null, board: null, at: 0,
-    score: line(el, "score"), roll: line(el, "on-roll"), clock: line(el, "clock"), station: line(el, "station") };
+    score: line(el, "score"), roll: line(el, "on-roll"), clock: line(el, "clock"), station: line(el, "station"),
+    answer: line(el, "answer") };
   c.rulings = document.createElement("ul");
   c.rulings.className = "rulings";
   el.appendChild(c.rulings);
@@ -74,6 +75,11 @@ function drawCard(b) {
   c.station.className = `line station ${b.online ? "up" : "down"}`;
   c.station.textContent = `station ${b.online === null ? "not heard from" : b.online ? "online" : "offline"}` +
     ` · ${b.seq + 1} entries${b.broken ? " · " + b.broken : ""}`;
+  // the station's answer to the last round: a refusal says why (a match in progress) and how to force it
+  const a = b.answer;
+  c.answer.className = `line answer${a ? " " + a.status : ""}`;
+  c.answer.dataset.status = a ? a.status : "";
+  c.answer.textContent = a ? `round ${a.round} ${a.status}: ${a.said}` : "";
   c.rulings.replaceChildren(...(b.rulings || []).slice().reverse().map((r) => {
     const li = document.createElement("li");
     li.dataset.rule = r.rule;
@@ -155,7 +161,8 @@ function startRound() {
     const [board, light, dark, points] = l.trim().split(/\s+/);
     return { board, light, dark, match_length: parseInt(points || "0", 10) };
   });
-  command({ command: "round", round: parseInt($("round-input").value, 10), pairings });
+  command({ command: "round", round: parseInt($("round-input").value, 10), pairings,
+    force: $("force").checked });
 }
 
 setInterval(() => { for (const c of cards.values()) if (c.board) c.clock.textContent = clockText(c) +

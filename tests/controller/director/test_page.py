@@ -4,6 +4,8 @@ the round's CSV, and the page live when a station goes offline."""
 
 from __future__ import annotations
 
+import json
+
 from controller.director.web import app
 from tests.controller.station.web.test_page import ARTEFACTS, browser, wait_for  # noqa: F401 (fixture)
 
@@ -49,3 +51,10 @@ def test_the_director_page_shows_the_team_match(browser, team_club, team_boards)
         card3 = browser.find_element("css selector", ".card[data-board='3']")
         wait_for(lambda: card3.get_attribute("data-online") == "0", what="board 3 offline on the page")
         assert "station offline" in card3.find_element("css selector", ".station").text
+        # a station's answer to a round: a refusal, with its reason, on that board's card
+        why = "director's round 2 refused on board 3: game 1 is under way (Di 0 - 0 Ed); finish it, or force"
+        team_club.receive("tavla/c/3/answers", json.dumps(
+            {"command": "round", "id": "x", "round": 2, "status": "refused", "said": why}).encode())
+        answer = card3.find_element("css selector", ".answer")
+        wait_for(lambda: answer.get_attribute("data-status") == "refused", what="board 3's refusal shown")
+        assert answer.text == f"round 2 refused: {why}"
