@@ -147,7 +147,7 @@ async function command(body) {
   const said = $("said");
   try {
     const r = await fetch("/api/command", { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body) });
+      body: JSON.stringify({ pin: $("pin").value, ...body }) });
     said.textContent = (await r.json()).said;
     said.className = r.ok ? "" : "bad";
   } catch (e) {

@@ -20,7 +20,7 @@ def dom_points(driver, board: str) -> list[list]:
 
 
 def test_the_director_page_shows_the_team_match(browser, team_club, team_boards):  # noqa: F811
-    with serving(app(team_club, lambda *a, **k: {"command": a[0]})) as port:
+    with serving(app(team_club, lambda *a, **k: {"command": a[0]}, "471108")) as port:
         browser.get(f"http://127.0.0.1:{port}/")
         wait_for(lambda: browser.execute_script("return document.body.dataset.boards") == "3",
                  what="three boards on the director's page")
@@ -45,6 +45,13 @@ def test_the_director_page_shows_the_team_match(browser, team_club, team_boards)
             "const r = await fetch(document.getElementById('csv').href);"
             " return [r.headers.get('content-type'), await r.text()]")
         assert csv[0].startswith("text/csv") and csv[1] == team_club.round_csv()
+        # a command from the page carries the PIN typed in (controller.director.access)
+        browser.find_element("css selector", "#pause").click()
+        said = browser.find_element("css selector", "#said")
+        wait_for(lambda: said.text == "wrong PIN", what="the page says a command needs the PIN")
+        browser.find_element("css selector", "#pin").send_keys("471108")
+        browser.find_element("css selector", "#pause").click()
+        wait_for(lambda: said.text == "sent: pause", what="the command is sent with the PIN")
         ARTEFACTS.mkdir(parents=True, exist_ok=True)
         browser.save_screenshot(str(ARTEFACTS / "director-page.png"))
         team_club.receive("tavla/c/3/online", b"0")  # board 3's station's last will
