@@ -3,6 +3,10 @@
 paho's thread writes, the web server's reads: one lock around it all (a club's worth of small dicts).
 :attr:`ClubView.version` counts the changes, so the page's stream sends the club again only when it
 moved.
+
+While the director has no broker (:meth:`ClubView.link`), it cannot know whether a station is online:
+every board's ``online`` is None (unknown) and the club's ``director`` says why, until the broker is
+back and its retained ``online`` messages say again.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ class ClubView:
         self.teams = teams
         self.boards: dict[str, BoardView] = {}
         self.round: dict[str, Any] | None = None
+        self.linked: bool | None = None  # the director's own broker connection (None: not yet tried)
+        self.link_said = "connecting to the broker"
         self.version = 0
         self.lock = threading.Lock()
 
@@ -56,6 +62,17 @@ class ClubView:
                 b.answer = body
         return name
 
+    def link(self, up: bool, said: str = "") -> None:
+        """The director's broker connection came up or went (``said``: why). Coming up, the boards'
+        online flags are forgotten: the broker's retained ones, sent on subscribing, are the truth."""
+        with self.lock:
+            self.linked = up
+            self.link_said = "" if up else said
+            if up:
+                for b in self.boards.values():
+                    b.online = None
+            self.version += 1
+
     def start_round(self, cmd: dict[str, Any]) -> None:
         """The round the director started (its pairings choose the boards of the round's CSV)."""
         with self.lock:
@@ -66,6 +83,10 @@ class ClubView:
         with self.lock:
             boards = [self.boards[n].to_json() for n in sorted(self.boards, key=_board_order)]
             round_ = self.round
+            linked, said = self.linked is True, self.link_said
+        if not linked:  # the director cannot see the stations: their online state is unknown
+            for b in boards:
+                b["online"] = None
         winners = {b["board"]: b["winner"] for b in boards}
         teams = []
         for t in self.teams:
@@ -73,7 +94,8 @@ class ClubView:
             teams.append({"home": t.home, "away": t.away, "boards": list(t.boards),
                           "home_wins": s.home_wins, "away_wins": s.away_wins, "winner": s.winner,
                           "by_board": [list(x) for x in s.by_board]})
-        return {"club": self.club, "boards": boards, "teams": teams, "round": round_,
+        return {"club": self.club, "director": {"online": linked, "said": said},
+                "boards": boards, "teams": teams, "round": round_,
                 "results": results.rows(round_["round"] if round_ else None, _round_boards(round_, boards))}
 
     def round_csv(self) -> str:

@@ -5,6 +5,7 @@ import { connectLive } from "./live.js";
 
 const $ = (id) => document.getElementById(id);
 const cards = new Map();  // board name -> { card, svg, drawn (the state seq drawn), board, at }
+let linked = true;  // the director's own broker connection: without it no station's state is known
 
 function setLink(up) {
   $("link").className = up ? "up" : "down";
@@ -72,8 +73,9 @@ function drawCard(b) {
   c.roll.textContent = b.winner ? "" : `on roll: ${b.on_roll ? `${b[b.on_roll]} (${b.on_roll})` : "–"}` +
     `${(b.dice || []).length ? " · dice " + b.dice.map((d) => d.value ?? "?").join("-") : ""}`;
   c.clock.textContent = clockText(c) + (b.paused ? " · paused by the director" : "");
-  c.station.className = `line station ${b.online ? "up" : "down"}`;
-  c.station.textContent = `station ${b.online === null ? "not heard from" : b.online ? "online" : "offline"}` +
+  const unseen = linked ? "not heard from" : "unknown (the director is offline)";
+  c.station.className = `line station ${b.online ? "up" : b.online === null ? "unknown" : "down"}`;
+  c.station.textContent = `station ${b.online === null ? unseen : b.online ? "online" : "offline"}` +
     ` · ${b.seq + 1} entries${b.broken ? " · " + b.broken : ""}`;
   // the station's answer to the last round: a refusal says why (a match in progress) and how to force it
   const a = b.answer;
@@ -131,6 +133,10 @@ function drawResults(club) {
 
 function render(club) {
   $("club").textContent = club.club;
+  linked = club.director.online;
+  document.body.dataset.director = linked ? "online" : "offline";
+  $("director").hidden = linked;
+  $("director").textContent = linked ? "" : `director offline: ${club.director.said}`;
   $("count").textContent = `${club.boards.length} boards · ${club.boards.filter((b) => b.online).length} online`;
   $("none").hidden = club.boards.length > 0;
   const main = $("boards");

@@ -65,3 +65,12 @@ def test_the_director_page_shows_the_team_match(browser, team_club, team_boards)
         answer = card3.find_element("css selector", ".answer")
         wait_for(lambda: answer.get_attribute("data-status") == "refused", what="board 3's refusal shown")
         assert answer.text == f"round 2 refused: {why}"
+        # the director's own broker gone: no station's online state is known, and the page says why
+        team_club.link(False, "broker lost (Unspecified error); retrying")
+        banner = browser.find_element("css selector", "#director")
+        wait_for(lambda: banner.is_displayed(), what="the page says the director is offline")
+        assert banner.text == "director offline: broker lost (Unspecified error); retrying"
+        card1 = browser.find_element("css selector", ".card[data-board='1']")
+        assert card1.get_attribute("data-online") == ""
+        station = card1.find_element("css selector", ".station").text
+        assert "station unknown (the director is offline)" in station

@@ -18,6 +18,7 @@ from controller.station.journal import GENESIS
 
 def club() -> ClubView:
     view = ClubView("c", (TeamMatch.parse("Reds:Blues:1,2,3"),))
+    view.link(True)  # as the director's client says on connecting
     for board, (light, dark, ls, ds) in {"1": ("Ana", "Ion", 3, 1), "2": ("Bo", "Cy", 0, 3),
                                          "3": ("Di", "Ed", 3, 2)}.items():
         start = {"kind": "match_started", "t": 0.0,
