@@ -116,12 +116,19 @@ function drawTeams(teams) {
 
 // the round's result table: the rows of the CSV (controller.director.results), as the server made them
 function drawResults(club) {
-  $("results-title").textContent = club.round ? `Round ${club.round.round}: results` :
-    "Results (no round started from this page: every board)";
+  $("results-title").textContent = club.rounds.length ? `Results: rounds ${club.rounds.join(", ")}` :
+    "Results (no round started from this page: every board's matches)";
+  $("per-round").replaceChildren(...club.rounds.map((n) => {
+    const a = document.createElement("a");
+    a.href = `/round.csv?round=${n}`;
+    a.textContent = `round ${n} (CSV)`;
+    return a;
+  }));
   $("results").tBodies[0].replaceChildren(...club.results.map((r) => {
     const tr = document.createElement("tr");
     tr.dataset.board = r.board;
-    for (const v of [r.board, r.light, r.dark, r.match_length, r.light_score === "" ? "" :
+    tr.dataset.round = r.round;
+    for (const v of [r.round, r.board, r.light, r.dark, r.match_length, r.light_score === "" ? "" :
       `${r.light_score} – ${r.dark_score}`, r.winner]) {
       const td = document.createElement("td");
       td.textContent = v;

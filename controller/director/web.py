@@ -4,10 +4,11 @@ CSV, the commands.
 Routes: ``GET /`` the page, ``GET /static/{name}`` its script and styles -- and the station page's
 own parts (:data:`SHARED`: the SVG board, the live stream's client, the styles), so each board is
 drawn by the code that draws the station's page -- ``GET /api/club`` the club as JSON,
-``GET /api/events`` the club live (server-sent events), ``GET /round.csv`` the current round's
-results, ``POST /api/command`` ``{"pin": ..., "command": "pause" | "resume" | "round", ...}`` to every
-station. Every command needs the director's PIN (controller.director.access; wrong PINs are slowed
-per client, controller.pin_guard); reading needs none.
+``GET /api/events`` the club live (server-sent events), ``GET /round.csv`` every round's results
+(``?round=N`` one round's), ``POST /api/command``
+``{"pin": ..., "command": "pause" | "resume" | "round", ...}`` to every station. Every command needs
+the director's PIN (controller.director.access; wrong PINs are slowed per client,
+controller.pin_guard); reading needs none.
 
 The stream sends the club again when it changed (:attr:`ClubView.version`), at most every
 :data:`PUSH_S`: a club's stations send many events a second between them, a page needs a few.
@@ -137,11 +138,18 @@ def app(view: ClubView, send: Callable[..., dict[str, Any]], pin: str | None = N
             feed.streams -= 1
         return resp
 
-    async def round_csv(_request: web.Request) -> web.StreamResponse:
-        return web.Response(
-            text=view.round_csv(), content_type="text/csv", charset="utf-8",
-            headers={"Content-Disposition": f'attachment; filename="{view.club}-round.csv"'},
-        )
+    async def round_csv(request: web.Request) -> web.StreamResponse:
+        """Every round's results (``?round=N``: round N's)."""
+        which = request.query.get("round")
+        if which is not None and not (which.isdigit() and len(which) < 10):
+            raise web.HTTPBadRequest(text="give ?round=N, a round's number, or no round for every round")
+        try:
+            text = view.round_csv(int(which) if which is not None else None)
+        except KeyError:
+            raise web.HTTPNotFound(text=f"no round {which} was started from this director") from None
+        name = f"{view.club}-round-{which}.csv" if which is not None else f"{view.club}-rounds.csv"
+        return web.Response(text=text, content_type="text/csv", charset="utf-8",
+                            headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     async def command(request: web.Request) -> web.StreamResponse:
         try:

@@ -146,9 +146,17 @@ def test_a_round_lists_its_pairings_until_each_station_has_started_its_match():
         {"board": "1", "light": "Fay", "dark": "Gil", "match_length": 5}]))
 
     async def check(client):
+        r = await client.get("/round.csv?round=2")
+        assert 'filename="c-round-2.csv"' in r.headers["content-disposition"]
+        assert (await r.text()).splitlines()[1:] == ["2,2,Bo,Cy,3,0,3,Cy", "2,1,Fay,Gil,5,,,"]
+        # every round's, and the matches of none (board 1's last match is no round 2 match)
         lines = (await (await client.get("/round.csv")).text()).splitlines()
-        assert lines[1:] == ["2,2,Bo,Cy,3,0,3,Cy", "2,1,Fay,Gil,5,,,"]
-        assert [r["board"] for r in (await (await client.get("/api/club")).json())["results"]] == ["2", "1"]
+        assert lines[1:] == ["2,2,Bo,Cy,3,0,3,Cy", "2,1,Fay,Gil,5,,,", ",1,Ana,Ion,3,3,1,Ana",
+                             ",3,Di,Ed,3,3,2,Di"]
+        data = await (await client.get("/api/club")).json()
+        assert [r["board"] for r in data["results"]] == ["2", "1", "1", "3"] and data["rounds"] == [2]
+        assert (await client.get("/round.csv?round=7")).status == 404
+        assert (await client.get("/round.csv?round=x")).status == 400
 
     served(view, lambda *a, **k: {}, check)
 
