@@ -12,7 +12,10 @@ The session is persistent (``clean_session`` off, a fixed client id), so a comma
 while the station was away is delivered when it comes back. Commands become station events, journaled
 like any other: pause / resume are ``DeviceChanged(device="director")`` (the referee's clock pauses
 while any device is offline), a round's pairing for this board is a ``MatchStarted`` with the
-players' names (RULES.md B18: team games are ordinary games with named sides).
+players' names (RULES.md B18: team games are ordinary games with named sides) and the station's own
+settings otherwise. A round that would drop a match in progress is refused -- journaled as a
+``Refused`` event with the reason -- unless the director forces it; either way the station answers
+on ``answers`` (retained), which the director's page shows.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from controller.club import topics
 from controller.club.connect import connect_client
 from controller.club.url import BrokerUrl, ClubError
 from controller.game.effects import Announce, Effect
-from controller.game.events import DeviceChanged, Event, MatchStarted
+from controller.game.events import DeviceChanged, Event, MatchStarted, refuse
 from controller.game.rulings import Settings, SettingsError
 
 DIRECTOR_DEVICE = "director"
@@ -50,6 +53,10 @@ def command_event(cmd: dict[str, Any], board: str, base: Settings, t: float) -> 
     """The station event a director command means for ``board``; None when it is not for this board
     or is no command this Tavla knows.
 
+    A round's match keeps every setting of ``base`` (the station's: its mode, its rules, its clock)
+    but the players' names and the match length: the director pairs players, the station's file says
+    how they play (issue 17: a tournament station must stay one).
+
     :raises ClubError: on a round whose pairings do not fit (the station says so and plays on).
     """
     name = cmd.get("command")
@@ -63,12 +70,27 @@ def command_event(cmd: dict[str, Any], board: str, base: Settings, t: float) -> 
                 settings = replace(
                     base, light_player=p["light"].strip(), dark_player=p["dark"].strip(),
                     match_length=int(p.get("match_length", base.match_length)),
-                    team_format=str(p.get("team_format", base.team_format)),
                 )
                 Settings.from_json(settings.to_json())  # the names are checked as a config's are
             except (SettingsError, TypeError, ValueError) as exc:
                 raise ClubError(f"round {cmd['round']}, board {board}: {exc}") from exc
             return MatchStarted(t=t, settings=settings.to_json())
+    return None
+
+
+_GAME_PHASES = ("opening", "to_roll", "moving", "deciding", "cube")
+
+
+def in_progress(state: Any) -> str | None:
+    """What a new match would drop on a station in ``state`` (a controller.game.State): a game under
+    way, or a match between its games (RULES.md B14: the score carries to the next game); None when
+    nothing would be lost (no game yet, free play, a money game over, the match over)."""
+    s = state.settings
+    score = f"{s.light_player} {state.score[0]} - {state.score[1]} {s.dark_player}"
+    if state.phase in _GAME_PHASES:
+        return f"game {state.game_number} is under way ({score})"
+    if state.phase == "game_over" and not s.money:
+        return f"the {s.match_length}-point match is under way ({score})"
     return None
 
 
@@ -268,10 +290,41 @@ class ClubLink:
         except ClubError as exc:
             self.say(f"director's command refused: {exc}")
             return
-        if event is not None:
-            self.commands += 1
+        if event is None:
+            return
+        self.commands += 1
+        if isinstance(event, MatchStarted):
+            event = self._round(cmd, event, station.state)
+        else:
             self.say(f"director: {cmd.get('command')}")
-            station.submit(event)
+        station.submit(event)
+
+    def _round(self, cmd: dict[str, Any], event: MatchStarted, state: Any) -> Event:
+        """A round's match for this board, unless it would drop a match in progress: then, without the
+        director's ``force``, the round is refused -- journaled as such (controller.game.events.Refused)
+        and answered with the reason; forced, it is journaled, said, and answered as forced.
+
+        The state is read on paho's thread: a game begun in the moment between this look and the
+        station taking the event would still be dropped (a round is not started mid-roll)."""
+        s = event.settings
+        who = f"{s['light_player']} v {s['dark_player']}"
+        new = f"{s['match_length']}-point match {who}" if s["match_length"] else f"money session {who}"
+        running = in_progress(state)
+        if running is None:
+            status, line = "started", f"director: round {cmd['round']}: new {new}"
+        elif cmd.get("force") is True:
+            status = "forced"
+            line = (f"director: round {cmd['round']} forced: {running}, dropped for a new {new} "
+                    "(the journal keeps the dropped games)")
+        else:
+            status = "refused"
+            line = (f"director's round {cmd['round']} refused on board {self.board}: {running}; "
+                    "finish it, or force the round to drop it")
+        self.say(line)
+        if self.connected:
+            self._publish(self._topic("answers"), topics.dumps(
+                {**topics.answer(cmd, status, line), "journal": self.journal}), retain=True)
+        return refuse(event, line) if status == "refused" else event
 
 
 def _entry_seq(station: Any) -> int:

@@ -2,8 +2,9 @@
 
 A station of board B in club C publishes under ``tavla/C/B/``: ``state`` (retained, the snapshot of
 controller.station.snapshot with ``seq``, ``journal`` and the ``players``' names), ``events`` (QoS 1,
-each journal entry as written), ``rulings`` (QoS 1) and ``online`` (retained ``1``; ``0`` is its last
-will). The director publishes under ``tavla/C/director/``: ``command`` (QoS 1: pause, resume, round),
+each journal entry as written), ``rulings`` (QoS 1), ``answers`` (retained: the station's answer to
+the director's last round, :func:`answer`) and ``online`` (retained ``1``; ``0`` is its last will).
+The director publishes under ``tavla/C/director/``: ``command`` (QoS 1: pause, resume, round),
 ``ack/B`` (retained: the last ``seq`` of B's journal it holds without a gap) and ``replay/B`` (QoS 1:
 send again every entry after ``after``).
 """
@@ -18,7 +19,9 @@ from controller.club.url import ClubError
 
 ROOT = "tavla"
 DIRECTOR = "director"
-BOARD_LEAVES = ("state", "events", "rulings", "online")
+BOARD_LEAVES = ("state", "events", "rulings", "answers", "online")
+# what a station answers to a round: its match started, refused (a match in progress), or forced
+ANSWERS = ("started", "refused", "forced")
 COMMANDS = ("pause", "resume", "round")
 # MQTT wildcards and separators must not occur in a name, and a board must not be called "director"
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -69,7 +72,8 @@ def loads(payload: bytes) -> dict[str, Any] | None:
 
 def command(name: str, ident: str, **fields: Any) -> dict[str, Any]:
     """A director command: ``pause``, ``resume``, or ``round`` with ``round`` and ``pairings`` (a list of
-    ``{board, light, dark, match_length}``).
+    ``{board, light, dark, match_length}``) and ``force`` (true: a board whose match is in progress
+    drops it for the round's; else that board refuses the round and says why).
 
     :raises ClubError: on an unknown command or a round whose pairings do not fit.
     """
@@ -81,6 +85,13 @@ def command(name: str, ident: str, **fields: Any) -> dict[str, Any]:
     return out
 
 
+def answer(cmd: dict[str, Any], status: str, said: str) -> dict[str, Any]:
+    """A station's answer to the round ``cmd``: ``status`` one of :data:`ANSWERS`, ``said`` the line
+    its station printed (for ``refused``, why)."""
+    return {"command": cmd.get("command"), "id": cmd.get("id"), "round": cmd.get("round"), "status": status,
+            "said": said}
+
+
 def check_round(cmd: dict[str, Any]) -> list[dict[str, Any]]:
     """The pairings of a round command, checked: each names a board once, both players and a match
     length (0 = money play).
@@ -90,6 +101,8 @@ def check_round(cmd: dict[str, Any]) -> list[dict[str, Any]]:
     pairings = cmd.get("pairings")
     if type(cmd.get("round")) is not int or not isinstance(pairings, list) or not pairings:
         raise ClubError("a round needs its number and a list of pairings")
+    if type(cmd.get("force", False)) is not bool:
+        raise ClubError("a round's force is true or false (true drops the matches in progress)")
     seen: set[str] = set()
     for p in pairings:
         if not isinstance(p, dict):

@@ -10,13 +10,46 @@ checked, only the chain's order (controller.station.journal).
 Each message names its journal (controller.club.publisher.journal_id): a board's next session is a
 new journal counting from 0 again. The board shows the journal of the newest state it was given
 (the retained state is always the last one published); the earlier ones stay in :attr:`BoardView.logs`.
+
+Every match a board played stays in the results (:meth:`BoardView.matches`): each journal's entries
+held without a gap are replayed through the rules core (controller.game.step, pure), a match per
+``MatchStarted``, its score as the journal leaves it -- so a new round's match on a board does not
+drop the last one's result, and a director that starts late scores the matches it never saw live.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from controller import game
+from controller.club import topics
+from controller.game.events import MatchStarted, event_from_json
 from controller.station.journal import GENESIS
+
+
+@dataclass(frozen=True)
+class Match:
+    """One match of a board: its journal and the ``seq`` of its MatchStarted, the sides' names, the
+    length (0 money play), the score and the winning side (``light``/``dark``, None while played)."""
+
+    journal: str
+    start: int
+    light: str
+    dark: str
+    match_length: int
+    score: tuple[int, int]
+    winner: str | None
+
+    @property
+    def pairing(self) -> tuple[str, str, int]:
+        return self.light, self.dark, self.match_length
+
+
+def _winner(score: tuple[int, int], length: int) -> str | None:
+    if length <= 0:
+        return None
+    return "light" if score[0] >= length else "dark" if score[1] >= length else None
 
 
 def digest_of(entry: dict[str, Any]) -> Any:
@@ -32,6 +65,9 @@ class Log:
         self.broken: str | None = None
         self.duplicates = 0
         self.rulings: dict[tuple[int, str, str], dict[str, Any]] = {}
+        self._replayed = -1  # the last seq replayed into _state (see matches)
+        self._state = game.new_state()
+        self._matches: list[Match] = []
 
     def add(self, entry: dict[str, Any]) -> bool:
         seq = entry.get("seq")
@@ -49,6 +85,27 @@ class Log:
             self.held += 1
         return True
 
+    def matches(self, journal: str) -> list[Match]:
+        """The matches of this journal so far: its held entries replayed (only the new ones each
+        call); a journal that does not begin with a MatchStarted counts from its first."""
+        while self._replayed < self.held:
+            self._replayed += 1
+            body = self.entries[self._replayed].get("event")
+            if not isinstance(body, dict):
+                continue  # a seal
+            event = event_from_json(body)
+            self._state, _ = game.step(self._state, event)
+            s = self._state.settings
+            if isinstance(event, MatchStarted) or not self._matches:
+                self._matches.append(Match(journal, self._replayed, s.light_player, s.dark_player,
+                                           s.match_length, (0, 0), None))
+            last = self._matches[-1]
+            score = self._state.score
+            if score != last.score:
+                self._matches[-1] = Match(last.journal, last.start, last.light, last.dark, last.match_length,
+                                          score, _winner(score, last.match_length))
+        return list(self._matches)
+
 
 class BoardView:
     """Board ``name``: its journals' entries, latest state, online flag and rulings (see the module
@@ -60,6 +117,7 @@ class BoardView:
         self.journal: str | None = None  # the journal shown
         self.state: dict[str, Any] | None = None
         self.online: bool | None = None
+        self.answer: dict[str, Any] | None = None  # the station's answer to the last round
 
     def _log(self, journal: Any) -> Log:
         key = str(journal or "")
@@ -159,6 +217,28 @@ class BoardView:
                 return side
         return None
 
+    def matches(self) -> list[Match]:
+        """Every match of the board, journal by journal as they were first heard of. The station's
+        state is newer than the entries held (a gap, a late director): the shown journal's last match
+        takes the state's score when it is that match, or the state stands for a match of its own."""
+        out = [m for key, log in self.logs.items() for m in log.matches(key)]
+        if not self.state or not isinstance(self.state.get("score"), dict):
+            return out
+        score = self.state["score"]
+        light, dark = self.players()
+        now = Match(self.journal or "", -1, light, dark, int(score.get("match_length") or 0),
+                    (int(score.get("light") or 0), int(score.get("dark") or 0)), None)
+        now = Match(now.journal, now.start, now.light, now.dark, now.match_length, now.score,
+                    _winner(now.score, now.match_length))
+        mine = [i for i, m in enumerate(out) if m.journal == now.journal]
+        if mine and out[mine[-1]].pairing == now.pairing:
+            last = out[mine[-1]]
+            out[mine[-1]] = Match(last.journal, last.start, last.light, last.dark, last.match_length,
+                                  now.score, now.winner)
+        elif not mine or self.behind:
+            out.append(now)
+        return out
+
     def to_json(self) -> dict[str, Any]:
         """What the page shows of the board."""
         state = self.state or {}
@@ -184,7 +264,16 @@ class BoardView:
             "journal": self.journal,
             "journals": len(self.logs),
             "broken": self.broken,
+            "answer": _answer(self.answer),
         }
+
+
+def _answer(body: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The station's answer to a round (controller.club.topics.answer), as the page shows it; None
+    for none, or for a message that is no answer."""
+    if not body or body.get("status") not in topics.ANSWERS:
+        return None
+    return {k: body.get(k) for k in ("id", "round", "status", "said")}
 
 
 def _drawing(state: dict[str, Any]) -> dict[str, Any]:

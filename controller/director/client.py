@@ -41,6 +41,7 @@ class DirectorClient:
         self._client = connect_client(url, f"tavla-{view.club}-director-{time.time_ns()}", clean=True)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
+        self._client.on_connect_fail = self._on_connect_fail
         self._client.on_message = self._on_message
         self._timer = threading.Thread(target=self._loop, name="tavla-director-acks", daemon=True)
 
@@ -57,16 +58,23 @@ class DirectorClient:
     def _on_connect(self, client: mqtt.Client, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
         if reason.is_failure:
             self.say(f"club broker {self.url} refused the director: {reason}")
+            self.view.link(False, f"the broker refused the director ({reason})")
             return
+        self.view.link(True)
         club = self.view.club
         for leaf in topics.BOARD_LEAVES:
             client.subscribe(f"{topics.ROOT}/{club}/+/{leaf}", qos=1)
         self.connected.set()
         self.say(f"club broker {self.url}: the director sees club {club}")
 
+    def _on_connect_fail(self, _c: Any, _u: Any) -> None:
+        self.view.link(False, f"no broker at {self.url}; retrying")
+
     def _on_disconnect(self, _c: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
         if self.connected.is_set() and not self._stop.is_set():
             self.say(f"club broker {self.url}: connection lost ({reason}); retrying")
+        if not self._stop.is_set():
+            self.view.link(False, f"broker lost ({reason}); retrying")
         self.connected.clear()
 
     def _on_message(self, _c: Any, _u: Any, msg: mqtt.MQTTMessage) -> None:

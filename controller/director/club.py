@@ -3,6 +3,10 @@
 paho's thread writes, the web server's reads: one lock around it all (a club's worth of small dicts).
 :attr:`ClubView.version` counts the changes, so the page's stream sends the club again only when it
 moved.
+
+While the director has no broker (:meth:`ClubView.link`), it cannot know whether a station is online:
+every board's ``online`` is None (unknown) and the club's ``director`` says why, until the broker is
+back and its retained ``online`` messages say again.
 """
 
 from __future__ import annotations
@@ -23,7 +27,10 @@ class ClubView:
         self.club = club
         self.teams = teams
         self.boards: dict[str, BoardView] = {}
-        self.round: dict[str, Any] | None = None
+        self.round: dict[str, Any] | None = None  # the last round started
+        self.rounds: dict[int, dict[str, Any]] = {}  # every round started, by number
+        self.linked: bool | None = None  # the director's own broker connection (None: not yet tried)
+        self.link_said = "connecting to the broker"
         self.version = 0
         self.lock = threading.Lock()
 
@@ -52,51 +59,65 @@ class ClubView:
                 b.set_state(body)
             elif leaf == "rulings":
                 b.add_ruling(body)
+            elif leaf == "answers":
+                b.answer = body
         return name
 
+    def link(self, up: bool, said: str = "") -> None:
+        """The director's broker connection came up or went (``said``: why). Coming up, the boards'
+        online flags are forgotten: the broker's retained ones, sent on subscribing, are the truth."""
+        with self.lock:
+            self.linked = up
+            self.link_said = "" if up else said
+            if up:
+                for b in self.boards.values():
+                    b.online = None
+            self.version += 1
+
     def start_round(self, cmd: dict[str, Any]) -> None:
-        """The round the director started (its pairings choose the boards of the round's CSV)."""
+        """A round the director started: kept with every earlier one (a round sent again under its
+        number replaces it), for its results table."""
         with self.lock:
             self.round = cmd
+            self.rounds[int(cmd["round"])] = cmd
             self.version += 1
 
     def to_json(self) -> dict[str, Any]:
         with self.lock:
-            boards = [self.boards[n].to_json() for n in sorted(self.boards, key=_board_order)]
+            names = sorted(self.boards, key=_board_order)
+            boards = [self.boards[n].to_json() for n in names]
+            matches = {n: self.boards[n].matches() for n in names}
             round_ = self.round
-        winners = {b["board"]: b["winner"] for b in boards}
+            rounds = dict(sorted(self.rounds.items()))
+            linked, said = self.linked is True, self.link_said
+        if not linked:  # the director cannot see the stations: their online state is unknown
+            for b in boards:
+                b["online"] = None
+        # RULES.md B18: a board's last finished match counts; a new round's match in progress on it
+        # does not take back a board win
+        winners = {n: next((m.winner for m in reversed(ms) if m.winner), None) for n, ms in matches.items()}
         teams = []
         for t in self.teams:
             s = score(t, winners)
             teams.append({"home": t.home, "away": t.away, "boards": list(t.boards),
                           "home_wins": s.home_wins, "away_wins": s.away_wins, "winner": s.winner,
                           "by_board": [list(x) for x in s.by_board]})
-        return {"club": self.club, "boards": boards, "teams": teams, "round": round_,
-                "results": results.rows(round_["round"] if round_ else None, _round_boards(round_, boards))}
+        return {"club": self.club, "director": {"online": linked, "said": said},
+                "boards": boards, "teams": teams, "round": round_, "rounds": list(rounds),
+                "results": results.table(rounds, matches)}
 
-    def round_csv(self) -> str:
-        """The current round's results (every board when no round was started here) as CSV."""
-        return results.to_csv(self.to_json()["results"])
+    def round_csv(self, round_no: int | None = None) -> str:
+        """The results of round ``round_no`` (None: of every round, and the matches of no round) as CSV.
 
-
-def _round_boards(round_: dict[str, Any] | None, boards: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The boards of ``round_`` in its order, each as its pairing says until its station has started
-    that match (the players and the length it shows are the pairing's): before that a board still
-    shows the last round's match, whose result is not this round's."""
-    if not round_:
-        return boards
-    shown = {b["board"]: b for b in boards}
-    out = []
-    for p in round_["pairings"]:
-        name = str(p["board"])
-        b = shown.get(name)
-        length = int(p.get("match_length", 0))
-        if b is None or (b["light"], b["dark"], (b["score"] or {}).get("match_length")) != (
-                p["light"].strip(), p["dark"].strip(), length):
-            b = {"board": name, "light": p["light"].strip(), "dark": p["dark"].strip(),
-                 "score": {"match_length": length}, "winner": None}
-        out.append(b)
-    return out
+        :raises KeyError: for a round the director did not start.
+        """
+        table = self.to_json()["results"]
+        if round_no is not None:
+            with self.lock:
+                if round_no not in self.rounds:
+                    raise KeyError(round_no)
+            table = [r for r in table if r["round"] == round_no]
+        return results.to_csv(table)
 
 
 def _board_order(name: str) -> tuple[int, str]:

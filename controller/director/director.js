@@ -5,6 +5,7 @@ import { connectLive } from "./live.js";
 
 const $ = (id) => document.getElementById(id);
 const cards = new Map();  // board name -> { card, svg, drawn (the state seq drawn), board, at }
+let linked = true;  // the director's own broker connection: without it no station's state is known
 
 function setLink(up) {
   $("link").className = up ? "up" : "down";
@@ -33,7 +34,8 @@ function card(name) {
   svg.setAttribute("aria-label", `board ${name}`);
   el.append(h, svg);
   c = { card: el, h, svg, drawn: null, board: null, at: 0,
-    score: line(el, "score"), roll: line(el, "on-roll"), clock: line(el, "clock"), station: line(el, "station") };
+    score: line(el, "score"), roll: line(el, "on-roll"), clock: line(el, "clock"), station: line(el, "station"),
+    answer: line(el, "answer") };
   c.rulings = document.createElement("ul");
   c.rulings.className = "rulings";
   el.appendChild(c.rulings);
@@ -71,9 +73,15 @@ function drawCard(b) {
   c.roll.textContent = b.winner ? "" : `on roll: ${b.on_roll ? `${b[b.on_roll]} (${b.on_roll})` : "–"}` +
     `${(b.dice || []).length ? " · dice " + b.dice.map((d) => d.value ?? "?").join("-") : ""}`;
   c.clock.textContent = clockText(c) + (b.paused ? " · paused by the director" : "");
-  c.station.className = `line station ${b.online ? "up" : "down"}`;
-  c.station.textContent = `station ${b.online === null ? "not heard from" : b.online ? "online" : "offline"}` +
+  const unseen = linked ? "not heard from" : "unknown (the director is offline)";
+  c.station.className = `line station ${b.online ? "up" : b.online === null ? "unknown" : "down"}`;
+  c.station.textContent = `station ${b.online === null ? unseen : b.online ? "online" : "offline"}` +
     ` · ${b.seq + 1} entries${b.broken ? " · " + b.broken : ""}`;
+  // the station's answer to the last round: a refusal says why (a match in progress) and how to force it
+  const a = b.answer;
+  c.answer.className = `line answer${a ? " " + a.status : ""}`;
+  c.answer.dataset.status = a ? a.status : "";
+  c.answer.textContent = a ? `round ${a.round} ${a.status}: ${a.said}` : "";
   c.rulings.replaceChildren(...(b.rulings || []).slice().reverse().map((r) => {
     const li = document.createElement("li");
     li.dataset.rule = r.rule;
@@ -108,12 +116,19 @@ function drawTeams(teams) {
 
 // the round's result table: the rows of the CSV (controller.director.results), as the server made them
 function drawResults(club) {
-  $("results-title").textContent = club.round ? `Round ${club.round.round}: results` :
-    "Results (no round started from this page: every board)";
+  $("results-title").textContent = club.rounds.length ? `Results: rounds ${club.rounds.join(", ")}` :
+    "Results (no round started from this page: every board's matches)";
+  $("per-round").replaceChildren(...club.rounds.map((n) => {
+    const a = document.createElement("a");
+    a.href = `/round.csv?round=${n}`;
+    a.textContent = `round ${n} (CSV)`;
+    return a;
+  }));
   $("results").tBodies[0].replaceChildren(...club.results.map((r) => {
     const tr = document.createElement("tr");
     tr.dataset.board = r.board;
-    for (const v of [r.board, r.light, r.dark, r.match_length, r.light_score === "" ? "" :
+    tr.dataset.round = r.round;
+    for (const v of [r.round, r.board, r.light, r.dark, r.match_length, r.light_score === "" ? "" :
       `${r.light_score} – ${r.dark_score}`, r.winner]) {
       const td = document.createElement("td");
       td.textContent = v;
@@ -125,6 +140,10 @@ function drawResults(club) {
 
 function render(club) {
   $("club").textContent = club.club;
+  linked = club.director.online;
+  document.body.dataset.director = linked ? "online" : "offline";
+  $("director").hidden = linked;
+  $("director").textContent = linked ? "" : `director offline: ${club.director.said}`;
   $("count").textContent = `${club.boards.length} boards · ${club.boards.filter((b) => b.online).length} online`;
   $("none").hidden = club.boards.length > 0;
   const main = $("boards");
@@ -141,7 +160,7 @@ async function command(body) {
   const said = $("said");
   try {
     const r = await fetch("/api/command", { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body) });
+      body: JSON.stringify({ pin: $("pin").value, ...body }) });
     said.textContent = (await r.json()).said;
     said.className = r.ok ? "" : "bad";
   } catch (e) {
@@ -155,7 +174,8 @@ function startRound() {
     const [board, light, dark, points] = l.trim().split(/\s+/);
     return { board, light, dark, match_length: parseInt(points || "0", 10) };
   });
-  command({ command: "round", round: parseInt($("round-input").value, 10), pairings });
+  command({ command: "round", round: parseInt($("round-input").value, 10), pairings,
+    force: $("force").checked });
 }
 
 setInterval(() => { for (const c of cards.values()) if (c.board) c.clock.textContent = clockText(c) +

@@ -1,32 +1,60 @@
-"""A round's result table and its CSV (the ``csv`` module: quoting names with commas is its job)."""
+"""The rounds' result table and its CSV (the ``csv`` module: quoting names with commas is its job).
+
+Every match a board played is a row (controller.director.board.Match), none is dropped when the next
+round starts. A match belongs to the round whose pairing for its board names the same players and
+length -- the board's matches in their order taking the rounds' pairings in theirs -- and a
+pairing no match answers yet is a row with no score; a match of no round (a station file's own
+pairing, say) has an empty round.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Mapping
 from typing import Any
+
+from controller.director.board import Match
 
 COLUMNS = ("round", "board", "light", "dark", "match_length", "light_score", "dark_score", "winner")
 
 
-def rows(round_no: int | None, boards: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One row per board (its page JSON, controller.director.board): who played, the score, the winner's
-    name (empty while it is played)."""
+def _pairing(p: dict[str, Any]) -> tuple[str, str, int]:
+    return p["light"].strip(), p["dark"].strip(), int(p.get("match_length", 0))
+
+
+def _row(round_no: int | str, board: str, light: str, dark: str, length: int,
+         m: Match | None) -> dict[str, Any]:
+    return {
+        "round": round_no, "board": board, "light": light, "dark": dark, "match_length": length,
+        "light_score": m.score[0] if m else "", "dark_score": m.score[1] if m else "",
+        "winner": (light if m.winner == "light" else dark) if m and m.winner else "",
+    }
+
+
+def table(rounds: Mapping[int, dict[str, Any]], matches: Mapping[str, list[Match]]) -> list[dict[str, Any]]:
+    """The rows: each round in its order, its pairings in theirs; then the matches of no round, by
+    board. ``rounds``: the round commands by number; ``matches``: each board's matches in order."""
+    taken: dict[int, dict[str, Match]] = {n: {} for n in rounds}
+    rest: list[tuple[str, Match]] = []
+    for board, ms in matches.items():
+        wanted = [(n, _pairing(p)) for n, r in sorted(rounds.items()) for p in r["pairings"]
+                  if str(p["board"]) == board]
+        at = 0  # the next of the board's pairings a match may answer
+        for m in ms:
+            hit = next((i for i in range(at, len(wanted)) if wanted[i][1] == m.pairing), None)
+            if hit is None:
+                rest.append((board, m))
+                continue
+            taken[wanted[hit][0]][board] = m
+            at = hit + 1
     out = []
-    for b in boards:
-        score = b.get("score") or {}
-        winner = b.get("winner")
-        out.append({
-            "round": "" if round_no is None else round_no,
-            "board": b["board"],
-            "light": b["light"],
-            "dark": b["dark"],
-            "match_length": score.get("match_length", ""),
-            "light_score": score.get("light", ""),
-            "dark_score": score.get("dark", ""),
-            "winner": b[winner] if winner in ("light", "dark") else "",
-        })
+    for n, r in sorted(rounds.items()):
+        for p in r["pairings"]:
+            board = str(p["board"])
+            light, dark, length = _pairing(p)
+            out.append(_row(n, board, light, dark, length, taken[n].get(board)))
+    out += [_row("", b, m.light, m.dark, m.match_length, m) for b, m in rest]
     return out
 
 

@@ -4,8 +4,11 @@ CSV, the commands.
 Routes: ``GET /`` the page, ``GET /static/{name}`` its script and styles -- and the station page's
 own parts (:data:`SHARED`: the SVG board, the live stream's client, the styles), so each board is
 drawn by the code that draws the station's page -- ``GET /api/club`` the club as JSON,
-``GET /api/events`` the club live (server-sent events), ``GET /round.csv`` the current round's
-results, ``POST /api/command`` ``{"command": "pause" | "resume" | "round", ...}`` to every station.
+``GET /api/events`` the club live (server-sent events), ``GET /round.csv`` every round's results
+(``?round=N`` one round's), ``POST /api/command``
+``{"pin": ..., "command": "pause" | "resume" | "round", ...}`` to every station. Every command needs
+the director's PIN (controller.director.access; wrong PINs are slowed per client,
+controller.pin_guard); reading needs none.
 
 The stream sends the club again when it changed (:attr:`ClubView.version`), at most every
 :data:`PUSH_S`: a club's stations send many events a second between them, a page needs a few.
@@ -23,7 +26,9 @@ from typing import Any
 from aiohttp import web
 
 from controller.club.url import ClubError
+from controller.director.access import WHO
 from controller.director.club import ClubView
+from controller.pin_guard import Guard
 
 PUSH_S = 0.5
 MAX_STREAMS = 64  # open pages at once; more get 503 rather than slowing the others
@@ -68,9 +73,10 @@ class Feed:
 FEED = web.AppKey("feed", Feed)
 
 
-def app(view: ClubView, send: Callable[..., dict[str, Any]]) -> web.Application:
+def app(view: ClubView, send: Callable[..., dict[str, Any]], pin: str | None = None) -> web.Application:
     """The page for ``view``; ``send(name, **fields)`` sends a director command
-    (controller.director.client.DirectorClient.send)."""
+    (controller.director.client.DirectorClient.send) given ``pin`` (None: no command is taken)."""
+    guard = Guard(pin, who=WHO, where="--pin, or pin in the director's --config file")
 
     async def feed_ctx(application: web.Application) -> AsyncIterator[None]:
         feed = Feed(view)
@@ -132,11 +138,18 @@ def app(view: ClubView, send: Callable[..., dict[str, Any]]) -> web.Application:
             feed.streams -= 1
         return resp
 
-    async def round_csv(_request: web.Request) -> web.StreamResponse:
-        return web.Response(
-            text=view.round_csv(), content_type="text/csv", charset="utf-8",
-            headers={"Content-Disposition": f'attachment; filename="{view.club}-round.csv"'},
-        )
+    async def round_csv(request: web.Request) -> web.StreamResponse:
+        """Every round's results (``?round=N``: round N's)."""
+        which = request.query.get("round")
+        if which is not None and not (which.isdigit() and len(which) < 10):
+            raise web.HTTPBadRequest(text="give ?round=N, a round's number, or no round for every round")
+        try:
+            text = view.round_csv(int(which) if which is not None else None)
+        except KeyError:
+            raise web.HTTPNotFound(text=f"no round {which} was started from this director") from None
+        name = f"{view.club}-round-{which}.csv" if which is not None else f"{view.club}-rounds.csv"
+        return web.Response(text=text, content_type="text/csv", charset="utf-8",
+                            headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     async def command(request: web.Request) -> web.StreamResponse:
         try:
@@ -145,9 +158,18 @@ def app(view: ClubView, send: Callable[..., dict[str, Any]]) -> web.Application:
             return web.json_response({"said": f"the body is over {MAX_BODY} bytes"}, status=413)
         except (ValueError, UnicodeDecodeError):
             return web.json_response({"said": "give a JSON object"}, status=400)
-        if not isinstance(body, dict) or not isinstance(body.get("command"), str):
+        if not isinstance(body, dict):
+            return web.json_response({"said": "give a JSON object: {\"pin\": ..., \"command\": ...}"},
+                                     status=400)
+        verdict = guard.check(request.remote or "", body.get("pin"))
+        if not verdict.ok:
+            wait = f"{max(1, round(verdict.retry_after))}"
+            headers = {"Retry-After": wait} if verdict.status == 429 else {}
+            return web.json_response({"said": verdict.why}, status=verdict.status, headers=headers)
+        if not isinstance(body.get("command"), str):
             return web.json_response({"said": "give {\"command\": \"pause\" | \"resume\" | \"round\"}"},
                                      status=400)
+        body.pop("pin", None)
         name = body.pop("command")
         try:
             cmd = send(name, **body)

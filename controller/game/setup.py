@@ -138,7 +138,10 @@ def _setup(
                 mover = seating.roller_for_half(bool(half))
     out.append(view)
     if not any(isinstance(e, Leds) for e in out):
-        out.append(Leds(frame, "movable points" if view.movable else "nothing to play"))
+        if state.settings.hints == "referee":  # a tournament shows no aid, in free play neither
+            out.append(Leds(LedFrame.dark(), "no aid in a tournament"))
+        else:
+            out.append(Leds(frame, "movable points" if view.movable else "nothing to play"))
     # a roll already on the first board read (a game joined mid-turn) may be partly played already
     joined = state.phase == "setup"
     prev = (seen, mover, roll, joined) if position_ok and mover is not None and roll is not None else None

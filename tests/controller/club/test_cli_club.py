@@ -6,6 +6,7 @@ import json
 import socket
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -91,6 +92,54 @@ def test_tavla_director_serves_the_club(broker, tmp_path):
         assert club()["teams"][0]["by_board"][1][1] in ("Reds", "Blues")
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/round.csv", timeout=2) as r:
             assert "L2,D2" in r.read().decode()
+    finally:
+        page.terminate()
+        page.wait(10)
+
+
+def test_tavla_director_off_loopback_needs_a_pin(tmp_path):
+    """The station page's rule: another address than the machine's own needs a PIN, checked before
+    the director connects anywhere; a weak PIN is refused too."""
+    base = [*TAVLA, "director", "--mqtt", "mqtt://director:pw@127.0.0.1:1", "--club", "club"]
+    done = subprocess.run([*base, "--web", "0.0.0.0:8091"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "set a director PIN" in done.stderr and "Traceback" not in done.stderr
+    done = subprocess.run([*base, "--web", "0.0.0.0:8091", "--pin", "123"], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2 and "a director PIN needs 6" in done.stderr
+    done = subprocess.run([*base, "--web", "8091", "--host", "0.0.0.0"], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2  # no --host: the address is --web's, as the station's page
+
+
+def test_tavla_director_commands_need_its_pin(broker, tmp_path):
+    port = _free_port()
+    conf = tmp_path / "director.toml"
+    conf.write_text('pin = "s3cret-pin"\n')
+    page = subprocess.Popen(
+        [*TAVLA, "director", "--mqtt", broker.director_url(), "--club", "club", "--web", f"0.0.0.0:{port}",
+         "--config", str(conf)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+
+    def post(body: dict) -> int:
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/api/command", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=2) as r:
+                return r.status
+        except urllib.error.HTTPError as exc:
+            return exc.code
+
+    try:
+        def up() -> bool:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/club", timeout=2).close()
+                return True
+            except OSError:
+                return False
+
+        wait_until(up, 30, "the page answers")
+        assert post({"command": "pause"}) == 401
+        assert post({"command": "pause", "pin": "s3cret-pin"}) == 200
     finally:
         page.terminate()
         page.wait(10)

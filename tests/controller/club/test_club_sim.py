@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from controller.game.events import MatchStarted
 from controller.station import replay
 from controller.station.journal import read
 from tests.controller.club.broker import station_user
@@ -144,4 +145,30 @@ def test_a_boards_next_session_is_a_new_journal_not_duplicates_of_the_last(broke
         assert len(board.logs) == 2 and board.log.broken is None
         second.close()
     finally:
+        d.close()
+
+
+def test_the_director_losing_its_broker_shows_no_board_online(broker, tmp_path):
+    """kill -KILL of the broker: the director cannot see any station, so none shows online (issue
+    17 fresh-user report: it said online: True 12 s later); back, the retained flags say again."""
+    d = director(broker.director_url())
+    s = SimStation("1", tmp_path, broker.station_url("1"))
+    try:
+        wait_until(lambda: d.connected.is_set() and s.link.connected, 10, "both connect")
+        s.station.submit(MatchStarted())
+
+        def onlines() -> list:
+            return [b["online"] for b in d.view.to_json()["boards"]]
+
+        wait_until(lambda: onlines() == [True], 10, "the director sees board 1 online")
+        broker.kill()
+        wait_until(lambda: onlines() == [None], 10, "board 1's online state becomes unknown")
+        mine = d.view.to_json()["director"]
+        assert mine["online"] is False and mine["said"].startswith("broker lost")
+        broker.start()
+        wait_until(lambda: onlines() == [True] and d.view.to_json()["director"]["online"], 20,
+                   "back with the broker")
+    finally:
+        s.station.stop()
+        s.close()
         d.close()

@@ -4,14 +4,18 @@ ACL keeps each station to its own board's topics and the director's commands to 
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.club.url import parse_url
-from controller.game.events import DeviceChanged, MatchStarted
+from controller.game.effects import Leds
+from controller.game.events import DeviceChanged, MatchStarted, Refused
 from controller.game.rulings import Settings
+from controller.station.demo import scripted_events
 from controller.station.journal import read
+from firmware_bridge.frames import LedFrame
 from tests.controller.club.broker import CLUB, DIRECTOR, station_user
 from tests.controller.club.sim import SimStation, director, wait_until
 
@@ -51,6 +55,74 @@ def test_director_pause_resume_and_round_are_journaled_by_the_station(broker, tm
     finally:
         s.close()
         other.close()
+        d.close()
+
+
+def test_a_round_is_refused_on_a_board_whose_match_is_in_progress_unless_forced(broker, tmp_path):
+    """A round must not drop a running game silently: the station refuses it (journaled, with the
+    reason, and answered to the director), and a forced round is journaled, said and answered as
+    forced. The new match keeps the station's tournament mode: no LED aid in its free play either."""
+    settings = Settings(hints="referee", match_length=1, light_player="Red 1", dark_player="Blue 1",
+                        team_format="team")
+    events = scripted_events(3, turns=3, settings=settings)
+    later = scripted_events(3, turns=6, settings=settings)[len(events):]  # rolls the dropped game had
+    said: list[str] = []
+    s = SimStation("1", tmp_path, broker.station_url("1"), events=events)
+    s.link.say = said.append
+    d = director(broker.director_url())
+    pairing = [{"board": "1", "light": "Ana", "dark": "Ion", "match_length": 5}]
+    try:
+        wait_until(lambda: s.link.connected and d.connected.is_set(), 10, "both connect")
+        s.play()
+        wait_until(lambda: len(s.journal) == len(events), 10, "the game is under way")
+        assert s.station.state.phase in ("to_roll", "moving")
+        d.send("round", round=2, pairings=pairing)
+        wait_until(lambda: len(s.journal) == len(events) + 1, 10, "the round is journaled")
+        refused = s.journal.events[-1]
+        assert isinstance(refused, Refused) and refused.event["kind"] == "match_started"
+        assert "round 2 refused" in refused.reason and "game 1 is under way" in refused.reason
+        assert s.station.state.settings == settings  # the game goes on
+        wait_until(lambda: (d.view.boards["1"].answer or {}).get("status") == "refused", 10,
+                   "the director hears why")
+        shown = d.view.to_json()["boards"][0]["answer"]
+        assert shown["round"] == 2 and "game 1 is under way" in shown["said"] and "force" in shown["said"]
+
+        d.send("round", round=2, pairings=pairing, force=True)
+        wait_until(lambda: len(s.journal) == len(events) + 2, 10, "the forced round is journaled")
+        started = s.journal.events[-1]
+        assert isinstance(started, MatchStarted)
+        assert Settings.from_json(started.settings) == replace(
+            settings, light_player="Ana", dark_player="Ion", match_length=5)
+        assert any("forced" in line and "dropped" in line for line in said)
+        wait_until(lambda: (d.view.boards["1"].answer or {}).get("status") == "forced", 10,
+                   "the director hears it was forced")
+        before = len(s.station.effects)
+        for ev in later:  # the dropped game's board and rolls: free play, where a learner sees aids
+            s.station.submit(ev)
+        wait_until(lambda: len(s.journal) == len(events) + 2 + len(later), 10, "the boards are read")
+        s.station.stop()
+        leds = [e for e in s.station.effects[before:] if isinstance(e, Leds)]
+        assert s.station.state.phase == "free" and leds
+        assert all(e.frame == LedFrame.dark() and e.why != "movable points" for e in leds)
+        assert read(s.path) == s.journal.events  # every one of them replays
+    finally:
+        s.close()
+        d.close()
+
+
+def test_a_round_on_a_board_with_no_game_under_way_starts_at_once(broker, tmp_path):
+    s = SimStation("1", tmp_path, broker.station_url("1"))
+    d = director(broker.director_url())
+    try:
+        wait_until(lambda: s.link.connected and d.connected.is_set(), 10, "both connect")
+        d.send("round", round=1, pairings=[{"board": "1", "light": "Ana", "dark": "Ion", "match_length": 3}])
+        wait_until(lambda: len(s.journal) == 1, 10, "the round is journaled")
+        assert isinstance(s.journal.events[0], MatchStarted)
+        wait_until(lambda: (d.view.boards.get("1") and d.view.boards["1"].answer or {}).get("status")
+                   == "started", 10, "the station answers")
+    finally:
+        s.station.stop()
+        s.close()
         d.close()
 
 

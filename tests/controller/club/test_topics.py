@@ -35,15 +35,19 @@ def test_a_round_needs_each_board_once_with_both_players():
         topics.command("round", "x", round=1, pairings=[{"board": "1", "light": "Ana"}])
     with pytest.raises(ClubError, match="unknown"):
         topics.command("shutdown", "x")
+    assert topics.command("round", "x", round=1, pairings=ok, force=True)["force"] is True
+    with pytest.raises(ClubError, match="force"):
+        topics.command("round", "x", round=1, pairings=ok, force="yes")
 
 
 def test_b18_a_pairing_is_an_ordinary_match_with_named_sides():
     cmd = topics.command("round", "x", round=2, pairings=[
         {"board": "3", "light": "Ana", "dark": "Ion", "match_length": 7, "team_format": "team"}])
-    ev = command_event(cmd, "3", Settings(), 1.5)
+    ev = command_event(cmd, "3", Settings(team_format="consultation"), 1.5)
     assert isinstance(ev, MatchStarted) and ev.t == 1.5
     s = Settings.from_json(ev.settings)
-    assert (s.light_player, s.dark_player, s.match_length, s.team_format) == ("Ana", "Ion", 7, "team")
+    # the format is the station's (its file says how its board plays), the names the pairing's
+    assert (s.light_player, s.dark_player, s.match_length, s.team_format) == ("Ana", "Ion", 7, "consultation")
     assert command_event(cmd, "4", Settings(), 0.0) is None  # not this board's pairing
 
 

@@ -69,6 +69,7 @@ def team_boards(tmp_path_factory) -> dict[str, Board]:
 @pytest.fixture
 def team_club(team_boards) -> ClubView:
     view = ClubView("c", (TeamMatch.parse("Reds:Blues:1,2,3"),))
+    view.link(True)  # as the director's client says on connecting
     for b in team_boards.values():
         feed(view, b)
     return view

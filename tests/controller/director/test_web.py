@@ -18,6 +18,7 @@ from controller.station.journal import GENESIS
 
 def club() -> ClubView:
     view = ClubView("c", (TeamMatch.parse("Reds:Blues:1,2,3"),))
+    view.link(True)  # as the director's client says on connecting
     for board, (light, dark, ls, ds) in {"1": ("Ana", "Ion", 3, 1), "2": ("Bo", "Cy", 0, 3),
                                          "3": ("Di", "Ed", 3, 2)}.items():
         start = {"kind": "match_started", "t": 0.0,
@@ -32,11 +33,14 @@ def club() -> ClubView:
     return view
 
 
-def served(view, send, check):
+PIN = "471108"
+
+
+def served(view, send, check, pin=PIN):
     """Run ``check(client)`` against the page of ``view`` (aiohttp's test server, a free port)."""
 
     async def go():
-        async with TestClient(TestServer(app(view, send))) as client:
+        async with TestClient(TestServer(app(view, send, pin))) as client:
             return await check(client)
 
     return asyncio.run(go())
@@ -120,9 +124,9 @@ def test_commands_go_to_the_sender_and_bad_ones_get_one_line():
         return {"command": name}
 
     async def check(client):
-        assert (await (await client.post("/api/command", json={"command": "pause"})).json())["said"] == \
-            "sent: pause"
-        r = await client.post("/api/command", json={"command": "explode"})
+        assert (await (await client.post("/api/command", json={"command": "pause", "pin": PIN})).json())[
+            "said"] == "sent: pause"
+        r = await client.post("/api/command", json={"command": "explode", "pin": PIN})
         assert r.status == 400 and "unknown" in (await r.json())["said"]
         assert (await client.post("/api/command", data=b"{nope")).status == 400
         assert (await client.post("/api/command", json=[1])).status == 400
@@ -142,8 +146,67 @@ def test_a_round_lists_its_pairings_until_each_station_has_started_its_match():
         {"board": "1", "light": "Fay", "dark": "Gil", "match_length": 5}]))
 
     async def check(client):
+        r = await client.get("/round.csv?round=2")
+        assert 'filename="c-round-2.csv"' in r.headers["content-disposition"]
+        assert (await r.text()).splitlines()[1:] == ["2,2,Bo,Cy,3,0,3,Cy", "2,1,Fay,Gil,5,,,"]
+        # every round's, and the matches of none (board 1's last match is no round 2 match)
         lines = (await (await client.get("/round.csv")).text()).splitlines()
-        assert lines[1:] == ["2,2,Bo,Cy,3,0,3,Cy", "2,1,Fay,Gil,5,,,"]
-        assert [r["board"] for r in (await (await client.get("/api/club")).json())["results"]] == ["2", "1"]
+        assert lines[1:] == ["2,2,Bo,Cy,3,0,3,Cy", "2,1,Fay,Gil,5,,,", ",1,Ana,Ion,3,3,1,Ana",
+                             ",3,Di,Ed,3,3,2,Di"]
+        data = await (await client.get("/api/club")).json()
+        assert [r["board"] for r in data["results"]] == ["2", "1", "1", "3"] and data["rounds"] == [2]
+        assert (await client.get("/round.csv?round=7")).status == 404
+        assert (await client.get("/round.csv?round=x")).status == 400
 
     served(view, lambda *a, **k: {}, check)
+
+
+def test_every_command_needs_the_directors_pin_and_wrong_ones_are_slowed():
+    sent = []
+
+    def send(name, **kw):
+        sent.append((name, kw))
+        return {"command": name}
+
+    async def check(client):
+        r = await client.post("/api/command", json={"command": "pause"})
+        assert r.status == 401 and (await r.json())["said"] == "wrong PIN"
+        for _ in range(2):
+            r = await client.post("/api/command", json={"command": "pause", "pin": "000000"})
+            assert r.status == 401
+        r = await client.post("/api/command", json={"command": "pause", "pin": "000000"})
+        assert r.status == 429 and "locked" in (await r.json())["said"] and r.headers["Retry-After"] == "2"
+        r = await client.post("/api/command", json={"command": "pause", "pin": PIN})
+        assert r.status == 429  # locked out even with the right PIN, until the lock ends
+        # reading needs no PIN
+        assert (await client.get("/api/club")).status == 200
+        assert (await client.get("/round.csv")).status == 200
+        assert (await client.get("/")).status == 200
+
+    served(club(), send, check)
+    assert sent == []  # the PIN never reaches a station, nor does a refused command
+
+
+def test_without_a_pin_the_page_is_read_only():
+    async def check(client):
+        r = await client.post("/api/command", json={"command": "pause", "pin": ""})
+        assert r.status == 403 and "--pin" in (await r.json())["said"]
+        assert (await client.get("/api/club")).status == 200
+
+    served(club(), lambda *a, **k: {}, check, pin=None)
+
+
+def test_the_pin_is_not_sent_on_with_the_command():
+    sent = []
+
+    def send(name, **kw):
+        sent.append((name, kw))
+        return {"command": name, **kw}
+
+    async def check(client):
+        body = {"command": "round", "pin": PIN, "round": 1, "pairings": []}
+        r = await client.post("/api/command", json=body)
+        assert r.status == 200
+
+    served(club(), send, check)
+    assert sent == [("round", {"round": 1, "pairings": []})]
