@@ -167,6 +167,7 @@ def turn_line(before: Any, after: Any) -> str | None:
     action), or None when it recorded none. ``before`` / ``after``: the states around the step."""
     from controller.formats.notation import format_play
     from controller.game.state import plays_for
+    from controller.rules.moves import Move
 
     turns = after.turns
     if len(after.records) > len(before.records):  # the game ended: its turns moved to the record
@@ -180,8 +181,8 @@ def turn_line(before: Any, after: Any) -> str | None:
     if turn.dice is None:
         return None
     text = "no legal play"
-    if turn.moves:
-        text = " ".join(f"{s}/{d}" for s, d in turn.moves)
+    if turn.moves:  # the hops as recorded, in the project's notation (6/off: RULES.md B8, N8)
+        text = format_play([Move(s, d) for s, d in turn.moves])
         try:  # the legal play with these moves carries its hits
             for play in plays_for(before, before.sides, turn.player, turn.dice):
                 if tuple((m.src, m.dst) for m in play.moves) == turn.moves:

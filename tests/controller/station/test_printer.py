@@ -163,3 +163,22 @@ def test_every_nardy_board_is_numbered_as_the_named_players_moves():
     start = boards[0][1]
     assert boards[0][0] == "light" and start[24] == "L15" and start[12] == "D15"
 
+
+def test_nardy_bear_offs_are_written_off_as_everywhere_else():
+    """RULES.md N8: the printed plays and the prompts write a bear-off ``6/off``, not ``6/0``."""
+    from controller.formats.notation import format_play
+    from controller.rules.nardy import NardyPosition, legal_plays
+
+    settings = Settings(variant="nardy")
+    events = scripted_events(7, None, settings, variant="nardy")
+    state = replay(events[:1])[0]
+    lines = []
+    for ev in events[1:]:
+        before, state = state, _step(state, ev)
+        line = turn_line(before, state)
+        if line:
+            lines.append(line)
+    offs = [line for line in lines if "/off" in line]
+    assert offs and not [line for line in lines if "/0" in line], lines
+    home = NardyPosition(tuple([0] * 5 + [2] + [0] * 18), tuple([0] * 23 + [15]))
+    assert {format_play(p) for p in legal_plays(home, 6, 6)} == {"6/off(2)"}
