@@ -41,6 +41,31 @@ def check_source(spec: str) -> None:
         src.close()
 
 
+EMULATOR = "ledsim://"
+
+
+def led_url(serial_url: str | None, layout: Any) -> str | None:
+    """The LED device ``tavla run`` and ``tavla led test`` open for a ``[leds]`` ``layout`` (None: the
+    firmware's own): the bare emulator, their default, is given as many LEDs as the layout needs, as a
+    board is built for its strip; any other device is opened as given and refused in one line
+    (:func:`led_refusal`) when it drives fewer.
+    """
+    if layout is not None and serial_url is not None and serial_url.strip() == EMULATOR:
+        return f"{EMULATOR}?leds={layout.led_count}"
+    return serial_url
+
+
+def led_refusal(exc: Exception) -> str:
+    """The one line both commands give when an LED device cannot serve the layout (too few LEDs, another
+    protocol, a layout refused: the error says what to do) or cannot be opened (then where to look)."""
+    from firmware_bridge.errors import IncompatibleDeviceError
+
+    text = str(exc)
+    if isinstance(exc, IncompatibleDeviceError) or "tavla led ports" in text:
+        return text
+    return f"{text} (list ports with `tavla led ports`)"
+
+
 def resolved_serial(serial_url: str | None) -> str | None:
     """``auto`` -> the port it finds (see :func:`describe_leds`, which checked it already)."""
     if serial_url is None or serial_url.strip().lower() != "auto":
