@@ -12,6 +12,30 @@ from typing import Any
 import typer
 
 
+def _flags_show_no_type() -> None:
+    """typer (0.29) renders every boolean flag in the rich help -- ``--help`` too -- with a ``<bool>``
+    type, as if it took a value, and ``--no-leds true`` is then refused as an extra argument. A flag
+    takes no value, so its row shows none. Done once here, where every command module imports from,
+    because typer makes the ``--help`` option itself and offers no setting for it; other options keep
+    their types (``<int>``), and tests/controller/cli checks every command's help."""
+    option = getattr(getattr(typer, "core", None), "TyperOption", None)
+    shown = getattr(option, "display_type_rich", None)
+    if option is None or shown is None or getattr(shown, "flags_show_no_type", False):
+        return
+
+    def display_type_rich(self: Any, ctx: Any) -> str | None:
+        if getattr(self, "is_flag", False) and not getattr(self, "count", False):
+            return None
+        result: str | None = shown(self, ctx)
+        return result
+
+    display_type_rich.flags_show_no_type = True  # type: ignore[attr-defined]
+    setattr(option, "display_type_rich", display_type_rich)  # noqa: B010 - a method of typer's class
+
+
+_flags_show_no_type()
+
+
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print ``message`` (one line, what to do next) on stderr and return the Exit to raise."""
     typer.echo(f"tavla: {message}", err=True)
@@ -39,6 +63,31 @@ def check_source(spec: str) -> None:
         raise fail(f"{spec}: {exc}") from exc
     finally:
         src.close()
+
+
+EMULATOR = "ledsim://"
+
+
+def led_url(serial_url: str | None, layout: Any) -> str | None:
+    """The LED device ``tavla run`` and ``tavla led test`` open for a ``[leds]`` ``layout`` (None: the
+    firmware's own): the bare emulator, their default, is given as many LEDs as the layout needs, as a
+    board is built for its strip; any other device is opened as given and refused in one line
+    (:func:`led_refusal`) when it drives fewer.
+    """
+    if layout is not None and serial_url is not None and serial_url.strip() == EMULATOR:
+        return f"{EMULATOR}?leds={layout.led_count}"
+    return serial_url
+
+
+def led_refusal(exc: Exception) -> str:
+    """The one line both commands give when an LED device cannot serve the layout (too few LEDs, another
+    protocol, a layout refused: the error says what to do) or cannot be opened (then where to look)."""
+    from firmware_bridge.errors import IncompatibleDeviceError
+
+    text = str(exc)
+    if isinstance(exc, IncompatibleDeviceError) or "tavla led ports" in text:
+        return text
+    return f"{text} (list ports with `tavla led ports`)"
 
 
 def resolved_serial(serial_url: str | None) -> str | None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from controller.cli.common import fail
+from controller.cli.common import fail, led_refusal, led_url
 
 if TYPE_CHECKING:
     from firmware_bridge.layout import Layout
@@ -30,7 +30,8 @@ def led_test(
     serial: str = typer.Option(
         "ledsim://",
         "--serial",
-        help="port, pyserial URL, usb:VID:PID[:SERIAL] or auto (default: the emulator)",
+        help="port, pyserial URL, usb:VID:PID[:SERIAL] or auto (default: the emulator, with as many "
+        "LEDs as the --config layout needs, as `tavla run` gives it)",
     ),
     config: Path | None = typer.Option(None, "--config", help="station file with a [leds] layout"),
     step: float = typer.Option(
@@ -55,12 +56,12 @@ def _led_test(serial: str, config: Path | None, step: float) -> None:
     from firmware_bridge.link import LedLink
 
     console = Console()
+    layout = _layout(config) if config else None
+    serial = led_url(serial, layout) or serial  # the default emulator as `tavla run` sizes it
     try:
-        layout = _layout(config) if config else None
         link = LedLink.open(serial, layout=layout)
     except LinkError as exc:
-        hint = "" if "tavla led ports" in str(exc) else " (list ports with `tavla led ports`)"
-        raise _fail(f"{exc}{hint}") from None
+        raise _fail(led_refusal(exc)) from None
     with link:
         hello = link.hello
         assert hello is not None

@@ -24,8 +24,10 @@ the input (the mover is still the player on roll).
 POSITION takes one of two forms.
 
 Backgammon: a 14-character gnubg Position ID, player on roll =
-board[1], e.g. 4HPwATDgc/ABMA (the start), or gnubg's combined
-PositionID:MatchID text (4HPwATDgc/ABMA:cAkAAAAAAAAA).
+board[1], e.g. 4HPwATDgc/ABMA (the start), as gnubg prints it with
+its label ("Position ID: 4HPwATDgc/ABMA", and "Match ID: cAkAAAAAAAAA"
+too), or gnubg's combined PositionID:MatchID text
+(4HPwATDgc/ABMA:cAkAAAAAAAAA).
 
 Nardy (with --variant nardy): the text N:MOVER/OPPONENT, the player
 on roll first. Each side is written in its owner's own numbering
@@ -51,8 +53,12 @@ def _parse_die(text: str) -> int:
 
 def _id_advice(message: str) -> str:
     """Advice that fits the Position ID error ``message``."""
+    if "label" in message:
+        return "copy gnubg's line whole, e.g. `Position ID: 4HPwATDgc/ABMA`"
+    if "no Position ID" in message:
+        return "give the Position ID too, as gnubg prints it (Position ID: 4HPwATDgc/ABMA)"
     if "match ID" in message:
-        return "give gnubg's PositionID:MatchID text whole, as gnubg prints it"
+        return "copy gnubg's Match ID whole, or leave it out: the Position ID alone will do"
     if "14 characters" in message:
         return "give a 14-character gnubg Position ID such as 4HPwATDgc/ABMA (the start)"
     if "stray bits" in message:
@@ -60,14 +66,31 @@ def _id_advice(message: str) -> str:
     return "that is no possible backgammon position; check the ID (the start is 4HPwATDgc/ABMA)"
 
 
+# gnubg's board shows "GNU Backgammon  Position ID: 4HPwATDgc/ABMA" over "Match ID   : cAkAAAAAAAAA"
+_LABEL = re.compile(r"(Position|Match)\s*ID\s*:\s*(\S*)", re.IGNORECASE)
+_GNUBG = re.compile(r"GNU\s+Backgammon\b", re.IGNORECASE)
+
+
 def _position_part(text: str) -> str:
-    """The Position ID of gnubg's combined ``PositionID:MatchID`` text (the Match ID checked), or
-    ``text`` itself.
+    """The Position ID of the text gnubg prints -- its board's ``Position ID: X`` and
+    ``Match ID   : Y`` labels (either or both lines, its "GNU Backgammon" title too), or its combined
+    ``PositionID:MatchID`` -- with the Match ID checked; or ``text`` itself.
 
-    :raises controller.formats.FormatError: on a malformed Match ID.
+    :raises controller.formats.FormatError: on a malformed Match ID, a label with no ID after it, or
+        a Match ID without a Position ID.
     """
-    from controller.formats import match_from_id
+    from controller.formats import FormatError, match_from_id
 
+    labels: list[tuple[str, str]] = _LABEL.findall(text)
+    if labels and not _LABEL.sub("", _GNUBG.sub("", text)).strip():
+        ids = {kind.lower(): value for kind, value in labels}
+        if len(ids) < len(labels) or not all(ids.values()):
+            raise FormatError(f"{text.strip()!r} has a label without its ID, or one label twice")
+        if "position" not in ids:
+            raise FormatError(f"{text.strip()!r} holds a match ID but no Position ID")
+        if "match" in ids:
+            match_from_id(ids["match"])  # a malformed Match ID is an error, not silently ignored
+        return ids["position"]
     pos, sep, match = text.strip().partition(":")
     if not sep:
         return text

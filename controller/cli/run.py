@@ -38,6 +38,7 @@ from controller.cli.common import (
     check_source,
     describe_leds,
     fail,
+    led_url,
     resolved_serial,
     run_session,
 )
@@ -229,8 +230,7 @@ def register(app: typer.Typer) -> None:
             frames = FrameTap()
         serial_url = None if no_leds else (serial or cfg.serial)
         layout = cfg.layout()
-        if serial_url == station_config.DEFAULT_SERIAL and layout is not None:
-            serial_url = f"ledsim://?leds={layout.led_count}"  # the emulator as long as [leds]' strip
+        serial_url = led_url(serial_url, layout)  # the default emulator as `tavla led test` sizes it
         leds_on = describe_leds(serial_url)  # resolves `auto`; fails with one line before the banner
         journal_path = journal or (Path(cfg.journal) if cfg.journal else default_journal_path())
         from controller.cli.journals import key_for_writing

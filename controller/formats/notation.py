@@ -23,6 +23,8 @@ import re
 
 from controller.formats.errors import FormatError
 from controller.rules.moves import BAR_POINT, OFF_POINT, Move, Play, legal_plays
+from controller.rules.nardy.moves import NardyPlay
+from controller.rules.nardy.moves import format_play as format_nardy_play
 from controller.rules.position import BAR, Position
 
 
@@ -38,12 +40,15 @@ def _point(n: int) -> str:
     return str(n)
 
 
-def format_play(play: Play | tuple[Move, ...] | list[Move]) -> str:
+def format_play(play: Play | NardyPlay | tuple[Move, ...] | list[Move]) -> str:
     """gnubg's text for a play (or a sequence of :class:`Move`), e.g. ``"24/18 13/11"``.
 
     Hits are taken from each move's ``hit`` flag. An empty play (the roll could not be played)
-    is the empty string.
+    is the empty string. A nardy play is written by its variant's writer, in the same notation
+    (``6/off``, ``24/18(2)``; :func:`controller.rules.nardy.format_play`).
     """
+    if isinstance(play, NardyPlay):
+        return format_nardy_play(play)
     moves = play.moves if isinstance(play, Play) else tuple(play)
     hit_points = {m.dst for m in moves if m.hit}
     ordered = sorted(moves, key=lambda m: (m.src, m.dst), reverse=True)

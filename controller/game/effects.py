@@ -16,7 +16,9 @@ class Show:
     """The board for the console: ``slots`` 24 ``(colour, count)``; ``dice`` the values read;
     ``on_roll`` the player (0 light, 1 dark) to play or None; ``legal`` how many distinct legal plays
     the dice allow (None when there is nothing to count); ``movable`` the mover's points (25 = bar)
-    holding a checker that can move; ``notes`` plain-words remarks (a partial position, ...)."""
+    holding a checker that can move; ``notes`` plain-words remarks (a partial position, ...);
+    ``seating`` the game's :class:`~controller.geometry.Seating` (variant and home corner), which numbers
+    the points on every board drawn, or None while it is not known."""
 
     title: str
     slots: tuple[tuple[str | None, int], ...]
@@ -32,6 +34,7 @@ class Show:
     light_home: str | None = None
     notes: tuple[str, ...] = ()
     hint: Hint | None = None
+    seating: Any = None
 
 
 @dataclass(frozen=True)

@@ -315,6 +315,7 @@ def show(
         light_home=seating.light_home() if seating else None,
         notes=notes,
         hint=hint,
+        seating=seating,
     )
     return view, frame, plays, position
 

@@ -345,8 +345,6 @@ def _illegal(
 def describe_plays(state: State, plays: tuple[Any, ...]) -> str:
     if not plays:
         return "no play (the roll could not be played)"
-    if not variant_in(state).gnubg:
-        return " | ".join(" ".join(f"{m.src}/{m.dst}" for m in p.moves) for p in plays[:3])
     return " | ".join(format_play(p) for p in plays[:3])
 
 

@@ -39,14 +39,18 @@ PHASE_WORDS = {
 
 def point_numbering(view: Show) -> tuple[int, Any] | None:
     """(player, Seating) whose point numbers (1-24) label the diagram: the player on roll (light when
-    nobody is), in the seating that puts light's home in ``view.light_home`` and agrees with the view's
-    movable points and slots (backgammon first, then nardy either way round: RULES.md B2, N2). None when
-    the home corner is unknown (the diagram then shows camera slots 0-23)."""
+    nobody is) in the game's seating, ``view.seating`` -- the variant's numbering, so a nardy board is
+    numbered as nardy moves are (RULES.md B2, N2). A view built without its seating falls back to the
+    seating that puts light's home in ``view.light_home`` and agrees with the movable points (backgammon
+    first, then nardy either way round). None when the home corner is unknown (the diagram then shows
+    camera slots 0-23)."""
     from controller.geometry import GeometryError, Seating
 
+    player = view.on_roll if view.on_roll in (0, 1) else 0
+    if view.seating is not None:
+        return player, view.seating
     if not view.light_home:
         return None
-    player = view.on_roll if view.on_roll in (0, 1) else 0
     for variant, mirror in (("backgammon", False), ("nardy", False), ("nardy", True)):
         try:
             seating = Seating.for_home(variant, view.light_home, mirror)
@@ -91,7 +95,9 @@ def board_text(view: Show, legend: bool = True, marks: bool = True) -> Text:
     out = Text()
     top = list(range(12, 24))
     bottom = list(range(11, -1, -1))
-    out.append(numbers(top) + "\n", style="dim")
+    # the numbers follow the player on roll, so every board names whose they are
+    whose = f"  {_NAMES[numbering[0]]}'s" if numbering else ""
+    out.append(numbers(top) + whose + "\n", style="dim")
     for row in (top, bottom):
         out.append(" ")
         for i, s in enumerate(row):
@@ -103,8 +109,7 @@ def board_text(view: Show, legend: bool = True, marks: bool = True) -> Text:
     out.append(numbers(bottom) + "\n", style="dim")
     if legend:
         if numbering:
-            who = {0: "light", 1: "dark"}[numbering[0]]
-            words = f" numbers: {who}'s points 1-24 (as in moves)"
+            words = " numbers: the points 1-24 of the player named beside them (as in his moves)"
         else:
             words = " numbers: camera slots 0-23 (the seating is not known yet)"
         words += ";  * = a checker there can move" if marks else ""
@@ -161,6 +166,7 @@ def turn_line(before: Any, after: Any) -> str | None:
     action), or None when it recorded none. ``before`` / ``after``: the states around the step."""
     from controller.formats.notation import format_play
     from controller.game.state import plays_for
+    from controller.rules.moves import Move
 
     turns = after.turns
     if len(after.records) > len(before.records):  # the game ended: its turns moved to the record
@@ -174,8 +180,8 @@ def turn_line(before: Any, after: Any) -> str | None:
     if turn.dice is None:
         return None
     text = "no legal play"
-    if turn.moves:
-        text = " ".join(f"{s}/{d}" for s, d in turn.moves)
+    if turn.moves:  # the hops as recorded, in the project's notation (6/off: RULES.md B8, N8)
+        text = format_play([Move(s, d) for s, d in turn.moves])
         try:  # the legal play with these moves carries its hits
             for play in plays_for(before, before.sides, turn.player, turn.dice):
                 if tuple((m.src, m.dst) for m in play.moves) == turn.moves:

@@ -339,7 +339,7 @@ def open_link(url: str, on_event: Any = None, console: Any = None, layout: Any =
     error = link.first_error
     if isinstance(error, IncompatibleDeviceError):
         link.close()
-        raise LinkUnavailable(f"the LED device on {url} cannot serve this station: {error}")
+        raise LinkUnavailable(str(error))  # names the device and what to do, as `tavla led test` says
     if not link.online and console is not None:
         console.print(
             f"[yellow]no LED device answers on {url} yet ({error}); the station starts without it "

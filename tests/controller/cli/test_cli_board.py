@@ -38,6 +38,8 @@ def test_columns_are_the_on_roll_players_points_and_stars_sit_on_the_movable_poi
         text = board_text(view).plain
         rows = _rows(text)
         top_numbers, top_cells, bottom_cells, bottom_numbers = rows[0], rows[1], rows[2], rows[3]
+        who = "light" if player == 0 else "dark"
+        assert top_numbers.pop() == f"{who}'s"  # each board names whose numbers it shows
         numbers = [int(x) for x in top_numbers + bottom_numbers]
         assert sorted(numbers) == list(range(1, 25))
         # every starred cell is a movable point under the number printed above / below it
@@ -46,8 +48,8 @@ def test_columns_are_the_on_roll_players_points_and_stars_sit_on_the_movable_poi
             cells = [line[1 + 5 * i + (3 if i >= 6 else 0) :][:4] for i in range(12)]
             starred |= {int(labels[i]) for i, c in enumerate(cells) if c.endswith("*")}
         assert starred == set(movable), (player, text)
-        who = "light" if player == 0 else "dark"
-        assert f"numbers: {who}'s points 1-24" in text and "* = a checker there can move" in text
+        assert "numbers: the points 1-24 of the player named beside them" in text
+        assert "* = a checker there can move" in text
         assert top_cells and bottom_cells
 
 

@@ -277,5 +277,5 @@ def test_run_refuses_in_one_line_an_led_device_that_cannot_serve_the_layout(tmp_
     args = ["run", "--serial", "ledsim://?leds=10", "--turns", "1", "--journal", str(tmp_path / "j")]
     result = runner.invoke(app, args)
     assert result.exit_code == 2, result.output
-    assert "cannot serve this station" in result.output and "layout needs 28 LEDs" in result.output
+    assert "layout needs 28 LEDs, the device on ledsim://?leds=10 drives 10" in result.output
     assert "Traceback" not in result.output

@@ -107,6 +107,37 @@ def test_gnubg_position_and_match_id_text_is_accepted() -> None:
     assert code == 0 and err == "" and out == _run("4HPwATDgc/ABMA", "3", "1")[1]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Position ID: 4HPwATDgc/ABMA",  # the README's form, as a fresh user copied it
+        " GNU Backgammon  Position ID: 4HPwATDgc/ABMA\n                 Match ID   : cAkAAAAAAAAA\n",
+        "position id:4HPwATDgc/ABMA match id: cAkAAAAAAAAA",
+        "Match ID   : cAkAAAAAAAAA\nPosition ID: 4HPwATDgc/ABMA",
+    ],
+)
+def test_gnubgs_labelled_ids_are_accepted_as_it_prints_them(text: str) -> None:
+    """gnubg's board prints "Position ID: X" over "Match ID   : Y"; the labels were read as a
+    PositionID:MatchID text and refused as a bad match ID."""
+    code, out, err = _run(text, "3", "1")
+    assert code == 0 and err == "" and out == _run("4HPwATDgc/ABMA", "3", "1")[1]
+
+
+@pytest.mark.parametrize(
+    ("text", "advice"),
+    [
+        ("Position ID: 4HPwATDgc/ABMA  Match ID: cAkAAAAA", "copy gnubg's Match ID whole, or leave it out"),
+        ("Match ID: cAkAAAAAAAAA", "give the Position ID too"),
+        ("Position ID:", "copy gnubg's line whole"),
+        ("Position ID: 4HPwATDgc/ABMA Position ID: 4HPwATDgc/ABMA", "copy gnubg's line whole"),
+        ("Position ID: 4HPwATDgc/ABM", "give a 14-character gnubg Position ID"),
+    ],
+)
+def test_a_bad_labelled_id_is_one_line_saying_what_to_do(text: str, advice: str) -> None:
+    code, out, err = _run(text, "3", "1")
+    assert code == 2 and out == "" and advice in err and len(err.strip().splitlines()) == 1, err
+
+
 def test_stdout_unchanged_when_plays_exist() -> None:
     code, out, err = _run("4HPwATDgc/ABMA", "3", "1")
     assert code == 0 and err == "" and len(out.splitlines()) == 16

@@ -105,3 +105,22 @@ def test_bad_config_is_named(factory):
         ButtonPanel({"horn": 5}, print, pin_factory=factory)
     with pytest.raises(ButtonError, match="two buttons"):
         ButtonPanel({"take": 5, "drop": 5}, print, pin_factory=factory)
+
+
+def test_the_pi_guide_and_the_example_station_file_give_the_same_pins():
+    """`tavla config example` put double on 23 and take on 24 while hardware_docs/raspberry-pi.md had
+    a second dispute button on 23 and a "cube" button on 24, neither a role the panel knows. The
+    guide's table now lists each [buttons] key with the example's pin."""
+    import re
+    import tomllib
+    from pathlib import Path
+
+    from controller.station.buttons import ROLES
+    from controller.station.config import EXAMPLE
+
+    guide = (Path(__file__).parents[3] / "hardware_docs" / "raspberry-pi.md").read_text()
+    table = {key: int(pin) for key, pin in re.findall(r"\| `(\w+)` \| (\d+) \(\d+\) \|", guide)}
+    section = EXAMPLE.split("[buttons]", 1)[1].split("\n[", 1)[0]
+    example = tomllib.loads("\n".join(line.lstrip("# ") for line in section.splitlines()[1:]))
+    assert table == example and set(table) == set(ROLES), (table, example)
+    ButtonPanel(table, lambda ev: None, pin_factory=MockFactory()).close()  # a panel takes them as they are

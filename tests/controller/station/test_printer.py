@@ -124,3 +124,61 @@ def test_a_legal_play_made_while_the_station_was_down_is_no_mismatch():
     assert not [e for e in station.effects if isinstance(e, Announce)]
     station.handle(events[4])  # dark picks up his dice: the play is committed
     assert station.state.turns and station.state.turns[-1].moves
+
+
+def _boards(out: str) -> list[tuple[str, dict[int, str], tuple[int, int]]]:
+    """Each drawn board of ``out``: the player named beside its numbers, label -> cell, and the pips
+    of the status line after it."""
+    lines = out.splitlines()
+    boards = []
+    for i, line in enumerate(lines):
+        if not line.endswith(("light's", "dark's")) or "|" not in line:
+            continue
+        who = line.split()[-1][:-2]
+        top = line.replace("|", " ").split()[:-1]
+        bottom = lines[i + 3].replace("|", " ").split()
+        cells: dict[int, str] = {}
+        for labels, row in ((top, lines[i + 1]), (bottom, lines[i + 2])):
+            for k, label in enumerate(labels):
+                cells[int(label)] = row[1 + 5 * k + (3 if k >= 6 else 0) :][:4].strip()
+        status = next(s for s in lines[i + 4 :] if "; pips light " in s)
+        light, dark = status.split("; pips light ")[1].split(", dark ")
+        boards.append((who, cells, (int(light), int(dark.split(";")[0]))))
+    return boards
+
+
+def test_every_nardy_board_is_numbered_as_the_named_players_moves():
+    """A fresh user's nardy run: the start board and the boards after a move were numbered as in
+    backgammon, so light's head sat under 7. Every board now uses the variant's numbering of the
+    player named beside it (RULES.md N2): his pip count is the sum of the labels under his checkers,
+    and his head (24) holds his 15 checkers at the start."""
+    settings = Settings(variant="nardy")
+    out = _printed(settings, scripted_events(7, 6, settings, variant="nardy"))
+    boards = _boards(out)
+    assert len(boards) > 8 and {who for who, _, _ in boards} == {"light", "dark"}
+    for who, cells, pips in boards:
+        letter = "L" if who == "light" else "D"
+        sum_ = sum(label * int(c[1:].rstrip("*")) for label, c in cells.items() if c.startswith(letter))
+        assert sum_ == pips[0 if who == "light" else 1], (who, cells, pips)
+    start = boards[0][1]
+    assert boards[0][0] == "light" and start[24] == "L15" and start[12] == "D15"
+
+
+def test_nardy_bear_offs_are_written_off_as_everywhere_else():
+    """RULES.md N8: the printed plays and the prompts write a bear-off ``6/off``, not ``6/0``."""
+    from controller.formats.notation import format_play
+    from controller.rules.nardy import NardyPosition, legal_plays
+
+    settings = Settings(variant="nardy")
+    events = scripted_events(7, None, settings, variant="nardy")
+    state = replay(events[:1])[0]
+    lines = []
+    for ev in events[1:]:
+        before, state = state, _step(state, ev)
+        line = turn_line(before, state)
+        if line:
+            lines.append(line)
+    offs = [line for line in lines if "/off" in line]
+    assert offs and not [line for line in lines if "/0" in line], lines
+    home = NardyPosition(tuple([0] * 5 + [2] + [0] * 18), tuple([0] * 23 + [15]))
+    assert {format_play(p) for p in legal_plays(home, 6, 6)} == {"6/off(2)"}
