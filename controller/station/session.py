@@ -31,7 +31,7 @@ class SessionRefused(StationError):
 
 MODE_WORDS = {
     "tournament": "no hints anywhere: rulings, clock and records only",
-    "home": "hints on request: a long press on the clock button",
+    "home": "hints on request: a long press on the clock button, the page's hint button, or h and Enter",
     "learner": "the legal moves and gnubg's best play after each roll",
 }
 
@@ -439,6 +439,9 @@ def run_session(
     console.print(f"mode: {mode} ({MODE_WORDS[mode]})")
     if mode == "home" and sys.stdin is not None and sys.stdin.isatty():
         console.print("hints on request: type h and Enter (or a long press on a clock button)")
+    elif mode == "home":
+        # keys are read from a terminal only: piped input (a script, a service) is not a player
+        console.print("hints on request: a long press on a clock button (h and Enter needs a terminal)")
     from controller.station.export import export_match
 
     folder = export_dir or (journal_path.parent if journal_path else None)

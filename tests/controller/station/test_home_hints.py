@@ -147,3 +147,16 @@ def test_h_on_the_terminal_asks_for_the_hint(monkeypatch: pytest.MonkeyPatch, tm
     pressed = [ev for ev in read(tmp_path / "j.jsonl") if isinstance(ev, ButtonPressed)]
     assert [(ev.button, ev.gesture) for ev in pressed] == [("clock", "long")]
     assert station.state.phase != "setup"
+
+
+def test_home_mode_with_piped_input_says_keys_need_a_terminal():
+    """Issue 15: with stdin not a terminal (a script, a service) the h key cannot be read; the
+    station says so once instead of ignoring it silently, and names the button that still works."""
+    import subprocess
+
+    tavla = os.path.join(os.path.dirname(sys.executable), "tavla")
+    r = subprocess.run([tavla, "run", "--mode", "home", "--turns", "1", "--plain"],
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "h and Enter needs a terminal" in r.stdout
+    assert "type h and Enter" not in r.stdout
