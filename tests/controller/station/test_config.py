@@ -200,7 +200,7 @@ def _only_config_error(raw: dict[str, Any]) -> None:
         pass
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_tables)
 def test_parse_raises_only_config_error(raw: dict[str, Any]) -> None:
     _only_config_error(raw)
