@@ -1,5 +1,5 @@
 """A page's PIN and its guard: wrong PINs and floods of actions are slowed per client address. The
-station's page guards the referee's actions with it (controller.station.web.guard), the director's
+station's page guards the referee's actions with it (controller.station.web.server), the director's
 page its commands (controller.director.web): ``who`` names whose PIN it is in the messages.
 
 Own code rather than a library: a token bucket and a doubling lock-out are a few lines, and the web

@@ -351,14 +351,14 @@ def _web_address(
 ) -> tuple[str, str | None] | None:
     """``--web`` checked before anything starts: a good address, and a PIN for a non-local host.
     A PIN given (``--pin``, else the station file's) must be 6 characters or more, with or without
-    ``--web`` (controller.station.web.guard.pin_problem).
+    ``--web`` (controller.pin_guard.pin_problem).
 
     :raises typer.Exit: (2) with one line saying what to do.
     """
     where = "--pin" if pin is not None else f"`pin` in {config or 'the station file'}"
     pin = pin if pin is not None else file_pin
     if pin is not None:
-        from controller.station.web.guard import pin_problem
+        from controller.pin_guard import pin_problem
 
         if pin_problem(pin):
             raise fail(f"{where} {pin_problem(pin)}")

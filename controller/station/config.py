@@ -442,7 +442,7 @@ def parse(raw: Mapping[str, Any], where: str = "station file") -> StationConfig:
             raise ConfigError(f"{where}: [leds] {exc}") from exc
     pin = raw.get("pin")
     if pin is not None:
-        from controller.station.web.guard import pin_problem  # the rule `tavla run --web` applies
+        from controller.pin_guard import pin_problem  # the rule `tavla run --web` applies
 
         if pin_problem(pin):
             raise ConfigError(f"{where}: pin = {toml_text(pin)} {pin_problem(pin)}")

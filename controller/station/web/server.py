@@ -27,9 +27,9 @@ from typing import Any
 from aiohttp import web
 
 from controller.game.events import ButtonPressed
+from controller.pin_guard import Guard, pin_problem
 from controller.rules.errors import TavlaError
 from controller.station.web.actions import ActionError, to_event
-from controller.station.web.guard import Guard, pin_problem
 
 MAX_BODY = 16 * 1024  # a referee action is a few hundred bytes; a bigger body is refused (413)
 MAX_STREAMS = 64  # open pages at once; more get 503 rather than slowing the others
