@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -183,7 +184,8 @@ def _chain_from(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
 
 
 def count_stacks(
-    rectified: np.ndarray | FieldView, geom: BoardGeometry, radius: float | None = None
+    rectified: np.ndarray | FieldView, geom: BoardGeometry, radius: float | None = None,
+    only: Collection[tuple[int, bool]] | None = None, previous: Sequence[StackReading] | None = None,
 ) -> list[StackReading]:
     """Stacks on all 24 points of a rectified BGR uint8 field (or the frame's shared
     :class:`~vision.board.view.FieldView`); 12 top then 12 bottom, left to right.
@@ -192,7 +194,13 @@ def count_stacks(
     the best of ``_RADII`` point widths is chosen on this frame (three times the work).
     Colours are Lab medians; :func:`name_colours` turns them into ``light``/``dark``.
     An under-exposed field is brought to the usual exposure first (:func:`normalise_exposure`).
+
+    ``only`` with ``previous`` (this function's result for an earlier frame, same ``radius``): only
+    the points ``(column, top)`` in ``only`` are read, the others are taken from ``previous`` (the
+    incremental reader's points whose place did not change).
     """
+    if only is not None and (previous is None or radius is None or len(previous) != 24):
+        only = None  # nothing to take the unread points from: all are read
     view = FieldView.of(rectified, geom)
     lab = view.lab
     gx, gy = view.gradients
@@ -203,13 +211,19 @@ def count_stacks(
     shifts = np.arange(-8.0, 8.5, 4.0)
     cols = np.array(geom.columns, dtype=np.float64)
     best_r, best_total, best_maps = _RADII[0] * POINT_PX, -1.0, None
+    rows = [top for top in (True, False) if only is None or any((c, top) in only for c in range(12))]
+    use = {top: _columns_used(only, top) for top in (True, False)}
     for r in [radius] if radius else [frac * POINT_PX for frac in _RADII]:
         maps = {}
         total = 0.0
-        for top in (True, False):
+        for top in rows:
             cy = base[top] + depth if top else base[top] - depth
             cxg = cols[:, None, None] + shifts[None, None, :]  # (12, 1, S)
-            sc = ring_scores(gx, gy, cxg, cy[None, :, None], r)  # (12, D, S)
+            if use[top] is None:
+                sc = ring_scores(gx, gy, cxg, cy[None, :, None], r)  # (12, D, S)
+            else:  # the points read and their neighbours (see _suppress_neighbours); 0 elsewhere
+                sc = np.zeros((12, depth.size, shifts.size))
+                sc[use[top]] = ring_scores(gx, gy, cxg[use[top]], cy[None, :, None], r)
             cxg = np.broadcast_to(cxg, sc.shape)
             arg = sc.argmax(axis=2)
             maps[top] = (sc.max(axis=2), np.take_along_axis(cxg, arg[..., None], axis=2)[..., 0])
@@ -232,9 +246,18 @@ def count_stacks(
     # each triangle colour as the light falls on it, and the field's colour
     lights, field = _bare_lights(lab, geom), _field_colour(lab, geom)
     for top in (True, False):
+        if top not in rows:
+            assert previous is not None
+            out.extend(previous[0 if top else 12 :][:12])
+            continue
         score, xbest = best_maps[top]
         cy_row = base[top] + depth if top else base[top] - depth
-        weak = ring_scores(gx, gy, xbest, cy_row[None, :], best_r, _EDGE_WEAK)
+        cols_used = use[top]
+        if cols_used is None:
+            weak = ring_scores(gx, gy, xbest, cy_row[None, :], best_r, _EDGE_WEAK)
+        else:
+            weak = np.zeros_like(score)
+            weak[cols_used] = ring_scores(gx, gy, xbest[cols_used], cy_row[None, :], best_r, _EDGE_WEAK)
         weak = np.where(weak > score, weak, score)
         keep = _suppress_neighbours(score, xbest, d, step) > 0
         score = np.where(keep, score, 0.0)
@@ -246,9 +269,17 @@ def count_stacks(
         bare_row = np.stack([_consensus(along[top][p::2].swapaxes(0, 1)) for p in (0, 1)])  # this row
         cy_all = base[top] + depth if top else base[top] - depth
         # every column's disc colours at once, (12, D, 3)
-        insides = _disc_colours(lab, xbest, cy_all[None, :], k)
+        if cols_used is None:
+            insides = _disc_colours(lab, xbest, cy_all[None, :], k)
+        else:
+            insides = np.zeros((12, depth.size, 3), lab.dtype)
+            insides[cols_used] = _disc_colours(lab, xbest[cols_used], cy_all[None, :], k)
         lit = [_lit(lights[top][q], xbest, cy_all[None, :], lab.shape) for q in (0, 1)]  # 2 x (12, D, 3)
         for col in range(12):
+            if only is not None and (col, top) not in only:
+                assert previous is not None
+                out.append(previous[col if top else 12 + col])
+                continue
             # a disc whose inside is the bare point's colour must show a full ring (a rimmed checker
             # of the point's own colour); otherwise the base of an empty triangle could pass for one
             inside = insides[col]
@@ -299,6 +330,15 @@ def count_stacks(
                 StackReading(col, top, count, colour, max(0.0, min(1.0, conf)), tuple(centres), best_r)
             )
     return out
+
+
+def _columns_used(only: Collection[tuple[int, bool]] | None, top: bool) -> np.ndarray | None:
+    """The columns of a row that :func:`count_stacks` reads given ``only``: those in it and their
+    neighbours (a column's disc is judged against its neighbours'); None for all."""
+    if only is None:
+        return None
+    cols = {c + dc for c, t in only if t == top for dc in (-1, 0, 1)}
+    return np.array(sorted(c for c in cols if 0 <= c < 12), dtype=np.intp)
 
 
 # How players pile a tall point (and the renderer with them): over the five in a column, four over

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.frames.motion import STILL_CHANGE, BoardThumbnail, region_change
+from vision.frames.motion import STILL_CHANGE, BoardThumbnail, changed_cells, merge_cells, region_change
 from vision.frames.sources import Frame, FrameSource, open_source
 from vision.frames.stability import GateConfig, StabilityGate
 from vision.reading import BoardReading, FrameStatus
@@ -108,12 +108,14 @@ class CalibratedDetector:
         self.change = float("inf")
         self._since_check = 0
         self._thumbs: tuple[Any, BoardThumbnail] | None = None  # (geometry, its thumbnailer)
-        self._last: tuple[np.ndarray, BoardReading] | None = None  # last read frame's thumbnail, reading
-        self._run = 0  # frames answered from _last in a row
+        # the thumbnail the last reading's places were read from, the reading, and its stages
+        self._last: tuple[np.ndarray, BoardReading, Any] | None = None
+        self._run = 0  # frames answered from _last (in whole or in part) in a row
+        self.partial = 0
 
     def __call__(self, image: np.ndarray) -> BoardReading:
         from vision.board.calibration import still_valid
-        from vision.reader import read_adapting
+        from vision.reader import read_changed
 
         if self.calibration is not None:
             self._since_check += 1
@@ -128,18 +130,35 @@ class CalibratedDetector:
             self._since_check = 0
         thumb = self._thumbnail(image)
         self.change = float("inf")
+        cells = None
         if thumb is not None and self._last is not None:
             self.change = region_change(self._last[0], thumb)
             if self.change < STILL_CHANGE and self._run < self.max_reuse:
                 self._run += 1
                 self.reused += 1
                 return self._last[1]
-        reading, self.calibration = read_adapting(image, self.calibration)
+            if self._run < self.max_reuse and self._last[2] is not None:
+                cells = changed_cells(self._last[0], thumb)
+        last = None if cells is None or self._last is None else self._last[2]
+        changed = None if cells is None or self._thumbs is None else self._thumbs[1].cell_centres(cells)
+        reading, calib, stages = read_changed(image, self.calibration, last, changed)
+        if last is not None and reading.status != FrameStatus.OK:
+            # a hand over the board (or the board gone) is judged on the whole frame, once
+            last = None
+            reading, calib, stages = read_changed(image, self.calibration)
+        self.calibration = calib
         if self.calibration is not None and self.calibration.appearance is not None:
             self._look = self.calibration.appearance
         self.reads += 1
-        self._run = 0
-        self._last = (thumb, reading) if thumb is not None and reading.board_found else None
+        if last is not None and cells is not None and thumb is not None and self._last is not None:
+            # read in part: the places not read again keep the thumbnail they were read from, so a
+            # change that creeps in over many frames still adds up to one
+            self.partial += 1
+            self._run += 1
+            thumb = merge_cells(self._last[0], thumb, cells)
+        else:
+            self._run = 0
+        self._last = (thumb, reading, stages) if thumb is not None and reading.board_found else None
         if not reading.board_found and reading.status == FrameStatus.NO_BOARD:
             self.calibration = None  # the board is not where we thought: search on the next frame
         return reading
