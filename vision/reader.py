@@ -92,7 +92,7 @@ def read_adapting(image: np.ndarray,
 class Stages:
     """What the stages of one calibrated reading found, for the next frame's incremental reading
     (:func:`read_changed`) to take where their places did not change. ``gains``: the light
-    correction the frame was read in (None without a learned look)."""
+    correction the frame was read in (None without one: no learned look, or the light as learned)."""
 
     stacks: tuple[StackReading, ...]
     cube: CubeReading | None
@@ -133,12 +133,15 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     own = calibration is not None and geom is calibration.geometry
     model = calibration.appearance if calibration is not None and own else None
     gains = None
+    light: object = None  # the correction the frame is read in (None: none)
     if model is not None:
         # the frame brought back to the calibration's light, for every stage (the last light seen
         # when this frame's bare places do not agree on one)
         gains = look.estimate_gains(img, geom, model)
-        img = look.correct(img, gains or model.gains)
-    if last is not None and (not own or changed is None or last.gains != gains):
+        corrected = look.correct(img, gains or model.gains)
+        light = None if corrected is img else tuple(gains or model.gains)
+        img = corrected
+    if last is not None and (not own or changed is None or last.gains != light):
         last = None  # another board, or read in another light: every place is read again
     places = None if last is None or changed is None else _Places(geom, changed)
     # the frame's one warp of the field, with its colour conversions, shared by the field's readers
@@ -164,12 +167,14 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     # with one colour on the points (the other all off) they tell which of the two it is
     cube_at = [] if cube is None or cube.image_xy is None else [
         tuple(geom.to_rectified(np.array([cube.image_xy]))[0])]
-    known_off, other_off = off_inputs(stacks + on_bar)
-    off_key = (radius, cube_at, known_off.tobytes(), other_off)
+    # (what find_off takes from the stacks, made once: its colour split draws on OpenCV's random
+    # generator, and one more draw would change the next split's start)
+    inputs = off_inputs(stacks + on_bar) if radius > 0 else None
+    off_key = (radius, cube_at, None if inputs is None else (inputs[0].tobytes(), inputs[1]))
     if places is not None and last is not None and not places.trays and last.off_key == off_key:
         off_groups = list(last.off_groups)
     else:
-        off_groups = find_off(img, geom, radius, stacks + on_bar, cube_at)
+        off_groups = find_off(img, geom, radius, stacks + on_bar, cube_at, inputs)
     learned = None if model is None else look.name_stacks([s.colour_lab for s in stacks + on_bar], model)
     # the learned colours name a stack whatever else the frame shows; without them the frame's
     # stacks are split in two, and the trays say which is which when one colour alone is on the points
@@ -225,7 +230,7 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     if not own:
         return reading, calibration, None
     return reading, calibration, Stages(tuple(stacks), cube, tuple(off_groups), off_key, dice, dice_key,
-                                        covered, gains)
+                                        covered, light)
 
 
 # Half a changed region's side, in point widths (BoardThumbnail regions are a quarter point across).
@@ -346,18 +351,17 @@ def _points(
 ) -> tuple[PointReading, ...]:
     height = geom.size[1]
     by_key = {(s.column, s.top): (s, n) for s, n in zip(stacks, names, strict=True)}
+    where = [geom.slot_column(slot) for slot in range(24)]
+    # the checker column's centre: halfway along a five-checker stack from the base
+    depth = min(2.5 * POINT_PX, 0.25 * height)
+    at = geom.to_image(np.array([[geom.columns[c], depth if top else height - depth] for c, top in where]))
     out = []
-    for slot in range(24):
-        col, top = geom.slot_column(slot)
+    for slot, (col, top) in enumerate(where):
         s, name = by_key[(col, top)]
-        # the checker column's centre: halfway along a five-checker stack from the base
-        depth = min(2.5 * POINT_PX, 0.25 * height)
-        y = depth if top else height - depth
-        xy = geom.to_image(np.array([[geom.columns[col], y]]))[0]
         out.append(
             PointReading(
                 slot=slot,
-                image_xy=(float(xy[0]), float(xy[1])),
+                image_xy=(float(at[slot][0]), float(at[slot][1])),
                 colour=name if s.count else None,
                 count=s.count,
                 confidence=s.confidence,

@@ -443,16 +443,20 @@ def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray,
 
 
 def find_off(image: np.ndarray, geom: BoardGeometry, radius: float, stacks: list[StackReading],
-             avoid: list[tuple[float, float]] | None = None) -> list[OffGroup]:
+             avoid: list[tuple[float, float]] | None = None,
+             inputs: tuple[np.ndarray, bool] | None = None) -> list[OffGroup]:
     """The borne-off checkers beyond both ends of the field in a BGR uint8 image (H, W, 3).
 
     ``radius``: the checkers' radius in rectified pixels; ``stacks``: the points' (and bar's) stacks,
     whose colours are the only checker colours (none with a colour: [] -- nothing can be named);
     ``avoid``: rectified positions of things known not to be checkers (the cube). Returns one
-    :class:`OffGroup` per row on edge and per flat disc (see the module docstring).
+    :class:`OffGroup` per row on edge and per flat disc (see the module docstring). ``inputs``:
+    :func:`off_inputs` of ``stacks`` when the caller has it already.
     """
-    known, other = off_inputs(stacks)
-    if known.size == 0 or radius <= 0:
+    if radius <= 0:
+        return []
+    known, other = off_inputs(stacks) if inputs is None else inputs
+    if known.size == 0:
         return []
     pw = float(POINT_PX)
     r = _SCALE * radius

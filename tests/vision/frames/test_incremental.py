@@ -135,3 +135,26 @@ def test_changed_cells_lie_where_the_frame_changed() -> None:
     assert np.hypot(*(centres - spot).T).max() < 40  # within a checker's size of the spot
     merged = changed_cells(merge_cells(a, b, cells), b)
     assert merged is not None and not merged.any()
+
+
+def test_learned_look_reads_in_part_as_in_full() -> None:
+    """A calibration that learned the board from the opening position (its look updated by every
+    frame): each frame reads as a full reading with the calibration the detector held for it, and
+    frames in the light it learned are read in part."""
+    from vision.reader import read_adapting
+    from vision.render.scene import starting_spec
+
+    style = "wood"
+    layouts = [tuple(starting_spec(style, home=h).points) for h in ("right", "left")]
+    opening = starting_spec(style)
+    game = [opening, _successor(opening, 0, 1), _successor(_successor(opening, 0, 1), 11, 10)]
+    frames = [f.image for f in game_frames(game, still=2, hand=0, size=(960, 540),
+                                           camera=Camera(tilt_deg=6, roll_deg=2), seed=8, lighting=0.0)]
+    det = CalibratedDetector(layouts=layouts)
+    for i, img in enumerate(frames):
+        held = det.calibration
+        got = det(img)
+        if held is not None:
+            assert said(got) == said(read_adapting(img, held)[0]), i
+    assert det.calibration is not None and det.calibration.appearance is not None
+    assert det.partial >= 1
