@@ -4,6 +4,10 @@ A pure function of the image (and an optional calibration): find the board (or t
 calibration), rectify it, count the checkers on the 24 points, the bar and the trays, read the cube and
 the dice, and say when a hand covers the board instead of guessing. Slots follow DESIGN.md "One
 coordinate system"; ``image_xy`` is in the input image's pixels.
+
+:func:`read_changed` is the same reading made incrementally over a camera's frames (the pipeline's
+``CalibratedDetector``): given the stages of the last reading and where the frame changed since, the
+stages whose places did not change answer from the last reading.
 """
 
 from __future__ import annotations
@@ -144,9 +148,11 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     if last is not None and (not own or changed is None or last.gains != light):
         last = None  # another board, or read in another light: every place is read again
     places = None if last is None or changed is None else _Places(geom, changed)
-    # the frame's one warp of the field, with its colour conversions, shared by the field's readers
-    rect = FieldView.of_frame(img, geom)
     known = calibration.checker_radius if calibration is not None and own else None
+    # the frame's one warp of the field, with its colour conversions, shared by the field's readers
+    # (read in part: the colour gradient only where the points read again and the bar sample it)
+    bands = None if places is None or not known else places.gradient_bands(geom, known)
+    rect = FieldView.of_frame(img, geom, bands)
     if places is None or last is None:
         stacks = count_stacks(rect, geom, known or None)
     else:
@@ -272,6 +278,20 @@ class _Places:
         edge = self._EDGE * pw
         self.outline = bool(((np.abs(x) <= edge) | (np.abs(x - width) <= edge) | (np.abs(y) <= edge)
                              | (np.abs(y - height) <= edge)).any())
+
+
+    def gradient_bands(self, geom: BoardGeometry, radius: float) -> list[tuple[float, float]]:
+        """Where (x-ranges, rectified pixels) the stacks of ``points`` (and their neighbours, which
+        they are judged against: :func:`vision.checkers.stacks.count_stacks`) and the bar's
+        checkers sample the colour gradient, for checkers of ``radius``: a ring of the radius
+        round centres up to a quarter point off a point's axis, and on the bar rings and outlines
+        up to twice the radius off its middle."""
+        cols = sorted({c + dc for c, _ in self.points for dc in (-1, 0, 1)} & set(range(12)))
+        reach = radius + 0.25 * POINT_PX + 2.0
+        out = [(geom.columns[c] - reach, geom.columns[c] + reach) for c in cols]
+        if geom.bar is not None:
+            out.append((geom.bar[0] - 3.0 * radius, geom.bar[1] + 3.0 * radius))
+        return out
 
 
 # A die is kept from the last reading only where no changed place lies within this many point

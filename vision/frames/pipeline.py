@@ -76,9 +76,13 @@ class CalibratedDetector:
     ``reuse``: a still camera over an unchanged board gives the last reading again instead of reading
     the frame: when the frame's board thumbnail (:class:`BoardThumbnail`, ~0.5 ms) differs from the last
     read frame's by less than :data:`STILL_CHANGE` grey levels in every region (:func:`region_change`:
-    sensor noise and flicker), the last reading is returned; any region changed (a checker moved, a die
-    thrown or turned, a hand), the frame is read in full. A reading is reused at most ``max_reuse``
-    frames in a row, and only one of a board found.
+    sensor noise and flicker), the last reading is returned; where regions changed (a checker moved, a
+    die thrown or turned, a hand), the frame is read in part (:func:`vision.reader.read_changed`): the
+    stages whose places hold a changed region read the frame again, the others answer from the last
+    reading (a frame that part-reading finds under a hand is read again in full). The regions not
+    read again keep the thumbnail they were last read from (:func:`merge_cells`), so a change that
+    creeps in over many frames still adds up to one. A reading is reused, in whole or in part, at
+    most ``max_reuse`` frames in a row (then the frame is read in full), and only one of a board found.
 
     ``calibration``: one to start from (e.g. loaded from a file), else found on the first frame.
     ``layouts``: the layouts the board may show when the camera starts (a game's start: the opening
@@ -87,9 +91,9 @@ class CalibratedDetector:
     the geometry alone, ``learn_note`` says why (the points that differ), and the next calibrations
     try again. With a learned look each reading updates it (:func:`vision.reader.read_adapting`):
     the detector keeps the calibration it is given back.
-    ``calibrations`` counts the searches made, ``reads`` the full readings and ``reused`` the frames
-    answered from the last reading; ``change`` is the last frame's :func:`region_change` (inf when it
-    was not compared).
+    ``calibrations`` counts the searches made, ``reads`` the frames read (``partial`` of them in part)
+    and ``reused`` the frames answered from the last reading; ``change`` is the last frame's
+    :func:`region_change` (inf when it was not compared).
     """
 
     def __init__(self, calibration: Any = None, recheck_every: int = 30, reuse: bool = True,
