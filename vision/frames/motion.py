@@ -9,8 +9,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-__all__ = ["BoardThumbnail", "STILL_CHANGE", "changed_cells", "frame_change", "merge_cells", "region_change",
-           "thumbnail"]
+__all__ = ["BoardThumbnail", "STILL_CHANGE", "cell_changes", "changed_cells", "frame_change", "merge_cells",
+           "region_change", "thumbnail"]
 
 
 def thumbnail(image: np.ndarray, width: int = 160) -> np.ndarray:
@@ -124,14 +124,22 @@ def _cell_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return cv2.resize(diff, (w // _CELL, h // _CELL), interpolation=cv2.INTER_AREA)
 
 
-def changed_cells(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
-    """Which regions of two board thumbnails changed: bool (H // _CELL, W // _CELL), True where a
-    region's difference less the median region's reaches :data:`STILL_CHANGE` (the test of
-    :func:`region_change`, region by region); None when the shapes differ."""
+def cell_changes(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """How much each region of two board thumbnails changed: float32 (H // _CELL, W // _CELL), the
+    region's difference less the median region's (its largest is :func:`region_change`); None when
+    the shapes differ."""
     if a.shape != b.shape:
         return None
     cells = _cell_diff(a, b)
-    return np.asarray(cells - np.median(cells) >= STILL_CHANGE)
+    return np.asarray(cells - np.median(cells))
+
+
+def changed_cells(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """Which regions of two board thumbnails changed: bool (H // _CELL, W // _CELL), True where
+    :func:`cell_changes` reaches :data:`STILL_CHANGE` (the test of :func:`region_change`, region by
+    region); None when the shapes differ."""
+    excess = cell_changes(a, b)
+    return None if excess is None else np.asarray(excess >= STILL_CHANGE)
 
 
 def merge_cells(a: np.ndarray, b: np.ndarray, cells: np.ndarray) -> np.ndarray:

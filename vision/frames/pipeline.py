@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.frames.motion import STILL_CHANGE, BoardThumbnail, changed_cells, merge_cells, region_change
+from vision.frames.motion import STILL_CHANGE, BoardThumbnail, cell_changes, merge_cells
 from vision.frames.sources import Frame, FrameSource, open_source
 from vision.frames.stability import GateConfig, StabilityGate
 from vision.reading import BoardReading, FrameStatus
@@ -136,13 +136,14 @@ class CalibratedDetector:
         self.change = float("inf")
         cells = None
         if thumb is not None and self._last is not None:
-            self.change = region_change(self._last[0], thumb)
+            excess = cell_changes(self._last[0], thumb)
+            self.change = float("inf") if excess is None else float(excess.max())
             if self.change < STILL_CHANGE and self._run < self.max_reuse:
                 self._run += 1
                 self.reused += 1
                 return self._last[1]
-            if self._run < self.max_reuse and self._last[2] is not None:
-                cells = changed_cells(self._last[0], thumb)
+            if self._run < self.max_reuse and self._last[2] is not None and excess is not None:
+                cells = excess >= STILL_CHANGE
         last = None if cells is None or self._last is None else self._last[2]
         changed = None if cells is None or self._thumbs is None else self._thumbs[1].cell_centres(cells)
         reading, calib, stages = read_changed(image, self.calibration, last, changed)
