@@ -96,7 +96,8 @@ def read_adapting(image: np.ndarray,
 class Stages:
     """What the stages of one calibrated reading found, for the next frame's incremental reading
     (:func:`read_changed`) to take where their places did not change. ``gains``: the light
-    correction the frame was read in (None without one: no learned look, or the light as learned)."""
+    correction the frame was read in (None without one: no learned look, or the light as learned);
+    ``in_part``: True when this reading took places from an earlier one."""
 
     stacks: tuple[StackReading, ...]
     cube: CubeReading | None
@@ -106,6 +107,7 @@ class Stages:
     dice_key: tuple[object, ...]
     outline: bool
     gains: object
+    in_part: bool = False
 
 
 def read_changed(image: np.ndarray, calibration: Calibration | None = None, last: Stages | None = None,
@@ -236,7 +238,7 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     if not own:
         return reading, calibration, None
     return reading, calibration, Stages(tuple(stacks), cube, tuple(off_groups), off_key, dice, dice_key,
-                                        covered, light)
+                                        covered, light, places is not None)
 
 
 # Half a changed region's side, in point widths (BoardThumbnail regions are a quarter point across).
@@ -278,7 +280,6 @@ class _Places:
         edge = self._EDGE * pw
         self.outline = bool(((np.abs(x) <= edge) | (np.abs(x - width) <= edge) | (np.abs(y) <= edge)
                              | (np.abs(y - height) <= edge)).any())
-
 
     def gradient_bands(self, geom: BoardGeometry, radius: float) -> list[tuple[float, float]]:
         """Where (x-ranges, rectified pixels) the stacks of ``points`` (and their neighbours, which

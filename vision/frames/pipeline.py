@@ -147,15 +147,14 @@ class CalibratedDetector:
         last = None if cells is None or self._last is None else self._last[2]
         changed = None if cells is None or self._thumbs is None else self._thumbs[1].cell_centres(cells)
         reading, calib, stages = read_changed(image, self.calibration, last, changed)
-        if last is not None and reading.status != FrameStatus.OK:
-            # a hand over the board (or the board gone) is judged on the whole frame, once
-            last = None
+        if stages is not None and stages.in_part and reading.status != FrameStatus.OK:
+            # a hand over the board is judged on the whole frame, once
             reading, calib, stages = read_changed(image, self.calibration)
         self.calibration = calib
         if self.calibration is not None and self.calibration.appearance is not None:
             self._look = self.calibration.appearance
         self.reads += 1
-        if last is not None and cells is not None and thumb is not None and self._last is not None:
+        if stages is not None and stages.in_part and cells is not None and thumb is not None and self._last:
             # read in part: the places not read again keep the thumbnail they were read from, so a
             # change that creeps in over many frames still adds up to one
             self.partial += 1
