@@ -293,7 +293,8 @@ def count_stacks(
                 # count, and only over a column nearly full (players pile the sixth and further
                 # checkers on five; a short column's shiny rims must not pass for a pile)
                 piled = _pyramid_count(judged, depth, [abs(y - base[top]) for _, y in centres[:5]], d)
-                if piled > 5:
+                if piled > 5 and colour is not None and not _gap_bare(
+                        lab, centres[:2], colour, np.concatenate([bare[:, 0], field[None]]), best_r):
                     count = piled
             out.append(
                 StackReading(col, top, count, colour, max(0.0, min(1.0, conf)), tuple(centres), best_r)
@@ -368,6 +369,31 @@ def _pyramid_count(score: np.ndarray, depth: np.ndarray, column: list[float], d:
     if not errs:
         return len(column)
     return min(errs, key=lambda n: (errs[n], n))
+
+
+def _gap_bare(lab: np.ndarray, pair: list[tuple[float, float]], colour: tuple[float, float, float],
+              bare: np.ndarray, r: float) -> bool:
+    """True when a notch beside the gap between a column's first two checkers (``pair``, their
+    centres) shows the bare board: the sixth checker of a pile rests over that gap and covers both
+    notches, so a column with a bare notch holds no pile, whatever its rings say (shiny or embossed
+    checkers show ring edges between their centres). ``bare``: float (K, 3) Lab colours of the bare
+    board there; a notch is bare when unlike ``colour`` by ``_BARE_DELTA`` and nearer one of them
+    (a checker of the point's own colour leaves the question open: False)."""
+    if len(pair) < 2:
+        return False
+    height, width = lab.shape[:2]
+    (x0, y0), (x1, y1) = pair
+    mx, my = 0.5 * (x0 + x1), 0.5 * (y0 + y1)
+    k = max(1, int(round(0.15 * r)))
+    for side in (-1.0, 1.0):
+        x = int(round(np.clip(mx + side * 0.75 * r, 0, width - 1)))
+        y = int(round(np.clip(my, 0, height - 1)))
+        notch = np.median(lab[max(0, y - k) : y + k + 1, max(0, x - k) : x + k + 1].reshape(-1, 3), axis=0)
+        to_stack = float(np.linalg.norm(notch - np.array(colour, np.float32)))
+        to_bare = float(np.linalg.norm(bare - notch, axis=1).min())
+        if to_stack > _BARE_DELTA and to_stack > to_bare:
+            return True
+    return False
 
 
 def _distinct(colour: tuple[float, float, float], bare: np.ndarray) -> bool:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.board.geometry import POINT_PX, BoardGeometry
-from vision.checkers.stacks import StackReading, count_stacks, name_colours, ring_scores
+from vision.checkers.stacks import StackReading, _gap_bare, count_stacks, name_colours, ring_scores
 from vision.reading import DARK, LIGHT
 
 W = 12 * POINT_PX
@@ -123,3 +123,37 @@ def test_a_stack_whose_first_checker_shows_no_rim_is_counted_whole() -> None:
 
 def test_an_empty_board_reads_no_checker_at_the_bases() -> None:
     assert not any(s.count for s in count_stacks(_board({}), _geometry()))
+
+
+def _lab(img: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+def _bare_colours(img: np.ndarray) -> np.ndarray:
+    """The drawn board's bare colours (both triangle colours and the field), Lab float (3, 3)."""
+    bgr = np.array([[POINTS[0], POINTS[1], FIELD]], np.uint8)
+    return _lab(bgr)[0]
+
+
+def test_a_column_with_its_first_gap_bare_holds_no_pile() -> None:
+    """The notches beside the gap between a column's first two checkers show the board unless a
+    sixth checker rests over that gap (the pile's second layer)."""
+    r = int(0.45 * POINT_PX)
+    img = _board({(3, True): (LIGHT, 5)})
+    cx = (3 + 0.5) * POINT_PX
+    pair = [(cx, float(r + 1)), (cx, float(3 * r + 1))]
+    light = tuple(float(v) for v in _lab(np.array([[LIGHT_BGR]], np.uint8))[0, 0])
+    assert _gap_bare(_lab(img), pair, light, _bare_colours(img), float(r))
+    piled = img.copy()
+    cv2.circle(piled, (int(cx), 2 * r + 1), r, LIGHT_BGR, -1, lineType=cv2.LINE_AA)
+    assert not _gap_bare(_lab(piled), pair, light, _bare_colours(img), float(r))
+
+
+def test_a_checker_of_the_points_colour_leaves_the_pile_open() -> None:
+    """Dark checkers on a dark point: the notches look like the stack, so they cannot veto a pile."""
+    r = int(0.45 * POINT_PX)
+    img = _board({(1, True): (DARK, 5)})  # column 1 of the top row: a near-black point
+    cx = (1 + 0.5) * POINT_PX
+    pair = [(cx, float(r + 1)), (cx, float(3 * r + 1))]
+    dark = tuple(float(v) for v in _lab(np.array([[POINTS[1]]], np.uint8))[0, 0])
+    assert not _gap_bare(_lab(img), pair, dark, _bare_colours(img)[[1]], float(r))
