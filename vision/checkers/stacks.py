@@ -75,6 +75,9 @@ _SQUARE_BETTER = 0.15
 _NORMAL_RATIO = 2.7
 # Half-sides (checker radii) of the squares tried: a die or cube 1.2-1.8 radii across.
 _SQUARE_HALF = (0.6, 0.7, 0.8, 0.9)
+# Half-lengths (checker radii) of the rectangles tried along the bar, with the squares' half-widths:
+# a case's hinges (and a card) lie on the bar as upright rectangles, longer than a checker is wide.
+_UPRIGHT_HALF = (1.1, 1.3, 1.5)
 
 
 @dataclass(frozen=True)
@@ -796,4 +799,21 @@ def _outline_fits(gx: np.ndarray, gy: np.ndarray, centre: tuple[float, float], r
     py = sy + (half + off) * ny + along * nx
     at = (sx + half * nx - along * ny)[..., 0]
     square = fraction(px, py, nx, ny, at, (3, 4))
-    return float(square.max()), circle
+    # upright rectangles, sides along and across the bar: half-widths as the squares', half-lengths
+    # _UPRIGHT_HALF; sides 0 and 2 run along the bar (normals along x), 1 and 3 across it
+    hx = (np.array(_SQUARE_HALF) * r)[None, :, None, None, None, None]  # (1, A, 1, 1, 1, 1)
+    hy = (np.array(_UPRIGHT_HALF) * r)[None, None, :, None, None, None]  # (1, 1, B, 1, 1, 1)
+    ux = np.array([1.0, 0.0, -1.0, 0.0])[None, None, None, :, None, None]
+    uy = np.array([0.0, 1.0, 0.0, -1.0])[None, None, None, :, None, None]
+    t = np.linspace(-0.7, 0.7, 8)[None, None, None, None, :, None]
+    # (a ring finds its disc at either end of a rectangle longer than it: centres up to 0.6 r along)
+    ux0, uy0 = np.meshgrid(np.linspace(-0.2, 0.2, 3) * r, np.linspace(-0.6, 0.6, 7) * r)
+    sx = (centre[0] + ux0.ravel())[:, None, None, None, None, None]
+    sy = (centre[1] + uy0.ravel())[:, None, None, None, None, None]
+    reach = np.abs(ux) * hx + np.abs(uy) * hy  # (1, A, B, 4, 1, 1) the side's distance out
+    span = np.abs(uy) * hx + np.abs(ux) * hy  # the side's half-length
+    px = sx + (reach + off) * ux - t * span * uy  # (S, A, B, 4, 8, 2)
+    py = sy + (reach + off) * uy + t * span * ux
+    at = (sx + reach * ux - t * span * uy)[..., 0]
+    upright = fraction(px, py, ux, uy, at, (3, 4))
+    return max(float(square.max()), float(upright.max())), circle

@@ -7,7 +7,16 @@ import numpy as np
 import pytest
 
 from vision.board.geometry import POINT_PX, BoardGeometry
-from vision.checkers.stacks import StackReading, _gap_bare, count_stacks, name_colours, ring_scores
+from vision.board.view import colour_gradient
+from vision.checkers.stacks import (
+    _SQUARE_BETTER,
+    StackReading,
+    _gap_bare,
+    _outline_fits,
+    count_stacks,
+    name_colours,
+    ring_scores,
+)
 from vision.reading import DARK, LIGHT
 
 W = 12 * POINT_PX
@@ -157,3 +166,24 @@ def test_a_checker_of_the_points_colour_leaves_the_pile_open() -> None:
     pair = [(cx, float(r + 1)), (cx, float(3 * r + 1))]
     dark = tuple(float(v) for v in _lab(np.array([[POINTS[1]]], np.uint8))[0, 0])
     assert not _gap_bare(_lab(img), pair, dark, _bare_colours(img)[[1]], float(r))
+
+
+@pytest.mark.parametrize("offset", [0.0, 0.6])
+def test_a_hinge_on_the_bar_is_an_upright_rectangle_not_a_checker(offset: float) -> None:
+    """A case's hinge lies on the bar as an upright rectangle nearly as wide as the bar and longer
+    than a checker is wide (the ring may find its disc toward one end, ``offset`` radii along): a
+    rectangle's outline explains its edges far better than a circle's; a checker's circle stays the
+    better fit."""
+    r = 0.42 * POINT_PX
+    x0, x1 = 60 - int(0.9 * r), 60 + int(0.9 * r)  # a dark bar 1.8 radii wide
+    img = np.full((200, 120, 3), (200, 215, 220), np.uint8)
+    img[:, x0:x1] = (40, 35, 30)
+    disc = img.copy()
+    cv2.rectangle(img, (60 - int(0.7 * r), 100 - int(1.5 * r)), (60 + int(0.7 * r), 100 + int(1.5 * r)),
+                  (90, 180, 200), -1)  # brass
+    cv2.circle(disc, (60, 100), int(r), (90, 180, 200), -1, lineType=cv2.LINE_AA)
+    inner = (x0 + 0.2 * r, x1 - 0.2 * r)
+    for picture, rectangle, along in ((img, True, offset), (disc, False, 0.0)):
+        gx, gy = colour_gradient(_lab(cv2.GaussianBlur(picture, (3, 3), 0)))
+        square, circle = _outline_fits(gx, gy, (60.0, 100.0 + along * r), r, inner)
+        assert (square >= circle + _SQUARE_BETTER) == rectangle, (rectangle, square, circle)
