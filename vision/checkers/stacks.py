@@ -65,6 +65,8 @@ _SECOND = (1.2, 1.8)
 _IN_LINE = 0.2
 # Two stack colours closer than this (Lab) are one colour.
 _SAME_COLOUR = 30.0
+# The stacks' colours are split with lightness at half weight (as the trays match colours).
+_NAME_WEIGHT = np.array([0.5, 1.0, 1.0], np.float32)
 # A bar candidate is a square (a die lying on the bar, or the cube), not a checker, when a square's
 # outline explains at least this much more of its edge samples than a circle's (fractions 0-1;
 # measured on the on-bar dice renders: checkers at most -0.02, dice 0.33-0.44).
@@ -654,24 +656,27 @@ def _stack_colour(lab: np.ndarray, centres: list[tuple[float, float]], r: float)
 
 
 def name_colours(stacks: list[StackReading]) -> list[str | None]:
-    """``light``/``dark`` for each stack (None when empty), by 2-means on the stacks' Lab colours."""
+    """``light``/``dark`` for each stack (None when empty), by 2-means on the stacks' Lab colours,
+    lightness at ``_NAME_WEIGHT``: light falls unevenly (and a glossy or metallic checker's
+    lightness swings with it, a gold one from shadow to glare) far more than its hue does."""
     cols = np.array([s.colour_lab for s in stacks if s.colour_lab is not None], dtype=np.float32)
     names: list[str | None] = [None] * len(stacks)
     if cols.size == 0:
         return names
+    cols = cols * _NAME_WEIGHT
     if len(cols) == 1:
         centres = np.stack([cols[0], cols[0]])
     else:
         crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
         _, _, centres = cv2.kmeans(cols, 2, None, crit, 3, cv2.KMEANS_PP_CENTERS)
-    if np.linalg.norm(centres[0] - centres[1]) < _SAME_COLOUR:
-        one = LIGHT if float(centres.mean(axis=0)[0]) >= 128 else DARK
+    if np.linalg.norm((centres[0] - centres[1]) / _NAME_WEIGHT) < _SAME_COLOUR:
+        one = LIGHT if float(centres.mean(axis=0)[0] / _NAME_WEIGHT[0]) >= 128 else DARK
         return [one if s.colour_lab is not None else None for s in stacks]
     light = int(np.argmax(centres[:, 0]))
     for i, s in enumerate(stacks):
         if s.colour_lab is None:
             continue
-        dist = np.linalg.norm(centres - np.array(s.colour_lab, dtype=np.float32), axis=1)
+        dist = np.linalg.norm(centres - np.array(s.colour_lab, dtype=np.float32) * _NAME_WEIGHT, axis=1)
         names[i] = LIGHT if int(np.argmin(dist)) == light else DARK
     return names
 

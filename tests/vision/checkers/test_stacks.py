@@ -187,3 +187,13 @@ def test_a_hinge_on_the_bar_is_an_upright_rectangle_not_a_checker(offset: float)
         gx, gy = colour_gradient(_lab(cv2.GaussianBlur(picture, (3, 3), 0)))
         square, circle = _outline_fits(gx, gy, (60.0, 100.0 + along * r), r, inner)
         assert (square >= circle + _SQUARE_BETTER) == rectangle, (rectangle, square, circle)
+
+
+def test_a_gold_checker_in_the_light_is_still_gold() -> None:
+    """Metallic checkers swing in lightness from shadow to glare far more than in hue: a gold checker
+    as light as the white ones (nearer them in plain Lab) keeps the gold ones' name."""
+    gold = [(102.0, 138.0, 160.0), (114.0, 136.0, 160.0), (124.0, 135.0, 165.0), (138.0, 134.0, 165.0),
+            (174.0, 130.0, 169.0)]
+    white = [(190.0, 129.0, 128.0), (196.0, 128.0, 129.0), (206.0, 127.0, 130.0)]
+    stacks = [StackReading(i, True, 1, c, 1.0) for i, c in enumerate(gold + white)]
+    assert name_colours(stacks) == [DARK] * len(gold) + [LIGHT] * len(white)
