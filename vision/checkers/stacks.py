@@ -100,14 +100,15 @@ class StackReading:
 
 
 def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, r: float,
-                edge: float = _EDGE) -> np.ndarray:
+                edge: float = _EDGE, ends_open: bool = False) -> np.ndarray:
     """Ring score (0-1) at centres ``cx, cy`` for radius ``r`` (pixels): float arrays of one shape,
     or of shapes that broadcast to one (a grid of columns by depths: the sample positions are then
     worked out on the small arrays); the scores have the broadcast shape.
 
     ``gx, gy``: float32 (H, W) colour gradient (:func:`~vision.board.view.colour_gradient`). The score
     is the fraction of ``_RING_N`` ring samples whose radial gradient exceeds ``edge`` and the
-    tangential one.
+    tangential one. ``ends_open``: the part of the ring beyond the view's left and right ends is
+    not counted at all (else, as beyond its top and bottom, it earns half credit).
     """
     h, w = gx.shape[:2]
     ang = np.linspace(0, 2 * np.pi, _RING_N, endpoint=False)
@@ -125,11 +126,11 @@ def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
         best = hit if best is None else best | hit
     assert best is not None
     # a checker at the field's edge is partly outside the rectified view: score the ring it shows
-    inside = ((cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1)
-              & (cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1))
+    in_x = (cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1)
+    inside = in_x & (cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1)
     shown = inside.sum(axis=-1)
     # (half credit for the hidden part: a phantom ring at the base must not gain by it)
-    denom = shown + 0.5 * (_RING_N - shown)
+    denom = shown + 0.5 * ((in_x & ~inside).sum(axis=-1) if ends_open else _RING_N - shown)
     return np.where(shown >= 0.6 * _RING_N, (best & inside).sum(axis=-1) / denom, 0.0)
 
 
@@ -239,7 +240,10 @@ def count_stacks(
     for top in (True, False):
         score, xbest = best_maps[top]
         cy_row = base[top] + depth if top else base[top] - depth
-        weak = ring_scores(gx, gy, xbest, cy_row[None, :], best_r, _EDGE_WEAK)
+        # a checker of its point's own colour must show all its rim, but one on an outer point may
+        # overhang the field's end (its rim there is on the frame, out of view): it is judged on
+        # the rim it shows
+        weak = ring_scores(gx, gy, xbest, cy_row[None, :], best_r, _EDGE_WEAK, ends_open=True)
         weak = np.where(weak > score, weak, score)
         keep = _suppress_neighbours(score, xbest, d, step) > 0
         score = np.where(keep, score, 0.0)

@@ -197,3 +197,16 @@ def test_a_gold_checker_in_the_light_is_still_gold() -> None:
     white = [(190.0, 129.0, 128.0), (196.0, 128.0, 129.0), (206.0, 127.0, 130.0)]
     stacks = [StackReading(i, True, 1, c, 1.0) for i, c in enumerate(gold + white)]
     assert name_colours(stacks) == [DARK] * len(gold) + [LIGHT] * len(white)
+
+
+@pytest.mark.parametrize("overhang", [4, 8, 10])
+def test_a_dark_checker_overhanging_the_fields_end_is_counted(overhang: int) -> None:
+    """A dark checker on the outer dark point, pushed against the frame: its rim beyond the field's
+    end is out of the rectified view, and it is judged on the rim it shows."""
+    img = _board({(4, False): (LIGHT, 2)})
+    r = int(0.45 * POINT_PX)
+    cx, cy = int(0.5 * POINT_PX) - overhang, H - 2 - r  # column 0 of the bottom row: near-black
+    cv2.circle(img, (cx, cy), r, DARK_BGR, -1, lineType=cv2.LINE_AA)
+    cv2.circle(img, (cx, cy), r, (170, 170, 170), 2, lineType=cv2.LINE_AA)
+    counts = {(s.column, s.top): s.count for s in count_stacks(img, _geometry()) if s.count}
+    assert counts == {(0, False): 1, (4, False): 2}
