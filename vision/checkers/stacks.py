@@ -380,7 +380,7 @@ def _pyramid_count(score: np.ndarray, depth: np.ndarray, column: list[float], d:
     return min(errs, key=lambda n: (errs[n], n))
 
 
-def _gap_bare(lab: np.ndarray, pair: list[tuple[float, float]], colour: tuple[float, float, float],
+def _gap_bare(lab: np.ndarray, pair: list[tuple[float, float]], colour: tuple[float, ...],
               bare: np.ndarray, r: float) -> bool:
     """True when a notch beside the gap between a column's first two checkers (``pair``, their
     centres) shows the bare board: the sixth checker of a pile rests over that gap and covers both
