@@ -237,6 +237,7 @@ def count_stacks(
     }
     # each triangle colour as the light falls on it, and the field's colour
     lights, field = _bare_lights(lab, geom), _field_colour(lab, geom)
+    rim_only: list[bool] = []  # each stack's discs all of its point's colour: known by their rims
     for top in (True, False):
         score, xbest = best_maps[top]
         cy_row = base[top] + depth if top else base[top] - depth
@@ -308,6 +309,33 @@ def count_stacks(
             out.append(
                 StackReading(col, top, count, colour, max(0.0, min(1.0, conf)), tuple(centres), best_r)
             )
+            rim_only.append(bool(idx) and not bool(differs[idx].any()))
+    return _drop_third_colour(out, rim_only)
+
+
+def _drop_third_colour(stacks: list[StackReading], rim_only: list[bool]) -> list[StackReading]:
+    """``stacks`` with those known only by their rims (``rim_only``: their discs of their point's own
+    colour) emptied when their colour is neither of the two checker colours that the stacks unlike
+    their points show (a die on a point, its glow closing the ring of the point's rounded base):
+    a set has two colours, and a checker of its point's colour stands elsewhere on the other points
+    too. Left as they are when the other stacks do not show two colours."""
+    seen = [np.array(s.colour_lab, np.float32) * _NAME_WEIGHT for s, rim in zip(stacks, rim_only, strict=True)
+            if s.count and s.colour_lab is not None and not rim]
+    if len(seen) < 2:
+        return stacks
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, _, centres = cv2.kmeans(np.array(seen, dtype=np.float32), 2, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+    if np.linalg.norm((centres[0] - centres[1]) / _NAME_WEIGHT) < _SAME_COLOUR:
+        return stacks  # one colour shown: the other may stand only on points of its own colour
+    spread = max(float(np.linalg.norm(c - centres, axis=1).min()) for c in seen)
+    out = []
+    for s, rim in zip(stacks, rim_only, strict=True):
+        if rim and s.count and s.colour_lab is not None:
+            colour = np.array(s.colour_lab, np.float32) * _NAME_WEIGHT
+            far = float(np.linalg.norm(centres - colour, axis=1).min())
+            if far > max(spread, _SAME_COLOUR):
+                s = StackReading(s.column, s.top, 0, None, s.confidence, (), s.radius)
+        out.append(s)
     return out
 
 

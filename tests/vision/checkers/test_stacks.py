@@ -11,6 +11,7 @@ from vision.board.view import colour_gradient
 from vision.checkers.stacks import (
     _SQUARE_BETTER,
     StackReading,
+    _drop_third_colour,
     _gap_bare,
     _outline_fits,
     count_stacks,
@@ -210,3 +211,23 @@ def test_a_dark_checker_overhanging_the_fields_end_is_counted(overhang: int) -> 
     cv2.circle(img, (cx, cy), r, (170, 170, 170), 2, lineType=cv2.LINE_AA)
     counts = {(s.column, s.top): s.count for s in count_stacks(img, _geometry()) if s.count}
     assert counts == {(0, False): 1, (4, False): 2}
+
+
+def _stacks_of(colours: list[tuple[float, float, float]]) -> list[StackReading]:
+    return [StackReading(i % 12, i < 12, 1, c, 1.0, ((16.0 + 32 * (i % 12), 16.0),), 13.0)
+            for i, c in enumerate(colours)]
+
+
+def test_a_disc_known_by_its_rim_in_a_third_colour_is_no_checker() -> None:
+    """A set has two colours: a disc of its point's own colour (judged by its rim alone) whose colour
+    is neither of the two the other stacks show is something else (a die's glow on a black point)."""
+    white, gold, black = (196.0, 128.0, 129.0), (120.0, 136.0, 163.0), (14.0, 130.0, 125.0)
+    stacks = _stacks_of([white, white, gold, gold, gold, black])
+    got = _drop_third_colour(stacks, [False] * 5 + [True])
+    assert [s.count for s in got] == [1, 1, 1, 1, 1, 0]
+    # black checkers shown elsewhere (on points of the other colour): a black one on a black point stays
+    stacks = _stacks_of([white, white, black, black, black, black])
+    assert [s.count for s in _drop_third_colour(stacks, [False] * 5 + [True])] == [1] * 6
+    # one colour shown: the other may stand only on points of its own colour
+    stacks = _stacks_of([white, white, white, black])
+    assert [s.count for s in _drop_third_colour(stacks, [False] * 3 + [True])] == [1] * 4
