@@ -214,7 +214,9 @@ def test_a_dark_checker_overhanging_the_fields_end_is_counted(overhang: int) -> 
 
 
 def _stacks_of(colours: list[tuple[float, float, float]]) -> list[StackReading]:
-    return [StackReading(i % 12, i < 12, 1, c, 1.0, ((16.0 + 32 * (i % 12), 16.0),), 13.0)
+    """One checker a stack; the last is known by its rim alone."""
+    return [StackReading(i % 12, i < 12, 1, c, 1.0, ((16.0 + 32 * (i % 12), 16.0),), 13.0,
+                         rim_only=i == len(colours) - 1)
             for i, c in enumerate(colours)]
 
 
@@ -223,11 +225,11 @@ def test_a_disc_known_by_its_rim_in_a_third_colour_is_no_checker() -> None:
     is neither of the two the other stacks show is something else (a die's glow on a black point)."""
     white, gold, black = (196.0, 128.0, 129.0), (120.0, 136.0, 163.0), (14.0, 130.0, 125.0)
     stacks = _stacks_of([white, white, gold, gold, gold, black])
-    got = _drop_third_colour(stacks, [False] * 5 + [True])
+    got = _drop_third_colour(stacks)
     assert [s.count for s in got] == [1, 1, 1, 1, 1, 0]
     # black checkers shown elsewhere (on points of the other colour): a black one on a black point stays
     stacks = _stacks_of([white, white, black, black, black, black])
-    assert [s.count for s in _drop_third_colour(stacks, [False] * 5 + [True])] == [1] * 6
+    assert [s.count for s in _drop_third_colour(stacks)] == [1] * 6
     # one colour shown: the other may stand only on points of its own colour
     stacks = _stacks_of([white, white, white, black])
-    assert [s.count for s in _drop_third_colour(stacks, [False] * 3 + [True])] == [1] * 4
+    assert [s.count for s in _drop_third_colour(stacks)] == [1] * 4
