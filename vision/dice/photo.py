@@ -40,7 +40,7 @@ import numpy as np
 
 from vision.dice.cnn import DiceClassifier, DiceNet, load_classifier, load_net
 from vision.dice.cnn import find as cnn_find
-from vision.dice.faces import FaceRead, blob_strength, read_face
+from vision.dice.faces import FaceRead, blob_strength, odd_size, read_face
 from vision.dice.tilt import is_cocked
 from vision.errors import DiceInputError
 from vision.reading import DieReading, DieStatus
@@ -108,11 +108,6 @@ def _check_image(image: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(image)
 
 
-def _odd(v: float, lo: int = 3) -> int:
-    k = max(lo, int(round(v)))
-    return k if k % 2 else k + 1
-
-
 def foreground_distance(lab: np.ndarray, window: float | None = None) -> np.ndarray:
     """Per-pixel CIE-Lab distance from the slowly varying surface under the dice.
 
@@ -131,7 +126,7 @@ def _surface(lab: np.ndarray, window: float | None) -> np.ndarray:
     h, w = lab.shape[:2]
     f = 4
     small = cv2.resize(lab, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
-    k = _odd((window or min(h, w) / 8.0) / f, 5)
+    k = odd_size((window or min(h, w) / 8.0) / f, 5)
     bg = cv2.medianBlur(small, min(k, 255))
     return np.asarray(cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
 
@@ -265,7 +260,8 @@ def _foreground(lab: np.ndarray, window: float) -> np.ndarray:
     rather than numpy's reduction over the channel axis."""
     d = cv2.absdiff(lab, _surface(lab, window)).astype(np.float32)
     sq = cv2.transform(cv2.multiply(d, d), np.ones((1, 3), np.float32))
-    return np.asarray(cv2.compare(sq, _FOREGROUND_DELTA**2, cv2.CMP_GT), np.uint8)
+    _, over = cv2.threshold(sq, _FOREGROUND_DELTA**2, 255.0, cv2.THRESH_BINARY)
+    return np.asarray(over, np.uint8)
 
 
 @dataclass(frozen=True)
@@ -401,10 +397,10 @@ def _pip_first_candidates(
     for c in cands:
         ch, cw = c.mask.shape
         covered[c.y0 : c.y0 + ch, c.x0 : c.x0 + cw] |= c.mask
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_odd(0.5 * size),) * 2)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (odd_size(0.5 * size),) * 2)
     covered = np.asarray(cv2.dilate(covered, disc), np.uint8)
     resp, _ = blob_strength(lab, np.ones((h, w), bool), max(0.7, 0.06 * size))
-    nb = _odd(size * 0.14)
+    nb = odd_size(size * 0.14)
     peaks = (resp >= cv2.dilate(resp, np.ones((nb, nb), np.uint8))) & (resp > _PIP_FIRST_MIN) & (covered == 0)
     if region is not None:
         peaks &= region
