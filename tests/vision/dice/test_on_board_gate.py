@@ -39,7 +39,8 @@ def _reading(img: np.ndarray, geom, discs, radius: float) -> list[tuple]:  # typ
 
 
 @pytest.mark.parametrize("style", ["paper", "wood", "tournament"])
-def test_the_gated_search_reads_what_the_whole_view_reads(style: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_gated_search_reads_what_the_whole_view_reads(
+        style: str, monkeypatch: pytest.MonkeyPatch) -> None:
     seen = 0
     for seed in range(3):
         r = render(random_spec(seed, style=style), size=(1280, 720), camera=Camera(tilt_deg=6, roll_deg=2),
