@@ -18,6 +18,7 @@ from vision.board.calibration import Calibration, outline_covered
 from vision.board.finder import find_board
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
+from vision.checkers.network import refine
 from vision.checkers.occlusion import find_occlusion, foreign_mask, hide_points
 from vision.checkers.stacks import StackReading, count_stacks, find_bar_checkers, name_colours
 from vision.checkers.trays import find_off, name_by_off, name_off
@@ -109,7 +110,10 @@ def read_adapting(image: np.ndarray,
     # the frame's one warp of the field, with its colour conversions, shared by the field's readers
     rect = FieldView.of_frame(img, geom)
     known = calibration.checker_radius if calibration is not None and geom is calibration.geometry else None
-    stacks = count_stacks(rect, geom, known or None)
+    # where the learned counter is sure and the classical one is not, its count (vision.checkers.network);
+    # the hand tests keep the classical stacks they were made with (the network has seen no hand)
+    counted = count_stacks(rect, geom, known or None)
+    stacks = refine(rect, geom, counted)
     radius = stacks[0].radius if stacks else 0.45 * POINT_PX
     cube = find_cube(img, geom, radius)
     on_bar = find_bar_checkers(rect, geom, radius, stacks)
@@ -141,11 +145,11 @@ def read_adapting(image: np.ndarray,
                     and outline_covered(img, calibration)))
     foreign = None  # the field's foreign mask: made once, for the occlusion test and the hidden points
     if not occluded:
-        foreign = foreign_mask(rect, geom, stacks + on_bar, radius)
-        occluded = find_occlusion(rect, geom, stacks + on_bar, radius, img, mask=foreign)
+        foreign = foreign_mask(rect, geom, counted + on_bar, radius)
+        occluded = find_occlusion(rect, geom, counted + on_bar, radius, img, mask=foreign)
     points = _points(geom, stacks, names)
     if occluded:  # the points under the hand are not read: confidence 0
-        points = hide_points(points, rect, geom, stacks + on_bar, radius, mask=foreign)
+        points = hide_points(points, rect, geom, counted + on_bar, radius, mask=foreign)
     off = _within_a_set(name_off(off_groups, stacks + on_bar, all_names), points, bar)
     # an unread square may be a die the cube finder took for the cube (a die on the bar is a square
     # nearer the field than the cube in its tray): the dice reader looks there too, with its checks
