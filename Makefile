@@ -67,3 +67,21 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 .PHONY: train-dice
 train-dice: $(TRAIN_VENV)/.installed
 	nice $(TRAIN_VENV)/bin/python -m training.dice_cnn --folds 2 --only-fold 0 --write
+
+# Retrain the per-point stack counter (vision/checkers/assets/stacks_cnn.onnx) in the same training
+# venv: strips of 1000 randomised renders (four seeds) and of the labelled photos, then renders-only
+# training and fine-tuning on renders + photos. About 25 minutes on one core.
+STACK_DATA := build/stacks
+.PHONY: train-stacks lobo-stacks
+$(STACK_DATA)/real.npz: | $(TRAIN_VENV)/.installed
+	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_data --renders 200 --seed 1 --out $(STACK_DATA)
+	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_data --renders 200 --seed 2 --out $(STACK_DATA) --no-real
+	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_data --renders 300 --seed 3 --out $(STACK_DATA) --no-real
+	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_data --renders 300 --seed 4 --out $(STACK_DATA) --no-real
+
+train-stacks: $(TRAIN_VENV)/.installed $(STACK_DATA)/real.npz
+	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_cnn --data $(STACK_DATA) --write
+
+# Leave one board family out: the per-family table of the stack counter beside the classical reader.
+lobo-stacks: $(TRAIN_VENV)/.installed $(STACK_DATA)/real.npz
+	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_lobo --data $(STACK_DATA)

@@ -22,6 +22,7 @@ from vision.board.calibration import Calibration, outline_covered
 from vision.board.finder import find_board
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
+from vision.checkers.network import refine
 from vision.checkers.occlusion import find_occlusion, foreign_mask, hide_points
 from vision.checkers.stacks import StackReading, count_stacks, find_bar_checkers, name_colours
 from vision.checkers.trays import OffGroup, find_off, name_by_off, name_off, off_inputs
@@ -156,9 +157,13 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     bands = None if places is None or not known else places.gradient_bands(geom, known)
     rect = FieldView.of_frame(img, geom, bands)
     if places is None or last is None:
-        stacks = count_stacks(rect, geom, known or None)
+        counted = count_stacks(rect, geom, known or None)
     else:
-        stacks = count_stacks(rect, geom, known or None, only=places.points, previous=last.stacks)
+        counted = count_stacks(rect, geom, known or None, only=places.points, previous=last.stacks)
+    # where the learned counter is sure and the classical one is not, its count (vision.checkers.network),
+    # on all 24 points every frame (its strips are standardised by the whole field's colours); the
+    # hand tests and the next frame's partial read keep the classical stacks (the network saw no hand)
+    stacks = refine(rect, geom, counted)
     radius = stacks[0].radius if stacks else 0.45 * POINT_PX
     if places is not None and last is not None and not places.cube_places:
         cube = last.cube
@@ -204,25 +209,25 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     occluded = geom.outline_broken or covered
     foreign = None  # the field's foreign mask: made once, for the occlusion test and the hidden points
     if not occluded:
-        foreign = foreign_mask(rect, geom, stacks + on_bar, radius)
-        occluded = find_occlusion(rect, geom, stacks + on_bar, radius, img, mask=foreign)
+        foreign = foreign_mask(rect, geom, counted + on_bar, radius)
+        occluded = find_occlusion(rect, geom, counted + on_bar, radius, img, mask=foreign)
     points = _points(geom, stacks, names)
     if occluded:  # the points under the hand are not read: confidence 0
-        points = hide_points(points, rect, geom, stacks + on_bar, radius, mask=foreign)
+        points = hide_points(points, rect, geom, counted + on_bar, radius, mask=foreign)
     off = _within_a_set(name_off(off_groups, stacks + on_bar, all_names), points, bar)
     # an unread square may be a die the cube finder took for the cube (a die on the bar is a square
     # nearer the field than the cube in its tray): the dice reader looks there too, with its checks
     cube_xy = cube.image_xy if cube is not None and cube.value is not None else None
     dice_key = (radius, cube_xy)
-    if places is not None and last is not None and _dice_hold(places, last, geom, stacks, cube_xy, radius):
+    if places is not None and last is not None and _dice_hold(places, last, geom, counted, cube_xy, radius):
         dice = last.dice
     else:
         dice = _dice(img, geom, stacks + on_bar, radius, cube_xy)
     if model is not None and calibration is not None and not occluded:
-        counted = [s for s in stacks + on_bar if s.count]
+        read = [s for s in stacks + on_bar if s.count]
         kept = [n for s, n in zip(stacks + on_bar, all_names, strict=True) if s.count]
         calibration = replace(calibration, appearance=look.update(
-            model, [s.colour_lab for s in counted], kept, [s.confidence for s in counted], gains))
+            model, [s.colour_lab for s in read], kept, [s.confidence for s in read], gains))
     reading = BoardReading(
         board_found=True,
         occluded=occluded,
@@ -237,7 +242,7 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     )
     if not own:
         return reading, calibration, None
-    return reading, calibration, Stages(tuple(stacks), cube, tuple(off_groups), off_key, dice, dice_key,
+    return reading, calibration, Stages(tuple(counted), cube, tuple(off_groups), off_key, dice, dice_key,
                                         covered, light, places is not None)
 
 

@@ -1,0 +1,148 @@
+"""A learned per-point stack counter: each point's strip of the rectified field in, its count out.
+
+The classical counter (:mod:`vision.checkers.stacks`) is a chain of thresholds chosen by hand; this
+one's parameters come from data (``python -m training.stacks_cnn``: randomised renders and the
+labelled real photos; weights ``vision/checkers/assets/stacks_cnn.onnx``, run by OpenCV's dnn).
+
+A point's *strip* is the part of the rectified field (:class:`~vision.board.view.FieldView`) over its
+column: ``STRIP_SPAN`` point widths across and ``STRIP_DEPTH`` deep from the point's base toward the
+middle (cut at the middle: beyond it lies the other row), sampled every ``STRIP_STEP`` rectified
+pixels so a checker is always about the same size in it, the base at the strip's first row (a
+bottom point's strip is turned over). Colours are standardised by the field's own mean and spread,
+so the network sees a point against the board it lies on. Output: ``N_COUNTS`` logits, the stack's
+count 0 to ``N_COUNTS - 1``. Which player's checkers they are is left to the frame's two-colour
+split (:func:`~vision.checkers.stacks.name_colours`): one strip alone cannot tell "the lighter set".
+
+:func:`refine` is the reader's one hook: where the network is sure and the classical counter is not,
+the network's count is taken (see its docstring for the rule and why).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.board.geometry import POINT_PX, BoardGeometry
+from vision.board.view import FieldView
+from vision.checkers.stacks import StackReading
+
+__all__ = [
+    "N_COUNTS", "STRIP_DEPTH", "STRIP_H", "STRIP_SPAN", "STRIP_STEP", "STRIP_W", "WEIGHTS", "StackNet",
+    "load_net", "point_strips", "refine",
+]
+
+WEIGHTS = Path(__file__).with_name("assets") / "stacks_cnn.onnx"
+# Strip size in samples (width across the point, height along it) and its extent in point widths.
+STRIP_W, STRIP_H = 16, 64
+STRIP_SPAN = 1.5
+STRIP_STEP = STRIP_SPAN * POINT_PX / STRIP_W
+STRIP_DEPTH = STRIP_H * STRIP_STEP / POINT_PX
+# Counts 0..15: a set has 15 checkers, so one point never holds more.
+N_COUNTS = 16
+# The network's count replaces the classical one when it gives it at least this probability and
+# the classical counter's confidence is below UNSURE (see refine): the rule that counted every board
+# family best on its held-out counts (python -m training.stacks_lobo).
+SURE = 0.8
+UNSURE = 0.8
+
+
+def point_strips(view: FieldView, geom: BoardGeometry) -> np.ndarray:
+    """The 24 points' strips, float32 (24, 3, STRIP_H, STRIP_W), in :func:`count_stacks` order (12
+    top then 12 bottom, left to right), standardised by the field's per-channel mean and spread."""
+    field = view.exposed
+    # shrink once so the strips' sampling does not alias (one strip sample = STRIP_STEP rect px)
+    k = 1.0 / STRIP_STEP
+    small = cv2.resize(field, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+    height = float(geom.size[1])
+    cols = np.asarray(geom.columns, dtype=np.float32)
+    across = (np.arange(STRIP_W, dtype=np.float32) + 0.5 - 0.5 * STRIP_W) * STRIP_STEP
+    depth = (np.arange(STRIP_H, dtype=np.float32) + 0.5) * STRIP_STEP
+    map_x = np.broadcast_to(cols[:, None, None] + across[None, None, :], (12, STRIP_H, STRIP_W))
+    top_y = np.broadcast_to(depth[None, :, None], (12, STRIP_H, STRIP_W))
+    # rect px -> small px: a sample's centre, pixel centres at +0.5
+    mx = (np.concatenate([map_x, map_x]) * k - 0.5).reshape(24 * STRIP_H, STRIP_W).astype(np.float32)
+    my = (np.concatenate([top_y, height - top_y]) * k - 0.5).reshape(24 * STRIP_H, STRIP_W).astype(np.float32)
+    out = cv2.remap(small, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    mean, std = cv2.meanStdDev(small)
+    out = (out.reshape(24, STRIP_H, STRIP_W, 3).astype(np.float32) - mean.ravel().astype(np.float32)) / (
+        std.ravel().astype(np.float32) + 8.0)
+    # past the field's middle lies the other row's point: blanked, as is the field's outside
+    out[:, depth > 0.5 * height, :, :] = 0.0
+    return np.ascontiguousarray(out.transpose(0, 3, 1, 2), dtype=np.float32)
+
+
+class StackNet:
+    """The shipped counter: :meth:`probabilities` of each count for a batch of strips."""
+
+    def __init__(self, path: Path = WEIGHTS) -> None:
+        self.path = path
+        self._net = cv2.dnn.readNetFromONNX(str(path))
+        self._lock = threading.Lock()  # one cv2.dnn.Net is not safe to share between threads
+
+    def probabilities(self, strips: np.ndarray) -> np.ndarray:
+        """float32 (N, N_COUNTS) count probabilities for strips float32 (N, 3, STRIP_H, STRIP_W)."""
+        with self._lock:
+            self._net.setInput(np.ascontiguousarray(strips, dtype=np.float32))
+            logits = np.asarray(self._net.forward(), dtype=np.float64).reshape(len(strips), N_COUNTS)
+        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+@lru_cache(maxsize=4)
+def load_net(path: Path = WEIGHTS) -> StackNet | None:
+    """The shipped network, or None when its file is absent or unreadable (the reader then keeps the
+    classical counts)."""
+    try:
+        return StackNet(path)
+    except (cv2.error, OSError):
+        return None
+
+
+def _colour_at(view: FieldView, geom: BoardGeometry, s: StackReading, count: int,
+               radius: float) -> tuple[tuple[float, float, float], tuple[tuple[float, float], ...]]:
+    """Median Lab colour of the inner discs of a ``count``-checker column on ``s``'s point, and the
+    discs' centres (rectified px), for a stack the classical counter did not see."""
+    lab = view.lab
+    height = geom.size[1]
+    x = float(geom.columns[s.column])
+    d = 2.0 * radius
+    centres = []
+    for i in range(min(count, 5)):
+        depth = (i + 0.5) * d
+        centres.append((x, depth if s.top else height - depth))
+    k = max(1, int(round(0.5 * radius)))
+    samples = [lab[max(0, int(y) - k): int(y) + k + 1, max(0, int(cx) - k): int(cx) + k + 1].reshape(-1, 3)
+               for cx, y in centres]
+    med = np.median(np.concatenate(samples), axis=0)
+    return (float(med[0]), float(med[1]), float(med[2])), tuple(centres)
+
+
+def refine(view: FieldView, geom: BoardGeometry, stacks: list[StackReading],
+           net: StackNet | None = None) -> list[StackReading]:
+    """``stacks`` (:func:`count_stacks` order) with the network's count where it is sure (at least
+    ``SURE``) and the classical counter is not (confidence below ``UNSURE``); unchanged without the
+    network. The two thresholds were chosen on held-out counts only: each board family's points
+    counted by a network trained without that family (``python -m training.stacks_lobo``)."""
+    net = net if net is not None else load_net()
+    if net is None or len(stacks) != 24:
+        return stacks
+    probs = net.probabilities(point_strips(view, geom))
+    radius = stacks[0].radius or 0.45 * POINT_PX
+    out = []
+    for s, p in zip(stacks, probs, strict=True):
+        count = int(np.argmax(p))
+        if count == s.count or p[count] < SURE or s.confidence >= UNSURE:
+            out.append(s)
+            continue
+        if count == 0:
+            out.append(replace(s, count=0, colour_lab=None, centres=(), confidence=float(p[0])))
+            continue
+        colour, centres = (s.colour_lab, s.centres) if s.colour_lab is not None and s.count else \
+            _colour_at(view, geom, s, count, radius)
+        out.append(replace(s, count=count, colour_lab=colour, centres=centres, confidence=float(p[count])))
+    return out
