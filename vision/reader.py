@@ -98,7 +98,8 @@ class Stages:
     """What the stages of one calibrated reading found, for the next frame's incremental reading
     (:func:`read_changed`) to take where their places did not change. ``gains``: the light
     correction the frame was read in (None without one: no learned look, or the light as learned);
-    ``in_part``: True when this reading took places from an earlier one."""
+    ``in_part``: True when this reading took places from an earlier one. ``stacks`` are the
+    classical counter's, before the learned counter refines them."""
 
     stacks: tuple[StackReading, ...]
     cube: CubeReading | None

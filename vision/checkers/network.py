@@ -29,7 +29,7 @@ import numpy as np
 
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
-from vision.checkers.stacks import StackReading
+from vision.checkers.stacks import StackReading, drop_third_colour
 
 __all__ = [
     "N_COUNTS", "STRIP_DEPTH", "STRIP_H", "STRIP_SPAN", "STRIP_STEP", "STRIP_W", "WEIGHTS", "StackNet",
@@ -134,7 +134,9 @@ def refine(view: FieldView, geom: BoardGeometry, stacks: list[StackReading],
     probs = net.probabilities(point_strips(view, geom))
     radius = stacks[0].radius or 0.45 * POINT_PX
     out = []
+    added = []  # checkers the network sees where the classical counter saw none
     for s, p in zip(stacks, probs, strict=True):
+        added.append(False)
         count = int(np.argmax(p))
         if count == s.count or p[count] < SURE or s.confidence >= UNSURE:
             out.append(s)
@@ -144,5 +146,8 @@ def refine(view: FieldView, geom: BoardGeometry, stacks: list[StackReading],
             continue
         colour, centres = (s.colour_lab, s.centres) if s.colour_lab is not None and s.count else \
             _colour_at(view, geom, s, count, radius)
+        added[-1] = not s.count
         out.append(replace(s, count=count, colour_lab=colour, centres=centres, confidence=float(p[count])))
-    return out
+    # a set has two colours (as for the classical counter's rim-only discs): a stack the network alone
+    # sees, in neither colour the other stacks show, is something else (a die's glow on a point)
+    return drop_third_colour(out, [a or s.rim_only for a, s in zip(added, out, strict=True)])

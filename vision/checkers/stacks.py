@@ -342,17 +342,19 @@ def count_stacks(
                     count = piled
             out.append(StackReading(col, top, count, colour, max(0.0, min(1.0, conf)), tuple(centres), best_r,
                                     bool(idx) and not bool(differs[idx].any())))
-    return _drop_third_colour(out)
+    return drop_third_colour(out)
 
 
-def _drop_third_colour(stacks: list[StackReading]) -> list[StackReading]:
+def drop_third_colour(stacks: list[StackReading], doubtful: list[bool] | None = None) -> list[StackReading]:
     """``stacks`` with those known only by their rims (``rim_only``: their discs of their point's own
     colour) emptied when their colour is neither of the two checker colours that the stacks unlike
     their points show (a die on a point, its glow closing the ring of the point's rounded base):
     a set has two colours, and a checker of its point's colour stands elsewhere on the other points
-    too. Left as they are when the other stacks do not show two colours."""
-    seen = [np.array(s.colour_lab, np.float32) * _NAME_WEIGHT for s in stacks
-            if s.count and s.colour_lab is not None and not s.rim_only]
+    too. Left as they are when the other stacks do not show two colours. ``doubtful`` (one flag a
+    stack; each stack's ``rim_only`` when None) names the stacks whose colour is to be checked."""
+    doubt = [s.rim_only for s in stacks] if doubtful is None else doubtful
+    seen = [np.array(s.colour_lab, np.float32) * _NAME_WEIGHT for s, d in zip(stacks, doubt, strict=True)
+            if s.count and s.colour_lab is not None and not d]
     if len(seen) < 2:
         return stacks
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
@@ -361,8 +363,8 @@ def _drop_third_colour(stacks: list[StackReading]) -> list[StackReading]:
         return stacks  # one colour shown: the other may stand only on points of its own colour
     spread = max(float(np.linalg.norm(c - centres, axis=1).min()) for c in seen)
     out = []
-    for s in stacks:
-        if s.rim_only and s.count and s.colour_lab is not None:
+    for s, d in zip(stacks, doubt, strict=True):
+        if d and s.count and s.colour_lab is not None:
             colour = np.array(s.colour_lab, np.float32) * _NAME_WEIGHT
             far = float(np.linalg.norm(centres - colour, axis=1).min())
             if far > max(spread, _SAME_COLOUR):

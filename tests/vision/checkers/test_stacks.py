@@ -11,7 +11,7 @@ from vision.board.view import colour_gradient
 from vision.checkers.stacks import (
     _SQUARE_BETTER,
     StackReading,
-    _drop_third_colour,
+    drop_third_colour,
     _gap_bare,
     _outline_fits,
     count_stacks,
@@ -225,11 +225,11 @@ def test_a_disc_known_by_its_rim_in_a_third_colour_is_no_checker() -> None:
     is neither of the two the other stacks show is something else (a die's glow on a black point)."""
     white, gold, black = (196.0, 128.0, 129.0), (120.0, 136.0, 163.0), (14.0, 130.0, 125.0)
     stacks = _stacks_of([white, white, gold, gold, gold, black])
-    got = _drop_third_colour(stacks)
+    got = drop_third_colour(stacks)
     assert [s.count for s in got] == [1, 1, 1, 1, 1, 0]
     # black checkers shown elsewhere (on points of the other colour): a black one on a black point stays
     stacks = _stacks_of([white, white, black, black, black, black])
-    assert [s.count for s in _drop_third_colour(stacks)] == [1] * 6
+    assert [s.count for s in drop_third_colour(stacks)] == [1] * 6
     # one colour shown: the other may stand only on points of its own colour
     stacks = _stacks_of([white, white, white, black])
-    assert [s.count for s in _drop_third_colour(stacks)] == [1] * 4
+    assert [s.count for s in drop_third_colour(stacks)] == [1] * 4
