@@ -120,12 +120,29 @@ def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
         best = hit if best is None else best | hit
     assert best is not None
     # a checker at the field's edge is partly outside the rectified view: score the ring it shows
-    inside = ((cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1)
-              & (cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1))
+    inside = _ring_inside(cx, cy, r, (h, w))
     shown = inside.sum(axis=-1)
     # (half credit for the hidden part: a phantom ring at the base must not gain by it)
     denom = shown + 0.5 * (_RING_N - shown)
     return np.where(shown >= 0.6 * _RING_N, (best & inside).sum(axis=-1) / denom, 0.0)
+
+
+def _ring_inside(cx: np.ndarray, cy: np.ndarray, r: float, shape: tuple[int, int]) -> np.ndarray:
+    """Which of the ``_RING_N`` ring samples of radius ``r`` around centres ``cx, cy`` (arrays that
+    broadcast) lie inside a view of ``shape`` (H, W): bool, the broadcast shape + (``_RING_N``,)."""
+    h, w = shape
+    ang = np.linspace(0, 2 * np.pi, _RING_N, endpoint=False)
+    ca, sa = np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
+    return ((cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1)
+            & (cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1))
+
+
+def _ring_reach(cx: np.ndarray, cy: np.ndarray, r: float, shape: tuple[int, int]) -> np.ndarray:
+    """The highest ring score (:func:`ring_scores`) a whole disc at ``cx, cy`` can reach in a view
+    of ``shape`` (H, W): 1 where its ring lies inside the view, less where the view's edge cuts it
+    (the hidden part earns half credit), 0 where too little of it shows to be scored."""
+    shown = _ring_inside(cx, cy, r, shape).sum(axis=-1)
+    return np.where(shown >= 0.6 * _RING_N, shown / (shown + 0.5 * (_RING_N - shown)), 0.0)
 
 
 def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
@@ -236,6 +253,7 @@ def count_stacks(
         cy_row = base[top] + depth if top else base[top] - depth
         weak = ring_scores(gx, gy, xbest, cy_row[None, :], best_r, _EDGE_WEAK)
         weak = np.where(weak > score, weak, score)
+        reach = _ring_reach(xbest, np.broadcast_to(cy_row[None, :], xbest.shape), best_r, lab.shape[:2])
         keep = _suppress_neighbours(score, xbest, d, step) > 0
         score = np.where(keep, score, 0.0)
         weak = np.where(keep, weak, 0.0)
@@ -273,9 +291,16 @@ def count_stacks(
             if not idx:
                 # a stack whose first checker shows no ring (dark on a dark point in the frame's
                 # shadow, its rim cut by the field's edge) still stands on the base: two or more
-                # checkers in line from the second place on mean one more beneath them
+                # checkers in line from the second place on mean one more beneath them; so does one,
+                # where the first place shows a ring as complete as asked of what the view's edge
+                # leaves of it (the field's side found a few pixels inside the base cuts its rim)
                 above = _chain(usable, depth, d, limit, inside, xbest[col], _SECOND)
-                if len(above) >= 2:
+                if len(above) == 1:
+                    near = np.abs(depth - (depth[above[0]] - d)) <= 0.2 * d
+                    cut = judged[near] >= need[near] * reach[col][near]
+                    if not (cut & (judged[near] >= _RING_MIN)).any():
+                        above = []
+                if above:
                     y0 = float(cy_all[above[0]]) + (-d if top else d)
                     centres = [(float(xbest[col, above[0]]), y0)] + [
                         (float(xbest[col, i]), float(cy_all[i])) for i in above]
