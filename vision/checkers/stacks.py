@@ -153,8 +153,10 @@ def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
     (D, 3)), while each next disc has the first one's colour (a stack is one player's).
 
     Of the rings within the first diameter, each clear peak is tried as the first disc and the
-    longest chain is kept (the clearest first on a tie): a sixth checker piled over the gap between
-    the first two shows the whole ring there, half a diameter out of the column's step."""
+    longest chain is kept (the clearest first on a tie, unless it lies over the gap between the
+    first two places and another starts below it, where a checker on the base lies): a sixth checker
+    piled over the gap between the first two shows the whole ring there, half a diameter out of the
+    column's step."""
     lo, hi = first[0] * d, first[1] * d
     window = np.flatnonzero((ys >= lo) & (ys <= hi) & (ys <= limit) & (score >= _RING_MIN))
     best = _chain_from(score, ys, d, limit, inside, xs, None, first)
@@ -163,9 +165,28 @@ def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
         if not peak or (best and i == best[0]):
             continue
         chain = _chain_from(score, ys, d, limit, inside, xs, int(i))
-        if len(chain) > len(best):
+        if len(chain) > len(best) or (len(chain) == len(best) and ys[best[0]] > 0.75 * d >= ys[chain[0]]):
             best = chain
     return best
+
+
+def _reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np.ndarray,
+           xs: np.ndarray, start: int) -> float:
+    """The depth (``ys``' units) of the farthest disc reached from disc ``start`` over discs half a
+    diameter to one diameter apart: rings of at least ``_RING_MIN`` that peak there (no clearer ring
+    within a sixth of a diameter), in line and of the first disc's colour (as :func:`_chain_from`)."""
+    k = max(1, int(round(d / 6 / max(float(ys[1] - ys[0]), 1e-6)))) if len(ys) > 1 else 1
+    padded = np.pad(score, k, mode="constant")
+    top = np.max([padded[j : j + len(score)] for j in range(2 * k + 1)], axis=0)
+    peaks = (score >= _RING_MIN) & (score >= top) & (ys <= limit)
+    i = start
+    while True:
+        sel = np.flatnonzero(peaks & (ys >= ys[i] + 0.3 * d) & (ys <= ys[i] + 1.2 * d))
+        sel = sel[np.linalg.norm(inside[sel] - inside[start], axis=1) < _SAME_STACK]
+        sel = sel[np.abs(xs[sel] - xs[i]) <= _IN_LINE * d]
+        if sel.size == 0:
+            return float(ys[i])
+        i = int(sel[0])
 
 
 def _chain_from(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
@@ -313,11 +334,23 @@ def count_stacks(
                 # whose shared edges are too faint for the ring score
                 run = _colour_run(lab, centres, colour, bare_field, best_r, top)
                 count = max(count, int(round(run / d)))
-            if len(idx) >= _PILE_BELOW or count >= _PILE_BELOW:
+            column = [abs(y - base[top]) for _, y in centres[:5]]  # depths of the column's discs
+            if 0 < len(idx) < 5:
+                # a pile's upper layers lie half a diameter out of the column's step and cover the
+                # rings beneath them, so a chain one diameter a step stops short or strays onto
+                # their rims: the column's length is followed over the discs half a diameter or
+                # one apart, and its checkers spread evenly over it
+                first = abs(centres[0][1] - float(base[top]))
+                if len(centres) == len(idx) and first > 0.75 * d:
+                    first -= 0.5 * d  # the chain began on a checker over the first two
+                far = _reach(usable, depth, d, limit, inside, xbest[col], idx[0])
+                if int(round((far - first) / d)) + 1 >= 5:
+                    column = [float(y) for y in np.linspace(first, far, 5)]
+            if len(idx) >= _PILE_BELOW or count >= _PILE_BELOW or len(column) == 5:
                 # checkers may be piled over the column (a pyramid): only a clear pile changes the
                 # count, and only over a column nearly full (players pile the sixth and further
                 # checkers on five; a short column's shiny rims must not pass for a pile)
-                piled = _pyramid_count(judged, depth, [abs(y - base[top]) for _, y in centres[:5]], d)
+                piled = _pyramid_count(judged, depth, column, d)
                 if piled > 5:
                     count = piled
             out.append(
