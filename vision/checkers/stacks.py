@@ -59,6 +59,8 @@ _SAME_STACK = 30.0
 _RING_FAIR = 0.7
 # ... and shows at least this share of the ring completeness of those below it.
 _CHAIN_DROP = 0.65
+# Where a pile's sixth checker lies (diameters from the base): over the gap between the first two.
+_OVER_GAP = (0.75, 1.25)
 # Where a stack's second checker is looked for (diameters from the base) when its first shows none.
 _SECOND = (1.2, 1.8)
 # Each next checker of a stack stands within this many diameters sideways of the one before it.
@@ -173,15 +175,17 @@ def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
 def _reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np.ndarray,
            xs: np.ndarray, start: int) -> float:
     """The depth (``ys``' units) of the farthest disc reached from disc ``start`` over discs half a
-    diameter to one diameter apart: rings of at least ``_RING_MIN`` that peak there (no clearer ring
-    within a sixth of a diameter), in line and of the first disc's colour (as :func:`_chain_from`)."""
+    diameter to one and a half apart (a pile's place between two whole rings may show none: its
+    checker covered, or none there): rings of at least ``_RING_MIN`` that peak there (no clearer
+    ring within a sixth of a diameter), in line and of the first disc's colour (as
+    :func:`_chain_from`); the nearest such disc is each next one."""
     k = max(1, int(round(d / 6 / max(float(ys[1] - ys[0]), 1e-6)))) if len(ys) > 1 else 1
     padded = np.pad(score, k, mode="constant")
     top = np.max([padded[j : j + len(score)] for j in range(2 * k + 1)], axis=0)
     peaks = (score >= _RING_MIN) & (score >= top) & (ys <= limit)
     i = start
     while True:
-        sel = np.flatnonzero(peaks & (ys >= ys[i] + 0.3 * d) & (ys <= ys[i] + 1.2 * d))
+        sel = np.flatnonzero(peaks & (ys >= ys[i] + 0.3 * d) & (ys <= ys[i] + 1.5 * d))
         sel = sel[np.linalg.norm(inside[sel] - inside[start], axis=1) < _SAME_STACK]
         sel = sel[np.abs(xs[sel] - xs[i]) <= _IN_LINE * d]
         if sel.size == 0:
@@ -353,6 +357,20 @@ def count_stacks(
                 piled = _pyramid_count(judged, depth, column, d)
                 if piled > 5:
                     count = piled
+            if not idx:
+                # a pile of the point's own colour shows its whole rings only, the column's first
+                # checkers' faint: the checkers over the column's gaps, one diameter apart from
+                # over the first two on, and the column they reach are read as a pile, if one
+                over = _chain(usable, depth, d, limit, inside, xbest[col], _OVER_GAP)
+                first = float(depth[over[0]]) - 0.5 * d if len(over) >= 2 else None
+                far = _reach(usable, depth, d, limit, inside, xbest[col], over[0]) if first else 0.0
+                if first is not None and int(round((far - first) / d)) + 1 >= 5:
+                    piled = _pyramid_count(judged, depth, [float(y) for y in np.linspace(first, far, 5)], d)
+                    if piled > 5:
+                        idx, count = over, piled
+                        centres = [(float(xbest[col, i]), float(cy_all[i])) for i in over]
+                        colour = _stack_colour(lab, centres, best_r)
+                        conf = float(np.mean([score[col, i] for i in idx]))
             out.append(
                 StackReading(col, top, count, colour, max(0.0, min(1.0, conf)), tuple(centres), best_r)
             )
