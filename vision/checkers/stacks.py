@@ -193,6 +193,23 @@ def _reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np
         i = int(sel[0])
 
 
+def _column_start(first: float, far: float, gaps: np.ndarray, d: float) -> float:
+    """Where a column begins whose chain of discs begins at depth ``first`` (beyond three quarters of
+    a diameter) and reaches ``far``: there, or half a step nearer the base when the chain began on a
+    checker over the gap between the first two. The column's discs stand one step apart (the
+    chain's ``gaps`` median, or ``d`` without a plausible one) from its start to ``far``: the start
+    that puts ``far`` nearer a whole number of steps wins (a plain column ends one step on)."""
+    step = float(np.median(gaps)) if gaps.size else d
+    if not 0.7 * d <= step <= 1.3 * d:
+        step = d
+
+    def off(start: float) -> float:
+        n = (far - start) / step
+        return abs(n - round(n))
+
+    return first - 0.5 * step if off(first - 0.5 * step) < off(first) else first
+
+
 def _chain_from(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
                 inside: np.ndarray | None, xs: np.ndarray | None, start: int | None,
                 first: tuple[float, float] = (0.25, 1.0)) -> list[int]:
@@ -345,9 +362,9 @@ def count_stacks(
                 # their rims: the column's length is followed over the discs half a diameter or
                 # one apart, and its checkers spread evenly over it
                 first = abs(centres[0][1] - float(base[top]))
-                if len(centres) == len(idx) and first > 0.75 * d:
-                    first -= 0.5 * d  # the chain began on a checker over the first two
                 far = _reach(usable, depth, d, limit, inside, xbest[col], idx[0])
+                if len(centres) == len(idx) and first > 0.75 * d:
+                    first = _column_start(first, far, np.diff(depth[idx]), d)
                 if int(round((far - first) / d)) + 1 >= 5:
                     column = [float(y) for y in np.linspace(first, far, 5)]
             if len(idx) >= _PILE_BELOW or count >= _PILE_BELOW or len(column) == 5:
