@@ -19,7 +19,19 @@ project's renderer: rendering itself is not timed). Stages, each timed alone on 
 * calibrated, frame unchanged (reuse) -- `vision.frames.pipeline.CalibratedDetector` on a still camera: the
   frame (the photo again with fresh sensor noise, sigma 2) is compared with the last read frame through
   the board's thumbnail and, unchanged, answered with the last reading. This is not a reading of the
-  frame: any change on the board (a checker moved, a die thrown, a hand) costs a full reading above.
+  frame;
+* calibrated, one checker moved / dice thrown / next webcam frame -- the same detector given a
+  changed frame after a read one (not timed): it reads only the places that changed
+  (`vision.reader.read_changed`: the stacks of the points touched, the cube, trays and dice only where
+  their places changed; the bar and the hand test on every frame read). Pairs: renders of a position
+  and its successor (one checker moved one point) or of the position before and after its dice are
+  thrown (paper, wood, tournament; 1280x720), and consecutive photos of the boards-webcam sessions
+  (640x360 photos taken moves apart, resized to 1280x720: a move, a throw, a hand between them).
+  Beside each, the median of the full calibrated reading of the same changed frames.
+
+``BENCH_VISION_ROWS``: run only the stages whose name contains one of its ``;``-separated words
+(e.g. ``BENCH_VISION_ROWS="calibrated" python -m bench vision``); the dice engineer's rows are then
+left out.
 
 Stages whose module is not there yet print "not available". Rows of ``bench/vision_dice.py`` (the
 dice engineer's) are appended when that module exists: its ``rows()`` if it has one, else its
@@ -28,11 +40,15 @@ dice engineer's) are appended when that module exists: its ``rows()`` if it has 
 
 from __future__ import annotations
 
+import copy
 import importlib
+import os
+import re
 import statistics
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +65,11 @@ GOAL_MS = 10.0
 # The issue's goals for 1280x720 frames (issue 14 item 6), by stage name prefix: a calibrated
 # reading every frame, the first reading (board search), whole-photo dice (`tavla dice`).
 GOALS = {"full reading, calibrated": GOAL_MS, "full reading, no calibration": 150.0,
-         "dice (whole frame)": 200.0}
+         "dice (whole frame)": 200.0, "calibrated, one checker moved": GOAL_MS,
+         "calibrated, dice thrown": GOAL_MS, "calibrated, next webcam frame": GOAL_MS}
+# (stage name words to run, from BENCH_VISION_ROWS; empty: every stage)
+ROWS = [w.strip().lower() for w in os.environ.get("BENCH_VISION_ROWS", "").split(";") if w.strip()]
+PAIRS_WEBCAM = 6
 PER_SET = 5
 REPEATS = 5
 
@@ -227,6 +247,92 @@ def _stages() -> list[tuple[str, Make | str]]:
     return out
 
 
+def _wanted(stage: str) -> bool:
+    return not ROWS or any(w in stage.lower() for w in ROWS)
+
+
+def _successor(spec: Any) -> Any:
+    """``spec`` with one checker moved one point on (a point near the middle of a half first: a move
+    beside the bar or the trays also changes their places)."""
+    pts = list(spec.points)
+    for s in (8, 9, 10, 3, 4, 5, 14, 15, 20, 21, 2, 1, 0, 11, 6, 7, 12, 13, 16, 17, 18, 19, 22, 23):
+        colour, n = pts[s]
+        if colour is None or n < 1:
+            continue
+        for t in (s + 1, s - 1):
+            if 0 <= t < 24 and pts[t][0] in (None, colour) and pts[t][1] < 5:
+                pts[s] = (colour if n > 1 else None, n - 1)
+                pts[t] = (colour, pts[t][1] + 1)
+                return replace(spec, points=tuple(pts))
+    raise LookupError("no checker can move one point")
+
+
+Pair = tuple[np.ndarray, np.ndarray]
+
+
+def _pair_sets() -> dict[str, list[Pair]]:
+    """(frame before, changed frame) pairs by stage name (see the module docstring)."""
+    from vision.render.scene import Camera, random_spec, render
+
+    moved: list[Pair] = []
+    thrown: list[Pair] = []
+    for i, style in enumerate(("paper", "wood", "tournament")):
+        cam = Camera(tilt_deg=6, roll_deg=2)
+        spec = random_spec(i, style=style)
+
+        def shot(s: Any, n: int, i: int = i, cam: Camera = cam) -> np.ndarray:
+            return render(s, size=(1280, 720), camera=cam, seed=i, noise_seed=100 * i + n).image
+
+        moved.append((shot(spec, 0), shot(_successor(spec), 1)))
+        thrown.append((shot(replace(spec, dice=()), 2), shot(spec, 3)))
+    out = {"calibrated, one checker moved": moved, "calibrated, dice thrown": thrown}
+    webcam: list[Pair] = []
+    folder = DATA / "boards-webcam" / "frames"
+    if folder.is_dir():
+        def natural(p: Path) -> list[Any]:
+            return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", p.name)]
+
+        # the first two pairs of each session (the timing stops at PAIRS_WEBCAM pairs read in part)
+        for session in sorted(d for d in folder.iterdir() if d.is_dir()):
+            paths = sorted((p for p in session.glob("*.jpg")), key=natural)
+            for a, b in list(zip(paths, paths[1:], strict=False))[:2]:
+                before, after = cv2.imread(str(a)), cv2.imread(str(b))
+                if before is not None and after is not None:
+                    webcam.append((cv2.resize(before, (1280, 720), interpolation=cv2.INTER_LINEAR),
+                                   cv2.resize(after, (1280, 720), interpolation=cv2.INTER_LINEAR)))
+    out["calibrated, next webcam frame"] = webcam
+    return out
+
+
+class _ReadInFull(RuntimeError):
+    """A pair whose changed frame is not read in part (a hand over it): it times no partial read."""
+
+
+def _changed_call(before: np.ndarray, after: np.ndarray) -> tuple[Callable[[], Any], Callable[[], Any]]:
+    """The detector's call on ``after``, from its state once it has read ``before`` (not timed), and
+    the full reading of ``after`` with the same calibration (its peer)."""
+    from vision.board.calibration import calibrate
+    from vision.frames.pipeline import CalibratedDetector
+    from vision.reader import read_board
+
+    calib = calibrate(before)
+    if calib is None:
+        raise LookupError("no clear board to calibrate on (none found, or a hand over its edge)")
+    det = CalibratedDetector(calib, recheck_every=10**9)
+    det(before)
+    if det.reads != 1:
+        raise RuntimeError("the first frame was not read")
+
+    def call() -> Any:
+        run = copy.copy(det)
+        reading = run(after)
+        if run.partial != 1:
+            raise _ReadInFull("the changed frame was read in full (a hand, or the board not seen)")
+        return reading
+
+    return call, lambda: read_board(after, calib)
+
+
 def main() -> None:
     cv2.setNumThreads(1)  # one core, as on a busy Raspberry Pi
     console = Console(width=100)
@@ -237,7 +343,7 @@ def main() -> None:
                   caption=f"peer: camera frame interval {FRAME_INTERVAL_MS:.1f} ms (30 fps)")
     for col in ("stage", "input", "CPU ms min/med", "vs 30fps", "goal (1280x720)"):
         table.add_column(col, justify="right" if col in ("CPU ms min/med", "vs 30fps") else "left")
-    stages = _stages()
+    stages = [(name, make) for name, make in _stages() if _wanted(name)]
     total = sum(len(blobs) for make in (m for _, m in stages if not isinstance(m, str))
                 for _, blobs in sets)
     # Progress is advanced between frames only, never inside _time_ms's timed calls.
@@ -275,14 +381,45 @@ def main() -> None:
                 extra = f" ({failed} failed)" if failed else ""
                 table.add_row(stage, set_name, f"{low:.1f} / {ms:.1f}{extra}",
                               f"{ms / FRAME_INTERVAL_MS:.2f}x", goal)
+    pair_sets = {k: v for k, v in _pair_sets().items() if _wanted(k)} if any(
+        _wanted(k) for k in GOALS if k.startswith("calibrated,")) else {}
+    for stage, pairs in pair_sets.items():
+        per_pair, per_full, failed, in_full = [], [], 0, 0
+        for before, after in pairs:
+            if len(per_pair) >= PAIRS_WEBCAM:
+                break
+            try:
+                call, full = _changed_call(before, after)
+                per_pair.append(_time_ms(call))
+                per_full.append(_time_ms(full))
+            except _ReadInFull:
+                in_full += 1
+            except Exception as exc:  # noqa: BLE001 -- one pair failing is a note, not the end
+                failed += 1
+                failures.append(f"{stage}: a pair failed ({type(exc).__name__}: {exc})".splitlines()[0])
+        if in_full:
+            failures.append(f"{stage}: {in_full} pair(s) skipped: the changed frame shows a hand, which "
+                            "is read in full (the row 'full reading, calibrated')")
+        if not per_pair:
+            table.add_row(stage, "1280x720 pairs", f"n/a ({failed} failed)", "-", "")
+            continue
+        low = statistics.mean(t[0] for t in per_pair)
+        ms = statistics.mean(t[1] for t in per_pair)
+        extra = f" ({failed} failed)" if failed else ""
+        goal = f"<= {GOAL_MS:g} ms " + ("met" if ms <= GOAL_MS else "NOT met")
+        full_ms = statistics.mean(t[1] for t in per_full)
+        table.add_row(stage, f"1280x720, {len(per_pair)} pairs (same frames read in full: {full_ms:.1f})",
+                      f"{low:.1f} / {ms:.1f}{extra}", f"{ms / FRAME_INTERVAL_MS:.2f}x", goal)
     dice_rows: list[tuple[str, ...]] = []
     dice_main = None
+    dice_mod: Any = None
     try:
-        dice_mod = importlib.import_module("bench.vision_dice")
+        # (a chosen few rows: not the dice engineer's table)
+        dice_mod = None if ROWS else importlib.import_module("bench.vision_dice")
     except ModuleNotFoundError as exc:
         if exc.name != "bench.vision_dice":
             raise
-    else:
+    if dice_mod is not None:
         if hasattr(dice_mod, "rows"):
             dice_rows = [tuple(str(c) for c in row) for row in dice_mod.rows()]
         elif hasattr(dice_mod, "main"):

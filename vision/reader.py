@@ -4,11 +4,15 @@ A pure function of the image (and an optional calibration): find the board (or t
 calibration), rectify it, count the checkers on the 24 points, the bar and the trays, read the cube and
 the dice, and say when a hand covers the board instead of guessing. Slots follow DESIGN.md "One
 coordinate system"; ``image_xy`` is in the input image's pixels.
+
+:func:`read_changed` is the same reading made incrementally over a camera's frames (the pipeline's
+``CalibratedDetector``): given the stages of the last reading and where the frame changed since, the
+stages whose places did not change answer from the last reading.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -20,13 +24,14 @@ from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
 from vision.checkers.occlusion import find_occlusion, foreign_mask, hide_points
 from vision.checkers.stacks import StackReading, count_stacks, find_bar_checkers, name_colours
-from vision.checkers.trays import find_off, name_by_off, name_off
+from vision.checkers.trays import OffGroup, find_off, name_by_off, name_off, off_inputs
 from vision.cube.finder import find_cube
 from vision.dice.on_board import find_board_dice
 from vision.errors import ReaderInputError
-from vision.reading import BoardReading, DieReading, FrameStatus, PointReading
+from vision.reading import BoardReading, CubeReading, DieReading, FrameStatus, PointReading
 
-__all__ = ["read_adapting", "read_board", "ReaderInputError", "MIN_SIDE", "MAX_WORK_SIDE"]
+__all__ = ["read_adapting", "read_board", "read_changed", "ReaderInputError", "Stages", "MIN_SIDE",
+           "MAX_WORK_SIDE"]
 
 # Smaller frames cannot show 24 points (a point would be a few pixels wide).
 MIN_SIDE = 64
@@ -83,35 +88,82 @@ def read_adapting(image: np.ndarray,
     back for the next frame (the pipeline's ``CalibratedDetector`` does). ``calibration`` comes back
     as it was when it has no model, does not fit the frame, or the frame is not read (no board, a
     hand over it)."""
+    reading, calibration, _ = read_changed(image, calibration)
+    return reading, calibration
+
+
+@dataclass(frozen=True)
+class Stages:
+    """What the stages of one calibrated reading found, for the next frame's incremental reading
+    (:func:`read_changed`) to take where their places did not change. ``gains``: the light
+    correction the frame was read in (None without one: no learned look, or the light as learned);
+    ``in_part``: True when this reading took places from an earlier one."""
+
+    stacks: tuple[StackReading, ...]
+    cube: CubeReading | None
+    off_groups: tuple[OffGroup, ...]
+    off_key: tuple[object, ...]
+    dice: tuple[DieReading, ...]
+    dice_key: tuple[object, ...]
+    outline: bool
+    gains: object
+    in_part: bool = False
+
+
+def read_changed(image: np.ndarray, calibration: Calibration | None = None, last: Stages | None = None,
+                 changed: np.ndarray | None = None,
+                 ) -> tuple[BoardReading, Calibration | None, Stages | None]:
+    """:func:`read_adapting`, and what its stages found (None when the frame was not read through
+    the calibration). Incremental: given ``last``, the stages of an earlier frame read through the
+    same calibration, and ``changed``, the rectified centres (float (N, 2)) of the places that
+    changed since (:class:`vision.frames.motion.BoardThumbnail` regions, a quarter point across),
+    each stage whose places did not change answers from ``last`` instead of reading the frame:
+    the stacks of the points untouched, the cube, the trays and the dice. The stages that judge
+    the whole field (the bar, a hand over the board) are run on every frame read."""
     img = _as_bgr(image)
     h, w = img.shape[:2]
     size = (w, h)
     calibrated = calibration is not None and tuple(calibration.geometry.image_size) == size
     if max(h, w) > MAX_WORK_SIDE and not calibrated:
-        return _read_shrunk(img, WORK_SIDE / max(h, w)), calibration
+        return _read_shrunk(img, WORK_SIDE / max(h, w)), calibration, None
     if min(h, w) < MIN_SIDE:
-        return BoardReading(False, status=FrameStatus.NO_BOARD, image_size=size), calibration
+        return BoardReading(False, status=FrameStatus.NO_BOARD, image_size=size), calibration, None
     if float(img.mean()) < _TOO_DARK:
-        return BoardReading(False, status=FrameStatus.TOO_DARK, image_size=size), calibration
+        return BoardReading(False, status=FrameStatus.TOO_DARK, image_size=size), calibration, None
     if calibration is not None and tuple(calibration.geometry.image_size) == size:
         geom: BoardGeometry | None = calibration.geometry
     else:
         geom = find_board(img)
     if geom is None:
-        return BoardReading(False, status=FrameStatus.NO_BOARD, image_size=size), calibration
-    model = calibration.appearance if calibration is not None and geom is calibration.geometry else None
+        return BoardReading(False, status=FrameStatus.NO_BOARD, image_size=size), calibration, None
+    own = calibration is not None and geom is calibration.geometry
+    model = calibration.appearance if calibration is not None and own else None
     gains = None
+    light: object = None  # the correction the frame is read in (None: none)
     if model is not None:
         # the frame brought back to the calibration's light, for every stage (the last light seen
         # when this frame's bare places do not agree on one)
         gains = look.estimate_gains(img, geom, model)
-        img = look.correct(img, gains or model.gains)
+        corrected = look.correct(img, gains or model.gains)
+        light = None if corrected is img else tuple(gains or model.gains)
+        img = corrected
+    if last is not None and (not own or changed is None or last.gains != light):
+        last = None  # another board, or read in another light: every place is read again
+    places = None if last is None or changed is None else _Places(geom, changed)
+    known = calibration.checker_radius if calibration is not None and own else None
     # the frame's one warp of the field, with its colour conversions, shared by the field's readers
-    rect = FieldView.of_frame(img, geom)
-    known = calibration.checker_radius if calibration is not None and geom is calibration.geometry else None
-    stacks = count_stacks(rect, geom, known or None)
+    # (read in part: the colour gradient only where the points read again and the bar sample it)
+    bands = None if places is None or not known else places.gradient_bands(geom, known)
+    rect = FieldView.of_frame(img, geom, bands)
+    if places is None or last is None:
+        stacks = count_stacks(rect, geom, known or None)
+    else:
+        stacks = count_stacks(rect, geom, known or None, only=places.points, previous=last.stacks)
     radius = stacks[0].radius if stacks else 0.45 * POINT_PX
-    cube = find_cube(img, geom, radius)
+    if places is not None and last is not None and not places.cube_places:
+        cube = last.cube
+    else:
+        cube = find_cube(img, geom, radius)
     on_bar = find_bar_checkers(rect, geom, radius, stacks)
     if cube is not None and cube.image_xy is not None and cube.value is not None:
         # the undoubled cube rests on the bar: its face is no checker's. An unread "cube" may be a
@@ -123,7 +175,14 @@ def read_adapting(image: np.ndarray,
     # with one colour on the points (the other all off) they tell which of the two it is
     cube_at = [] if cube is None or cube.image_xy is None else [
         tuple(geom.to_rectified(np.array([cube.image_xy]))[0])]
-    off_groups = find_off(img, geom, radius, stacks + on_bar, cube_at)
+    # (what find_off takes from the stacks, made once: its colour split draws on OpenCV's random
+    # generator, and one more draw would change the next split's start)
+    inputs = off_inputs(stacks + on_bar) if radius > 0 else None
+    off_key = (radius, cube_at, None if inputs is None else (inputs[0].tobytes(), inputs[1]))
+    if places is not None and last is not None and not places.trays and last.off_key == off_key:
+        off_groups = list(last.off_groups)
+    else:
+        off_groups = find_off(img, geom, radius, stacks + on_bar, cube_at, inputs)
     learned = None if model is None else look.name_stacks([s.colour_lab for s in stacks + on_bar], model)
     # the learned colours name a stack whatever else the frame shows; without them the frame's
     # stacks are split in two, and the trays say which is which when one colour alone is on the points
@@ -136,9 +195,13 @@ def read_adapting(image: np.ndarray,
     # a field found only by completing an outline that something had joined and broken
     # (vision.board.finder._complete_corners) is under a hand even where the field itself looks clear; a
     # calibrated reading searches no outline, so it checks the calibrated one is still in plain view
-    occluded = (geom.outline_broken
-                or (calibration is not None and geom is calibration.geometry
-                    and outline_covered(img, calibration)))
+    covered = False
+    if calibration is not None and own:
+        if places is not None and last is not None and not places.outline:
+            covered = last.outline
+        else:
+            covered = outline_covered(img, calibration)
+    occluded = geom.outline_broken or covered
     foreign = None  # the field's foreign mask: made once, for the occlusion test and the hidden points
     if not occluded:
         foreign = foreign_mask(rect, geom, stacks + on_bar, radius)
@@ -150,7 +213,11 @@ def read_adapting(image: np.ndarray,
     # an unread square may be a die the cube finder took for the cube (a die on the bar is a square
     # nearer the field than the cube in its tray): the dice reader looks there too, with its checks
     cube_xy = cube.image_xy if cube is not None and cube.value is not None else None
-    dice = _dice(img, geom, stacks + on_bar, radius, cube_xy)
+    dice_key = (radius, cube_xy)
+    if places is not None and last is not None and _dice_hold(places, last, geom, stacks, cube_xy, radius):
+        dice = last.dice
+    else:
+        dice = _dice(img, geom, stacks + on_bar, radius, cube_xy)
     if model is not None and calibration is not None and not occluded:
         counted = [s for s in stacks + on_bar if s.count]
         kept = [n for s, n in zip(stacks + on_bar, all_names, strict=True) if s.count]
@@ -168,7 +235,100 @@ def read_adapting(image: np.ndarray,
         has_bar=geom.has_bar,
         image_size=size,
     )
-    return reading, calibration
+    if not own:
+        return reading, calibration, None
+    return reading, calibration, Stages(tuple(stacks), cube, tuple(off_groups), off_key, dice, dice_key,
+                                        covered, light, places is not None)
+
+
+# Half a changed region's side, in point widths (BoardThumbnail regions are a quarter point across).
+_HALF_CELL = 0.125
+
+
+class _Places:
+    """Which stages' places hold changed regions (rectified centres ``changed``, float (N, 2)):
+    ``points`` the (column, top) stacks to read again, ``cube_places`` (the bar, beyond the field's
+    ends), ``trays`` (beyond the ends), ``outline`` (near the field's edge), and ``xy`` them all."""
+
+    # A region touches a point within this many point widths of its axis (a stack's rings are
+    # searched a quarter point to each side, and a neighbour's disc is judged against it).
+    _REACH = 1.0
+    # ... and the field's outline within this many (the outline test's strip, blurred).
+    _EDGE = 0.5
+
+    def __init__(self, geom: BoardGeometry, changed: np.ndarray) -> None:
+        xy = np.asarray(changed, np.float64).reshape(-1, 2)
+        self.xy = xy
+        width, height = geom.size
+        pw = float(POINT_PX)
+        x, y = xy[:, 0], xy[:, 1]
+        inside = (x >= 0) & (x <= width) & (y >= 0) & (y <= height)
+        cols = np.asarray(geom.columns, np.float64)
+        near = np.abs(x[:, None] - cols[None, :]) <= self._REACH * pw  # (N, 12)
+        half = 0.5 * height
+        tops = inside & (y <= half + pw)
+        bottoms = inside & (y >= half - pw)
+        self.points = frozenset(
+            [(int(c), True) for c in np.flatnonzero((near & tops[:, None]).any(axis=0))]
+            + [(int(c), False) for c in np.flatnonzero((near & bottoms[:, None]).any(axis=0))])
+        ends = (x < 0) | (x > width)  # (the regions' edges fall on the field's ends)
+        bar = np.zeros_like(ends)
+        if geom.bar is not None:
+            bar = (x + _HALF_CELL * pw >= geom.bar[0]) & (x - _HALF_CELL * pw <= geom.bar[1])
+        self.trays = bool(ends.any())
+        self.cube_places = bool((ends | bar).any())
+        edge = self._EDGE * pw
+        self.outline = bool(((np.abs(x) <= edge) | (np.abs(x - width) <= edge) | (np.abs(y) <= edge)
+                             | (np.abs(y - height) <= edge)).any())
+
+    def gradient_bands(self, geom: BoardGeometry, radius: float) -> list[tuple[float, float]]:
+        """Where (x-ranges, rectified pixels) the stacks of ``points`` (and their neighbours, which
+        they are judged against: :func:`vision.checkers.stacks.count_stacks`) and the bar's
+        checkers sample the colour gradient, for checkers of ``radius``: a ring of the radius
+        round centres up to a quarter point off a point's axis, and on the bar rings and outlines
+        up to twice the radius off its middle."""
+        cols = sorted({c + dc for c, _ in self.points for dc in (-1, 0, 1)} & set(range(12)))
+        reach = radius + 0.25 * POINT_PX + 2.0
+        out = [(geom.columns[c] - reach, geom.columns[c] + reach) for c in cols]
+        if geom.bar is not None:
+            out.append((geom.bar[0] - 3.0 * radius, geom.bar[1] + 3.0 * radius))
+        return out
+
+
+# A die is kept from the last reading only where no changed place lies within this many point
+# widths of it (a die is at most 0.7 point widths across; one turned or taken changes its place).
+_DIE_REACH = 1.5
+
+
+def _dice_hold(places: _Places, last: Stages, geom: BoardGeometry, stacks: list[StackReading],
+               cube_xy: tuple[float, float] | None, radius: float) -> bool:
+    """True when the last reading's dice hold for this frame: every changed place lies on the
+    field, on a point whose stack changed (a checker moved there or away: the change is the
+    checker's, not a die's) and none near a die of the last reading; nothing changed on the bar or
+    beyond the field's ends; the cube where it was."""
+    if last.dice_key != (radius, cube_xy) or places.trays or places.cube_places:
+        return False
+    moved = [(s.column, s.top) for s, o in zip(stacks, last.stacks, strict=True)
+             if (s.count, s.centres) != (o.count, o.centres)]
+    if not moved:
+        return False  # something changed that no stack explains: it may be a die
+    width, height = geom.size
+    pw = float(POINT_PX)
+    x, y = places.xy[:, 0], places.xy[:, 1]
+    on_moved = np.zeros(len(x), bool)
+    for col, top in moved:
+        side = y <= 0.5 * height + pw if top else y >= 0.5 * height - pw
+        on_moved |= (np.abs(x - geom.columns[col]) <= 0.75 * pw) & side
+    inside = (x >= 0) & (x <= width) & (y >= 0) & (y <= height)
+    if not bool((on_moved & inside).all()):
+        return False
+    dice_xy = [d.image_xy for d in last.dice if d.image_xy is not None]
+    if dice_xy:
+        at = geom.to_rectified(np.array(dice_xy, np.float64))
+        gap = np.hypot(x[:, None] - at[None, :, 0], y[:, None] - at[None, :, 1])
+        if bool((gap <= _DIE_REACH * pw).any()):
+            return False
+    return True
 
 
 def _read_shrunk(img: np.ndarray, k: float) -> BoardReading:
@@ -212,18 +372,17 @@ def _points(
 ) -> tuple[PointReading, ...]:
     height = geom.size[1]
     by_key = {(s.column, s.top): (s, n) for s, n in zip(stacks, names, strict=True)}
+    where = [geom.slot_column(slot) for slot in range(24)]
+    # the checker column's centre: halfway along a five-checker stack from the base
+    depth = min(2.5 * POINT_PX, 0.25 * height)
+    at = geom.to_image(np.array([[geom.columns[c], depth if top else height - depth] for c, top in where]))
     out = []
-    for slot in range(24):
-        col, top = geom.slot_column(slot)
+    for slot, (col, top) in enumerate(where):
         s, name = by_key[(col, top)]
-        # the checker column's centre: halfway along a five-checker stack from the base
-        depth = min(2.5 * POINT_PX, 0.25 * height)
-        y = depth if top else height - depth
-        xy = geom.to_image(np.array([[geom.columns[col], y]]))[0]
         out.append(
             PointReading(
                 slot=slot,
-                image_xy=(float(xy[0]), float(xy[1])),
+                image_xy=(float(at[slot][0]), float(at[slot][1])),
                 colour=name if s.count else None,
                 count=s.count,
                 confidence=s.confidence,

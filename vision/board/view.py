@@ -8,6 +8,7 @@ each derived image is computed on first use and kept for the others.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 
 import cv2
@@ -46,15 +47,22 @@ class FieldView:
     A per-frame context, not a value: it is read-only for the stages and dropped after the frame.
     """
 
-    def __init__(self, rect: np.ndarray, geom: BoardGeometry, image: np.ndarray | None = None) -> None:
+    def __init__(self, rect: np.ndarray, geom: BoardGeometry, image: np.ndarray | None = None,
+                 bands: Sequence[tuple[float, float]] | None = None) -> None:
         self.rect = rect
         self.geom = geom
         self.image = image
+        self.bands = None if bands is None else tuple(bands)
 
     @classmethod
-    def of_frame(cls, image: np.ndarray, geom: BoardGeometry) -> FieldView:
-        """The view of ``image`` (BGR uint8 of ``geom.image_size``): the one warp of the frame's field."""
-        return cls(geom.rectify(image), geom, image)
+    def of_frame(cls, image: np.ndarray, geom: BoardGeometry,
+                 bands: Sequence[tuple[float, float]] | None = None) -> FieldView:
+        """The view of ``image`` (BGR uint8 of ``geom.image_size``): the one warp of the frame's field.
+
+        ``bands``: the x-ranges (rectified pixels) the frame's readers sample the ``gradients`` in,
+        when they read only part of the field (the incremental reader); the gradients are then made
+        there alone, each value as in the whole field's, and are 0 elsewhere. None: everywhere."""
+        return cls(geom.rectify(image), geom, image, bands)
 
     @classmethod
     def of(cls, field: np.ndarray | FieldView, geom: BoardGeometry) -> FieldView:
@@ -71,4 +79,31 @@ class FieldView:
 
     @cached_property
     def gradients(self) -> tuple[np.ndarray, np.ndarray]:
-        return colour_gradient(self.lab)
+        if self.bands is None:
+            return colour_gradient(self.lab)
+        lab = self.lab
+        width = lab.shape[1]
+        gx = np.zeros(lab.shape[:2], np.float32)
+        gy = np.zeros(lab.shape[:2], np.float32)
+        for x0, x1 in _merged(self.bands, width):
+            # one pixel more each side (the Sobel's reach), dropped after: the band's values are the
+            # whole field's, the field's own ends filtered as the whole field's are
+            a, b = max(0, x0 - 1), min(width, x1 + 1)
+            bx, by = colour_gradient(lab[:, a:b])
+            gx[:, x0:x1] = bx[:, x0 - a : x1 - a]
+            gy[:, x0:x1] = by[:, x0 - a : x1 - a]
+        return gx, gy
+
+
+def _merged(bands: Sequence[tuple[float, float]], width: int) -> list[tuple[int, int]]:
+    """``bands`` as whole pixel columns within ``[0, width)``, overlapping ones joined."""
+    spans = sorted((max(0, int(np.floor(a))), min(width, int(np.ceil(b)) + 1)) for a, b in bands)
+    out: list[tuple[int, int]] = []
+    for a, b in spans:
+        if b <= a:
+            continue
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out

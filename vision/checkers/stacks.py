@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -67,6 +68,8 @@ _SECOND = (1.2, 1.8)
 _IN_LINE = 0.2
 # Two stack colours closer than this (Lab) are one colour.
 _SAME_COLOUR = 30.0
+# The stacks' colours are split with lightness at half weight (as the trays match colours).
+_NAME_WEIGHT = np.array([0.5, 1.0, 1.0], np.float32)
 # A bar candidate is a square (a die lying on the bar, or the cube), not a checker, when a square's
 # outline explains at least this much more of its edge samples than a circle's (fractions 0-1;
 # measured on the on-bar dice renders: checkers at most -0.02, dice 0.33-0.44).
@@ -77,6 +80,9 @@ _SQUARE_BETTER = 0.15
 _NORMAL_RATIO = 2.7
 # Half-sides (checker radii) of the squares tried: a die or cube 1.2-1.8 radii across.
 _SQUARE_HALF = (0.6, 0.7, 0.8, 0.9)
+# Half-lengths (checker radii) of the rectangles tried along the bar, with the squares' half-widths:
+# a case's hinges (and a card) lie on the bar as upright rectangles, longer than a checker is wide.
+_UPRIGHT_HALF = (1.1, 1.3, 1.5)
 
 
 @dataclass(frozen=True)
@@ -94,17 +100,21 @@ class StackReading:
     confidence: float
     centres: tuple[tuple[float, float], ...] = ()
     radius: float = 0.0
+    # its discs all of its point's own colour: known by their rims alone (kept with the stack so a
+    # part-read frame's colour test sees what a full reading sees)
+    rim_only: bool = False
 
 
 def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, r: float,
-                edge: float = _EDGE) -> np.ndarray:
+                edge: float = _EDGE, ends_open: bool = False) -> np.ndarray:
     """Ring score (0-1) at centres ``cx, cy`` for radius ``r`` (pixels): float arrays of one shape,
     or of shapes that broadcast to one (a grid of columns by depths: the sample positions are then
     worked out on the small arrays); the scores have the broadcast shape.
 
     ``gx, gy``: float32 (H, W) colour gradient (:func:`~vision.board.view.colour_gradient`). The score
     is the fraction of ``_RING_N`` ring samples whose radial gradient exceeds ``edge`` and the
-    tangential one.
+    tangential one. ``ends_open``: the part of the ring beyond the view's left and right ends is
+    not counted at all (else, as beyond its top and bottom, it earns half credit).
     """
     h, w = gx.shape[:2]
     ang = np.linspace(0, 2 * np.pi, _RING_N, endpoint=False)
@@ -122,29 +132,27 @@ def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
         best = hit if best is None else best | hit
     assert best is not None
     # a checker at the field's edge is partly outside the rectified view: score the ring it shows
-    inside = _ring_inside(cx, cy, r, (h, w))
+    in_x = (cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1)
+    inside = in_x & (cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1)
     shown = inside.sum(axis=-1)
     # (half credit for the hidden part: a phantom ring at the base must not gain by it)
-    denom = shown + 0.5 * (_RING_N - shown)
+    denom = shown + 0.5 * ((in_x & ~inside).sum(axis=-1) if ends_open else _RING_N - shown)
     return np.where(shown >= 0.6 * _RING_N, (best & inside).sum(axis=-1) / denom, 0.0)
 
 
-def _ring_inside(cx: np.ndarray, cy: np.ndarray, r: float, shape: tuple[int, int]) -> np.ndarray:
-    """Which of the ``_RING_N`` ring samples of radius ``r`` around centres ``cx, cy`` (arrays that
-    broadcast) lie inside a view of ``shape`` (H, W): bool, the broadcast shape + (``_RING_N``,)."""
+def _ring_reach(cx: np.ndarray, cy: np.ndarray, r: float, shape: tuple[int, int]) -> np.ndarray:
+    """The highest weak ring score (:func:`ring_scores` with ``ends_open``) a whole disc at ``cx, cy``
+    can reach in a view of ``shape`` (H, W): 1 where its ring lies inside the view, less where the
+    view's top or bottom edge cuts it (the hidden part earns half credit), 0 where too little of it
+    shows to be scored."""
     h, w = shape
     ang = np.linspace(0, 2 * np.pi, _RING_N, endpoint=False)
     ca, sa = np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
-    return ((cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1)
-            & (cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1))
-
-
-def _ring_reach(cx: np.ndarray, cy: np.ndarray, r: float, shape: tuple[int, int]) -> np.ndarray:
-    """The highest ring score (:func:`ring_scores`) a whole disc at ``cx, cy`` can reach in a view
-    of ``shape`` (H, W): 1 where its ring lies inside the view, less where the view's edge cuts it
-    (the hidden part earns half credit), 0 where too little of it shows to be scored."""
-    shown = _ring_inside(cx, cy, r, shape).sum(axis=-1)
-    return np.where(shown >= 0.6 * _RING_N, shown / (shown + 0.5 * (_RING_N - shown)), 0.0)
+    in_x = (cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1)
+    inside = in_x & (cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1)
+    shown = inside.sum(axis=-1)
+    denom = np.maximum(shown + 0.5 * (in_x & ~inside).sum(axis=-1), 1)
+    return np.where(shown >= 0.6 * _RING_N, shown / denom, 0.0)
 
 
 def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
@@ -242,7 +250,8 @@ def _chain_from(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
 
 
 def count_stacks(
-    rectified: np.ndarray | FieldView, geom: BoardGeometry, radius: float | None = None
+    rectified: np.ndarray | FieldView, geom: BoardGeometry, radius: float | None = None,
+    only: Collection[tuple[int, bool]] | None = None, previous: Sequence[StackReading] | None = None,
 ) -> list[StackReading]:
     """Stacks on all 24 points of a rectified BGR uint8 field (or the frame's shared
     :class:`~vision.board.view.FieldView`); 12 top then 12 bottom, left to right.
@@ -251,7 +260,13 @@ def count_stacks(
     the best of ``_RADII`` point widths is chosen on this frame (three times the work).
     Colours are Lab medians; :func:`name_colours` turns them into ``light``/``dark``.
     An under-exposed field is brought to the usual exposure first (:func:`normalise_exposure`).
+
+    ``only`` with ``previous`` (this function's result for an earlier frame, same ``radius``): only
+    the points ``(column, top)`` in ``only`` are read, the others are taken from ``previous`` (the
+    incremental reader's points whose place did not change).
     """
+    if only is not None and (previous is None or radius is None or len(previous) != 24):
+        only = None  # nothing to take the unread points from: all are read
     view = FieldView.of(rectified, geom)
     lab = view.lab
     gx, gy = view.gradients
@@ -262,13 +277,19 @@ def count_stacks(
     shifts = np.arange(-8.0, 8.5, 4.0)
     cols = np.array(geom.columns, dtype=np.float64)
     best_r, best_total, best_maps = _RADII[0] * POINT_PX, -1.0, None
+    rows = [top for top in (True, False) if only is None or any((c, top) in only for c in range(12))]
+    use = {top: _columns_used(only, top) for top in (True, False)}
     for r in [radius] if radius else [frac * POINT_PX for frac in _RADII]:
         maps = {}
         total = 0.0
-        for top in (True, False):
+        for top in rows:
             cy = base[top] + depth if top else base[top] - depth
             cxg = cols[:, None, None] + shifts[None, None, :]  # (12, 1, S)
-            sc = ring_scores(gx, gy, cxg, cy[None, :, None], r)  # (12, D, S)
+            if use[top] is None:
+                sc = ring_scores(gx, gy, cxg, cy[None, :, None], r)  # (12, D, S)
+            else:  # the points read and their neighbours (see _suppress_neighbours); 0 elsewhere
+                sc = np.zeros((12, depth.size, shifts.size))
+                sc[use[top]] = ring_scores(gx, gy, cxg[use[top]], cy[None, :, None], r)
             cxg = np.broadcast_to(cxg, sc.shape)
             arg = sc.argmax(axis=2)
             maps[top] = (sc.max(axis=2), np.take_along_axis(cxg, arg[..., None], axis=2)[..., 0])
@@ -291,9 +312,22 @@ def count_stacks(
     # each triangle colour as the light falls on it, and the field's colour
     lights, field = _bare_lights(lab, geom), _field_colour(lab, geom)
     for top in (True, False):
+        if top not in rows:
+            assert previous is not None
+            out.extend(previous[0 if top else 12 :][:12])
+            continue
         score, xbest = best_maps[top]
         cy_row = base[top] + depth if top else base[top] - depth
-        weak = ring_scores(gx, gy, xbest, cy_row[None, :], best_r, _EDGE_WEAK)
+        # a checker of its point's own colour must show all its rim, but one on an outer point may
+        # overhang the field's end (its rim there is on the frame, out of view): it is judged on
+        # the rim it shows
+        cols_used = use[top]
+        if cols_used is None:
+            weak = ring_scores(gx, gy, xbest, cy_row[None, :], best_r, _EDGE_WEAK, ends_open=True)
+        else:
+            weak = np.zeros_like(score)
+            weak[cols_used] = ring_scores(gx, gy, xbest[cols_used], cy_row[None, :], best_r, _EDGE_WEAK,
+                                          ends_open=True)
         weak = np.where(weak > score, weak, score)
         reach = _ring_reach(xbest, np.broadcast_to(cy_row[None, :], xbest.shape), best_r, lab.shape[:2])
         keep = _suppress_neighbours(score, xbest, d, step) > 0
@@ -306,9 +340,17 @@ def count_stacks(
         bare_row = np.stack([_consensus(along[top][p::2].swapaxes(0, 1)) for p in (0, 1)])  # this row
         cy_all = base[top] + depth if top else base[top] - depth
         # every column's disc colours at once, (12, D, 3)
-        insides = _disc_colours(lab, xbest, cy_all[None, :], k)
+        if cols_used is None:
+            insides = _disc_colours(lab, xbest, cy_all[None, :], k)
+        else:
+            insides = np.zeros((12, depth.size, 3), lab.dtype)
+            insides[cols_used] = _disc_colours(lab, xbest[cols_used], cy_all[None, :], k)
         lit = [_lit(lights[top][q], xbest, cy_all[None, :], lab.shape) for q in (0, 1)]  # 2 x (12, D, 3)
         for col in range(12):
+            if only is not None and (col, top) not in only:
+                assert previous is not None
+                out.append(previous[col if top else 12 + col])
+                continue
             # a disc whose inside is the bare point's colour must show a full ring (a rimmed checker
             # of the point's own colour); otherwise the base of an empty triangle could pass for one
             inside = insides[col]
@@ -372,7 +414,8 @@ def count_stacks(
                 # count, and only over a column nearly full (players pile the sixth and further
                 # checkers on five; a short column's shiny rims must not pass for a pile)
                 piled = _pyramid_count(judged, depth, column, d)
-                if piled > 5:
+                if piled > 5 and colour is not None and not _gap_bare(
+                        lab, centres[:2], colour, np.concatenate([bare[:, 0], field[None]]), best_r):
                     count = piled
             if not idx:
                 # a pile of the point's own colour shows its whole rings only, the column's first
@@ -388,10 +431,44 @@ def count_stacks(
                         centres = [(float(xbest[col, i]), float(cy_all[i])) for i in over]
                         colour = _stack_colour(lab, centres, best_r)
                         conf = float(np.mean([score[col, i] for i in idx]))
-            out.append(
-                StackReading(col, top, count, colour, max(0.0, min(1.0, conf)), tuple(centres), best_r)
-            )
+            out.append(StackReading(col, top, count, colour, max(0.0, min(1.0, conf)), tuple(centres), best_r,
+                                    bool(idx) and not bool(differs[idx].any())))
+    return _drop_third_colour(out)
+
+
+def _drop_third_colour(stacks: list[StackReading]) -> list[StackReading]:
+    """``stacks`` with those known only by their rims (``rim_only``: their discs of their point's own
+    colour) emptied when their colour is neither of the two checker colours that the stacks unlike
+    their points show (a die on a point, its glow closing the ring of the point's rounded base):
+    a set has two colours, and a checker of its point's colour stands elsewhere on the other points
+    too. Left as they are when the other stacks do not show two colours."""
+    seen = [np.array(s.colour_lab, np.float32) * _NAME_WEIGHT for s in stacks
+            if s.count and s.colour_lab is not None and not s.rim_only]
+    if len(seen) < 2:
+        return stacks
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, _, centres = cv2.kmeans(np.array(seen, dtype=np.float32), 2, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+    if np.linalg.norm((centres[0] - centres[1]) / _NAME_WEIGHT) < _SAME_COLOUR:
+        return stacks  # one colour shown: the other may stand only on points of its own colour
+    spread = max(float(np.linalg.norm(c - centres, axis=1).min()) for c in seen)
+    out = []
+    for s in stacks:
+        if s.rim_only and s.count and s.colour_lab is not None:
+            colour = np.array(s.colour_lab, np.float32) * _NAME_WEIGHT
+            far = float(np.linalg.norm(centres - colour, axis=1).min())
+            if far > max(spread, _SAME_COLOUR):
+                s = StackReading(s.column, s.top, 0, None, s.confidence, (), s.radius)
+        out.append(s)
     return out
+
+
+def _columns_used(only: Collection[tuple[int, bool]] | None, top: bool) -> np.ndarray | None:
+    """The columns of a row that :func:`count_stacks` reads given ``only``: those in it and their
+    neighbours (a column's disc is judged against its neighbours'); None for all."""
+    if only is None:
+        return None
+    cols = {c + dc for c, t in only if t == top for dc in (-1, 0, 1)}
+    return np.array(sorted(c for c in cols if 0 <= c < 12), dtype=np.intp)
 
 
 # How players pile a tall point (and the renderer with them): over the five in a column, four over
@@ -461,6 +538,31 @@ def _pyramid_count(score: np.ndarray, depth: np.ndarray, column: list[float], d:
     if not errs:
         return len(column)
     return min(errs, key=lambda n: (errs[n], n))
+
+
+def _gap_bare(lab: np.ndarray, pair: list[tuple[float, float]], colour: tuple[float, ...],
+              bare: np.ndarray, r: float) -> bool:
+    """True when a notch beside the gap between a column's first two checkers (``pair``, their
+    centres) shows the bare board: the sixth checker of a pile rests over that gap and covers both
+    notches, so a column with a bare notch holds no pile, whatever its rings say (shiny or embossed
+    checkers show ring edges between their centres). ``bare``: float (K, 3) Lab colours of the bare
+    board there; a notch is bare when unlike ``colour`` by ``_BARE_DELTA`` and nearer one of them
+    (a checker of the point's own colour leaves the question open: False)."""
+    if len(pair) < 2:
+        return False
+    height, width = lab.shape[:2]
+    (x0, y0), (x1, y1) = pair
+    mx, my = 0.5 * (x0 + x1), 0.5 * (y0 + y1)
+    k = max(1, int(round(0.15 * r)))
+    for side in (-1.0, 1.0):
+        x = int(round(np.clip(mx + side * 0.75 * r, 0, width - 1)))
+        y = int(round(np.clip(my, 0, height - 1)))
+        notch = np.median(lab[max(0, y - k) : y + k + 1, max(0, x - k) : x + k + 1].reshape(-1, 3), axis=0)
+        to_stack = float(np.linalg.norm(notch - np.array(colour, np.float32)))
+        to_bare = float(np.linalg.norm(bare - notch, axis=1).min())
+        if to_stack > _BARE_DELTA and to_stack > to_bare:
+            return True
+    return False
 
 
 def _distinct(colour: tuple[float, float, float], bare: np.ndarray) -> bool:
@@ -718,24 +820,27 @@ def _stack_colour(lab: np.ndarray, centres: list[tuple[float, float]], r: float)
 
 
 def name_colours(stacks: list[StackReading]) -> list[str | None]:
-    """``light``/``dark`` for each stack (None when empty), by 2-means on the stacks' Lab colours."""
+    """``light``/``dark`` for each stack (None when empty), by 2-means on the stacks' Lab colours,
+    lightness at ``_NAME_WEIGHT``: light falls unevenly (and a glossy or metallic checker's
+    lightness swings with it, a gold one from shadow to glare) far more than its hue does."""
     cols = np.array([s.colour_lab for s in stacks if s.colour_lab is not None], dtype=np.float32)
     names: list[str | None] = [None] * len(stacks)
     if cols.size == 0:
         return names
+    cols = cols * _NAME_WEIGHT
     if len(cols) == 1:
         centres = np.stack([cols[0], cols[0]])
     else:
         crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
         _, _, centres = cv2.kmeans(cols, 2, None, crit, 3, cv2.KMEANS_PP_CENTERS)
-    if np.linalg.norm(centres[0] - centres[1]) < _SAME_COLOUR:
-        one = LIGHT if float(centres.mean(axis=0)[0]) >= 128 else DARK
+    if np.linalg.norm((centres[0] - centres[1]) / _NAME_WEIGHT) < _SAME_COLOUR:
+        one = LIGHT if float(centres.mean(axis=0)[0] / _NAME_WEIGHT[0]) >= 128 else DARK
         return [one if s.colour_lab is not None else None for s in stacks]
     light = int(np.argmax(centres[:, 0]))
     for i, s in enumerate(stacks):
         if s.colour_lab is None:
             continue
-        dist = np.linalg.norm(centres - np.array(s.colour_lab, dtype=np.float32), axis=1)
+        dist = np.linalg.norm(centres - np.array(s.colour_lab, dtype=np.float32) * _NAME_WEIGHT, axis=1)
         names[i] = LIGHT if int(np.argmin(dist)) == light else DARK
     return names
 
@@ -863,4 +968,21 @@ def _outline_fits(gx: np.ndarray, gy: np.ndarray, centre: tuple[float, float], r
     py = sy + (half + off) * ny + along * nx
     at = (sx + half * nx - along * ny)[..., 0]
     square = fraction(px, py, nx, ny, at, (3, 4))
-    return float(square.max()), circle
+    # upright rectangles, sides along and across the bar: half-widths as the squares', half-lengths
+    # _UPRIGHT_HALF; sides 0 and 2 run along the bar (normals along x), 1 and 3 across it
+    hx = (np.array(_SQUARE_HALF) * r)[None, :, None, None, None, None]  # (1, A, 1, 1, 1, 1)
+    hy = (np.array(_UPRIGHT_HALF) * r)[None, None, :, None, None, None]  # (1, 1, B, 1, 1, 1)
+    ux = np.array([1.0, 0.0, -1.0, 0.0])[None, None, None, :, None, None]
+    uy = np.array([0.0, 1.0, 0.0, -1.0])[None, None, None, :, None, None]
+    t = np.linspace(-0.7, 0.7, 8)[None, None, None, None, :, None]
+    # (a ring finds its disc at either end of a rectangle longer than it: centres up to 0.6 r along)
+    ux0, uy0 = np.meshgrid(np.linspace(-0.2, 0.2, 3) * r, np.linspace(-0.6, 0.6, 7) * r)
+    sx = (centre[0] + ux0.ravel())[:, None, None, None, None, None]
+    sy = (centre[1] + uy0.ravel())[:, None, None, None, None, None]
+    reach = np.abs(ux) * hx + np.abs(uy) * hy  # (1, A, B, 4, 1, 1) the side's distance out
+    span = np.abs(uy) * hx + np.abs(ux) * hy  # the side's half-length
+    px = sx + (reach + off) * ux - t * span * uy  # (S, A, B, 4, 8, 2)
+    py = sy + (reach + off) * uy + t * span * ux
+    at = (sx + reach * ux - t * span * uy)[..., 0]
+    upright = fraction(px, py, ux, uy, at, (3, 4))
+    return max(float(square.max()), float(upright.max())), circle

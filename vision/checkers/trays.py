@@ -53,7 +53,7 @@ from vision.board.view import colour_gradient
 from vision.checkers.stacks import StackReading, name_colours, ring_scores
 from vision.reading import DARK, LIGHT
 
-__all__ = ["OffGroup", "find_off", "name_off", "name_by_off"]
+__all__ = ["OffGroup", "find_off", "name_off", "name_by_off", "off_inputs"]
 
 # The strip beyond each end of the field, in point widths from the field's edge ...
 _NEAR = 0.05
@@ -443,19 +443,21 @@ def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray,
 
 
 def find_off(image: np.ndarray, geom: BoardGeometry, radius: float, stacks: list[StackReading],
-             avoid: list[tuple[float, float]] | None = None) -> list[OffGroup]:
+             avoid: list[tuple[float, float]] | None = None,
+             inputs: tuple[np.ndarray, bool] | None = None) -> list[OffGroup]:
     """The borne-off checkers beyond both ends of the field in a BGR uint8 image (H, W, 3).
 
     ``radius``: the checkers' radius in rectified pixels; ``stacks``: the points' (and bar's) stacks,
     whose colours are the only checker colours (none with a colour: [] -- nothing can be named);
     ``avoid``: rectified positions of things known not to be checkers (the cube). Returns one
-    :class:`OffGroup` per row on edge and per flat disc (see the module docstring).
+    :class:`OffGroup` per row on edge and per flat disc (see the module docstring). ``inputs``:
+    :func:`off_inputs` of ``stacks`` when the caller has it already.
     """
-    known = _distinct([s.colour_lab for s in stacks if s.colour_lab is not None and s.count])
-    if known.size == 0 or radius <= 0:
+    if radius <= 0:
         return []
-    # one colour on the points: the other's fifteen may all be off (the game is over)
-    other = len({n for n, s in zip(name_colours(stacks), stacks, strict=True) if n and s.count}) == 1
+    known, other = off_inputs(stacks) if inputs is None else inputs
+    if known.size == 0:
+        return []
     pw = float(POINT_PX)
     r = _SCALE * radius
     d = 2 * r
@@ -493,6 +495,18 @@ def find_off(image: np.ndarray, geom: BoardGeometry, radius: float, stacks: list
                 continue
             out.append(OffGroup(side, "flat", 1, _lab3(c), rect(x, y), score))
     return out
+
+
+def off_inputs(stacks: list[StackReading]) -> tuple[np.ndarray, bool]:
+    """What :func:`find_off` takes from the stacks: the checker colours (float32 (K, 3), near-repeats
+    dropped) and whether the points show one colour only (the other's fifteen may all be off: the
+    game is over). Two frames whose stacks give the same inputs and whose trays are unchanged have
+    the same borne-off checkers (the incremental reader keeps them)."""
+    known = _distinct([s.colour_lab for s in stacks if s.colour_lab is not None and s.count])
+    if known.size == 0:
+        return known, False
+    other = len({n for n, s in zip(name_colours(stacks), stacks, strict=True) if n and s.count}) == 1
+    return known, other
 
 
 def _distinct(colours: list[tuple[float, float, float]]) -> np.ndarray:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["FaceRead", "Pip", "blob_strength", "find_pips", "read_face", "select_face"]
+__all__ = ["FaceRead", "Pip", "blob_strength", "find_pips", "odd_size", "read_face", "select_face"]
 
 # Pips of one face: max ratio of areas and of contrasts, max Lab distance between their colours.
 _AREA_RATIO = 2.5
@@ -61,7 +61,8 @@ class FaceRead:
     pips: tuple[Pip, ...] = ()
 
 
-def _odd(v: float, lo: int = 3) -> int:
+def odd_size(v: float, lo: int = 3) -> int:
+    """The odd filter size nearest ``v`` (at least ``lo``): OpenCV's median and box filters want one."""
     k = max(lo, int(round(v)))
     return k if k % 2 else k + 1
 
@@ -215,7 +216,7 @@ def find_pips(lab: np.ndarray, mask: np.ndarray, size: float) -> list[Pip]:
     sigma = max(0.7, _DOH_SIGMA * size)
     resp, g = blob_strength(lab, inside, sigma)
     dt = cv2.distanceTransform(np.pad(mask, 1), cv2.DIST_L2, 3)[1:-1, 1:-1]
-    nb = _odd(size * 0.14)
+    nb = odd_size(size * 0.14)
     peaks = (resp >= cv2.dilate(resp, np.ones((nb, nb), np.uint8))) & (resp > _DOH_MIN) & (dt >= _RIM * size)
     ys, xs = np.nonzero(peaks)
     if len(xs) == 0:

@@ -166,6 +166,17 @@ _ISOLATION_RING = 2.5
 _ISOLATION_MIN = 0.8
 # At most this many pips are considered per frame (strongest first).
 _MAX_PIPS = 200
+# The coarse look (_gate): blobs at least this strong (grey units, scale-normalised) and this round
+# at half the view's size mark where the view is searched; it is made only when the pip scale is at
+# least _GATE_SIGMA view px (half of it is then still a blob of a pixel or more).
+_GATE_MIN = 30.0
+_GATE_ROUND = 0.25
+_GATE_SIGMA = 1.1
+# Each place the gate marks is searched in a box this many checker radii round it (a face's centre
+# lies within half a die of any of its pips, and its checks reach a die's edge and a half past it);
+# when the boxes cover more than _WHOLE_SHARE of the view, the whole view is searched instead.
+_BOX_PAD = 2.5
+_WHOLE_SHARE = 0.5
 
 
 def _sigmas(radius: float) -> tuple[float, float]:
@@ -192,17 +203,21 @@ class DiceView:
         return np.asarray(xy, np.float64).reshape(-1, 2) / self.scale - self.margin
 
 
-def dice_view(image: np.ndarray, geom: BoardGeometry, radius: float, reuse: bool = False) -> DiceView:
-    """The field rectified for the dice search (see :class:`DiceView`).
+@dataclass(frozen=True)
+class _Frame:
+    """Where the dice view lies, before any pixel is warped: ``k`` view px per rectified px, the
+    ``margin`` (rectified px), its ``size`` (w, h, view px), ``hom`` (input px -> view px) and
+    ``source`` (input px per view px over the field)."""
 
-    The board reader's rectified field (``POINT_PX`` per point) is as sharp as a webcam frame, but a
-    tournament camera sees a point 50-80 px wide and its dice's pips only 3-5 px: the dice are looked
-    for at the frame's own resolution, as far as the smallest pips then span ``_PIP_PX`` (sigma) --
-    no sharper (the search's cost grows with the scale squared) and at most ``_MAX_VIEW`` times the
-    reader's. The margin is ``_MARGIN`` point widths along the long sides' ends (the trays) and half
-    that above and below. ``radius``: the checkers' radius in rectified px. ``reuse``: the view is
-    written into this thread's scratch array (:mod:`vision.arrays`), valid until the next such call.
-    """
+    k: float
+    margin: tuple[float, float]
+    size: tuple[int, int]
+    hom: np.ndarray
+    source: float
+
+
+def _view_frame(geom: BoardGeometry, radius: float) -> _Frame:
+    """The frame of :func:`dice_view` (its docstring says how the scale and margin are chosen)."""
     w, h = geom.size
     corners = geom.to_image(np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]], np.float64))
     top, bottom = np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[3])
@@ -214,19 +229,52 @@ def dice_view(image: np.ndarray, geom: BoardGeometry, radius: float, reuse: bool
     mx, my = _MARGIN * geom.point_w, 0.5 * _MARGIN * geom.point_w
     size = (int(round(k * (w + 2 * mx))), int(round(k * (h + 2 * my))))
     hom = np.array([[k, 0.0, k * mx], [0.0, k, k * my], [0.0, 0.0, 1.0]]) @ geom.homography
+    return _Frame(k, (mx, my), size, hom, native / k)
+
+
+def dice_view(image: np.ndarray, geom: BoardGeometry, radius: float, reuse: bool = False,
+              box: tuple[int, int, int, int] | None = None) -> DiceView:
+    """The field rectified for the dice search (see :class:`DiceView`).
+
+    The board reader's rectified field (``POINT_PX`` per point) is as sharp as a webcam frame, but a
+    tournament camera sees a point 50-80 px wide and its dice's pips only 3-5 px: the dice are looked
+    for at the frame's own resolution, as far as the smallest pips then span ``_PIP_PX`` (sigma) --
+    no sharper (the search's cost grows with the scale squared) and at most ``_MAX_VIEW`` times the
+    reader's. The margin is ``_MARGIN`` point widths along the long sides' ends (the trays) and half
+    that above and below. ``radius``: the checkers' radius in rectified px. ``reuse``: the view is
+    written into this thread's scratch array (:mod:`vision.arrays`), valid until the next such call.
+    ``box``: only the part (x0, y0, x1, y1) of the whole view (view px), as a view of its own (its
+    margin shifted by the box's corner).
+    """
+    return _warp(image, _view_frame(geom, radius), reuse, box)
+
+
+def _warp(image: np.ndarray, f: _Frame, reuse: bool = False,
+          box: tuple[int, int, int, int] | None = None) -> DiceView:
+    hom, size, margin = f.hom, f.size, f.margin
+    if box is not None:
+        x0, y0, x1, y1 = box
+        hom = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]]) @ hom
+        size, margin = (x1 - x0, y1 - y0), (margin[0] - x0 / f.k, margin[1] - y0 / f.k)
     dst = scratch("board_dice.view", (size[1], size[0], 3), np.uint8) if reuse else None
     view = cv2.warpPerspective(image, hom, size, dst, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return DiceView(view, k, (mx, my), native / k)
+    return DiceView(view, f.k, margin, f.source)
 
 
-def _exposed(view: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+def _exposed(view: np.ndarray, out: np.ndarray | None = None, gain: float | None = None) -> np.ndarray:
     """The view brightened to a normal exposure (``_EXPOSED`` at its ``_BRIGHT_PCT`` percentile of
     grey, gain at most ``_MAX_GAIN``), or as it is when already that bright. uint8 BGR (H, W, 3);
-    ``out``: where to write a brightened view (like ``view``), else a new array."""
-    grey = cv2.cvtColor(view[::4, ::4], cv2.COLOR_BGR2GRAY)
-    top = float(np.percentile(grey, _BRIGHT_PCT))
-    gain = min(_MAX_GAIN, _EXPOSED / max(top, 1.0))
+    ``out``: where to write a brightened view (like ``view``), else a new array; ``gain``: the gain
+    when measured already (:func:`_gain`, on the whole view of a part)."""
+    if gain is None:
+        gain = _gain(cv2.cvtColor(view[::4, ::4], cv2.COLOR_BGR2GRAY))
     return view if gain <= 1.0 else cv2.convertScaleAbs(view, out, alpha=gain)
+
+
+def _gain(grey: np.ndarray) -> float:
+    """The exposure gain of :func:`_exposed` for a view whose grey (a sample of it) is ``grey``."""
+    top = float(np.percentile(grey, _BRIGHT_PCT))
+    return min(_MAX_GAIN, _EXPOSED / max(top, 1.0))
 
 
 def _doh(light: np.ndarray, sigma: float,
@@ -444,14 +492,20 @@ def _keep(shape: tuple[int, int], discs: list[tuple[float, float, float]],
     rims and shadows make blobs), out of the gaps where two
     checkers meet (within 1.4 radii of both) and off the cube (x, y, half-diagonal). A die lying on
     a checker is not read (the station then sees no whole roll and asks)."""
+    h, w = shape
     block = np.zeros(shape, np.uint8)
     near = np.zeros(shape, np.uint8)
     for x, y, r in discs:
         c = (int(round(x)), int(round(y)))
         cv2.circle(block, c, int(round(_RIM * r)), 1, -1)
-        one = np.zeros(shape, np.uint8)
-        cv2.circle(one, c, int(round(1.4 * r)), 1, -1)
-        near += one
+        # the disc of 1.4 radii drawn in its own box only (the same pixels as on a whole plane)
+        rr = int(round(1.4 * r))
+        x0, y0, x1, y1 = max(0, c[0] - rr), max(0, c[1] - rr), min(w, c[0] + rr + 1), min(h, c[1] + rr + 1)
+        if x0 >= x1 or y0 >= y1:
+            continue
+        one = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.circle(one, (c[0] - x0, c[1] - y0), rr, 1, -1)
+        near[y0:y1, x0:x1] += one
     if cube is not None:
         cv2.circle(block, (int(round(cube[0])), int(round(cube[1]))), int(np.ceil(cube[2])), 1, -1)
     return (block == 0) & (near < 2)
@@ -544,6 +598,87 @@ def _mean_contrast(face: Face, pips: list[BoardPip]) -> float:
     return float(np.mean([pips[i].contrast for i in face.members]))
 
 
+def _gate(image: np.ndarray, frame: _Frame, masked: list[tuple[float, float, float]],
+          cube: tuple[float, float, float] | None,
+          sigma: float) -> tuple[list[tuple[float, float]], float] | None:
+    """Where pips may be, from a coarse look: the grey frame at half size (a Gaussian pyramid step)
+    warped to the dice view at half its scale, and the blobs there (:func:`_doh` at half the pip
+    scale) at least ``_GATE_MIN`` strong and ``_GATE_ROUND`` round, off the masked discs and the
+    cube (``masked``, ``cube``: whole-view px). Returns the blobs' centres in whole-view px and the
+    view's exposure gain (:func:`_gain`), or None when the pips are too small to be seen at half
+    size (``sigma``, the pip scale in view px, below ``_GATE_SIGMA``): then the whole view is read.
+    A loose look: every pip of a die that the full search reads is much stronger than the gate asks."""
+    if sigma < _GATE_SIGMA:
+        return None
+    half = cv2.pyrDown(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    hom = np.diag([0.5, 0.5, 1.0]) @ frame.hom @ np.diag([2.0, 2.0, 1.0])
+    size = ((frame.size[0] + 1) // 2, (frame.size[1] + 1) // 2)
+    coarse = cv2.warpPerspective(half, hom, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    gain = _gain(coarse[::2, ::2])
+    light = scratch("board_dice.gate", coarse.shape)
+    cv2.convertScaleAbs(coarse, coarse, alpha=max(1.0, gain))
+    light[:] = coarse
+    strength, dxx, dyy, dxy = _doh(light, 0.5 * sigma, slot=9)
+    keep = _keep(light.shape, [(x / 2, y / 2, r / 2) for x, y, r in masked],
+                 None if cube is None else (cube[0] / 2, cube[1] / 2, cube[2] / 2))
+    peaks = (strength >= cv2.dilate(strength, np.ones((3, 3), np.uint8))) & (strength > _GATE_MIN) & keep
+    ys, xs = np.nonzero(peaks)
+    a, b, c = dxx[ys, xs], dyy[ys, xs], dxy[ys, xs]
+    root = np.sqrt((a - b) ** 2 + 4 * c * c)
+    roundness = np.maximum(0.0, np.abs(a + b) - root) / np.maximum(np.abs(a + b) + root, 1e-6)
+    ok = roundness >= _GATE_ROUND
+    return [(2.0 * float(x), 2.0 * float(y)) for x, y in zip(xs[ok], ys[ok], strict=True)], gain
+
+
+def _border(r: float) -> int:
+    """How far (view px) the pip filters reach from a blob at checkers' radius ``r`` (view px): three
+    of the larger pip scale's sigmas and the derivatives' pixel."""
+    return int(np.ceil(3.0 * _sigmas(r)[1])) + 2
+
+
+def _area(box: tuple[int, int, int, int] | None) -> int:
+    return 0 if box is None else (box[2] - box[0]) * (box[3] - box[1])
+
+
+def _clip_box(box: tuple[float, float, float, float], size: tuple[int, int]) -> tuple[int, int, int, int]:
+    x0, y0, x1, y1 = box
+    return (max(0, int(np.floor(x0))), max(0, int(np.floor(y0))),
+            min(size[0], int(np.ceil(x1))), min(size[1], int(np.ceil(y1))))
+
+
+def _boxes(spots: list[tuple[float, float]], pad: float,
+           size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1, view px) ``pad`` px round the spots, cut to the view of ``size``,
+    overlapping ones joined (their union's bounding box) until none overlap."""
+    boxes = [_clip_box((x - pad, y - pad, x + pad, y + pad), size) for x, y in spots]
+    joined = True
+    while joined:
+        joined = False
+        out: list[tuple[int, int, int, int]] = []
+        for b in boxes:
+            for i, o in enumerate(out):
+                if b[0] < o[2] and o[0] < b[2] and b[1] < o[3] and o[1] < b[3]:
+                    out[i] = (min(b[0], o[0]), min(b[1], o[1]), max(b[2], o[2]), max(b[3], o[3]))
+                    joined = True
+                    break
+            else:
+                out.append(b)
+        boxes = out
+    return boxes
+
+
+def _inside_cut(pips: list[BoardPip], box: tuple[int, int, int, int], size: tuple[int, int],
+                border: int) -> list[BoardPip]:
+    """The pips of a box's view (box px) not within ``border`` px of a side of the box that cuts the
+    whole view (of ``size``): there the filters saw the cut, not the image."""
+    x0, y0, x1, y1 = box
+    lo_x = border if x0 > 0 else -1
+    lo_y = border if y0 > 0 else -1
+    hi_x = (x1 - x0) - border if x1 < size[0] else np.inf
+    hi_y = (y1 - y0) - border if y1 < size[1] else np.inf
+    return [p for p in pips if lo_x <= p.x <= hi_x and lo_y <= p.y <= hi_y]
+
+
 def find_board_dice(
     image: np.ndarray,
     geom: BoardGeometry,
@@ -564,25 +699,86 @@ def find_board_dice(
         ``cocked`` or ``flat``; RULES.md B15, N10), ``confidence`` 0-1. Dice of another set's size
         or much fainter pips than the best die are left out (the dice on a board come in pairs of
         one set).
+
+    The view is searched in full only where a coarse look (:func:`_gate`) shows pip-like blobs: in
+    boxes round them, each read as a view of its own, or the whole view when they cover much of it.
     """
-    dv = dice_view(image, geom, radius, reuse=True)
-    shape = dv.image.shape
-    lab = cv2.cvtColor(_exposed(dv.image, scratch("board_dice.exposed", shape, np.uint8)), cv2.COLOR_BGR2LAB,
-                       scratch("board_dice.lab", shape, np.uint8))
-    k = dv.scale
-    r = radius * k
+    frame = _view_frame(geom, radius)
+    r = radius * frame.k
     cube = None
     if cube_xy is not None:
-        c = dv.to_view(geom.to_rectified(np.array([cube_xy], np.float64)))[0]
-        cube = (float(c[0]), float(c[1]), 1.1 * r)
-    circles = [(*dv.to_view(np.array([x, y]))[0], rr * k) for x, y, rr in discs]
+        c = frame.hom @ np.array([cube_xy[0], cube_xy[1], 1.0])
+        cube = (float(c[0] / c[2]), float(c[1] / c[2]), 1.1 * r)
     # a disc on the bar may be a die taken for a hit checker (a white die on a black bar): the bar's
     # discs are not masked, and a checker's rim there is refused by the bar's checks (_BAR_SAME)
     bar_x = geom.bar or (np.inf, -np.inf)
-    keep = _keep(lab.shape[:2], [c for c, (x, _, _) in zip(circles, discs, strict=True)
-                                 if not bar_x[0] <= x <= bar_x[1]], cube)
+    masked = [((x + frame.margin[0]) * frame.k, (y + frame.margin[1]) * frame.k, rr * frame.k)
+              for x, y, rr in discs if not bar_x[0] <= x <= bar_x[1]]
+    gated = _gate(image, frame, masked, cube, _sigmas(r)[0])
+    parts: list[_Part] = []
+    if gated is None:
+        parts.append(_search(image, geom, frame, masked, cube, None, None, r))
+    else:
+        spots, gain = gated
+        if not spots:
+            return ()
+        boxes: list[tuple[int, int, int, int] | None] = list(
+            _boxes(spots, _BOX_PAD * r + _border(r), frame.size))
+        if sum(_area(b) for b in boxes) > _WHOLE_SHARE * frame.size[0] * frame.size[1]:
+            boxes = [None]  # the whole view, its gain measured on it
+        parts = [_search(image, geom, frame, masked, cube, box, None if box is None else gain, r)
+                 for box in boxes]
+    found = [(f, part) for part in parts for f in part.faces]
+    if not found:
+        return ()
+    # one set of dice: pips printed alike, dice of one size
+    best = max(_mean_contrast(f, part.pips) for f, part in found)
+    sized = [f.edge for f, _ in found if len(f.members) > 1]
+    ref = float(np.median(sized)) if sized else None
+    kept = {id(f) for f, part in found if _mean_contrast(f, part.pips) >= _SET_CONTRAST * best
+            and (ref is None or len(f.members) == 1 or 1 / _SET_SIZE <= f.edge / ref <= _SET_SIZE)}
+    out: list[DieReading] = []
+    for part in parts:
+        mine = [f for f in part.faces if id(f) in kept]
+        if mine:
+            out += _readings(mine, part.pips, geom, part.dv, discs, part.stack_view)
+    out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class _Part:
+    """The faces read in one view (the whole dice view, or a box of it) and what their statuses
+    need: the view, its pips, and ``stack_view`` (a view and its Lab round a rectified point, for
+    :func:`_on_stack`)."""
+
+    dv: DiceView
+    pips: list[BoardPip]
+    faces: list[Face]
+    stack_view: Callable[[np.ndarray], tuple[DiceView, np.ndarray]]
+
+
+def _search(image: np.ndarray, geom: BoardGeometry, frame: _Frame,
+            masked: list[tuple[float, float, float]], cube: tuple[float, float, float] | None,
+            box: tuple[int, int, int, int] | None, gain: float | None, r: float) -> _Part:
+    """The d6 faces in the dice view, or in its ``box`` (whole-view px) read as a view of its own;
+    ``masked``, ``cube`` in whole-view px; ``gain``: the exposure gain, None = measured on the view;
+    ``r``: the checkers' radius in view px.
+    A box's pips within a blob's reach of a side that cuts the view are dropped (the filters see
+    the cut there)."""
+    whole = box is None
+    dv = _warp(image, frame, reuse=whole, box=box)
+    shape = dv.image.shape
+    exposed = _exposed(dv.image, scratch("board_dice.exposed", shape, np.uint8) if whole else None, gain)
+    lab = cv2.cvtColor(exposed, cv2.COLOR_BGR2LAB,
+                       scratch("board_dice.lab", shape, np.uint8) if whole else None)
+    ox, oy = (0, 0) if box is None else box[:2]
+    keep = _keep(lab.shape[:2], [(x - ox, y - oy, rr) for x, y, rr in masked],
+                 None if cube is None else (cube[0] - ox, cube[1] - oy, cube[2]))
     sigmas = _sigmas(r)
     pips = board_pips(lab, sigmas, keep)
+    if box is not None:
+        pips = _inside_cut(pips, box, frame.size, _border(r))
     bar = None
     if geom.bar is not None:
         x0, x1 = dv.to_view(np.array([[geom.bar[0], 0.0], [geom.bar[1], 0.0]]))[:, 0]
@@ -590,15 +786,19 @@ def find_board_dice(
     (fx0, fy0), (fx1, fy1) = dv.to_view(np.array([[0.0, 0.0], [float(geom.size[0]), float(geom.size[1])]]))
     accept = _accept(lab, pips, sigmas[0], r, keep, bar, (fx0, fy0, fx1, fy1), _MIN_EDGE_PX / dv.source)
     faces = find_faces(pips, tuple(e * r for e in _EDGES_OF_RADIUS), accept, _ONE_ROUND)
-    if not faces:
-        return ()
-    # one set of dice: pips printed alike, dice of one size
-    best = max(_mean_contrast(f, pips) for f in faces)
-    sized = [f.edge for f in faces if len(f.members) > 1]
-    ref = float(np.median(sized)) if sized else None
-    kept = [f for f in faces if _mean_contrast(f, pips) >= _SET_CONTRAST * best
-            and (ref is None or len(f.members) == 1 or 1 / _SET_SIZE <= f.edge / ref <= _SET_SIZE)]
-    return _readings(kept, pips, geom, dv, discs, lab)
+
+    def stack_view(xy: np.ndarray) -> tuple[DiceView, np.ndarray]:
+        if whole:
+            return dv, lab
+        # a box round the die reaching past the stack's next checker (on the whole view it is a
+        # plain part of it; here the checker may lie outside the box the faces were read in)
+        cx, cy = (np.asarray(xy, np.float64) + frame.margin) * frame.k
+        reach = (_STACK_NEXT[1] + 0.5 + _BEYOND_RING) * r
+        b = _clip_box((cx - reach, cy - reach, cx + reach, cy + reach), frame.size)
+        sv = _warp(image, frame, box=b)
+        return sv, cv2.cvtColor(_exposed(sv.image, None, gain), cv2.COLOR_BGR2LAB)
+
+    return _Part(dv, pips, faces, stack_view)
 
 
 def _regions(geom: BoardGeometry, discs: list[tuple[float, float, float]]) -> BoardRegions:
@@ -620,7 +820,10 @@ def _regions(geom: BoardGeometry, discs: list[tuple[float, float, float]]) -> Bo
 
 
 def _readings(faces: list[Face], pips: list[BoardPip], geom: BoardGeometry, dv: DiceView,
-              discs: list[tuple[float, float, float]], lab: np.ndarray) -> tuple[DieReading, ...]:
+              discs: list[tuple[float, float, float]],
+              stack_view: Callable[[np.ndarray], tuple[DiceView, np.ndarray]]) -> list[DieReading]:
+    """The readings of the faces of one view ``dv``; ``stack_view``: a view and its Lab round a
+    rectified point (for :func:`_on_stack`)."""
     regions = _regions(geom, discs)
     out = []
     for f in faces:
@@ -633,11 +836,15 @@ def _readings(faces: list[Face], pips: list[BoardPip], geom: BoardGeometry, dv: 
         status = board_status(die, regions, edge_px)
         rect_xy = dv.to_rectified(np.array([[cx, cy]]))[0]
         if status in (DieStatus.FLAT, DieStatus.COCKED) and (
-                _between_checkers(rect_xy, discs) or _on_stack(rect_xy, discs, lab, dv)):
+                _between_checkers(rect_xy, discs)
+                or _on_stack(rect_xy, discs, *_lab_first(stack_view(rect_xy)))):
             status = DieStatus.ON_CHECKER
         out.append(replace(die, status=status))
-    out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
-    return tuple(out)
+    return out
+
+
+def _lab_first(view: tuple[DiceView, np.ndarray]) -> tuple[np.ndarray, DiceView]:
+    return view[1], view[0]
 
 
 def _between_checkers(xy: np.ndarray, discs: list[tuple[float, float, float]]) -> bool:

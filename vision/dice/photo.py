@@ -40,7 +40,7 @@ import numpy as np
 
 from vision.dice.cnn import DiceClassifier, DiceNet, load_classifier, load_net
 from vision.dice.cnn import find as cnn_find
-from vision.dice.faces import FaceRead, blob_strength, read_face
+from vision.dice.faces import FaceRead, blob_strength, odd_size, read_face
 from vision.dice.tilt import is_cocked
 from vision.errors import DiceInputError
 from vision.reading import DieReading, DieStatus
@@ -74,7 +74,7 @@ _MAX_SIDE = 1280
 # one die seen whole (aspect below _ONE_ASPECT, solidity above _ONE_SOLIDITY).
 _SPLIT_AREA = 1.6
 # Short side (px) of the copy the scale vote works on.
-_VOTE_SIDE = 1000.0
+_VOTE_SIDE = 360.0
 # Trial die sizes in the scale vote (geometric series).
 _VOTE_TRIALS = 12
 # Lightness std (OpenCV Lab L units) inside a blob below which it is no die (no pips).
@@ -108,11 +108,6 @@ def _check_image(image: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(image)
 
 
-def _odd(v: float, lo: int = 3) -> int:
-    k = max(lo, int(round(v)))
-    return k if k % 2 else k + 1
-
-
 def foreground_distance(lab: np.ndarray, window: float | None = None) -> np.ndarray:
     """Per-pixel CIE-Lab distance from the slowly varying surface under the dice.
 
@@ -121,14 +116,19 @@ def foreground_distance(lab: np.ndarray, window: float | None = None) -> np.ndar
         well above the die size or a die's middle counts as surface.
     :returns: HxW float32 distance (0 = surface colour).
     """
+    d = lab.astype(np.float32) - _surface(lab, window).astype(np.float32)
+    return np.sqrt((d * d).sum(axis=2))
+
+
+def _surface(lab: np.ndarray, window: float | None) -> np.ndarray:
+    """The surface estimate of :func:`foreground_distance`: a median over ``window`` px, taken on a
+    copy a quarter the size and brought back to full size (uint8 HxWx3)."""
     h, w = lab.shape[:2]
     f = 4
     small = cv2.resize(lab, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
-    k = _odd((window or min(h, w) / 8.0) / f, 5)
+    k = odd_size((window or min(h, w) / 8.0) / f, 5)
     bg = cv2.medianBlur(small, min(k, 255))
-    bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
-    d = lab.astype(np.float32) - bg.astype(np.float32)
-    return np.sqrt((d * d).sum(axis=2))
+    return np.asarray(cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
 
 
 def _blobs(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
@@ -245,13 +245,46 @@ def _surface_mask(
 ) -> tuple[np.ndarray, tuple[float, float] | None]:
     """Foreground mask (uint8 0/255, small holes filled) and (die size, support) it shows, or None
     (always None when ``vote`` is False)."""
-    mask = (foreground_distance(lab, window) > _FOREGROUND_DELTA).astype(np.uint8) * 255
+    mask = _foreground(lab, window)
     if region is not None:
         mask &= region
     cross = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, cross), np.uint8)
     mask = _fill_holes(mask, (min(mask.shape) / 12.0) ** 2)
     return mask, _scale_vote(mask, lab[:, :, 0]) if vote else None
+
+
+def _foreground(lab: np.ndarray, window: float) -> np.ndarray:
+    """uint8 0/255: where :func:`foreground_distance` exceeds ``_FOREGROUND_DELTA``, compared as
+    squared distances (exact: the squares of integer differences) in OpenCV's per-pixel calls
+    rather than numpy's reduction over the channel axis."""
+    d = cv2.absdiff(lab, _surface(lab, window)).astype(np.float32)
+    sq = cv2.transform(cv2.multiply(d, d), np.ones((1, 3), np.float32))
+    _, over = cv2.threshold(sq, _FOREGROUND_DELTA**2, 255.0, cv2.THRESH_BINARY)
+    return np.asarray(over, np.uint8)
+
+
+@dataclass(frozen=True)
+class _Work:
+    """One image as every step reads it: at working resolution (``scale`` working px per input px),
+    in Lab, with the region (bool, working px; None = everywhere). Made once per image."""
+
+    bgr: np.ndarray
+    lab: np.ndarray
+    scale: float
+    region: np.ndarray | None
+
+
+def _work_of(image: np.ndarray, region_mask: np.ndarray | None) -> _Work:
+    work, scale = _working(image)
+    region = None
+    if region_mask is not None:
+        rm = np.asarray(region_mask)
+        if rm.shape[:2] != image.shape[:2]:
+            raise DiceInputError(f"region_mask shape {rm.shape} does not match the image {image.shape[:2]}")
+        region = cv2.resize((rm > 0).astype(np.uint8), (work.shape[1], work.shape[0]),
+                            interpolation=cv2.INTER_NEAREST) > 0
+    return _Work(work, cv2.cvtColor(work, cv2.COLOR_BGR2LAB), scale, region)
 
 
 def find_die_candidates(
@@ -264,21 +297,21 @@ def find_die_candidates(
     :param die_size: the die edge in input pixels when the caller knows it (a calibrated board); None
         = estimate it from the image.
     """
-    work, scale = _working(image)
-    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
-    rm = None
-    if region_mask is not None:
-        rm = (np.asarray(region_mask) > 0).astype(np.uint8) * 255
-        if rm.shape[:2] != image.shape[:2]:
-            raise DiceInputError(f"region_mask shape {rm.shape} does not match the image {image.shape[:2]}")
-        rm = cv2.resize(rm, (work.shape[1], work.shape[0]), interpolation=cv2.INTER_NEAREST)  # type: ignore[assignment]
-    short = min(work.shape[:2])
+    w = _work_of(image, region_mask)
+    return _find_candidates(w, die_size), w.scale
+
+
+def _find_candidates(w: _Work, die_size: float | None) -> list[DieCandidate]:
+    """:func:`find_die_candidates` on a prepared image."""
+    lab = w.lab
+    rm = None if w.region is None else w.region.astype(np.uint8) * 255
+    short = min(lab.shape[:2])
     if die_size is not None:
-        size = float(die_size) * scale
+        size = float(die_size) * w.scale
         if not size > 2.0:
             raise DiceInputError(f"die_size {die_size} px is too small to read pips")
         mask, _ = _surface_mask(lab, rm, max(short / 8.0, 3.0 * size), vote=False)
-        return _candidates(work, mask, size), scale
+        return _candidates(w.bgr, mask, size)
     # A surface window of 1/8 of the frame follows the lighting and the tray's walls, but a die larger
     # than half that window passes for surface in its middle: when a window of 1/3 of the frame
     # explains more die area, the dice are large and the window is made two dice wide.
@@ -291,8 +324,8 @@ def find_die_candidates(
             mask, vote = _surface_mask(lab, rm, max(short / 8.0, 2.0 * wide[0]))
             vote = vote or wide
     if vote is None:
-        return [], scale
-    return _candidates(work, mask, vote[0]), scale
+        return []
+    return _candidates(w.bgr, mask, vote[0])
 
 
 def _candidates(work: np.ndarray, mask: np.ndarray, size: float) -> list[DieCandidate]:
@@ -364,10 +397,10 @@ def _pip_first_candidates(
     for c in cands:
         ch, cw = c.mask.shape
         covered[c.y0 : c.y0 + ch, c.x0 : c.x0 + cw] |= c.mask
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_odd(0.5 * size),) * 2)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (odd_size(0.5 * size),) * 2)
     covered = np.asarray(cv2.dilate(covered, disc), np.uint8)
     resp, _ = blob_strength(lab, np.ones((h, w), bool), max(0.7, 0.06 * size))
-    nb = _odd(size * 0.14)
+    nb = odd_size(size * 0.14)
     peaks = (resp >= cv2.dilate(resp, np.ones((nb, nb), np.uint8))) & (resp > _PIP_FIRST_MIN) & (covered == 0)
     if region is not None:
         peaks &= region
@@ -478,39 +511,37 @@ def read_dice_with(
     """:func:`read_dice` with a given network (:mod:`vision.dice.cnn`) or, when ``net`` is None, the
     classical reading alone. Used by the training scripts to score a model before it is shipped."""
     img = _check_image(image)
+    w = _work_of(img, region_mask)
     if net is not None:
         # the network finds dice itself: the classical candidates give the die size and cocked status
-        reads, scale, size = read_candidates(img, region_mask, die_size, pip_first=False)
-        return _read_with_net(img, net, classifier, reads, scale, size, region_mask, die_size)
-    reads, scale, size = read_candidates(img, region_mask, die_size)
-    found = [(c, face) for c, face in reads if face is not None]
-    work, _ = _working(img)
-    work_lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
+        reads, size = read_candidates(w, die_size, pip_first=False)
+        return _read_with_net(img, w, net, classifier, reads, size, region_mask, die_size)
+    reads, size = read_candidates(w, die_size)
     out: list[DieReading] = []
-    for c, face in found:
-        value, confidence = face.value, face.confidence
+    for c, face in reads:
+        if face is None:
+            continue
         cx, cy = face.centre
-        xy = ((c.x0 + cx) / scale, (c.y0 + cy) / scale)
-        status = DieStatus.COCKED if _cocked(work_lab, c, face) else DieStatus.FLAT
-        out.append(DieReading(value, xy, status, confidence))
+        xy = ((c.x0 + cx) / w.scale, (c.y0 + cy) / w.scale)
+        status = DieStatus.COCKED if _cocked(w.lab, c, face) else DieStatus.FLAT
+        out.append(DieReading(face.value, xy, status, face.confidence))
     out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
     return DiceFrame(tuple(out), size)
 
 
 def _read_with_net(
-    img: np.ndarray, net: DiceNet, classifier: DiceClassifier | None,
-    reads: list[tuple[DieCandidate, FaceRead | None]], scale: float, size: float,
-    region_mask: np.ndarray | None, die_size: float | None,
+    img: np.ndarray, w: _Work, net: DiceNet, classifier: DiceClassifier | None,
+    reads: list[tuple[DieCandidate, FaceRead | None]], size: float, region_mask: np.ndarray | None,
+    die_size: float | None,
 ) -> DiceFrame:
     """Dice found and read by the network (:func:`vision.dice.cnn.find`) at the classical die size;
     the status is judged on the nearest classical face (:func:`_cocked`)."""
-    h, w = img.shape[:2]
-    edge = float(die_size) if die_size else size if size > 0 else min(h, w) / 15.0
+    h, wd = img.shape[:2]
+    edge = float(die_size) if die_size else size if size > 0 else min(h, wd) / 15.0
     region = None if region_mask is None else np.asarray(region_mask) > 0
     found, edge = cnn_find(img, edge, net, classifier, region, trust_edge=die_size is not None)
-    faces = [((c.x0 + f.centre[0]) / scale, (c.y0 + f.centre[1]) / scale, f, c)
+    faces = [((c.x0 + f.centre[0]) / w.scale, (c.y0 + f.centre[1]) / w.scale, f, c)
              for c, f in reads if f is not None]
-    work_lab = cv2.cvtColor(_working(img)[0], cv2.COLOR_BGR2LAB) if faces else None
     out = []
     for d in found:
         # the classical face of this die: the nearest within 0.75 edge (a cocked die's box centre, which
@@ -525,7 +556,7 @@ def _read_with_net(
             q /= q.sum()
             value = int(np.argmax(q)) + 1
             confidence = d.p_die * float(q[value - 1])
-        cocked = bool(order) and work_lab is not None and _cocked(work_lab, faces[order[0][1]][3], near[0])
+        cocked = bool(order) and _cocked(w.lab, faces[order[0][1]][3], near[0])
         status = DieStatus.COCKED if cocked else DieStatus.FLAT
         out.append(DieReading(value, d.xy, status, float(np.clip(confidence, 0.0, 1.0))))
     out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
@@ -544,25 +575,19 @@ def _cocked(lab: np.ndarray, c: DieCandidate, face: FaceRead) -> bool:
 
 
 def read_candidates(
-    img: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None,
-    pip_first: bool = True,
-) -> tuple[list[tuple[DieCandidate, FaceRead | None]], float, float]:
-    """Every die candidate of a checked image with its classical face reading (None: no d6 face),
-    the working-image scale (working px per input px) and the typical die edge in input pixels.
-    ``pip_first``: also look for dice by their pips outside the foreground blobs."""
-    cands, scale = find_die_candidates(img, region_mask, die_size)
+    w: _Work, die_size: float | None = None, pip_first: bool = True,
+) -> tuple[list[tuple[DieCandidate, FaceRead | None]], float]:
+    """Every die candidate of a prepared image with its classical face reading (None: no d6 face)
+    and the typical die edge in input pixels. ``pip_first``: also look for dice by their pips
+    outside the foreground blobs."""
+    cands = _find_candidates(w, die_size)
     if not cands:
-        return [], scale, float(die_size or 0.0)
-    work, _ = _working(img)
-    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
-    rm = None
-    if region_mask is not None:
-        rm = cv2.resize((np.asarray(region_mask) > 0).astype(np.uint8), (work.shape[1], work.shape[0]),
-                        interpolation=cv2.INTER_NEAREST) > 0
+        return [], float(die_size or 0.0)
+    lab = w.lab
     if pip_first:
-        cands = cands + _pip_first_candidates(lab, cands, rm)
+        cands = cands + _pip_first_candidates(lab, cands, w.region)
     faces: list[tuple[DieCandidate, FaceRead | None]] = []
     for c in cands:
-        h, w = c.mask.shape
-        faces.append((c, read_face(lab[c.y0 : c.y0 + h, c.x0 : c.x0 + w], c.mask, c.size, c.outline)))
-    return _rejoin(faces, lab), scale, float(np.median([c.size for c in cands])) / scale
+        h, wd = c.mask.shape
+        faces.append((c, read_face(lab[c.y0 : c.y0 + h, c.x0 : c.x0 + wd], c.mask, c.size, c.outline)))
+    return _rejoin(faces, lab), float(np.median([c.size for c in cands])) / w.scale

@@ -9,7 +9,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-__all__ = ["BoardThumbnail", "STILL_CHANGE", "frame_change", "region_change", "thumbnail"]
+__all__ = ["BoardThumbnail", "STILL_CHANGE", "cell_changes", "changed_cells", "frame_change", "merge_cells",
+           "region_change", "thumbnail"]
 
 
 def thumbnail(image: np.ndarray, width: int = 160) -> np.ndarray:
@@ -88,6 +89,16 @@ class BoardThumbnail:
         to_thumb = np.array([[k, 0.0, k * mx], [0.0, k, k * my], [0.0, 0.0, 1.0]])
         self.homography = to_thumb @ geom.homography @ np.linalg.inv(down)
         self.image_size = tuple(geom.image_size)
+        self._k, self._margin = k, (mx, my)
+
+    def cell_centres(self, cells: np.ndarray) -> np.ndarray:
+        """Where regions of :func:`changed_cells` lie in the rectified field: the centres of the
+        regions ``cells`` (a bool (H // _CELL, W // _CELL) map) in rectified pixels, float (N, 2) x, y
+        (beyond the field's own ``geom.size`` for the regions round it)."""
+        rows, cols = np.nonzero(cells)
+        xs = (cols + 0.5) * _CELL / self._k - self._margin[0]
+        ys = (rows + 0.5) * _CELL / self._k - self._margin[1]
+        return np.stack([xs, ys], axis=1).astype(np.float64)
 
     def __call__(self, image: np.ndarray) -> np.ndarray:
         """The thumbnail of a BGR (H, W, 3) or grey (H, W) uint8 frame of the calibration's size."""
@@ -101,6 +112,45 @@ class BoardThumbnail:
         return thumb.astype(np.float32)
 
 
+def _cell_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Mean absolute grey difference per region of :data:`_CELL` x :data:`_CELL` pixels, brightness
+    and contrast matched first (see :func:`region_change`)."""
+    ma, sa = cv2.meanStdDev(a)
+    mb, sb = cv2.meanStdDev(b)
+    sa_, sb_ = float(sa[0, 0]) or 1.0, float(sb[0, 0]) or 1.0
+    zb = (b - float(mb[0, 0])) * (sa_ / sb_) + float(ma[0, 0])
+    diff = cv2.absdiff(a, zb)
+    h, w = diff.shape
+    return cv2.resize(diff, (w // _CELL, h // _CELL), interpolation=cv2.INTER_AREA)
+
+
+def cell_changes(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """How much each region of two board thumbnails changed: float32 (H // _CELL, W // _CELL), the
+    region's difference less the median region's (its largest is :func:`region_change`); None when
+    the shapes differ."""
+    if a.shape != b.shape:
+        return None
+    cells = _cell_diff(a, b)
+    return np.asarray(cells - np.median(cells))
+
+
+def changed_cells(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """Which regions of two board thumbnails changed: bool (H // _CELL, W // _CELL), True where
+    :func:`cell_changes` reaches :data:`STILL_CHANGE` (the test of :func:`region_change`, region by
+    region); None when the shapes differ."""
+    excess = cell_changes(a, b)
+    return None if excess is None else np.asarray(excess >= STILL_CHANGE)
+
+
+def merge_cells(a: np.ndarray, b: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """Thumbnail ``a`` with the regions ``cells`` (as from :func:`changed_cells`) taken from ``b``."""
+    out = a.copy()
+    grow = np.kron(cells, np.ones((_CELL, _CELL), bool))
+    h, w = grow.shape
+    out[:h, :w][grow] = b[:h, :w][grow]
+    return out
+
+
 def region_change(a: np.ndarray, b: np.ndarray) -> float:
     """How much the most changed region of two board thumbnails (:class:`BoardThumbnail`) changed: the
     largest mean absolute grey difference over regions of :data:`_CELL` x :data:`_CELL` pixels less the
@@ -109,11 +159,5 @@ def region_change(a: np.ndarray, b: np.ndarray) -> float:
     nothing). Grey levels 0-255; inf when the shapes differ."""
     if a.shape != b.shape:
         return float("inf")
-    ma, sa = cv2.meanStdDev(a)
-    mb, sb = cv2.meanStdDev(b)
-    sa_, sb_ = float(sa[0, 0]) or 1.0, float(sb[0, 0]) or 1.0
-    zb = (b - float(mb[0, 0])) * (sa_ / sb_) + float(ma[0, 0])
-    diff = cv2.absdiff(a, zb)
-    h, w = diff.shape
-    cells = cv2.resize(diff, (w // _CELL, h // _CELL), interpolation=cv2.INTER_AREA)
+    cells = _cell_diff(a, b)
     return float(cells.max() - np.median(cells))

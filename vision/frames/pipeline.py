@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.frames.motion import STILL_CHANGE, BoardThumbnail, region_change
+from vision.frames.motion import STILL_CHANGE, BoardThumbnail, cell_changes, merge_cells
 from vision.frames.sources import Frame, FrameSource, open_source
 from vision.frames.stability import GateConfig, StabilityGate
 from vision.reading import BoardReading, FrameStatus
@@ -76,9 +76,13 @@ class CalibratedDetector:
     ``reuse``: a still camera over an unchanged board gives the last reading again instead of reading
     the frame: when the frame's board thumbnail (:class:`BoardThumbnail`, ~0.5 ms) differs from the last
     read frame's by less than :data:`STILL_CHANGE` grey levels in every region (:func:`region_change`:
-    sensor noise and flicker), the last reading is returned; any region changed (a checker moved, a die
-    thrown or turned, a hand), the frame is read in full. A reading is reused at most ``max_reuse``
-    frames in a row, and only one of a board found.
+    sensor noise and flicker), the last reading is returned; where regions changed (a checker moved, a
+    die thrown or turned, a hand), the frame is read in part (:func:`vision.reader.read_changed`): the
+    stages whose places hold a changed region read the frame again, the others answer from the last
+    reading (a frame that part-reading finds under a hand is read again in full). The regions not
+    read again keep the thumbnail they were last read from (:func:`merge_cells`), so a change that
+    creeps in over many frames still adds up to one. A reading is reused, in whole or in part, at
+    most ``max_reuse`` frames in a row (then the frame is read in full), and only one of a board found.
 
     ``calibration``: one to start from (e.g. loaded from a file), else found on the first frame.
     ``layouts``: the layouts the board may show when the camera starts (a game's start: the opening
@@ -87,9 +91,9 @@ class CalibratedDetector:
     the geometry alone, ``learn_note`` says why (the points that differ), and the next calibrations
     try again. With a learned look each reading updates it (:func:`vision.reader.read_adapting`):
     the detector keeps the calibration it is given back.
-    ``calibrations`` counts the searches made, ``reads`` the full readings and ``reused`` the frames
-    answered from the last reading; ``change`` is the last frame's :func:`region_change` (inf when it
-    was not compared).
+    ``calibrations`` counts the searches made, ``reads`` the frames read (``partial`` of them in part)
+    and ``reused`` the frames answered from the last reading; ``change`` is the last frame's
+    :func:`region_change` (inf when it was not compared).
     """
 
     def __init__(self, calibration: Any = None, recheck_every: int = 30, reuse: bool = True,
@@ -108,12 +112,14 @@ class CalibratedDetector:
         self.change = float("inf")
         self._since_check = 0
         self._thumbs: tuple[Any, BoardThumbnail] | None = None  # (geometry, its thumbnailer)
-        self._last: tuple[np.ndarray, BoardReading] | None = None  # last read frame's thumbnail, reading
-        self._run = 0  # frames answered from _last in a row
+        # the thumbnail the last reading's places were read from, the reading, and its stages
+        self._last: tuple[np.ndarray, BoardReading, Any] | None = None
+        self._run = 0  # frames answered from _last (in whole or in part) in a row
+        self.partial = 0
 
     def __call__(self, image: np.ndarray) -> BoardReading:
         from vision.board.calibration import still_valid
-        from vision.reader import read_adapting
+        from vision.reader import read_changed
 
         if self.calibration is not None:
             self._since_check += 1
@@ -128,18 +134,35 @@ class CalibratedDetector:
             self._since_check = 0
         thumb = self._thumbnail(image)
         self.change = float("inf")
+        cells = None
         if thumb is not None and self._last is not None:
-            self.change = region_change(self._last[0], thumb)
+            excess = cell_changes(self._last[0], thumb)
+            self.change = float("inf") if excess is None else float(excess.max())
             if self.change < STILL_CHANGE and self._run < self.max_reuse:
                 self._run += 1
                 self.reused += 1
                 return self._last[1]
-        reading, self.calibration = read_adapting(image, self.calibration)
+            if self._run < self.max_reuse and self._last[2] is not None and excess is not None:
+                cells = excess >= STILL_CHANGE
+        last = None if cells is None or self._last is None else self._last[2]
+        changed = None if cells is None or self._thumbs is None else self._thumbs[1].cell_centres(cells)
+        reading, calib, stages = read_changed(image, self.calibration, last, changed)
+        if stages is not None and stages.in_part and reading.status != FrameStatus.OK:
+            # a hand over the board is judged on the whole frame, once
+            reading, calib, stages = read_changed(image, self.calibration)
+        self.calibration = calib
         if self.calibration is not None and self.calibration.appearance is not None:
             self._look = self.calibration.appearance
         self.reads += 1
-        self._run = 0
-        self._last = (thumb, reading) if thumb is not None and reading.board_found else None
+        if stages is not None and stages.in_part and cells is not None and thumb is not None and self._last:
+            # read in part: the places not read again keep the thumbnail they were read from, so a
+            # change that creeps in over many frames still adds up to one
+            self.partial += 1
+            self._run += 1
+            thumb = merge_cells(self._last[0], thumb, cells)
+        else:
+            self._run = 0
+        self._last = (thumb, reading, stages) if thumb is not None and reading.board_found else None
         if not reading.board_found and reading.status == FrameStatus.NO_BOARD:
             self.calibration = None  # the board is not where we thought: search on the next frame
         return reading

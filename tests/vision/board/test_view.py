@@ -68,3 +68,28 @@ def test_ring_scores_on_a_broadcast_grid_equal_the_full_grid() -> None:
     grid = ring_scores(gx, gy, cx, cy, 14.0)
     assert grid.shape == full.shape
     assert np.array_equal(grid, ring_scores(gx, gy, full, np.broadcast_to(cy, full.shape), 14.0))
+
+
+def test_gradients_in_bands_are_the_whole_fields() -> None:
+    """A view made for part of the field (the incremental reader's) gives the colour gradient in its
+    bands exactly as the whole field's view does, and 0 outside them; bands at the field's ends too."""
+    import numpy as np
+
+    from vision.board.view import FieldView
+    from vision.render.scene import random_spec, render
+
+    img = render(random_spec(1, style="wood"), size=(640, 360), view="rectified", seed=1).image
+    from vision.board.finder import find_board
+
+    geom = find_board(img)
+    assert geom is not None
+    whole = FieldView.of_frame(img, geom).gradients
+    width = geom.size[0]
+    bands = [(-5.0, 20.3), (60.0, 90.0), (80.5, 120.0), (width - 30.0, width + 4.0)]
+    part = FieldView.of_frame(img, geom, bands).gradients
+    inside = np.zeros(width, bool)
+    for a, b in ((0, 22), (60, 121), (width - 30, width)):
+        inside[a:b] = True
+    for w, p in zip(whole, part, strict=True):
+        assert np.array_equal(w[:, inside], p[:, inside])
+        assert not p[:, ~inside].any()

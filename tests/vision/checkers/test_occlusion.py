@@ -97,3 +97,18 @@ def test_points_under_a_rendered_hand_are_not_read(style: str, seed: int) -> Non
     hidden = {p.slot for p in got.points if p.confidence == 0.0}
     under = {p.slot for p in got.points if r.hand_mask[int(p.image_xy[1]), int(p.image_xy[0])]}
     assert under and under <= hidden and len(hidden) < 24
+
+
+def test_bare_model_median_is_numpys() -> None:
+    """The bare model's median over the strips (sorted along the last axis) has np.median's values,
+    for an even and an odd number of strips, ties included."""
+    import numpy as np
+
+    from vision.checkers.occlusion import _median_last
+
+    rng = np.random.default_rng(0)
+    for n in (12, 11, 2, 1):
+        a = rng.integers(0, 40, (5, 7, 3, n)).astype(np.float32)  # small integers: many ties
+        assert np.array_equal(_median_last(a), np.median(a, axis=-1))
+        b = rng.normal(50, 20, (4, 3, n)).astype(np.float32)
+        assert np.array_equal(_median_last(b), np.median(b, axis=-1))

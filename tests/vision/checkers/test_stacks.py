@@ -7,7 +7,17 @@ import numpy as np
 import pytest
 
 from vision.board.geometry import POINT_PX, BoardGeometry
-from vision.checkers.stacks import StackReading, count_stacks, name_colours, ring_scores
+from vision.board.view import colour_gradient
+from vision.checkers.stacks import (
+    _SQUARE_BETTER,
+    StackReading,
+    _drop_third_colour,
+    _gap_bare,
+    _outline_fits,
+    count_stacks,
+    name_colours,
+    ring_scores,
+)
 from vision.reading import DARK, LIGHT
 
 W = 12 * POINT_PX
@@ -123,3 +133,103 @@ def test_a_stack_whose_first_checker_shows_no_rim_is_counted_whole() -> None:
 
 def test_an_empty_board_reads_no_checker_at_the_bases() -> None:
     assert not any(s.count for s in count_stacks(_board({}), _geometry()))
+
+
+def _lab(img: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+def _bare_colours(img: np.ndarray) -> np.ndarray:
+    """The drawn board's bare colours (both triangle colours and the field), Lab float (3, 3)."""
+    bgr = np.array([[POINTS[0], POINTS[1], FIELD]], np.uint8)
+    return _lab(bgr)[0]
+
+
+def test_a_column_with_its_first_gap_bare_holds_no_pile() -> None:
+    """The notches beside the gap between a column's first two checkers show the board unless a
+    sixth checker rests over that gap (the pile's second layer)."""
+    r = int(0.45 * POINT_PX)
+    img = _board({(3, True): (LIGHT, 5)})
+    cx = (3 + 0.5) * POINT_PX
+    pair = [(cx, float(r + 1)), (cx, float(3 * r + 1))]
+    light = tuple(float(v) for v in _lab(np.array([[LIGHT_BGR]], np.uint8))[0, 0])
+    assert _gap_bare(_lab(img), pair, light, _bare_colours(img), float(r))
+    piled = img.copy()
+    cv2.circle(piled, (int(cx), 2 * r + 1), r, LIGHT_BGR, -1, lineType=cv2.LINE_AA)
+    assert not _gap_bare(_lab(piled), pair, light, _bare_colours(img), float(r))
+
+
+def test_a_checker_of_the_points_colour_leaves_the_pile_open() -> None:
+    """Dark checkers on a dark point: the notches look like the stack, so they cannot veto a pile."""
+    r = int(0.45 * POINT_PX)
+    img = _board({(1, True): (DARK, 5)})  # column 1 of the top row: a near-black point
+    cx = (1 + 0.5) * POINT_PX
+    pair = [(cx, float(r + 1)), (cx, float(3 * r + 1))]
+    dark = tuple(float(v) for v in _lab(np.array([[POINTS[1]]], np.uint8))[0, 0])
+    assert not _gap_bare(_lab(img), pair, dark, _bare_colours(img)[[1]], float(r))
+
+
+@pytest.mark.parametrize("offset", [0.0, 0.6])
+def test_a_hinge_on_the_bar_is_an_upright_rectangle_not_a_checker(offset: float) -> None:
+    """A case's hinge lies on the bar as an upright rectangle nearly as wide as the bar and longer
+    than a checker is wide (the ring may find its disc toward one end, ``offset`` radii along): a
+    rectangle's outline explains its edges far better than a circle's; a checker's circle stays the
+    better fit."""
+    r = 0.42 * POINT_PX
+    x0, x1 = 60 - int(0.9 * r), 60 + int(0.9 * r)  # a dark bar 1.8 radii wide
+    img = np.full((200, 120, 3), (200, 215, 220), np.uint8)
+    img[:, x0:x1] = (40, 35, 30)
+    disc = img.copy()
+    cv2.rectangle(img, (60 - int(0.7 * r), 100 - int(1.5 * r)), (60 + int(0.7 * r), 100 + int(1.5 * r)),
+                  (90, 180, 200), -1)  # brass
+    cv2.circle(disc, (60, 100), int(r), (90, 180, 200), -1, lineType=cv2.LINE_AA)
+    inner = (x0 + 0.2 * r, x1 - 0.2 * r)
+    for picture, rectangle, along in ((img, True, offset), (disc, False, 0.0)):
+        gx, gy = colour_gradient(_lab(cv2.GaussianBlur(picture, (3, 3), 0)))
+        square, circle = _outline_fits(gx, gy, (60.0, 100.0 + along * r), r, inner)
+        assert (square >= circle + _SQUARE_BETTER) == rectangle, (rectangle, square, circle)
+
+
+def test_a_gold_checker_in_the_light_is_still_gold() -> None:
+    """Metallic checkers swing in lightness from shadow to glare far more than in hue: a gold checker
+    as light as the white ones (nearer them in plain Lab) keeps the gold ones' name."""
+    gold = [(102.0, 138.0, 160.0), (114.0, 136.0, 160.0), (124.0, 135.0, 165.0), (138.0, 134.0, 165.0),
+            (174.0, 130.0, 169.0)]
+    white = [(190.0, 129.0, 128.0), (196.0, 128.0, 129.0), (206.0, 127.0, 130.0)]
+    stacks = [StackReading(i, True, 1, c, 1.0) for i, c in enumerate(gold + white)]
+    assert name_colours(stacks) == [DARK] * len(gold) + [LIGHT] * len(white)
+
+
+@pytest.mark.parametrize("overhang", [4, 8, 10])
+def test_a_dark_checker_overhanging_the_fields_end_is_counted(overhang: int) -> None:
+    """A dark checker on the outer dark point, pushed against the frame: its rim beyond the field's
+    end is out of the rectified view, and it is judged on the rim it shows."""
+    img = _board({(4, False): (LIGHT, 2)})
+    r = int(0.45 * POINT_PX)
+    cx, cy = int(0.5 * POINT_PX) - overhang, H - 2 - r  # column 0 of the bottom row: near-black
+    cv2.circle(img, (cx, cy), r, DARK_BGR, -1, lineType=cv2.LINE_AA)
+    cv2.circle(img, (cx, cy), r, (170, 170, 170), 2, lineType=cv2.LINE_AA)
+    counts = {(s.column, s.top): s.count for s in count_stacks(img, _geometry()) if s.count}
+    assert counts == {(0, False): 1, (4, False): 2}
+
+
+def _stacks_of(colours: list[tuple[float, float, float]]) -> list[StackReading]:
+    """One checker a stack; the last is known by its rim alone."""
+    return [StackReading(i % 12, i < 12, 1, c, 1.0, ((16.0 + 32 * (i % 12), 16.0),), 13.0,
+                         rim_only=i == len(colours) - 1)
+            for i, c in enumerate(colours)]
+
+
+def test_a_disc_known_by_its_rim_in_a_third_colour_is_no_checker() -> None:
+    """A set has two colours: a disc of its point's own colour (judged by its rim alone) whose colour
+    is neither of the two the other stacks show is something else (a die's glow on a black point)."""
+    white, gold, black = (196.0, 128.0, 129.0), (120.0, 136.0, 163.0), (14.0, 130.0, 125.0)
+    stacks = _stacks_of([white, white, gold, gold, gold, black])
+    got = _drop_third_colour(stacks)
+    assert [s.count for s in got] == [1, 1, 1, 1, 1, 0]
+    # black checkers shown elsewhere (on points of the other colour): a black one on a black point stays
+    stacks = _stacks_of([white, white, black, black, black, black])
+    assert [s.count for s in _drop_third_colour(stacks)] == [1] * 6
+    # one colour shown: the other may stand only on points of its own colour
+    stacks = _stacks_of([white, white, white, black])
+    assert [s.count for s in _drop_third_colour(stacks)] == [1] * 4

@@ -71,10 +71,7 @@ def test_a_die_on_the_bar_is_no_checker_on_the_bar(style: str, view: str, seed: 
 
 # Measured misreadings on the photos added to boards-real (issue 14): remove a mark when the reader
 # learns that photo.
-_BAR_XFAILS = {
-    "test11.jpg": "walnut board with logos: 2 light on the bar read as 4",
-    "test12.jpg": "walnut board with logos: 3 light on the bar read as 3 light and 1 dark",
-}
+_BAR_XFAILS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(

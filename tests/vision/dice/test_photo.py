@@ -334,3 +334,12 @@ def test_tilt_of_refuses_a_mask_of_another_size() -> None:
         tilt_of(lab, np.zeros((10, 10), np.uint8), (5.0, 5.0), [], 10.0)
     # an empty blob: nothing to judge
     assert tilt_of(lab, np.zeros((20, 20), np.uint8), (5.0, 5.0), [], 10.0) is None
+
+
+def test_the_foreground_mask_is_the_distance_over_its_floor() -> None:
+    from vision.dice import photo as dice
+
+    rng = np.random.default_rng(3)
+    lab = rng.integers(0, 256, (90, 120, 3), dtype=np.uint8)
+    want = (dice.foreground_distance(lab, 30.0) > dice._FOREGROUND_DELTA).astype(np.uint8) * 255
+    assert np.array_equal(dice._foreground(lab, 30.0), want)
