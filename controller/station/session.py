@@ -148,6 +148,8 @@ def demo_events(
             yield board_seen(truth, t=float(i), source=f"demo {i}: {caption}")
             continue
         try:
+            # each frame is rendered from a camera of its own (the render's seed places it): it is read
+            # as a still, from scratch; a fixed camera's one calibration would not fit the next frame
             reading = read_board(image)
             same = reading.board_found and reading.counts() == truth.counts()
             dice_same = sorted(d.value or 0 for d in reading.dice) == sorted(d.value or 0 for d in truth.dice)

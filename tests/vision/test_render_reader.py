@@ -82,10 +82,13 @@ def test_reader_flags_a_hand_over_the_board(style: str) -> None:
     assert got.occluded or not got.board_found
 
 
-@pytest.mark.parametrize("frame", [1, 2, 3, 6])
+@pytest.mark.parametrize("frame", [0, 1, 2, 3, 4, 6])
 def test_reader_reads_the_demo_frames(frame: int) -> None:
     """`tavla run`'s demo plays on what the reader reads: its rendered frames (wood board, perspective,
-    dice on the roller's half, the cube on the bar) read exactly, points, bar and dice."""
+    dice on the roller's half, the cube on the bar) read exactly, points, bar and dice. Frame 0 is the
+    start position (once read with the field a point off), frame 4 has a dark pair on the dark corner
+    point at the field's edge (once read empty); every frame: tests/controller/station/
+    test_demo_reading.py (slow)."""
     demo = pytest.importorskip("controller.station.demo")
     import itertools
 

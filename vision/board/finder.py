@@ -922,7 +922,8 @@ def _finish(image: np.ndarray, work: np.ndarray, lab: np.ndarray,
     """Refine the best candidates (sorted, best first) and the ``triangles`` candidates
     (:func:`_triangle_fields`), and return the geometry of the one whose refined field shows the
     clearest pattern (module docstring, step 4). A triangles candidate that refines onto the field of
-    an outline candidate (within half a point) gives way to it. Where the frame shows the points'
+    an outline candidate (within half a point) read the same way (with a bar, or without) gives way
+    to it. Where the frame shows the points'
     triangles (``tri``, :func:`vision.board.triangles.find_triangles`), a finalist holding under half
     as many of their tips as the best-supported one is no field (a striped score card, a tray)."""
     h, w = image.shape[:2]
@@ -933,7 +934,7 @@ def _finish(image: np.ndarray, work: np.ndarray, lab: np.ndarray,
     finalists = [c for c in cands[:_FINALISTS] if c[0] >= top - 0.2]
     n_outline = len(finalists)
     fitted = []
-    outline_quads: list[np.ndarray] = []
+    outline_quads: list[tuple[np.ndarray, bool]] = []
     for k, (score, quad, gap, with_bar) in enumerate(finalists + list(triangles)):
         if broken:
             pass  # the completed corner stays: the triangles' edges would pull it onto the hand
@@ -960,8 +961,10 @@ def _finish(image: np.ndarray, work: np.ndarray, lab: np.ndarray,
             if final < _MIN_BROKEN_FINAL:
                 continue
         if k < n_outline:
-            outline_quads.append(quad)
-        elif any(_same_field(quad, q) for q in outline_quads):
+            outline_quads.append((quad, with_bar))
+        elif any(_same_field(quad, q) and b == with_bar for q, b in outline_quads):
+            # (an outline field read without a bar is no reason to drop the same field with one:
+            # the bar's margin then rules out the bar-less reading and no correct one is left)
             continue
         # (the outline and the bar judge only fields with a bar and only when it is not broken)
         judged = with_bar and not broken

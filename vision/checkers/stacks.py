@@ -60,6 +60,8 @@ _SAME_STACK = 30.0
 _RING_FAIR = 0.7
 # ... and shows at least this share of the ring completeness of those below it.
 _CHAIN_DROP = 0.65
+# Where a pile's sixth checker lies (diameters from the base): over the gap between the first two.
+_OVER_GAP = (0.75, 1.25)
 # Where a stack's second checker is looked for (diameters from the base) when its first shows none.
 _SECOND = (1.2, 1.8)
 # Each next checker of a stack stands within this many diameters sideways of the one before it.
@@ -138,6 +140,21 @@ def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
     return np.where(shown >= 0.6 * _RING_N, (best & inside).sum(axis=-1) / denom, 0.0)
 
 
+def _ring_reach(cx: np.ndarray, cy: np.ndarray, r: float, shape: tuple[int, int]) -> np.ndarray:
+    """The highest weak ring score (:func:`ring_scores` with ``ends_open``) a whole disc at ``cx, cy``
+    can reach in a view of ``shape`` (H, W): 1 where its ring lies inside the view, less where the
+    view's top or bottom edge cuts it (the hidden part earns half credit), 0 where too little of it
+    shows to be scored."""
+    h, w = shape
+    ang = np.linspace(0, 2 * np.pi, _RING_N, endpoint=False)
+    ca, sa = np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
+    in_x = (cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1)
+    inside = in_x & (cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1)
+    shown = inside.sum(axis=-1)
+    denom = np.maximum(shown + 0.5 * (in_x & ~inside).sum(axis=-1), 1)
+    return np.where(shown >= 0.6 * _RING_N, shown / denom, 0.0)
+
+
 def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
            inside: np.ndarray | None = None, xs: np.ndarray | None = None,
            first: tuple[float, float] = (0.25, 1.0)) -> list[int]:
@@ -146,8 +163,10 @@ def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
     (D, 3)), while each next disc has the first one's colour (a stack is one player's).
 
     Of the rings within the first diameter, each clear peak is tried as the first disc and the
-    longest chain is kept (the clearest first on a tie): a sixth checker piled over the gap between
-    the first two shows the whole ring there, half a diameter out of the column's step."""
+    longest chain is kept (the clearest first on a tie, unless it lies over the gap between the
+    first two places and another starts below it, where a checker on the base lies): a sixth checker
+    piled over the gap between the first two shows the whole ring there, half a diameter out of the
+    column's step."""
     lo, hi = first[0] * d, first[1] * d
     window = np.flatnonzero((ys >= lo) & (ys <= hi) & (ys <= limit) & (score >= _RING_MIN))
     best = _chain_from(score, ys, d, limit, inside, xs, None, first)
@@ -156,9 +175,47 @@ def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
         if not peak or (best and i == best[0]):
             continue
         chain = _chain_from(score, ys, d, limit, inside, xs, int(i))
-        if len(chain) > len(best):
+        if len(chain) > len(best) or (len(chain) == len(best) and ys[best[0]] > 0.75 * d >= ys[chain[0]]):
             best = chain
     return best
+
+
+def _reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np.ndarray,
+           xs: np.ndarray, start: int) -> float:
+    """The depth (``ys``' units) of the farthest disc reached from disc ``start`` over discs half a
+    diameter to one and a half apart (a pile's place between two whole rings may show none: its
+    checker covered, or none there): rings of at least ``_RING_MIN`` that peak there (no clearer
+    ring within a sixth of a diameter), in line and of the first disc's colour (as
+    :func:`_chain_from`); the nearest such disc is each next one."""
+    k = max(1, int(round(d / 6 / max(float(ys[1] - ys[0]), 1e-6)))) if len(ys) > 1 else 1
+    padded = np.pad(score, k, mode="constant")
+    top = np.max([padded[j : j + len(score)] for j in range(2 * k + 1)], axis=0)
+    peaks = (score >= _RING_MIN) & (score >= top) & (ys <= limit)
+    i = start
+    while True:
+        sel = np.flatnonzero(peaks & (ys >= ys[i] + 0.3 * d) & (ys <= ys[i] + 1.5 * d))
+        sel = sel[np.linalg.norm(inside[sel] - inside[start], axis=1) < _SAME_STACK]
+        sel = sel[np.abs(xs[sel] - xs[i]) <= _IN_LINE * d]
+        if sel.size == 0:
+            return float(ys[i])
+        i = int(sel[0])
+
+
+def _column_start(first: float, far: float, gaps: np.ndarray, d: float) -> float:
+    """Where a column begins whose chain of discs begins at depth ``first`` (beyond three quarters of
+    a diameter) and reaches ``far``: there, or half a step nearer the base when the chain began on a
+    checker over the gap between the first two. The column's discs stand one step apart (the
+    chain's ``gaps`` median, or ``d`` without a plausible one) from its start to ``far``: the start
+    that puts ``far`` nearer a whole number of steps wins (a plain column ends one step on)."""
+    step = float(np.median(gaps)) if gaps.size else d
+    if not 0.7 * d <= step <= 1.3 * d:
+        step = d
+
+    def off(start: float) -> float:
+        n = (far - start) / step
+        return abs(n - round(n))
+
+    return first - 0.5 * step if off(first - 0.5 * step) < off(first) else first
 
 
 def _chain_from(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
@@ -272,6 +329,7 @@ def count_stacks(
             weak[cols_used] = ring_scores(gx, gy, xbest[cols_used], cy_row[None, :], best_r, _EDGE_WEAK,
                                           ends_open=True)
         weak = np.where(weak > score, weak, score)
+        reach = _ring_reach(xbest, np.broadcast_to(cy_row[None, :], xbest.shape), best_r, lab.shape[:2])
         keep = _suppress_neighbours(score, xbest, d, step) > 0
         score = np.where(keep, score, 0.0)
         weak = np.where(keep, weak, 0.0)
@@ -317,9 +375,16 @@ def count_stacks(
             if not idx:
                 # a stack whose first checker shows no ring (dark on a dark point in the frame's
                 # shadow, its rim cut by the field's edge) still stands on the base: two or more
-                # checkers in line from the second place on mean one more beneath them
+                # checkers in line from the second place on mean one more beneath them; so does one,
+                # where the first place shows a ring as complete as asked of what the view's edge
+                # leaves of it (the field's side found a few pixels inside the base cuts its rim)
                 above = _chain(usable, depth, d, limit, inside, xbest[col], _SECOND)
-                if len(above) >= 2:
+                if len(above) == 1:
+                    near = np.abs(depth - (depth[above[0]] - d)) <= 0.2 * d
+                    cut = judged[near] >= need[near] * reach[col][near]
+                    if not (cut & (judged[near] >= _RING_MIN)).any():
+                        above = []
+                if above:
                     y0 = float(cy_all[above[0]]) + (-d if top else d)
                     centres = [(float(xbest[col, above[0]]), y0)] + [
                         (float(xbest[col, i]), float(cy_all[i])) for i in above]
@@ -332,14 +397,40 @@ def count_stacks(
                 # whose shared edges are too faint for the ring score
                 run = _colour_run(lab, centres, colour, bare_field, best_r, top)
                 count = max(count, int(round(run / d)))
-            if len(idx) >= _PILE_BELOW or count >= _PILE_BELOW:
+            column = [abs(y - base[top]) for _, y in centres[:5]]  # depths of the column's discs
+            if 0 < len(idx) < 5:
+                # a pile's upper layers lie half a diameter out of the column's step and cover the
+                # rings beneath them, so a chain one diameter a step stops short or strays onto
+                # their rims: the column's length is followed over the discs half a diameter or
+                # one apart, and its checkers spread evenly over it
+                first = abs(centres[0][1] - float(base[top]))
+                far = _reach(usable, depth, d, limit, inside, xbest[col], idx[0])
+                if len(centres) == len(idx) and first > 0.75 * d:
+                    first = _column_start(first, far, np.diff(depth[idx]), d)
+                if int(round((far - first) / d)) + 1 >= 5:
+                    column = [float(y) for y in np.linspace(first, far, 5)]
+            if len(idx) >= _PILE_BELOW or count >= _PILE_BELOW or len(column) == 5:
                 # checkers may be piled over the column (a pyramid): only a clear pile changes the
                 # count, and only over a column nearly full (players pile the sixth and further
                 # checkers on five; a short column's shiny rims must not pass for a pile)
-                piled = _pyramid_count(judged, depth, [abs(y - base[top]) for _, y in centres[:5]], d)
+                piled = _pyramid_count(judged, depth, column, d)
                 if piled > 5 and colour is not None and not _gap_bare(
                         lab, centres[:2], colour, np.concatenate([bare[:, 0], field[None]]), best_r):
                     count = piled
+            if not idx:
+                # a pile of the point's own colour shows its whole rings only, the column's first
+                # checkers' faint: the checkers over the column's gaps, one diameter apart from
+                # over the first two on, and the column they reach are read as a pile, if one
+                over = _chain(usable, depth, d, limit, inside, xbest[col], _OVER_GAP)
+                first = float(depth[over[0]]) - 0.5 * d if len(over) >= 2 else None
+                far = _reach(usable, depth, d, limit, inside, xbest[col], over[0]) if first else 0.0
+                if first is not None and int(round((far - first) / d)) + 1 >= 5:
+                    piled = _pyramid_count(judged, depth, [float(y) for y in np.linspace(first, far, 5)], d)
+                    if piled > 5:
+                        idx, count = over, piled
+                        centres = [(float(xbest[col, i]), float(cy_all[i])) for i in over]
+                        colour = _stack_colour(lab, centres, best_r)
+                        conf = float(np.mean([score[col, i] for i in idx]))
             out.append(StackReading(col, top, count, colour, max(0.0, min(1.0, conf)), tuple(centres), best_r,
                                     bool(idx) and not bool(differs[idx].any())))
     return drop_third_colour(out)
