@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.board import appearance as look
-from vision.board.calibration import Calibration, outline_covered
+from vision.board.calibration import Calibration, outline_weak, weak_covered
 from vision.board.finder import find_board
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
@@ -108,6 +108,7 @@ class Stages:
     outline: bool
     gains: object
     in_part: bool = False
+    weak: np.ndarray | None = None  # the outline's weak samples (vision.board.calibration.outline_weak)
 
 
 def read_changed(image: np.ndarray, calibration: Calibration | None = None, last: Stages | None = None,
@@ -196,11 +197,15 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     # (vision.board.finder._complete_corners) is under a hand even where the field itself looks clear; a
     # calibrated reading searches no outline, so it checks the calibrated one is still in plain view
     covered = False
+    weak = None
     if calibration is not None and own:
         if places is not None and last is not None and not places.outline:
-            covered = last.outline
+            covered, weak = last.outline, last.weak
         else:
-            covered = outline_covered(img, calibration)
+            # read in part: only the sides a changed place lies near are measured again
+            sides = None if places is None or last is None or last.weak is None else places.sides
+            weak = outline_weak(img, calibration, sides, None if sides is None else last.weak)
+            covered = weak_covered(weak)
     occluded = geom.outline_broken or covered
     foreign = None  # the field's foreign mask: made once, for the occlusion test and the hidden points
     if not occluded:
@@ -238,7 +243,7 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     if not own:
         return reading, calibration, None
     return reading, calibration, Stages(tuple(stacks), cube, tuple(off_groups), off_key, dice, dice_key,
-                                        covered, light, places is not None)
+                                        covered, light, places is not None, weak)
 
 
 # Half a changed region's side, in point widths (BoardThumbnail regions are a quarter point across).
@@ -248,7 +253,8 @@ _HALF_CELL = 0.125
 class _Places:
     """Which stages' places hold changed regions (rectified centres ``changed``, float (N, 2)):
     ``points`` the (column, top) stacks to read again, ``cube_places`` (the bar, beyond the field's
-    ends), ``trays`` (beyond the ends), ``outline`` (near the field's edge), and ``xy`` them all."""
+    ends), ``trays`` (beyond the ends), ``outline`` (near the field's edge; ``sides`` which of its four), and
+    ``xy`` them all."""
 
     # A region touches a point within this many point widths of its axis (a stack's rings are
     # searched a quarter point to each side, and a neighbour's disc is judged against it).
@@ -278,8 +284,10 @@ class _Places:
         self.trays = bool(ends.any())
         self.cube_places = bool((ends | bar).any())
         edge = self._EDGE * pw
-        self.outline = bool(((np.abs(x) <= edge) | (np.abs(x - width) <= edge) | (np.abs(y) <= edge)
-                             | (np.abs(y - height) <= edge)).any())
+        # (the sides as vision.board.calibration.outline_profile numbers them: top, right, bottom, left)
+        near = [np.abs(y) <= edge, np.abs(x - width) <= edge, np.abs(y - height) <= edge, np.abs(x) <= edge]
+        self.sides = frozenset(i for i, m in enumerate(near) if bool(m.any()))
+        self.outline = bool(self.sides)
 
     def gradient_bands(self, geom: BoardGeometry, radius: float) -> list[tuple[float, float]]:
         """Where (x-ranges, rectified pixels) the stacks of ``points`` (and their neighbours, which
