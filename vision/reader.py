@@ -22,7 +22,7 @@ from vision.board.calibration import Calibration, outline_weak, weak_covered
 from vision.board.finder import find_board
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
-from vision.checkers.occlusion import find_occlusion, foreign_mask, hide_points
+from vision.checkers.occlusion import clear_of_hands, find_occlusion, foreign_mask, hide_points
 from vision.checkers.stacks import StackReading, count_stacks, find_bar_checkers, name_colours
 from vision.checkers.trays import OffGroup, find_off, name_by_off, name_off, off_inputs
 from vision.cube.finder import find_cube
@@ -109,6 +109,7 @@ class Stages:
     gains: object
     in_part: bool = False
     weak: np.ndarray | None = None  # the outline's weak samples (vision.board.calibration.outline_weak)
+    foreign: np.ndarray | None = None  # the field's foreign mask (vision.checkers.occlusion.foreign_mask)
 
 
 def read_changed(image: np.ndarray, calibration: Calibration | None = None, last: Stages | None = None,
@@ -208,7 +209,15 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
             covered = weak_covered(weak)
     occluded = geom.outline_broken or covered
     foreign = None  # the field's foreign mask: made once, for the occlusion test and the hidden points
-    if not occluded:
+    if not occluded and places is not None and last is not None and last.foreign is not None:
+        # read in part: the field compared with its bare model only where it changed; a hand
+        # seen in the mask so made has the whole field compared again
+        foreign = foreign_mask(rect, geom, stacks + on_bar, radius, only=places.region(geom),
+                               previous=last.foreign)
+        if not clear_of_hands(foreign, radius) and find_occlusion(rect, geom, stacks + on_bar, radius,
+                                                                  img, mask=foreign):
+            foreign = None
+    if not occluded and foreign is None:
         foreign = foreign_mask(rect, geom, stacks + on_bar, radius)
         occluded = find_occlusion(rect, geom, stacks + on_bar, radius, img, mask=foreign)
     points = _points(geom, stacks, names)
@@ -243,7 +252,7 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     if not own:
         return reading, calibration, None
     return reading, calibration, Stages(tuple(stacks), cube, tuple(off_groups), off_key, dice, dice_key,
-                                        covered, light, places is not None, weak)
+                                        covered, light, places is not None, weak, foreign)
 
 
 # Half a changed region's side, in point widths (BoardThumbnail regions are a quarter point across).
@@ -288,6 +297,20 @@ class _Places:
         near = [np.abs(y) <= edge, np.abs(x - width) <= edge, np.abs(y - height) <= edge, np.abs(x) <= edge]
         self.sides = frozenset(i for i, m in enumerate(near) if bool(m.any()))
         self.outline = bool(self.sides)
+
+    # A changed region is compared with the bare model this many point widths round its centre
+    # (its own half side, and the model's slack and the mask's opening beyond it).
+    _AROUND = 0.3
+
+    def region(self, geom: BoardGeometry) -> np.ndarray:
+        """bool (rectified H, W): the field's pixels near a changed region."""
+        width, height = geom.size
+        out = np.zeros((height, width), np.uint8)
+        reach = self._AROUND * POINT_PX
+        for x, y in self.xy:
+            cv2.rectangle(out, (int(np.floor(x - reach)), int(np.floor(y - reach))),
+                          (int(np.ceil(x + reach)), int(np.ceil(y + reach))), 1, -1)
+        return out > 0
 
     def gradient_bands(self, geom: BoardGeometry, radius: float) -> list[tuple[float, float]]:
         """Where (x-ranges, rectified pixels) the stacks of ``points`` (and their neighbours, which
