@@ -130,7 +130,7 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
         return _read_shrunk(img, WORK_SIDE / max(h, w)), calibration, None
     if min(h, w) < MIN_SIDE:
         return BoardReading(False, status=FrameStatus.NO_BOARD, image_size=size), calibration, None
-    if float(img.mean()) < _TOO_DARK:
+    if _mean_level(img) < _TOO_DARK:
         return BoardReading(False, status=FrameStatus.TOO_DARK, image_size=size), calibration, None
     if calibration is not None and tuple(calibration.geometry.image_size) == size:
         geom: BoardGeometry | None = calibration.geometry
@@ -360,6 +360,12 @@ def _dice_hold(places: _Places, last: Stages, geom: BoardGeometry, stacks: list[
         if bool((gap <= _DIE_REACH * pw).any()):
             return False
     return True
+
+
+def _mean_level(img: np.ndarray) -> float:
+    """``float(img.mean())`` of a uint8 image, from OpenCV's per-channel sums (exact integers in
+    doubles, so the same quotient): several times faster on a camera frame."""
+    return float(sum(cv2.sumElems(img)[: img.shape[2] if img.ndim == 3 else 1])) / img.size
 
 
 def _read_shrunk(img: np.ndarray, k: float) -> BoardReading:
