@@ -211,11 +211,13 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     foreign = None  # the field's foreign mask: made once, for the occlusion test and the hidden points
     if not occluded and places is not None and last is not None and last.foreign is not None:
         # read in part: the field compared with its bare model only where it changed; a hand
-        # seen in the mask so made has the whole field compared again
-        foreign = foreign_mask(rect, geom, stacks + on_bar, radius, only=places.region(geom),
-                               previous=last.foreign)
-        if not clear_of_hands(foreign, radius) and find_occlusion(rect, geom, stacks + on_bar, radius,
-                                                                  img, mask=foreign):
+        # seen in the mask so made has the whole field compared again. The last reading was clear:
+        # with the frame beyond the field unchanged, only foreign regions reaching into the
+        # changed places are weighed
+        region = places.region(geom)
+        foreign = foreign_mask(rect, geom, stacks + on_bar, radius, only=region, previous=last.foreign)
+        if not clear_of_hands(foreign, radius, None if places.beyond else region) and find_occlusion(
+                rect, geom, stacks + on_bar, radius, img, mask=foreign):
             foreign = None
     if not occluded and foreign is None:
         foreign = foreign_mask(rect, geom, stacks + on_bar, radius)
@@ -252,7 +254,8 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     if not own:
         return reading, calibration, None
     return reading, calibration, Stages(tuple(stacks), cube, tuple(off_groups), off_key, dice, dice_key,
-                                        covered, light, places is not None, weak, foreign)
+                                        covered, light, places is not None, weak,
+                                        None if occluded else foreign)
 
 
 # Half a changed region's side, in point widths (BoardThumbnail regions are a quarter point across).
@@ -291,6 +294,7 @@ class _Places:
         if geom.bar is not None:
             bar = (x + _HALF_CELL * pw >= geom.bar[0]) & (x - _HALF_CELL * pw <= geom.bar[1])
         self.trays = bool(ends.any())
+        self.beyond = not bool(inside.all())  # (the frame round the field: a hand reaching in)
         self.cube_places = bool((ends | bar).any())
         edge = self._EDGE * pw
         # (the sides as vision.board.calibration.outline_profile numbers them: top, right, bottom, left)

@@ -186,13 +186,18 @@ def _far_within(lab: np.ndarray, model: np.ndarray, slack: int, region: np.ndarr
     return far & region
 
 
-def clear_of_hands(mask: np.ndarray, radius: float) -> bool:
+def clear_of_hands(mask: np.ndarray, radius: float, where: np.ndarray | None = None) -> bool:
     """True when no foreign region of ``mask`` (:func:`foreign_mask`) is large enough for
     :func:`find_occlusion` to weigh (``_FOREIGN_CROSSING`` checker areas): that test is then False
-    whatever the frame beyond the field shows."""
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
-    largest = float(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0.0
-    return largest < _FOREIGN_CROSSING * np.pi * radius * radius
+    whatever the frame beyond the field shows. ``where`` (bool, the mask's H, W): only the regions
+    that reach into it are weighed (the others were so in an earlier frame judged clear)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= _FOREIGN_CROSSING * np.pi * radius * radius) + 1
+    if large.size == 0 or where is None:
+        return large.size == 0
+    weighed = np.zeros(n, bool)
+    weighed[large] = True
+    return not bool(weighed[labels[where]].any())
 
 
 def find_occlusion(rectified: np.ndarray | FieldView, geom: BoardGeometry, stacks: list[StackReading],

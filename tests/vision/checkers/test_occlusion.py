@@ -139,3 +139,21 @@ def test_foreign_mask_compared_in_part_keeps_the_rest(style: str, seed: int) -> 
     inner = slice(0, w // 2 - 16)  # (the opening and the slack reach across the window's edge)
     assert (part[:, inner] == full[:, inner]).all()
     assert not part[:, w // 2 + 16 :].any() and full.any()
+
+
+def test_clear_of_hands_weighs_only_the_regions_reaching_into_the_changed_places() -> None:
+    from vision.checkers.occlusion import clear_of_hands
+
+    radius = 10.0
+    mask = np.zeros((200, 300), np.uint8)
+    mask[20:80, 20:80] = 255  # 3600 px: over a checker's area (314 px)
+    mask[150:160, 200:210] = 255  # 100 px: under it
+    assert not clear_of_hands(mask, radius)
+    elsewhere = np.zeros(mask.shape, bool)
+    elsewhere[140:170, 190:220] = True
+    assert clear_of_hands(mask, radius, elsewhere)
+    touching = np.zeros(mask.shape, bool)
+    touching[75:90, 75:90] = True
+    assert not clear_of_hands(mask, radius, touching)
+    mask[20:80, 20:80] = 0
+    assert clear_of_hands(mask, radius)
