@@ -24,7 +24,15 @@ from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
 from vision.checkers.occlusion import clear_of_hands, find_occlusion, foreign_mask, hide_points
 from vision.checkers.stacks import StackReading, count_stacks, find_bar_checkers, name_colours
-from vision.checkers.trays import OffGroup, find_off, name_by_off, name_off, off_inputs
+from vision.checkers.trays import (
+    OffGroup,
+    TrayStrip,
+    find_off,
+    name_by_off,
+    name_off,
+    off_inputs,
+    tray_strips,
+)
 from vision.cube.finder import find_cube
 from vision.dice.on_board import find_board_dice
 from vision.errors import ReaderInputError
@@ -110,6 +118,7 @@ class Stages:
     in_part: bool = False
     weak: np.ndarray | None = None  # the outline's weak samples (vision.board.calibration.outline_weak)
     foreign: np.ndarray | None = None  # the field's foreign mask (vision.checkers.occlusion.foreign_mask)
+    strips: tuple[TrayStrip, ...] | None = None  # the trays' strips (vision.checkers.trays.tray_strips)
 
 
 def read_changed(image: np.ndarray, calibration: Calibration | None = None, last: Stages | None = None,
@@ -181,10 +190,14 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     # generator, and one more draw would change the next split's start)
     inputs = off_inputs(stacks + on_bar) if radius > 0 else None
     off_key = (radius, cube_at, None if inputs is None else (inputs[0].tobytes(), inputs[1]))
+    # the strips beyond the field's ends, kept from the last reading while nothing changed there
+    strips = last.strips if places is not None and last is not None and not places.trays else None
     if places is not None and last is not None and not places.trays and last.off_key == off_key:
         off_groups = list(last.off_groups)
     else:
-        off_groups = find_off(img, geom, radius, stacks + on_bar, cube_at, inputs)
+        if strips is None and inputs is not None and inputs[0].size:
+            strips = tray_strips(img, geom)
+        off_groups = find_off(img, geom, radius, stacks + on_bar, cube_at, inputs, strips)
     learned = None if model is None else look.name_stacks([s.colour_lab for s in stacks + on_bar], model)
     # the learned colours name a stack whatever else the frame shows; without them the frame's
     # stacks are split in two, and the trays say which is which when one colour alone is on the points
@@ -255,7 +268,7 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
         return reading, calibration, None
     return reading, calibration, Stages(tuple(stacks), cube, tuple(off_groups), off_key, dice, dice_key,
                                         covered, light, places is not None, weak,
-                                        None if occluded else foreign)
+                                        None if occluded else foreign, strips)
 
 
 # Half a changed region's side, in point widths (BoardThumbnail regions are a quarter point across).
