@@ -217,8 +217,9 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
             covered, weak = last.outline, last.weak
         else:
             # read in part: only the sides a changed place lies near are measured again
-            sides = None if places is None or last is None or last.weak is None else places.sides
-            weak = outline_weak(img, calibration, sides, None if sides is None else last.weak)
+            was = None if last is None else last.weak
+            sides = None if places is None or was is None else places.sides
+            weak = outline_weak(img, calibration, sides, was)
             covered = weak_covered(weak)
     occluded = geom.outline_broken or covered
     foreign = None  # the field's foreign mask: made once, for the occlusion test and the hidden points
@@ -311,8 +312,9 @@ class _Places:
         self.cube_places = bool((ends | bar).any())
         edge = self._EDGE * pw
         # (the sides as vision.board.calibration.outline_profile numbers them: top, right, bottom, left)
-        near = [np.abs(y) <= edge, np.abs(x - width) <= edge, np.abs(y - height) <= edge, np.abs(x) <= edge]
-        self.sides = frozenset(i for i, m in enumerate(near) if bool(m.any()))
+        by_side = [np.abs(y) <= edge, np.abs(x - width) <= edge, np.abs(y - height) <= edge,
+                   np.abs(x) <= edge]
+        self.sides = frozenset(i for i, m in enumerate(by_side) if bool(m.any()))
         self.outline = bool(self.sides)
 
     # A changed region is compared with the bare model this many point widths round its centre

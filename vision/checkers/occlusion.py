@@ -156,7 +156,7 @@ def foreign_mask(rectified: np.ndarray | FieldView, geom: BoardGeometry, stacks:
             mask[:, max(0, xi - edge) : xi + edge] = 0
     mask = cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
     if region is not None and previous is not None and only is not None:
-        mask = np.where(only, mask, previous)
+        mask = np.where(only, mask, previous).astype(np.uint8)
     for s in stacks:
         for x, y in s.centres:
             cv2.circle(mask, (int(round(x)), int(round(y))), int(round(radius * 1.25)), 0, -1)
