@@ -149,3 +149,14 @@ def test_borne_off_checkers_never_make_a_sixteenth() -> None:
     points = tuple(PointReading(i, None, "light" if i < 5 else None, 3 if i < 5 else 0) for i in range(24))
     assert _within_a_set({"light": 4, "dark": 2}, points, {}) == {"dark": 2}
     assert _within_a_set({"light": 4}, points[:4] + points[5:], {"light": 1}) == {"light": 2}
+
+
+@pytest.mark.parametrize("level", [11, 12])
+def test_too_dark_is_the_mean_grey_level_under_twelve(level: int) -> None:
+    """The frame's mean over every pixel and channel, exactly: 11.99... is too dark, 12.0 is not."""
+    img = np.full((360, 480, 3), level, np.uint8)
+    img[0, 0, 0] = level - 1  # the mean just under the level
+    dark = read_board(img).status == FrameStatus.TOO_DARK
+    assert dark
+    img[0, 0, 0] = level
+    assert (read_board(img).status == FrameStatus.TOO_DARK) == (level < 12)

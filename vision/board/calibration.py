@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,7 +37,7 @@ from vision.errors import CalibrationError
 
 __all__ = [
     "Calibration", "CalibrationError", "MARKER_IDS", "calibrate", "calibrate_markers", "find_markers",
-    "outline_covered", "outline_profile", "still_valid", "load", "save",
+    "outline_covered", "outline_profile", "outline_weak", "weak_covered", "still_valid", "load", "save",
 ]
 
 FORMAT = "tavla-calibration/1"
@@ -167,13 +168,16 @@ def calibrate(image: np.ndarray) -> Calibration | None:
     return Calibration(geom, border=border_energy(image, geom), checker_radius=radius, outline=outline)
 
 
-def outline_profile(image: np.ndarray, geom: BoardGeometry) -> np.ndarray:
+def outline_profile(image: np.ndarray, geom: BoardGeometry,
+                    sides: Collection[int] | None = None) -> np.ndarray:
     """The field outline's colour-gradient strength (Di Zenzo magnitude, Lab, as
     :func:`vision.board.finder.border_energy`) at ``OUTLINE_SAMPLES`` evenly spaced places along each of the
     four sides where ``geom`` puts them: float64 (4, OUTLINE_SAMPLES); zeros when ``geom`` has no
     corners. Each sample is the strongest within 2 px across the side, so a sub-pixel jitter of the
     camera does not read as a weaker edge. Only a thin strip along each side is filtered (about a
     millisecond for a 1280x720 frame), not the whole image. ``image``: BGR uint8 (H, W, 3).
+    ``sides``: the sides (0 top, 1 right, 2 bottom, 3 left: from corner i to corner i + 1) to
+    measure, the others left 0; None: all four.
     """
     corners = np.asarray(geom.corners, dtype=np.float64)
     out = np.zeros((4, OUTLINE_SAMPLES))
@@ -181,7 +185,7 @@ def outline_profile(image: np.ndarray, geom: BoardGeometry) -> np.ndarray:
         return out
     h, w = image.shape[:2]
     t = np.linspace(0.03, 0.97, OUTLINE_SAMPLES)
-    for i in range(4):
+    for i in range(4) if sides is None else sorted(set(sides) & {0, 1, 2, 3}):
         a, b = corners[i], corners[(i + 1) % 4]
         length = float(np.linalg.norm(b - a))
         if length < 1.0:
@@ -213,12 +217,34 @@ def outline_covered(image: np.ndarray, calib: Calibration) -> bool:
     is its check. False when the calibration holds no outline profile or is for another image size.
     ``image``: BGR uint8 (H, W, 3).
     """
+    return weak_covered(outline_weak(image, calib))
+
+
+def outline_weak(image: np.ndarray, calib: Calibration, sides: Collection[int] | None = None,
+                 last: np.ndarray | None = None) -> np.ndarray | None:
+    """Where the outline is weaker than ``calib`` saw it (the samples of :func:`outline_covered`):
+    bool (4, OUTLINE_SAMPLES); None when the calibration holds no outline profile or is for another
+    image size. ``sides`` with ``last`` (this function's result for an earlier frame): only those
+    sides are measured again, the others are taken from ``last`` (the incremental reader's sides
+    where nothing changed)."""
     h, w = image.shape[:2]
     if not calib.outline or (w, h) != tuple(calib.geometry.image_size):
-        return False
+        return None
+    if last is None or sides is None:
+        sides = None
     ref = np.asarray(calib.outline, dtype=np.float64)
     ref = np.minimum(ref, _REF_CAP * np.median(ref, axis=1, keepdims=True))
-    weak = outline_profile(image, calib.geometry) < _COVERED * ref
+    weak = outline_profile(image, calib.geometry, sides) < _COVERED * ref
+    if sides is not None and last is not None:
+        keep = [i for i in range(4) if i not in set(sides)]
+        weak[keep] = last[keep]
+    return weak
+
+
+def weak_covered(weak: np.ndarray | None) -> bool:
+    """True when a side of :func:`outline_weak`'s samples is weak ``_COVERED_RUN`` samples in a row."""
+    if weak is None:
+        return False
     for side in weak:
         run = 0
         for covered in side:

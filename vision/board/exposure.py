@@ -30,7 +30,12 @@ def normalise_exposure(rectified: np.ndarray, level: float = FIELD_EXPOSED) -> n
     """
     # (the grey level of the pixels sampled only: the same values as sampling a full grey image)
     sample = rectified[::2, ::2]
-    grey = sample.mean(axis=2) if sample.ndim == 3 else sample
+    if sample.ndim == 3 and sample.shape[2] == 3 and sample.dtype == np.uint8:
+        # the channels' exact integer sum over 3: the values of sample.mean(axis=2), several times
+        # faster on the strided sample
+        grey = (sample[..., 0].astype(np.uint16) + sample[..., 1] + sample[..., 2]) / 3.0
+    else:
+        grey = sample.mean(axis=2) if sample.ndim == 3 else sample
     ref = float(np.percentile(grey, 95))
     if ref >= level or ref <= 0:
         return rectified

@@ -22,7 +22,7 @@ from vision.board.view import FieldView
 from vision.checkers.stacks import StackReading
 from vision.reading import PointReading
 
-__all__ = ["border_crossing", "find_occlusion", "foreign_mask", "hide_points"]
+__all__ = ["border_crossing", "clear_of_hands", "find_occlusion", "foreign_mask", "hide_points"]
 
 # Lab distance from the bare-board model above which a pixel is not bare board.
 _DIFF = 30.0
@@ -96,11 +96,15 @@ def _median_last(a: np.ndarray) -> np.ndarray:
     return (s[..., n // 2 - 1] + s[..., n // 2]) / 2
 
 
-def _far_from_model(lab: np.ndarray, model: np.ndarray, slack: int) -> np.ndarray:
+def _far_from_model(lab: np.ndarray, model: np.ndarray, slack: int,
+                    pad: np.ndarray | None = None) -> np.ndarray:
     """bool (H, W): the pixel's colour is more than ``_DIFF`` from the model's at every offset within
     ``slack`` pixels. Real points are not exactly where the evenly spaced model puts them (a lens's
-    barrel, a board's own irregularity): a triangle's edge a few pixels off is no foreign object."""
-    pad = cv2.copyMakeBorder(model, slack, slack, slack, slack, cv2.BORDER_REPLICATE)
+    barrel, a board's own irregularity): a triangle's edge a few pixels off is no foreign object.
+    ``pad``: the model already padded by ``slack`` on each side (``lab`` then a window of the field
+    and ``pad`` the same window of the padded model, ``2 * slack`` larger)."""
+    if pad is None:
+        pad = cv2.copyMakeBorder(model, slack, slack, slack, slack, cv2.BORDER_REPLICATE)
     h, w = lab.shape[:2]
     best = np.full((h, w), np.inf, np.float32)
     # (the differences and their squares in this thread's scratch arrays: no fresh pages per offset)
@@ -114,11 +118,16 @@ def _far_from_model(lab: np.ndarray, model: np.ndarray, slack: int) -> np.ndarra
 
 
 def foreign_mask(rectified: np.ndarray | FieldView, geom: BoardGeometry, stacks: list[StackReading],
-                 radius: float) -> np.ndarray:
+                 radius: float, only: np.ndarray | None = None,
+                 previous: np.ndarray | None = None) -> np.ndarray:
     """uint8 mask (rectified H, W): 255 where the field shows neither bare board nor a found checker.
 
     Compared at half resolution (a hand is large; a quarter of the pixels is 4x faster), each pixel
     against the bare-board model within ``_SLACK`` of a point's width (:func:`_far_from_model`).
+
+    ``only`` with ``previous`` (this function's result for an earlier frame of the same field):
+    the pixels are compared only where ``only`` (bool, rectified H, W) is set, and ``previous`` is
+    taken elsewhere (the incremental reader's changed places; the model is the whole frame's).
     """
     rectified = FieldView.of(rectified, geom).exposed  # the _DIFF threshold is at the usual exposure
     h, w = rectified.shape[:2]
@@ -127,7 +136,14 @@ def foreign_mask(rectified: np.ndarray | FieldView, geom: BoardGeometry, stacks:
     half = dataclasses.replace(geom, size=(small.shape[1], small.shape[0]),
                                columns=tuple(0.5 * c for c in geom.columns))
     model, defined = _bare_model(lab, half, POINT_PX // 2)
-    far = _far_from_model(lab, model, max(1, int(round(_SLACK * POINT_PX / 2))))
+    slack = max(1, int(round(_SLACK * POINT_PX / 2)))
+    if only is None or previous is None or previous.shape != (h, w):
+        far = _far_from_model(lab, model, slack)
+        region = None
+    else:
+        region = cv2.resize(only.astype(np.uint8), (small.shape[1], small.shape[0]),
+                            interpolation=cv2.INTER_NEAREST) > 0
+        far = _far_within(lab, model, slack, region)
     mask = (far & (defined > 0)).astype(np.uint8) * 255
     # the field's ends and the bar's edges: the outer strips show the frame or the bar where the
     # others show a neighbouring point, and a frame's shadow or lip varies along it
@@ -139,6 +155,8 @@ def foreign_mask(rectified: np.ndarray | FieldView, geom: BoardGeometry, stacks:
             xi = int(round(0.5 * x))
             mask[:, max(0, xi - edge) : xi + edge] = 0
     mask = cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
+    if region is not None and previous is not None and only is not None:
+        mask = np.where(only, mask, previous).astype(np.uint8)
     for s in stacks:
         for x, y in s.centres:
             cv2.circle(mask, (int(round(x)), int(round(y))), int(round(radius * 1.25)), 0, -1)
@@ -152,6 +170,34 @@ def foreign_mask(rectified: np.ndarray | FieldView, geom: BoardGeometry, stacks:
     # thin lines of a printed board and a checker's anti-aliased rim are not a hand
     k = max(3, int(_OPEN * POINT_PX) | 1)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+
+
+def _far_within(lab: np.ndarray, model: np.ndarray, slack: int, region: np.ndarray) -> np.ndarray:
+    """:func:`_far_from_model` where ``region`` (bool, ``lab``'s H, W) is set, False elsewhere: the
+    test run on each bounding box of the region's parts alone, each pixel's value as in the whole."""
+    far = np.zeros(lab.shape[:2], bool)
+    pad = cv2.copyMakeBorder(model, slack, slack, slack, slack, cv2.BORDER_REPLICATE)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(region.astype(np.uint8), connectivity=8)
+    for i in range(1, n):
+        x, y, bw, bh = (int(v) for v in stats[i, :4])
+        window = lab[y : y + bh, x : x + bw]
+        far[y : y + bh, x : x + bw] = _far_from_model(window, model, slack,
+                                                      pad[y : y + bh + 2 * slack, x : x + bw + 2 * slack])
+    return far & region
+
+
+def clear_of_hands(mask: np.ndarray, radius: float, where: np.ndarray | None = None) -> bool:
+    """True when no foreign region of ``mask`` (:func:`foreign_mask`) is large enough for
+    :func:`find_occlusion` to weigh (``_FOREIGN_CROSSING`` checker areas): that test is then False
+    whatever the frame beyond the field shows. ``where`` (bool, the mask's H, W): only the regions
+    that reach into it are weighed (the others were so in an earlier frame judged clear)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= _FOREIGN_CROSSING * np.pi * radius * radius) + 1
+    if large.size == 0 or where is None:
+        return large.size == 0
+    weighed = np.zeros(n, bool)
+    weighed[large] = True
+    return not bool(weighed[labels[where]].any())
 
 
 def find_occlusion(rectified: np.ndarray | FieldView, geom: BoardGeometry, stacks: list[StackReading],

@@ -821,6 +821,10 @@ def _stack_colour(lab: np.ndarray, centres: list[tuple[float, float]], r: float)
     return (float(med[0]), float(med[1]), float(med[2]))
 
 
+# The seed of the colour split's k-means++ starts (any fixed value: the split is then repeatable).
+_SPLIT_SEED = 14
+
+
 def name_colours(stacks: list[StackReading]) -> list[str | None]:
     """``light``/``dark`` for each stack (None when empty), by 2-means on the stacks' Lab colours,
     lightness at ``_NAME_WEIGHT``: light falls unevenly (and a glossy or metallic checker's
@@ -834,6 +838,9 @@ def name_colours(stacks: list[StackReading]) -> list[str | None]:
         centres = np.stack([cols[0], cols[0]])
     else:
         crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+        # k-means++ seeds from OpenCV's global generator: seeded here, a reading does not depend on
+        # how many splits ran before it in the process
+        cv2.setRNGSeed(_SPLIT_SEED)
         _, _, centres = cv2.kmeans(cols, 2, None, crit, 3, cv2.KMEANS_PP_CENTERS)
     if np.linalg.norm((centres[0] - centres[1]) / _NAME_WEIGHT) < _SAME_COLOUR:
         one = LIGHT if float(centres.mean(axis=0)[0] / _NAME_WEIGHT[0]) >= 128 else DARK

@@ -53,7 +53,7 @@ from vision.board.view import colour_gradient
 from vision.checkers.stacks import StackReading, name_colours, ring_scores
 from vision.reading import DARK, LIGHT
 
-__all__ = ["OffGroup", "find_off", "name_off", "name_by_off", "off_inputs"]
+__all__ = ["OffGroup", "TrayStrip", "find_off", "name_off", "name_by_off", "off_inputs", "tray_strips"]
 
 # The strip beyond each end of the field, in point widths from the field's edge ...
 _NEAR = 0.05
@@ -143,6 +143,31 @@ def _strip(image: np.ndarray, geom: BoardGeometry, side: str) -> tuple[np.ndarra
     to_strip = np.array([[_SCALE, 0, -_SCALE * x0], [0, _SCALE, -_SCALE * y0], [0, 0, 1]], dtype=np.float64)
     size = (int(round(_SCALE * span)), int(round(_SCALE * (height - 2 * y0))))
     return cv2.warpPerspective(image, to_strip @ geom.homography, size, flags=cv2.INTER_LINEAR), x0
+
+
+class TrayStrip:
+    """One end's strip (:func:`_strip`) and what the tray readers derive from its pixels alone,
+    made once per frame (or kept by the incremental reader while the trays did not change): ``lab``
+    (blurred, Lab float32), ``line`` (its horizontal edges, :func:`_edge_rows`), ``small`` (``lab``
+    at half resolution) and ``grads`` (its colour gradient, :func:`_flat_discs`)."""
+
+    def __init__(self, side: str, strip: np.ndarray, x0: float) -> None:
+        self.side = side
+        self.x0 = x0
+        self.lab = cv2.cvtColor(cv2.GaussianBlur(strip, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+        hy = channel_sum(np.abs(cv2.Sobel(self.lab, cv2.CV_32F, 0, 1, ksize=3)))
+        hx = channel_sum(np.abs(cv2.Sobel(self.lab, cv2.CV_32F, 1, 0, ksize=3)))
+        line = ((hy > _EDGE) & (hy > _HORIZONTAL * hx)).astype(np.float32)
+        # a groove slanted by the camera crosses a few rows: each row of it counts for its neighbours
+        self.line = cv2.dilate(line, np.ones((3, 1), np.uint8))
+        self.small = cv2.resize(self.lab, (self.lab.shape[1] // 2, self.lab.shape[0] // 2),
+                                interpolation=cv2.INTER_AREA)
+        self.grads = colour_gradient(self.small)
+
+
+def tray_strips(image: np.ndarray, geom: BoardGeometry) -> tuple[TrayStrip, ...]:
+    """The strips beyond both ends of the field of a BGR uint8 image, for :func:`find_off`."""
+    return tuple(TrayStrip(side, *_strip(image, geom, side)) for side in ("left", "right"))
 
 
 def _plateaus(rows: np.ndarray, half: int) -> np.ndarray:
@@ -264,18 +289,21 @@ def _comb_count(ys: np.ndarray, pitch: float) -> int | None:
 
 
 def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray, x_range: tuple[float, float],
-               other: bool = False) -> list[tuple[float, float, float, int, float, np.ndarray]]:
+               other: bool = False, line: np.ndarray | None = None,
+               ) -> list[tuple[float, float, float, int, float, np.ndarray]]:
     """Rows of slabs on edge in a strip: (x, y_first, y_last, count, span, Lab colour), strip px.
 
     A groove is a horizontal edge across most of a window 0.6 checker wide; a run of grooves a slab's
     pitch apart is cut to its longest stretch whose spacings are all of a checker colour (the tray's
     floor between the row and the tray's end is as wide as a slab). ``other``: the points show one
-    colour only, so a row of a colour unlike it (at least _OTHER_FAR away) is counted too."""
-    hy = channel_sum(np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)))
-    hx = channel_sum(np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)))
-    line = ((hy > _EDGE) & (hy > _HORIZONTAL * hx)).astype(np.float32)
-    # a groove slanted by the camera crosses a few rows: each row of it counts for its neighbours
-    line = cv2.dilate(line, np.ones((3, 1), np.uint8))
+    colour only, so a row of a colour unlike it (at least _OTHER_FAR away) is counted too.
+    ``line``: the strip's horizontal edges (:class:`TrayStrip`), when made already."""
+    if line is None:
+        hy = channel_sum(np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)))
+        hx = channel_sum(np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)))
+        line = ((hy > _EDGE) & (hy > _HORIZONTAL * hx)).astype(np.float32)
+        # a groove slanted by the camera crosses a few rows: each row of it counts for its neighbours
+        line = cv2.dilate(line, np.ones((3, 1), np.uint8))
     hw = max(2, int(round(_WINDOW * d)))
     h, w = line.shape
     step = max(1, int(round(0.15 * d)))
@@ -365,12 +393,16 @@ def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray, x_range: tuple[floa
     return kept
 
 
-def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray,
-                x_range: tuple[float, float]) -> list[tuple[float, float, float, np.ndarray]]:
+def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray, x_range: tuple[float, float],
+                strip: TrayStrip | None = None) -> list[tuple[float, float, float, np.ndarray]]:
     """Flat discs of radius ``r`` in a strip: (x, y, ring score, Lab colour), strip px. Rings are
     scored at half the strip's resolution and only where the middle of a disc would be of a checker
-    colour."""
-    small = cv2.resize(lab, (lab.shape[1] // 2, lab.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    colour. ``strip``: ``lab``'s :class:`TrayStrip`, whose half-resolution copy and gradient are
+    taken."""
+    if strip is None:
+        small = cv2.resize(lab, (lab.shape[1] // 2, lab.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    else:
+        small = strip.small
     rs = r / 2
     k = max(1, int(round(0.5 * rs)))
     x0, x1 = int(x_range[0] / 2), int(x_range[1] / 2)
@@ -389,7 +421,7 @@ def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray,
     cx, cy = (xs[keep] + x0).astype(np.float64), ys[keep].astype(np.float64)
     if len(cx) == 0:
         return []
-    gx, gy = colour_gradient(small)
+    gx, gy = colour_gradient(small) if strip is None else strip.grads
     score = ring_scores(gx, gy, cx, cy, rs)
     out: list[tuple[float, float, float, np.ndarray]] = []
 
@@ -444,14 +476,17 @@ def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray,
 
 def find_off(image: np.ndarray, geom: BoardGeometry, radius: float, stacks: list[StackReading],
              avoid: list[tuple[float, float]] | None = None,
-             inputs: tuple[np.ndarray, bool] | None = None) -> list[OffGroup]:
+             inputs: tuple[np.ndarray, bool] | None = None,
+             strips: tuple[TrayStrip, ...] | None = None) -> list[OffGroup]:
     """The borne-off checkers beyond both ends of the field in a BGR uint8 image (H, W, 3).
 
     ``radius``: the checkers' radius in rectified pixels; ``stacks``: the points' (and bar's) stacks,
     whose colours are the only checker colours (none with a colour: [] -- nothing can be named);
     ``avoid``: rectified positions of things known not to be checkers (the cube). Returns one
     :class:`OffGroup` per row on edge and per flat disc (see the module docstring). ``inputs``:
-    :func:`off_inputs` of ``stacks`` when the caller has it already.
+    :func:`off_inputs` of ``stacks`` when the caller has it already; ``strips``: the
+    :func:`tray_strips` of ``image`` (or, for the incremental reader, of an earlier frame whose
+    trays look the same).
     """
     if radius <= 0:
         return []
@@ -462,11 +497,10 @@ def find_off(image: np.ndarray, geom: BoardGeometry, radius: float, stacks: list
     r = _SCALE * radius
     d = 2 * r
     out: list[OffGroup] = []
-    for side in ("left", "right"):
-        strip, x0 = _strip(image, geom, side)
-        if strip.shape[0] < 4 * r or strip.shape[1] < 2 * r:
+    for tray in tray_strips(image, geom) if strips is None else strips:
+        side, x0, lab = tray.side, tray.x0, tray.lab
+        if lab.shape[0] < 4 * r or lab.shape[1] < 2 * r:
             continue
-        lab = cv2.cvtColor(cv2.GaussianBlur(strip, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
         # the columns where a checker's centre may lie, in strip pixels
         if side == "left":
             rng = (_SCALE * (-_CENTRE_FAR * pw - x0), _SCALE * (-_CENTRE_NEAR * pw - x0))
@@ -481,7 +515,7 @@ def find_off(image: np.ndarray, geom: BoardGeometry, radius: float, stacks: list
             return any((x - ax) ** 2 + (y - ay) ** 2 < (1.3 * radius) ** 2 for ax, ay in avoid or [])
 
         rows = []
-        for x, y_a, y_b, count, strength, c in _edge_rows(lab, d, known, rng, other):
+        for x, y_a, y_b, count, strength, c in _edge_rows(lab, d, known, rng, other, tray.line):
             cx, cy = rect(x, 0.5 * (y_a + y_b))
             if avoided(cx, cy) or not 0 <= cy <= geom.size[1]:
                 continue
@@ -489,7 +523,7 @@ def find_off(image: np.ndarray, geom: BoardGeometry, radius: float, stacks: list
                 continue  # fifteen off make long rows; a short one of no colour on the points is no row
             rows.append((x, y_a, y_b))
             out.append(OffGroup(side, "edge", count, _lab3(c), (cx, cy), strength))
-        for x, y, score, c in _flat_discs(lab, r, known, rng):
+        for x, y, score, c in _flat_discs(lab, r, known, rng, tray):
             # slabs on edge make a ring too: their grooves above and below, their ends at the sides
             if avoided(*rect(x, y)) or any(abs(x - rx) < d and ya - r <= y <= yb + r for rx, ya, yb in rows):
                 continue

@@ -152,7 +152,9 @@ def find_cube(image: np.ndarray, geom: BoardGeometry, checker_radius: float) -> 
                            interpolation=cv2.INTER_LINEAR)
         local = cv2.cvtColor(local, cv2.COLOR_BGR2LAB)
         regions.append((x0, x1, region, local.astype(np.float32)))
-        for bg in (np.median(region.reshape(-1, 3), axis=0), regions[-1][3]):
+        # (the median of each channel made contiguous first: the same values, faster)
+        flat = np.ascontiguousarray(region.reshape(-1, 3).T)
+        for bg in (np.median(flat, axis=1), regions[-1][3]):
             found += _squares(region, bg, side, x0, pad, width)
     # of several squares (score cards, a clock), the cube is the one whose face reads among those
     # within the trays' reach, else the one nearest the field

@@ -219,3 +219,23 @@ def test_real_webcam_game_hands_over_the_edge_are_noticed(game: str, hands: set[
     assert covered == hands
     for name in hands:  # and the calibrated reading says so
         assert read_board(cv2.imread(str(frames[0].parent / name)), calib).occluded
+
+
+@pytest.mark.parametrize("style,seed", [("paper", 2), ("wood", 8)])
+def test_outline_measured_again_on_some_sides_keeps_the_others(style: str, seed: int) -> None:
+    """The incremental reader's outline check: the sides asked for are measured as in a whole
+    check, the others come from the earlier frame's samples."""
+    calib = cal.calibrate(_scene(style, seed, hand=False))
+    assert calib is not None
+    hand = _scene(style, seed, hand=True)
+    clear = cal.outline_weak(_scene(style, seed, hand=False), calib)
+    full = cal.outline_weak(hand, calib)
+    assert clear is not None and full is not None
+    assert cal.weak_covered(full) and not cal.weak_covered(clear)
+    hit = [i for i in range(4) if (full[i] != clear[i]).any()]
+    assert hit
+    again = cal.outline_weak(hand, calib, hit, clear)
+    assert again is not None and (again == full).all()
+    # a side left out keeps the earlier frame's samples: the hand there is not seen
+    kept = cal.outline_weak(hand, calib, [i for i in range(4) if i not in hit], clear)
+    assert kept is not None and (kept[hit] == clear[hit]).all() and not cal.weak_covered(kept)

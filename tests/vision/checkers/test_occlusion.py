@@ -112,3 +112,48 @@ def test_bare_model_median_is_numpys() -> None:
         assert np.array_equal(_median_last(a), np.median(a, axis=-1))
         b = rng.normal(50, 20, (4, 3, n)).astype(np.float32)
         assert np.array_equal(_median_last(b), np.median(b, axis=-1))
+
+
+@pytest.mark.parametrize("style,seed", [("paper", 3), ("wood", 5)])
+def test_foreign_mask_compared_in_part_keeps_the_rest(style: str, seed: int) -> None:
+    """The incremental reader's hand test: compared everywhere, the mask is the whole test's;
+    compared in a window, the window is the whole test's and the rest is the earlier mask."""
+    from vision.board.view import FieldView
+    from vision.checkers.occlusion import foreign_mask
+    from vision.checkers.stacks import count_stacks
+
+    img = _hand_render(style, seed).image
+    geom = find_board(_hand_render(style, seed, hand=False).image)
+    assert geom is not None
+    view = FieldView.of_frame(img, geom)
+    stacks = count_stacks(view, geom)
+    radius = stacks[0].radius
+    full = foreign_mask(view, geom, stacks, radius)
+    h, w = full.shape
+    everywhere = np.ones((h, w), bool)
+    earlier = np.zeros_like(full)
+    assert (foreign_mask(view, geom, stacks, radius, only=everywhere, previous=earlier) == full).all()
+    window = np.zeros((h, w), bool)
+    window[:, : w // 2] = True
+    part = foreign_mask(view, geom, stacks, radius, only=window, previous=earlier)
+    inner = slice(0, w // 2 - 16)  # (the opening and the slack reach across the window's edge)
+    assert (part[:, inner] == full[:, inner]).all()
+    assert not part[:, w // 2 + 16 :].any() and full.any()
+
+
+def test_clear_of_hands_weighs_only_the_regions_reaching_into_the_changed_places() -> None:
+    from vision.checkers.occlusion import clear_of_hands
+
+    radius = 10.0
+    mask = np.zeros((200, 300), np.uint8)
+    mask[20:80, 20:80] = 255  # 3600 px: over a checker's area (314 px)
+    mask[150:160, 200:210] = 255  # 100 px: under it
+    assert not clear_of_hands(mask, radius)
+    elsewhere = np.zeros(mask.shape, bool)
+    elsewhere[140:170, 190:220] = True
+    assert clear_of_hands(mask, radius, elsewhere)
+    touching = np.zeros(mask.shape, bool)
+    touching[75:90, 75:90] = True
+    assert not clear_of_hands(mask, radius, touching)
+    mask[20:80, 20:80] = 0
+    assert clear_of_hands(mask, radius)

@@ -214,3 +214,19 @@ def test_borne_off_on_random_renders() -> None:
         exact += got == want
         near += all(abs(got.get(c, 0) - want.get(c, 0)) <= 1 for c in (LIGHT, DARK))
     assert exact >= OFF_EXACT_FLOOR and near >= OFF_NEAR_FLOOR, (exact, near)
+
+
+@pytest.mark.parametrize("style,pose", [("wood", "edge"), ("paper", "flat")])
+def test_strips_made_once_read_as_the_frame_itself(style: str, pose: str) -> None:
+    """find_off given the frame's tray_strips (the incremental reader keeps them while the trays
+    do not change) finds what it finds warping the frame itself."""
+    from vision.checkers.trays import tray_strips
+
+    spec = dataclasses.replace(random_spec(3, style, off={LIGHT: 4, DARK: 6}, bar={}), off_pose=pose)
+    r = render(spec, size=(1280, 720), view="rectified", seed=3)
+    geom = find_board(r.image)
+    assert geom is not None
+    stacks = count_stacks(geom.rectify(r.image), geom)
+    groups = find_off(r.image, geom, stacks[0].radius, stacks)
+    assert groups
+    assert find_off(r.image, geom, stacks[0].radius, stacks, strips=tray_strips(r.image, geom)) == groups
