@@ -196,16 +196,21 @@ def find_faces(pips: list[BoardPip], edges: tuple[float, ...],
     # even face has one through its centre; odd faces are centred on a pip)
     strong, weak = np.maximum.outer(contrast, contrast), np.minimum.outer(contrast, contrast)
     alike = (dark[:, None] == dark[None, :]) & (strong <= _ALIKE_CROWDED * weak)
+    pip_keys = [(kx, ky) for kx, ky in np.rint(2 * xy).astype(np.int64).tolist()]
     hyps: dict[tuple[int, ...], Face] = {}
     for edge in edges:
         reach2 = (0.65 * edge) ** 2
+        # (keys on a half-pixel grid, rounded half to even as round() does; each pip's centre
+        # first, then the pairs' midpoints in row-major order, a midpoint not replacing a centre)
         centres: dict[tuple[int, int], tuple[float, float, bool]] = {}
-        for p in pips:
-            centres[(round(2 * p.x), round(2 * p.y))] = (p.x, p.y, p.dark)
+        for key, p in zip(pip_keys, pips, strict=True):
+            centres[key] = (p.x, p.y, p.dark)
         span = alike & (d2 <= (_SPAN[1] * edge) ** 2) & (d2 >= (_SPAN[0] * edge) ** 2)
-        for i, j in np.argwhere(np.triu(span, 1)):
-            cx, cy = (xy[i] + xy[j]) / 2
-            centres.setdefault((round(2 * cx), round(2 * cy)), (float(cx), float(cy), bool(dark[i])))
+        ii, jj = np.nonzero(np.triu(span, 1))
+        mid = (xy[ii] + xy[jj]) / 2
+        mid_keys = np.rint(2 * mid).astype(np.int64).tolist()
+        for (kx, ky), (mx, my), polarity in zip(mid_keys, mid.tolist(), dark[ii].tolist(), strict=True):
+            centres.setdefault((kx, ky), (mx, my, polarity))
         # every centre's pips within reach at once (the same sums as one centre at a time)
         at = list(centres.values())
         cxy = np.array([(cx, cy) for cx, cy, _ in at])

@@ -439,8 +439,11 @@ def _bare(lab: np.ndarray, face: Face, pips: list[BoardPip], sigma: float, body_
     return worst
 
 
-def _body(lab: np.ndarray, face: Face, pips: list[BoardPip], sigma: float) -> _Body | None:
-    """Measure the face's body around its pips (see :class:`_Body`); None when it leaves the view."""
+def _body(lab: np.ndarray, face: Face, pips: list[BoardPip], sigma: float,
+          same_min: float = 0.0) -> _Body | None:
+    """Measure the face's body around its pips (see :class:`_Body`); None when it leaves the view,
+    or when its ``same`` share is below ``same_min`` (the rest is then not measured: most candidate
+    faces fail there, and a caller refusing them needs no more)."""
     h, w = lab.shape[:2]
     cx, cy = face.centre
     rad = _PIP_AREA * face.edge
@@ -458,6 +461,8 @@ def _body(lab: np.ndarray, face: Face, pips: list[BoardPip], sigma: float) -> _B
         return None
     med = np.median(vals, axis=0)
     same = float(np.mean(channel_norm(vals - med) < _SAME))
+    if same < same_min:
+        return None
     depths = []
     for i in face.members:
         p = pips[i]
@@ -569,7 +574,10 @@ def _accept(
             return False
         if hidden(face) or crowded(face):
             return False
-        body = _body(lab, face, pips, sigma)
+        on_bar = bar is not None and bar[0] <= face.centre[0] <= bar[1]
+        # (the cleanest body any check below asks of this face: below it the face is refused)
+        cleanest = max(_SAME_MIN, _ONE_SAME if one else 0.0, _BAR_SAME if on_bar else 0.0)
+        body = _body(lab, face, pips, sigma, cleanest)
         if body is None:
             return False
         if (body.same < _SAME_MIN or body.depth < _DEPTH_MIN or body.depth_ratio < _DEPTH_RATIO
@@ -580,7 +588,7 @@ def _accept(
             return False  # a pip (faint, blurred) where this face has none: a higher face
         if body.apart < _APART_MIN and roundest < _PRINT_ROUND:
             return False  # elongated marks on a plate the board's own colour: printing (a logo)
-        if bar is not None and bar[0] <= face.centre[0] <= bar[1] and body.same < _BAR_SAME:
+        if on_bar and body.same < _BAR_SAME:
             return False  # the bar's hinges show screws on a plate: a die there shows a clean face
         if off and body.apart < _OFF_APART:
             return False
