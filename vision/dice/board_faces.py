@@ -14,12 +14,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["BoardPip", "Face", "face_at", "find_faces", "layout_ok"]
+from vision.dice.layout import BOARD_LAYOUT, Pip, layout_ok, mirror_pairs
 
-# A diagonal pair of pips spans this many die edges (0.78 on the dice seen), within _SPAN of the
-# edge tried.
+__all__ = ["Face", "face_at", "find_faces"]
+
+# A diagonal pair of pips spans this many die edges (0.78 on the dice seen), within the board
+# layout's span (vision.dice.layout.BOARD_LAYOUT) of the edge tried.
 _DIAGONAL = 0.78
-_SPAN = (0.55, 0.95)
+_SPAN = BOARD_LAYOUT.span
 # Two dice's centres are at least this many die edges apart (touching dice: one edge).
 _APART_EDGES = 0.95
 # A face of this many pips or more is crowded: its pips blur into each other, and when it is refused
@@ -38,56 +40,6 @@ _MIN_TOL = 1.0
 
 
 @dataclass(frozen=True)
-class BoardPip:
-    """A pip-like blob of the rectified field: centre (x, y) px, ``contrast`` (scale-normalised blob
-    strength, lightness units), ``dark`` (darker than around it), ``roundness`` (the Hessian's
-    eigenvalue ratio, 0-1: 1 for a round dot, low for the end of a line or a triangle's tip) and the
-    smoothed Lab ``colour`` there."""
-
-    x: float
-    y: float
-    contrast: float
-    dark: bool
-    roundness: float
-    colour: tuple[float, float, float]
-    sigma: float = 1.0  # the blob scale (px) that found it: a pip's radius is about 1.4 sigma
-
-
-def layout_ok(pairs: list[tuple[BoardPip, BoardPip]], centre: bool, edge: float) -> bool:
-    """Do pip pairs mirrored through one centre (and a centre pip) form a d6 face of edge ``edge``?
-
-    Affine invariant up to mild perspective: 2/3 = one diagonal; 4/5 = two diagonals of about equal
-    length, far from parallel; 6 = two such diagonals d1, d2 and a middle pair (d1 +- d2) / 2.
-    """
-    n = 2 * len(pairs) + int(centre)
-    if n == 0 or n > 6 or (n == 6 and centre):
-        return False
-    vec = [np.array([b.x - a.x, b.y - a.y]) for a, b in pairs]
-    lens = [float(np.hypot(*v)) for v in vec]
-    if len(pairs) == 1:
-        return _SPAN[0] * edge <= lens[0] <= _SPAN[1] * edge
-    if len(pairs) == 2:
-        if min(lens) < _SPAN[0] * edge or max(lens) > _SPAN[1] * edge or max(lens) > 1.4 * min(lens):
-            return False
-        return abs(float(vec[0] @ vec[1])) / (lens[0] * lens[1]) < 0.55
-    if len(pairs) == 3:
-        tol = 0.12 * edge
-        for k in range(3):
-            mid, d1, d2 = vec[k], vec[(k + 1) % 3], vec[(k + 2) % 3]
-            l1, l2 = lens[(k + 1) % 3], lens[(k + 2) % 3]
-            short, long = min(l1, l2), max(l1, l2)
-            if short < _SPAN[0] * edge or long > _SPAN[1] * edge or long > 1.4 * short:
-                continue
-            if abs(float(d1 @ d2)) / (l1 * l2) > 0.55:
-                continue
-            for cand in ((d1 + d2) / 2, (d1 - d2) / 2):
-                if min(np.hypot(*(mid - cand)), np.hypot(*(mid + cand))) <= tol:
-                    return True
-        return False
-    return True
-
-
-@dataclass(frozen=True)
 class Face:
     """One d6 top face: ``members`` (indices of its pips; their count is the value), ``centre`` (x, y)
     px, ``score`` (its pips' contrast less that of unexplained blobs on it) and ``edge`` (the die
@@ -99,45 +51,27 @@ class Face:
     edge: float
 
 
-def face_at(pips: list[BoardPip], near: list[int], cx: float, cy: float, edge: float) -> Face | None:
+def face_at(pips: list[Pip], near: list[int], cx: float, cy: float, edge: float) -> Face | None:
     """The d6 face centred at (cx, cy) made of the pips ``near`` (indices, all dark or all light:
     the dark gaps between a dark die's light pips make a symmetric pattern too), or None."""
     return _face_at(pips, [p.x for p in pips], [p.y for p in pips], [p.contrast for p in pips],
                     near, cx, cy, edge)
 
 
-def _face_at(pips: list[BoardPip], px: list[float], py: list[float], pc: list[float], near: list[int],
+def _face_at(pips: list[Pip], px: list[float], py: list[float], pc: list[float], near: list[int],
              cx: float, cy: float, edge: float) -> Face | None:
     """:func:`face_at` given the pips' x, y and contrast as lists (made once per frame: the pairing
     below runs for hundreds of centres, and list items are read faster than attributes)."""
     tol = max(0.1 * edge, _MIN_TOL)
-    tol2 = tol * tol
-    centre = None
-    for i in near:
-        if (px[i] - cx) ** 2 + (py[i] - cy) ** 2 > tol2:
-            continue
-        if centre is None or pc[i] > pc[centre]:
-            centre = i
+    centre, paired = mirror_pairs(px, py, pc, near, cx, cy, tol)
     used = set() if centre is None else {centre}
-    paired: list[tuple[int, int]] = []
-    for i in near:
-        if i in used:
-            continue
-        mx, my = 2 * cx - px[i], 2 * cy - py[i]
-        best, best_d = -1, tol2
-        for j in near:
-            if j in used or j == i:
-                continue
-            d = (px[j] - mx) ** 2 + (py[j] - my) ** 2
-            if d <= best_d:
-                best, best_d = j, d
-        if best >= 0:
-            used.update((i, best))
-            paired.append((i, best))
+    for pair in paired:
+        used.update(pair)  # (in the pairing's order: the sums below run in the set's order)
     if not used:
         return None
     pairs = [(pips[i], pips[j]) for i, j in paired]
-    if not layout_ok(pairs, centre is not None, edge):
+    vec = [np.array([b.x - a.x, b.y - a.y]) for a, b in pairs]
+    if not layout_ok(vec, centre is not None, edge, BOARD_LAYOUT):
         return None
     chosen = [pips[i] for i in used]
     top = max(p.contrast for p in chosen)
@@ -172,7 +106,7 @@ def _not_alone(face: Face, xy: np.ndarray, dark: np.ndarray, contrast: np.ndarra
     return bool(near.any())
 
 
-def find_faces(pips: list[BoardPip], edges: tuple[float, ...],
+def find_faces(pips: list[Pip], edges: tuple[float, ...],
                accept: Callable[[Face], bool] = lambda f: True, one_round: float = 0.0) -> list[Face]:
     """Non-overlapping d6 faces among the pips, best first: greedy, no pip in two faces, no face
     centred on a die already taken (closer than _APART_EDGES of the larger edge); a face that
@@ -196,16 +130,21 @@ def find_faces(pips: list[BoardPip], edges: tuple[float, ...],
     # even face has one through its centre; odd faces are centred on a pip)
     strong, weak = np.maximum.outer(contrast, contrast), np.minimum.outer(contrast, contrast)
     alike = (dark[:, None] == dark[None, :]) & (strong <= _ALIKE_CROWDED * weak)
+    pip_keys = [(kx, ky) for kx, ky in np.rint(2 * xy).astype(np.int64).tolist()]
     hyps: dict[tuple[int, ...], Face] = {}
     for edge in edges:
         reach2 = (0.65 * edge) ** 2
+        # (keys on a half-pixel grid, rounded half to even as round() does; each pip's centre
+        # first, then the pairs' midpoints in row-major order, a midpoint not replacing a centre)
         centres: dict[tuple[int, int], tuple[float, float, bool]] = {}
-        for p in pips:
-            centres[(round(2 * p.x), round(2 * p.y))] = (p.x, p.y, p.dark)
+        for key, p in zip(pip_keys, pips, strict=True):
+            centres[key] = (p.x, p.y, p.dark)
         span = alike & (d2 <= (_SPAN[1] * edge) ** 2) & (d2 >= (_SPAN[0] * edge) ** 2)
-        for i, j in np.argwhere(np.triu(span, 1)):
-            cx, cy = (xy[i] + xy[j]) / 2
-            centres.setdefault((round(2 * cx), round(2 * cy)), (float(cx), float(cy), bool(dark[i])))
+        ii, jj = np.nonzero(np.triu(span, 1))
+        mid = (xy[ii] + xy[jj]) / 2
+        mid_keys = np.rint(2 * mid).astype(np.int64).tolist()
+        for (kx, ky), (mx, my), polarity in zip(mid_keys, mid.tolist(), dark[ii].tolist(), strict=True):
+            centres.setdefault((kx, ky), (mx, my, polarity))
         # every centre's pips within reach at once (the same sums as one centre at a time)
         at = list(centres.values())
         cxy = np.array([(cx, cy) for cx, cy, _ in at])

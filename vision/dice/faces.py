@@ -15,10 +15,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.dice.layout import PHOTO_LAYOUT, Pip, layout_ok, mirror_pairs
+
 __all__ = ["FaceRead", "Pip", "blob_strength", "find_pips", "odd_size", "read_face", "select_face"]
 
-# Pips of one face: max ratio of areas and of contrasts, max Lab distance between their colours.
-_AREA_RATIO = 2.5
+# Pips of one face: max ratio of contrasts, max Lab distance between their colours.
 _CONTRAST_RATIO = 1.8
 _COLOUR_SPREAD = 45.0
 # Weight of the pips a layout leaves unexplained within its face, against those it explains.
@@ -39,18 +40,6 @@ _COCK_ASPECT = 1.75
 
 
 @dataclass(frozen=True)
-class Pip:
-    """A pip blob: centre (x, y) in crop pixels, area in px², elongation (major/minor axis >= 1)."""
-
-    x: float
-    y: float
-    area: float
-    elongation: float
-    contrast: float
-    colour: tuple[float, float, float] = (0.0, 0.0, 0.0)
-
-
-@dataclass(frozen=True)
 class FaceRead:
     """The top face of one die: ``value`` 1-6, ``centre`` (x, y) in crop pixels, cocked, confidence."""
 
@@ -65,40 +54,6 @@ def odd_size(v: float, lo: int = 3) -> int:
     """The odd filter size nearest ``v`` (at least ``lo``): OpenCV's median and box filters want one."""
     k = max(lo, int(round(v)))
     return k if k % 2 else k + 1
-
-
-def _pattern_ok(pairs: list[tuple[Pip, Pip]], centre_pip: bool, size: float) -> bool:
-    """Do these pip pairs (reflections of each other through the face centre) form a d6 face?
-
-    The face is seen under perspective, locally an affine map of the square, so the test is affine
-    invariant. In grid units the layouts are: 2 = one diagonal pair; 4 = both diagonals (any two pairs
-    with a common midpoint make a parallelogram: only reject very unequal or nearly parallel ones);
-    6 = two diagonals d1, d2 and a middle pair equal to (d1 +- d2) / 2. A centre pip makes 1, 3, 5 of
-    0, 2, 4.
-    """
-    n = 2 * len(pairs) + int(centre_pip)
-    if n == 0 or n > 6 or (n == 6 and centre_pip):
-        return False
-    vec = [np.array([b.x - a.x, b.y - a.y]) for a, b in pairs]
-    lens = [float(np.hypot(*v)) for v in vec]
-    if any(v < 0.25 * size or v > 1.1 * size for v in lens):
-        return False
-    if len(pairs) == 2:
-        l1, l2 = lens
-        cos = abs(float(vec[0] @ vec[1])) / (l1 * l2)
-        return bool(max(l1, l2) <= 1.8 * min(l1, l2) and cos < 0.75)
-    if len(pairs) == 3:
-        tol = 0.12 * size
-        for k in range(3):
-            mid, d1, d2 = vec[k], vec[(k + 1) % 3], vec[(k + 2) % 3]
-            cos = abs(float(d1 @ d2)) / (lens[(k + 1) % 3] * lens[(k + 2) % 3])
-            if cos > 0.75:
-                continue
-            for cand in ((d1 + d2) / 2, (d1 - d2) / 2):
-                if min(np.hypot(*(mid - cand)), np.hypot(*(mid + cand))) <= tol:
-                    return True
-        return False
-    return True
 
 
 def _alike(pips: list[Pip]) -> bool:
@@ -132,35 +87,18 @@ def select_face(pips: list[Pip], size: float) -> tuple[list[Pip], tuple[float, f
             centres.append(((pips[i].x + pips[j].x) / 2, (pips[i].y + pips[j].y) / 2))
     best: tuple[float, int, list[Pip], tuple[float, float]] | None = None
     by_value: dict[int, float] = {}
+    px, py, pc = [p.x for p in pips], [p.y for p in pips], [p.contrast for p in pips]
+    every = range(len(pips))
     for cx, cy in centres:
-        centre_pip = None
-        pairs: list[tuple[Pip, Pip]] = []
-        used: set[int] = set()
-        for i, p in enumerate(pips):
-            if np.hypot(p.x - cx, p.y - cy) <= tol:
-                if centre_pip is None or p.contrast > pips[centre_pip].contrast:
-                    centre_pip = i
-        if centre_pip is not None:
-            used.add(centre_pip)
-        for i, p in enumerate(pips):
-            if i in used:
-                continue
-            mx, my = 2 * cx - p.x, 2 * cy - p.y
-            best_j, best_d = -1, tol
-            for j, q in enumerate(pips):
-                if j in used or j == i:
-                    continue
-                d = float(np.hypot(q.x - mx, q.y - my))
-                if d <= best_d:
-                    best_j, best_d = j, d
-            if best_j >= 0:
-                used.update((i, best_j))
-                pairs.append((p, pips[best_j]))
-        if not _pattern_ok(pairs, centre_pip is not None, size):
+        centre_pip, paired = mirror_pairs(px, py, pc, every, cx, cy, tol)
+        used = set() if centre_pip is None else {centre_pip}
+        for pair in paired:
+            used.update(pair)
+        vec = [np.array([pips[j].x - pips[i].x, pips[j].y - pips[i].y]) for i, j in paired]
+        if not layout_ok(vec, centre_pip is not None, size, PHOTO_LAYOUT):
             continue
         chosen = [pips[i] for i in sorted(used)]
-        areas = [p.area for p in chosen]
-        if max(areas) > _AREA_RATIO * min(areas) or not _alike(chosen):
+        if not _alike(chosen):
             continue
         reach = max([float(np.hypot(p.x - cx, p.y - cy)) for p in chosen] + [0.2 * size]) + tol
         left = [p for i, p in enumerate(pips) if i not in used and np.hypot(p.x - cx, p.y - cy) < reach]
@@ -224,12 +162,11 @@ def find_pips(lab: np.ndarray, mask: np.ndarray, size: float) -> list[Pip]:
     strongest = np.argsort(-resp[ys, xs])[:12]
     top = float(resp[ys[strongest[0]], xs[strongest[0]]])
     order = [int(j) for j in strongest if resp[ys[j], xs[j]] >= _DOH_REL * top]
-    area = float(np.pi * (0.09 * size) ** 2)
     out = []
     for j in order:
         y, x = int(ys[j]), int(xs[j])
         c0, c1, c2 = (float(v) for v in g[y, x])
-        out.append(Pip(float(x), float(y), area, 1.0, float(resp[y, x]), (c0, c1, c2)))
+        out.append(Pip(float(x), float(y), float(resp[y, x]), colour=(c0, c1, c2)))
     return out
 
 

@@ -46,12 +46,13 @@ import numpy as np
 
 from vision.arrays import channel_norm, scratch
 from vision.board.geometry import BoardGeometry
-from vision.dice.board_faces import BoardPip, Face, find_faces
+from vision.dice.board_faces import Face, find_faces
+from vision.dice.layout import Pip
 from vision.dice.status import BoardRegions, board_status
 from vision.dice.tilt import ASPECT_MIN, corner_aspect
 from vision.reading import DieReading, DieStatus
 
-__all__ = ["BoardPip", "DiceView", "board_pips", "dice_view", "find_board_dice"]
+__all__ = ["DiceView", "board_pips", "dice_view", "find_board_dice"]
 
 # A die's edge in checker radii: the sets seen (paper webcam boards, tournament boards, renders) make
 # it 0.65-1.6 radii; faces are looked for at these edges.
@@ -299,14 +300,14 @@ def _doh(light: np.ndarray, sigma: float,
     return strength, dxx, dyy, dxy
 
 
-def board_pips(lab: np.ndarray, sigmas: tuple[float, ...], keep: np.ndarray | None = None) -> list[BoardPip]:
+def board_pips(lab: np.ndarray, sigmas: tuple[float, ...], keep: np.ndarray | None = None) -> list[Pip]:
     """Pip-like blobs of a rectified field, strongest first (at most ``_MAX_PIPS``).
 
     :param lab: uint8 (H, W, 3) CIE-Lab (OpenCV scaling) of the rectified field.
     :param sigmas: the blob scales tried, in pixels (a pip's radius is about 1.4 sigma); each pixel
         keeps its strongest scale.
     :param keep: optional bool (H, W), True where a pip may be.
-    :returns: a :class:`BoardPip` per blob; ``contrast`` is the scale-normalised determinant of
+    :returns: a :class:`Pip` per blob; ``contrast`` is the scale-normalised determinant of
         the Hessian (Lindeberg 1998), ``dark`` the sign of the Laplacian.
     """
     light = scratch("board_dice.light", lab.shape[:2])
@@ -340,7 +341,7 @@ def board_pips(lab: np.ndarray, sigmas: tuple[float, ...], keep: np.ndarray | No
     colour = _mean3x3(lab, x, y)
     fx, fy = _subpixels(strength, x, y)
     peak = strength[y, x]
-    return [BoardPip(float(fx[k]), float(fy[k]), float(peak[k]), bool(a[j] + b[j] > 0), float(roundness[j]),
+    return [Pip(float(fx[k]), float(fy[k]), float(peak[k]), bool(a[j] + b[j] > 0), float(roundness[j]),
                      (float(colour[k, 0]), float(colour[k, 1]), float(colour[k, 2])), float(scale[j]))
             for k, j in enumerate(order)]
 
@@ -392,7 +393,7 @@ class _Body:
     colour: tuple[float, float, float]
 
 
-def _vacancies(face: Face, pips: list[BoardPip]) -> list[tuple[float, float]]:
+def _vacancies(face: Face, pips: list[Pip]) -> list[tuple[float, float]]:
     """Where a pip of a higher face would be that this face leaves bare (px): a two's or a three's
     other diagonal, a four's or a five's side middles (a six's two middle pips), the centre of a
     two, a four or a six. A six whose middle pips blur away reads as a perfect four; a three as a
@@ -418,7 +419,7 @@ def _vacancies(face: Face, pips: list[BoardPip]) -> list[tuple[float, float]]:
     return [(float(q[0]), float(q[1])) for q in out]
 
 
-def _bare(lab: np.ndarray, face: Face, pips: list[BoardPip], sigma: float, body_l: float) -> float:
+def _bare(lab: np.ndarray, face: Face, pips: list[Pip], sigma: float, body_l: float) -> float:
     """How pip-like the darkest (for dark pips; lightest for light ones) spot near the face's bare
     places is: 0 = the body's lightness, 1 = as deep as its shallowest pip."""
     h, w = lab.shape[:2]
@@ -439,8 +440,11 @@ def _bare(lab: np.ndarray, face: Face, pips: list[BoardPip], sigma: float, body_
     return worst
 
 
-def _body(lab: np.ndarray, face: Face, pips: list[BoardPip], sigma: float) -> _Body | None:
-    """Measure the face's body around its pips (see :class:`_Body`); None when it leaves the view."""
+def _body(lab: np.ndarray, face: Face, pips: list[Pip], sigma: float,
+          same_min: float = 0.0) -> _Body | None:
+    """Measure the face's body around its pips (see :class:`_Body`); None when it leaves the view,
+    or when its ``same`` share is below ``same_min`` (the rest is then not measured: most candidate
+    faces fail there, and a caller refusing them needs no more)."""
     h, w = lab.shape[:2]
     cx, cy = face.centre
     rad = _PIP_AREA * face.edge
@@ -458,6 +462,8 @@ def _body(lab: np.ndarray, face: Face, pips: list[BoardPip], sigma: float) -> _B
         return None
     med = np.median(vals, axis=0)
     same = float(np.mean(channel_norm(vals - med) < _SAME))
+    if same < same_min:
+        return None
     depths = []
     for i in face.members:
         p = pips[i]
@@ -512,7 +518,7 @@ def _keep(shape: tuple[int, int], discs: list[tuple[float, float, float]],
 
 
 def _accept(
-    lab: np.ndarray, pips: list[BoardPip], sigma: float, radius: float,
+    lab: np.ndarray, pips: list[Pip], sigma: float, radius: float,
     keep: np.ndarray | None = None, bar: tuple[float, float] | None = None,
     field: tuple[float, float, float, float] | None = None, min_edge: float = 0.0,
 ) -> Callable[[Face], bool]:
@@ -569,7 +575,10 @@ def _accept(
             return False
         if hidden(face) or crowded(face):
             return False
-        body = _body(lab, face, pips, sigma)
+        on_bar = bar is not None and bar[0] <= face.centre[0] <= bar[1]
+        # (the cleanest body any check below asks of this face: below it the face is refused)
+        cleanest = max(_SAME_MIN, _ONE_SAME if one else 0.0, _BAR_SAME if on_bar else 0.0)
+        body = _body(lab, face, pips, sigma, cleanest)
         if body is None:
             return False
         if (body.same < _SAME_MIN or body.depth < _DEPTH_MIN or body.depth_ratio < _DEPTH_RATIO
@@ -580,7 +589,7 @@ def _accept(
             return False  # a pip (faint, blurred) where this face has none: a higher face
         if body.apart < _APART_MIN and roundest < _PRINT_ROUND:
             return False  # elongated marks on a plate the board's own colour: printing (a logo)
-        if bar is not None and bar[0] <= face.centre[0] <= bar[1] and body.same < _BAR_SAME:
+        if on_bar and body.same < _BAR_SAME:
             return False  # the bar's hinges show screws on a plate: a die there shows a clean face
         if off and body.apart < _OFF_APART:
             return False
@@ -594,7 +603,7 @@ def _accept(
     return ok
 
 
-def _mean_contrast(face: Face, pips: list[BoardPip]) -> float:
+def _mean_contrast(face: Face, pips: list[Pip]) -> float:
     return float(np.mean([pips[i].contrast for i in face.members]))
 
 
@@ -667,8 +676,8 @@ def _boxes(spots: list[tuple[float, float]], pad: float,
     return boxes
 
 
-def _inside_cut(pips: list[BoardPip], box: tuple[int, int, int, int], size: tuple[int, int],
-                border: int) -> list[BoardPip]:
+def _inside_cut(pips: list[Pip], box: tuple[int, int, int, int], size: tuple[int, int],
+                border: int) -> list[Pip]:
     """The pips of a box's view (box px) not within ``border`` px of a side of the box that cuts the
     whole view (of ``size``): there the filters saw the cut, not the image."""
     x0, y0, x1, y1 = box
@@ -753,7 +762,7 @@ class _Part:
     :func:`_on_stack`)."""
 
     dv: DiceView
-    pips: list[BoardPip]
+    pips: list[Pip]
     faces: list[Face]
     stack_view: Callable[[np.ndarray], tuple[DiceView, np.ndarray]]
 
@@ -819,7 +828,7 @@ def _regions(geom: BoardGeometry, discs: list[tuple[float, float, float]]) -> Bo
     return BoardRegions(area.astype(np.float32), bars, None, circles, touch=_TOUCH)
 
 
-def _readings(faces: list[Face], pips: list[BoardPip], geom: BoardGeometry, dv: DiceView,
+def _readings(faces: list[Face], pips: list[Pip], geom: BoardGeometry, dv: DiceView,
               discs: list[tuple[float, float, float]],
               stack_view: Callable[[np.ndarray], tuple[DiceView, np.ndarray]]) -> list[DieReading]:
     """The readings of the faces of one view ``dv``; ``stack_view``: a view and its Lab round a
@@ -892,7 +901,7 @@ def _on_stack(xy: np.ndarray, discs: list[tuple[float, float, float]], lab: np.n
     return False
 
 
-def _cocked(face: Face, faces: list[Face], pips: list[BoardPip]) -> bool:
+def _cocked(face: Face, faces: list[Face], pips: list[Pip]) -> bool:
     """A die resting tilted (on an edge, against the frame or a checker) shows a side face beside its
     top face: at least two blobs like its pips (same polarity, at least _SIDE_CONTRAST of its weakest
     pip, round), in no other face, _SIDE_NEAR-_SIDE_FAR edges from its centre and all on one side
@@ -916,7 +925,7 @@ def _cocked(face: Face, faces: list[Face], pips: list[BoardPip]) -> bool:
     return bool(np.abs(spread).max() <= np.radians(_SIDE_SPREAD))
 
 
-def _foreshortened(face: Face, pips: list[BoardPip]) -> bool:
+def _foreshortened(face: Face, pips: list[Pip]) -> bool:
     """A four's or five's corner pips, seen in the rectified field, make a square when the die lies
     flat (its top face parallel to the board); a cocked die's tilted face makes a rectangle of aspect
     1/cos t (:func:`vision.dice.tilt.corner_aspect`): at least ``ASPECT_MIN`` (a tilt of 34 degrees

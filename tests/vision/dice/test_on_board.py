@@ -16,6 +16,7 @@ from tests.conftest import per_photo, shared_data
 from tests.vision.dice.layouts import LAYOUTS
 from vision.dice import on_board as bd
 from vision.dice.board_faces import find_faces
+from vision.dice.layout import Pip
 from vision.reading import DieStatus
 from vision.render.scene import random_spec, render
 from vision.render.spec import BoardSpec, DieSpec
@@ -23,14 +24,14 @@ from vision.render.spec import BoardSpec, DieSpec
 # pip layouts: tests/vision/dice/layouts.py
 
 
-def _pips(value: int, centre: tuple[float, float], edge: float, angle: float) -> list[bd.BoardPip]:
+def _pips(value: int, centre: tuple[float, float], edge: float, angle: float) -> list[Pip]:
     step = 0.28 * edge
     c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
     out = []
     for u, v in LAYOUTS[value]:
         x = centre[0] + step * (c * u - s * v)
         y = centre[1] + step * (s * u + c * v)
-        out.append(bd.BoardPip(x, y, 100.0, True, 0.9, (30.0, 128.0, 128.0), 1.5))
+        out.append(Pip(x, y, 100.0, True, 0.9, (30.0, 128.0, 128.0), 1.5))
     return out
 
 
@@ -52,7 +53,7 @@ def test_unlike_pips_make_no_face() -> None:
     """Pips of one face print alike: a strong dot and a faint one (a die's pip and the corner of its
     outline, a side-face pip) are no two."""
     a, b = _pips(2, (40.0, 40.0), 20.0, 0.0)
-    faint = bd.BoardPip(b.x, b.y, a.contrast / 2.5, True, 0.9, b.colour, 1.5)
+    faint = Pip(b.x, b.y, a.contrast / 2.5, True, 0.9, b.colour, 1.5)
     assert [len(f.members) for f in find_faces([a, faint], (14.0, 20.0, 28.0))] == [1, 1]
 
 
@@ -66,7 +67,7 @@ def test_a_tilted_face_is_cocked_and_a_square_one_flat(value: int, angle: float)
         pips = []
         for u, v in LAYOUTS[value]:
             u, v = 0.28 * 24.0 * u, 0.28 * 24.0 * v * squash
-            pips.append(bd.BoardPip(60.0 + c * u - s * v, 50.0 + s * u + c * v, 100.0, True, 0.9,
+            pips.append(Pip(60.0 + c * u - s * v, 50.0 + s * u + c * v, 100.0, True, 0.9,
                                     (30.0, 128.0, 128.0), 1.5))
         faces = find_faces(pips, (17.0, 24.0, 34.0))
         assert [len(f.members) for f in faces] == [value]
@@ -149,9 +150,9 @@ def test_a_two_with_one_unlike_pip_is_no_one() -> None:
     """A two whose pips print unlike (one by a shadow, one blurred) is no face of two; neither pip is
     then a one: a one's pip stands alone, with no round like blob a diagonal away."""
     a, b = _pips(2, (40.0, 40.0), 20.0, 30.0)
-    faint = bd.BoardPip(b.x, b.y, a.contrast / 1.8, True, 0.9, b.colour, 1.5)
+    faint = Pip(b.x, b.y, a.contrast / 1.8, True, 0.9, b.colour, 1.5)
     assert find_faces([a, faint], (14.0, 20.0, 28.0), one_round=0.6) == []
-    corner = bd.BoardPip(b.x, b.y, a.contrast / 1.8, True, 0.35, b.colour, 1.5)  # a shadow's corner
+    corner = Pip(b.x, b.y, a.contrast / 1.8, True, 0.35, b.colour, 1.5)  # a shadow's corner
     assert [len(f.members) for f in find_faces([a, corner], (14.0, 20.0, 28.0), one_round=0.6)] == [1]
 
 

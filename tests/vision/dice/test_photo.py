@@ -238,7 +238,7 @@ def test_large_image_is_read_at_a_working_size_and_mapped_back() -> None:
 
 
 def _pips(points: list[tuple[float, float]], contrast: float = 100.0) -> list[Pip]:
-    return [Pip(x, y, 20.0, 1.0, contrast, (50.0, 128.0, 128.0)) for x, y in points]
+    return [Pip(x, y, contrast, colour=(50.0, 128.0, 128.0)) for x, y in points]
 
 
 def test_select_face_ignores_a_side_face_pip() -> None:
