@@ -48,7 +48,8 @@ def register(app: typer.Typer) -> None:
             try:
                 calib = calib_mod.load(calibration)
             except calib_mod.CalibrationError as exc:
-                hint = "run `tavla read IMAGE --save-calibration FILE` to make one"
+                hint = ("run `tavla calibrate IMAGE -o FILE` (the board in the opening position, or empty) "
+                        "or `tavla read IMAGE --save-calibration FILE` to make one")
                 raise fail(f"{exc}: {hint}") from None
             h, w = frame.shape[:2]
             if tuple(calib.geometry.image_size) != (w, h):

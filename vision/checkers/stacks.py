@@ -34,7 +34,7 @@ from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
 from vision.reading import DARK, LIGHT
 
-__all__ = ["StackReading", "count_stacks", "name_colours", "ring_scores"]
+__all__ = ["StackReading", "count_stacks", "drop_third_colour", "name_colours", "ring_scores"]
 
 # Checker radius candidates, as fractions of the point width (boards make checkers 0.85-1.0 wide).
 _RADII = (0.38, 0.42, 0.46)

@@ -11,10 +11,10 @@ from vision.board.view import colour_gradient
 from vision.checkers.stacks import (
     _SQUARE_BETTER,
     StackReading,
-    drop_third_colour,
     _gap_bare,
     _outline_fits,
     count_stacks,
+    drop_third_colour,
     name_colours,
     ring_scores,
 )
