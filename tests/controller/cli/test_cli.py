@@ -174,20 +174,31 @@ def test_unplugged_led_device_pauses_the_clock_and_the_game_goes_on(tmp_path):
     board = sim.board("tavla-test-unplug")
     events = scripted_events(3, turns=3, settings=Settings(clock="simple", hints="referee"))
 
+    journal = tmp_path / "j.jsonl"
+
+    def wait_journaled(online: bool) -> None:
+        # the link notices the silence (or the answer) in its own time: wait for its journal line, not a
+        # fixed sleep, so a loaded machine cannot send the next events before the station knows
+        deadline = _time.monotonic() + 20.0
+        while _time.monotonic() < deadline:
+            if any(isinstance(ev, DeviceChanged) and ev.online is online for ev in station_events(journal)):
+                return
+            _time.sleep(0.05)
+
     def stream():
         for i, ev in enumerate(events):
             if i == 4:
                 board.unplug()
-                _time.sleep(1.5)  # the link notices the silence
+                wait_journaled(False)
             if i == 8:
                 board.replug()
-                _time.sleep(2.5)
+                wait_journaled(True)
             yield ev
 
     console = Console(file=open(tmp_path / "out.txt", "w"), width=120)  # noqa: SIM115
-    station = run_session(stream(), Settings(), "ledsim://tavla-test-unplug", tmp_path / "j.jsonl", console)
+    station = run_session(stream(), Settings(), "ledsim://tavla-test-unplug", journal, console)
     sim.forget("tavla-test-unplug")
-    changes = [ev for ev in station_events(tmp_path / "j.jsonl") if isinstance(ev, DeviceChanged)]
+    changes = [ev for ev in station_events(journal) if isinstance(ev, DeviceChanged)]
     assert [c.online for c in changes] == [False, True]
     # the frame lit while unplugged was kept, and shown by the device once it was back
     assert "kept until the LED device is back" in " ".join((tmp_path / "out.txt").read_text().split())
