@@ -449,6 +449,7 @@ def drop_third_colour(stacks: list[StackReading], doubtful: list[bool] | None = 
     if len(seen) < 2:
         return stacks
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(_SPLIT_SEED)  # repeatable, as name_colours' split
     _, _, centres = cv2.kmeans(np.array(seen, dtype=np.float32), 2, None, crit, 3, cv2.KMEANS_PP_CENTERS)
     if np.linalg.norm((centres[0] - centres[1]) / _NAME_WEIGHT) < _SAME_COLOUR:
         return stacks  # one colour shown: the other may stand only on points of its own colour
