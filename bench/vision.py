@@ -45,7 +45,6 @@ import importlib
 import os
 import re
 import statistics
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -57,6 +56,8 @@ import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+
+from bench.timing import cpu_ms
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -129,17 +130,7 @@ def _size(blob: bytes) -> tuple[int, int]:
 
 
 def _time_ms(fn: Callable[[], Any]) -> tuple[float, float]:
-    """Least and median CPU time of ``REPEATS`` calls, in ms (after one warm-up call).
-
-    CPU time of this process, not wall time: with OpenCV held to one thread it is the work one core
-    does per frame, and it does not grow when other programs share the machine (wall time does)."""
-    fn()
-    times = []
-    for _ in range(REPEATS):
-        t = time.process_time()
-        fn()
-        times.append((time.process_time() - t) * 1000)
-    return min(times), statistics.median(times)
+    return cpu_ms(fn, REPEATS)
 
 
 Make = Callable[[np.ndarray, bytes], Callable[[], Any]]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import statistics
 import sys
-import time
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
@@ -22,6 +21,8 @@ import cv2
 import numpy as np
 from rich.console import Console
 from rich.table import Table
+
+from bench.timing import cpu_ms
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 FRAME_MS = 1000.0 / 30.0
@@ -34,14 +35,7 @@ COLUMNS = ("stage", "input", "CPU ms min/med", "vs 30fps", "goal (1280x720)")
 
 
 def _cpu_ms(fn: Callable[[], Any]) -> tuple[float, float]:
-    """Least and median CPU ms of ``REPEATS`` calls (after one warm-up call)."""
-    fn()
-    times = []
-    for _ in range(REPEATS):
-        t = time.process_time()
-        fn()
-        times.append((time.process_time() - t) * 1000.0)
-    return min(times), statistics.median(times)
+    return cpu_ms(fn, REPEATS)
 
 
 def _row(stage: str, inputs: str, calls: list[Callable[[], Any]], goal: float | None) -> tuple[str, ...]:
