@@ -13,15 +13,53 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
 
 from controller.cli.common import fail
 
 __all__ = ["app", "fail", "main"]
 
+# typer carries its own copy of click (typer._click, private); its UsageError is reached through
+# the public BadParameter, which derives from it.
+_UsageError: type[Exception] = typer.BadParameter.__mro__[1]
+
+
+def _say_usage_error(exc: Any, fallback: str = "tavla") -> typer.Exit:
+    """A usage error as one line on stderr that says what to do next, exit 2 (typer's own is a
+    five-line box); ``no_args_is_help`` keeps printing the help it stands for."""
+    if type(exc).__name__ == "NoArgsIsHelpError":
+        raise exc
+    where = exc.ctx.command_path if exc.ctx is not None else fallback
+    message = " ".join(exc.format_message().split())
+    typer.echo(f"{where}: {message} (try '{where} --help')", err=True)
+    return typer.Exit(2)
+
+
+class _OneLineUsageErrors(TyperGroup):
+    """The root group: every sub-command's context is made inside its ``invoke``, so catching usage
+    errors here and in its own ``make_context`` covers the whole command tree."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None,
+                     **extra: Any) -> Any:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except _UsageError as exc:
+            raise _say_usage_error(exc) from exc
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except _UsageError as exc:  # an option's missing value has no context: name the command
+            command = " ".join(filter(None, (ctx.command_path, ctx.invoked_subcommand)))
+            raise _say_usage_error(exc, command) from exc
+
+
 app = typer.Typer(
     name="tavla",
+    cls=_OneLineUsageErrors,
     help="Tavla: a camera, LED and referee station for a physical backgammon or long nardy board.",
     no_args_is_help=True,
     add_completion=False,

@@ -32,7 +32,8 @@ def register(app: typer.Typer) -> None:
         layout: str = typer.Option("opening", "--layout", help="What the board shows: opening or empty."),
         variant: str = typer.Option("backgammon", "--variant", help="backgammon or nardy (its opening)."),
     ) -> None:
-        """Find the board in IMAGE, check it shows LAYOUT, learn its look and save the calibration."""
+        """Find the board in IMAGE, check it shows the --layout (opening or empty), learn its look and
+        save the calibration to --output."""
         from controller.geometry import GeometryError, all_seatings, start_layout, start_layouts
         from controller.rules.variant import VARIANTS
         from vision.board import calibration as calib_mod

@@ -50,12 +50,12 @@ def register(app: typer.Typer) -> None:
     def dice(
         image: Path = typer.Argument(..., help="A photo (JPEG, PNG, ...) of dice on any surface."),
     ) -> None:
-        """Print the dice in IMAGE: [{"value", "image_xy", "status", "confidence"}, ...] ([] when none).
+        """Print the dice in IMAGE as JSON: [{"value", "image_xy", "status", "confidence"}, ...].
 
-        ``value`` 1-6 (pips of the top face), ``image_xy`` the die's pixel centre in IMAGE, ``status``
-        ``flat`` or ``cocked`` (on a board in play also ``on_checker``, ``off_board``, ``on_bar``...),
-        ``confidence`` 0-1. A photo of a board in play is read by the board reader; any other photo by
-        the whole-photo dice reader. Exit 2 when IMAGE cannot be read.
+        Each die gives its value (1-6, the pips of its top face), image_xy (its centre in pixels),
+        status (flat or cocked; on a board in play also on_checker, off_board, on_bar...) and
+        confidence (0-1); [] when there is none. A photo of a board in play is read by the board
+        reader, any other photo by the whole-photo dice reader. Exit 2 when IMAGE cannot be read.
         """
         from vision.dice.photo import DiceInputError, find_dice
         from vision.frames.images import ImageError, load_image

@@ -279,3 +279,30 @@ def test_run_refuses_in_one_line_an_led_device_that_cannot_serve_the_layout(tmp_
     assert result.exit_code == 2, result.output
     assert "layout needs 28 LEDs, the device on ledsim://?leds=10 drives 10" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "command", "says"),
+    [
+        (("read",), "tavla read", "Missing argument 'image'"),
+        (("read", "x.jpg", "--bogus"), "tavla read", "No such option: --bogus"),
+        (("read", "x.jpg", "--calibration"), "tavla read", "'--calibration' requires an argument"),
+        (("dice", "a.jpg", "b.jpg"), "tavla dice", "unexpected extra argument"),
+        (("config", "bogus"), "tavla config", "No such command 'bogus'"),
+        (("led", "test", "--nonesuch"), "tavla led test", "No such option: --nonesuch"),
+        (("--bogus",), "tavla", "No such option: --bogus"),
+    ],
+)
+def test_a_usage_error_is_one_line_naming_the_command_and_its_help(
+    args: tuple[str, ...], command: str, says: str
+) -> None:
+    r = tavla(*args)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert r.stderr.count("\n") == 1 and "╭" not in r.stderr, r.stderr  # no rich box
+    assert r.stderr.startswith(f"{command}: ") and says in r.stderr, r.stderr
+    assert r.stderr.rstrip().endswith(f"(try '{command} --help')"), r.stderr
+
+
+def test_no_arguments_still_prints_the_help() -> None:
+    r = tavla("match")
+    assert "Usage: tavla match" in r.stdout + r.stderr and "COMMAND" in r.stdout + r.stderr
