@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.arrays import median
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
 from vision.reading import DARK, LIGHT
@@ -597,7 +598,7 @@ def _gap_bare(lab: np.ndarray, pair: list[tuple[float, float]], colour: tuple[fl
     for side in (-1.0, 1.0):
         x = int(round(np.clip(mx + side * 0.75 * r, 0, width - 1)))
         y = int(round(np.clip(my, 0, height - 1)))
-        notch = _median(lab[max(0, y - k) : y + k + 1, max(0, x - k) : x + k + 1].reshape(-1, 3), 0)
+        notch = median(lab[max(0, y - k) : y + k + 1, max(0, x - k) : x + k + 1].reshape(-1, 3), 0)
         to_stack = float(np.linalg.norm(notch - np.array(colour, np.float32)))
         to_bare = float(np.linalg.norm(bare - notch, axis=1).min())
         if to_stack > _BARE_DELTA and to_stack > to_bare:
@@ -618,7 +619,7 @@ def _colour_run(lab: np.ndarray, centres: list[tuple[float, float]], colour: tup
     x = int(round(float(np.median([c[0] for c in centres]))))
     half = max(1, int(0.3 * r))
     band = lab[:, max(0, x - half) : min(width, x + half + 1)]
-    prof = _median(band, 1)  # (H, 3)
+    prof = median(band, 1)  # (H, 3)
     dist = np.linalg.norm(prof - np.array(colour, dtype=np.float32), axis=1)
     d_bare = np.linalg.norm(prof[:, None, :] - bare[None, :, :], axis=2).min(axis=1)
     match = (dist < _BARE_DELTA) & (dist < 0.5 * d_bare)
@@ -662,12 +663,12 @@ def _bases(lab: np.ndarray, geom: BoardGeometry) -> dict[bool, float]:
     else:
         top = bottom = _alternation(lab, geom)
     diffs, alt, plain = top
-    inner_t = float(_median(alt[reach : reach + POINT_PX], 0))
+    inner_t = float(median(alt[reach : reach + POINT_PX], 0))
     if inner_t > 10:
         out[True] = float(_pairs_base(diffs[: reach + 1] >= 0.5 * inner_t, plain[: reach + 1]))
     diffs, alt, plain = bottom
     rows = len(alt)  # the bottom edge's rows, the field's last at rows - 1
-    inner_b = float(_median(alt[rows - reach - POINT_PX : rows - reach], 0))
+    inner_b = float(median(alt[rows - reach - POINT_PX : rows - reach], 0))
     if inner_b > 10:
         band = slice(rows - 1 - reach, None)
         out[False] = float(height - 1 - _pairs_base(diffs[band][::-1] >= 0.5 * inner_b, plain[band][::-1]))
@@ -685,20 +686,8 @@ def _alternation(lab: np.ndarray, geom: BoardGeometry) -> tuple[np.ndarray, np.n
     diffs = np.linalg.norm(v[:, 1:] - v[:, :-1], axis=2)  # (H, 11)
     cols = np.asarray(geom.columns)
     mids = np.clip(np.rint(0.5 * (cols[1:] + cols[:-1])).astype(np.intp), 0, lab.shape[1] - 1)
-    plain = _median(np.linalg.norm(lab[:, mids] - lab[:, xs[:-1]], axis=2), 1) < _BARE_DELTA
-    return diffs, _median(diffs, 1), plain
-
-
-def _median(values: np.ndarray, axis: int) -> np.ndarray:
-    """``np.median(values, axis)`` of a float array without NaNs, the same values in the same dtype
-    (the middle element, or the two middle ones' sum halved), partitioned along a contiguous last
-    axis without np.median's checks: several times faster on the small arrays read here."""
-    a = np.ascontiguousarray(np.moveaxis(np.asarray(values), axis, -1))
-    n = a.shape[-1]
-    if n % 2:
-        return np.partition(a, n // 2, axis=-1)[..., n // 2]
-    part = np.partition(a, (n // 2 - 1, n // 2), axis=-1)
-    return (part[..., n // 2 - 1] + part[..., n // 2]) / 2
+    plain = median(np.linalg.norm(lab[:, mids] - lab[:, xs[:-1]], axis=2), 1) < _BARE_DELTA
+    return diffs, median(diffs, 1), plain
 
 
 def _pairs_base(alternates: np.ndarray, plain: np.ndarray) -> float:
@@ -775,7 +764,7 @@ def _bare_lights(lab: np.ndarray, geom: BoardGeometry) -> dict[bool, np.ndarray]
     # each point's median over a strip 5 pixels wide along its axis, both rows at once: (2, 12, 3)
     xi = np.clip(np.rint(cols).astype(np.intp)[:, None] + np.arange(-2, 3), 0, width - 1)  # (12, 5)
     strips = [lab[bands[row][0] : bands[row][1]][:, xi].swapaxes(0, 1) for row in (True, False)]
-    tip = np.stack([_median(st.reshape(cols.size, -1, 3), 1) for st in strips]).astype(np.float64)
+    tip = np.stack([median(st.reshape(cols.size, -1, 3), 1) for st in strips]).astype(np.float64)
     out: dict[bool, np.ndarray] = {True: np.zeros((2, 5)), False: np.zeros((2, 5))}
     for parity in (0, 1):
         # the colour of the top row's points of this parity (and the bottom row's of the other)
@@ -891,7 +880,7 @@ def _stack_colour(lab: np.ndarray, centres: list[tuple[float, float]], r: float)
     for x, y in centres:
         xi, yi = int(round(x)), int(round(y))
         samples.append(lab[max(0, yi - k) : yi + k + 1, max(0, xi - k) : xi + k + 1].reshape(-1, 3))
-    med = _median(np.concatenate(samples), 0)
+    med = median(np.concatenate(samples), 0)
     return (float(med[0]), float(med[1]), float(med[2]))
 
 
@@ -955,7 +944,7 @@ def find_bar_checkers(rectified: np.ndarray | FieldView, geom: BoardGeometry, ra
     score = score.max(axis=1)
     k = max(1, int(round(0.5 * radius)))
     xb = int(round(np.clip(x_mid, 0, width - 1)))
-    bar_colour = _median(lab[:, max(0, xb - 1) : xb + 2].reshape(-1, 3), 0)
+    bar_colour = median(lab[:, max(0, xb - 1) : xb + 2].reshape(-1, 3), 0)
     inside = _disc_colours(lab, best_x, ys, k)
     differs = np.linalg.norm(inside - bar_colour, axis=1) > _BARE_DELTA
     # a checker of the bar's own colour (black on a tournament board's black bar) shows only its rim

@@ -235,16 +235,11 @@ def test_a_disc_known_by_its_rim_in_a_third_colour_is_no_checker() -> None:
     assert [s.count for s in drop_third_colour(stacks)] == [1] * 4
 
 
-@pytest.mark.parametrize("shape,axis", [((7, 24), 1), ((3, 5, 16), 2), ((4, 24), 0), ((2, 3, 10), 1)])
-def test_fast_counts_and_medians_equal_numpys(shape: tuple[int, ...], axis: int) -> None:
-    """The stack counter's bool sum and median are numpy's, value for value and in dtype."""
-    from vision.checkers.stacks import _count_true, _median
+@pytest.mark.parametrize("shape", [(7, 24), (3, 5, 16), (2, 1, 8), (4, 10)])
+def test_ring_counts_equal_numpys_sum(shape: tuple[int, ...]) -> None:
+    """The ring score's count of true samples is numpy's bool sum, on any last axis."""
+    from vision.checkers.stacks import _count_true
 
-    rng = np.random.default_rng(len(shape) + axis)
-    flags = rng.random(shape) > 0.5
+    flags = np.random.default_rng(len(shape)).random(shape) > 0.5
     assert np.array_equal(_count_true(flags), flags.sum(axis=-1))
     assert np.array_equal(_count_true(flags[..., ::2]), flags[..., ::2].sum(axis=-1))  # not contiguous
-    values = (rng.random(shape) * 255).astype(np.float32)
-    for v in (values, values.astype(np.float64)):
-        got, want = _median(v, axis), np.median(v, axis=axis)
-        assert got.dtype == want.dtype and np.array_equal(got, want)
