@@ -35,7 +35,8 @@ from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
 from vision.reading import DARK, LIGHT
 
-__all__ = ["StackReading", "count_stacks", "drop_third_colour", "name_colours", "ring_scores"]
+__all__ = ["FieldLook", "StackReading", "count_stacks", "count_stacks_kept", "drop_third_colour",
+           "name_colours", "ring_scores"]
 
 # Checker radius candidates, as fractions of the point width (boards make checkers 0.85-1.0 wide).
 _RADII = (0.38, 0.42, 0.46)
@@ -287,6 +288,21 @@ def _chain_from(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
     return out
 
 
+@dataclass(frozen=True, eq=False)
+class FieldLook:
+    """What :func:`count_stacks_kept` measured over the whole field of one frame, for a later frame
+    read in part to take where its points did not change: the bases (top, bottom rows), the disc
+    sample reach ``k``, each row's colour along every point's axis (``along``: float32 (2, 12, D,
+    3), top row first) and each point's colour near its tip (``tip``: float64 (2, 12, 3)), and the
+    triangle colours' light fitted to those (``lights``: (2, 2, 5), top row first)."""
+
+    base: tuple[float, float]
+    k: int
+    along: np.ndarray
+    tip: np.ndarray
+    lights: np.ndarray
+
+
 def count_stacks(
     rectified: np.ndarray | FieldView, geom: BoardGeometry, radius: float | None = None,
     only: Collection[tuple[int, bool]] | None = None, previous: Sequence[StackReading] | None = None,
@@ -303,6 +319,19 @@ def count_stacks(
     the points ``(column, top)`` in ``only`` are read, the others are taken from ``previous`` (the
     incremental reader's points whose place did not change).
     """
+    return count_stacks_kept(rectified, geom, radius, only, previous)[0]
+
+
+def count_stacks_kept(
+    rectified: np.ndarray | FieldView, geom: BoardGeometry, radius: float | None = None,
+    only: Collection[tuple[int, bool]] | None = None, previous: Sequence[StackReading] | None = None,
+    look: FieldLook | None = None,
+) -> tuple[list[StackReading], FieldLook]:
+    """:func:`count_stacks`, and its :class:`FieldLook` of this frame. Read in part (``only`` with
+    ``previous``), ``look``, the earlier frame's: the whole field's measures are taken from it
+    except on the points read (each point's colours along its axis and at its tip are measured
+    again there alone, and the light refitted when those changed), while the bases, measured on
+    this frame, are where they were."""
     if only is not None and (previous is None or radius is None or len(previous) != 24):
         only = None  # nothing to take the unread points from: all are read
     view = FieldView.of(rectified, geom)
@@ -342,13 +371,24 @@ def count_stacks(
     # every point's colour at every depth from its base, (row, column, D, 3); a point and the one
     # opposite it carry the two triangle colours, so a triangle colour's bare look at a depth is the
     # consensus of twelve points (six a row), which stacks seldom all cover
-    along = {
-        top: _disc_colours(lab, np.array(geom.columns)[:, None],
-                           (base[top] + depth if top else base[top] - depth)[None, :], k)
-        for top in (True, False)
-    }
+    bases = (base[True], base[False])
+    kept = look if only is not None and look is not None and look.base == bases and look.k == k and \
+        look.along.shape[2] == depth.size else None
+    # (read in part: the points read, measured again; the others as the earlier frame showed them)
+    read = only if kept is not None and only is not None else {(c, t) for c in range(12) for t in (True, False)}
+    again = [np.array([c for c in range(12) if (c, top) in read], np.intp) for top in (True, False)]
+    along_rows = np.empty((2, 12, depth.size, 3), np.float32) if kept is None else kept.along.copy()
+    for row, top in enumerate((True, False)):
+        if again[row].size:
+            along_rows[row, again[row]] = _disc_colours(
+                lab, np.array(geom.columns)[again[row], None],
+                (base[top] + depth if top else base[top] - depth)[None, :], k)
+    along = {True: along_rows[0], False: along_rows[1]}
     # each triangle colour as the light falls on it, and the field's colour
-    lights, field = _bare_lights(lab, geom), _field_colour(lab, geom)
+    tip = _tips(lab, geom, again, None if kept is None else kept.tip)
+    light_rows = _bare_lights(lab, geom, tip, None if kept is None else (kept.tip, kept.lights))
+    lights, field = {True: light_rows[0], False: light_rows[1]}, _field_colour(lab, geom)
+    seen = FieldLook(bases, k, along_rows, tip, light_rows)
     for top in (True, False):
         if top not in rows:
             assert previous is not None
@@ -471,7 +511,7 @@ def count_stacks(
                         conf = float(np.mean([score[col, i] for i in idx]))
             out.append(StackReading(col, top, count, colour, max(0.0, min(1.0, conf)), tuple(centres), best_r,
                                     bool(idx) and not bool(differs[idx].any())))
-    return drop_third_colour(out)
+    return drop_third_colour(out), seen
 
 
 def drop_third_colour(stacks: list[StackReading], doubtful: list[bool] | None = None) -> list[StackReading]:
@@ -738,8 +778,34 @@ def _suppress_neighbours(score: np.ndarray, xbest: np.ndarray, d: float, step: f
     return out
 
 
-def _bare_lights(lab: np.ndarray, geom: BoardGeometry) -> dict[bool, np.ndarray]:
-    """Each bare triangle colour as the light falls on it: {top row?: float (2, 5) per parity}, each
+def _tip_bands(height: int) -> dict[bool, tuple[int, int]]:
+    """The rows near the points' tips (top row?: (first, end)) where :func:`_tips` measures them."""
+    return {True: (int(0.22 * height), int(0.36 * height)),
+            False: (height - int(0.36 * height), height - int(0.22 * height))}
+
+
+def _tips(lab: np.ndarray, geom: BoardGeometry, again: Sequence[np.ndarray],
+          kept: np.ndarray | None) -> np.ndarray:
+    """Each point's colour near its tip, float64 (2, 12, 3), top row first: its median over a strip
+    5 pixels wide along its axis (:func:`_bare_lights`). ``kept``: an earlier frame's, taken but for
+    the columns ``again`` (int arrays, one a row) measured again (None: all measured)."""
+    height, width = lab.shape[:2]
+    bands = _tip_bands(height)
+    cols = np.asarray(geom.columns, dtype=np.float64)
+    xi = np.clip(np.rint(cols).astype(np.intp)[:, None] + np.arange(-2, 3), 0, width - 1)  # (12, 5)
+    tip = np.empty((2, cols.size, 3)) if kept is None else kept.copy()
+    for row, top in enumerate((True, False)):
+        cs = again[row] if kept is not None else np.arange(cols.size)
+        if cs.size:
+            strip = lab[bands[top][0] : bands[top][1]][:, xi[cs]].swapaxes(0, 1)
+            tip[row, cs] = median(strip.reshape(cs.size, -1, 3), 1)
+    return tip
+
+
+def _bare_lights(lab: np.ndarray, geom: BoardGeometry, tip: np.ndarray,
+                 kept: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """Each bare triangle colour as the light falls on it: float (2, 2, 5), per row (top first) and
+    parity, each
     ``(L0, Lx, Ly, a, b)`` -- Lab lightness ``L0 + Lx * x / W + Ly * y / H`` at rectified pixel
     (x, y) of a field W x H, and a constant a, b (see :func:`_lit`).
 
@@ -755,23 +821,24 @@ def _bare_lights(lab: np.ndarray, geom: BoardGeometry) -> dict[bool, np.ndarray]
     samples that span both rows (Fischler & Bolles 1981), the plane within ``0.5 * _BARE_DELTA`` of
     most samples wins (ties: the closer fit), refitted by least squares on those. With fewer than
     three samples on any plane the colour's :func:`_consensus` is used everywhere, unlit.
+
+    ``tip``: the points' colours near their tips (:func:`_tips`); ``kept``: an earlier frame's tips
+    and lights, whose plane is taken for a colour whose samples are the same.
     """
     height, width = lab.shape[:2]
-    bands = {True: (int(0.22 * height), int(0.36 * height)),
-             False: (height - int(0.36 * height), height - int(0.22 * height))}
+    bands = _tip_bands(height)
     cols = np.asarray(geom.columns, dtype=np.float64)
-
-    # each point's median over a strip 5 pixels wide along its axis, both rows at once: (2, 12, 3)
-    xi = np.clip(np.rint(cols).astype(np.intp)[:, None] + np.arange(-2, 3), 0, width - 1)  # (12, 5)
-    strips = [lab[bands[row][0] : bands[row][1]][:, xi].swapaxes(0, 1) for row in (True, False)]
-    tip = np.stack([median(st.reshape(cols.size, -1, 3), 1) for st in strips]).astype(np.float64)
-    out: dict[bool, np.ndarray] = {True: np.zeros((2, 5)), False: np.zeros((2, 5))}
+    out = np.zeros((2, 2, 5))
     for parity in (0, 1):
         # the colour of the top row's points of this parity (and the bottom row's of the other)
         samples = np.concatenate([tip[0, parity::2], tip[1, 1 - parity :: 2]])  # (12, 3)
+        if kept is not None and np.array_equal(
+                samples, np.concatenate([kept[0][0, parity::2], kept[0][1, 1 - parity :: 2]])):
+            out[0, parity] = out[1, 1 - parity] = kept[1][0, parity]  # the same samples: the same plane
+            continue
         xs = np.concatenate([cols[parity::2], cols[1 - parity :: 2]]) / width
         ys = np.repeat([0.5 * sum(bands[True]), 0.5 * sum(bands[False])], 6) / height
-        out[True][parity] = out[False][1 - parity] = _plane(samples, xs, ys)
+        out[0, parity] = out[1, 1 - parity] = _plane(samples, xs, ys)
     return out
 
 
