@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.arrays import median
+from vision.arrays import channel_norm, median
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
 from vision.reading import DARK, LIGHT
@@ -134,10 +134,10 @@ def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
         gys *= ca
         gxs *= sa
         gys -= gxs
-        tan = np.abs(gys, out=gys)
-        hit = rad > edge
-        hit &= rad > tan
-        best = hit if best is None else best | hit
+        # (radial above both the edge and the tangential: rad > max(edge, tan), one comparison)
+        tan = np.maximum(np.abs(gys, out=gys), edge, out=gys)
+        hit = rad > tan
+        best = hit if best is None else np.logical_or(best, hit, out=best)
     assert best is not None
     # a checker at the field's edge is partly outside the rectified view: score the ring it shows
     in_x = (cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1)
@@ -233,7 +233,7 @@ def _reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np
     i = start
     while True:
         sel = np.flatnonzero(peaks & (ys >= ys[i] + 0.3 * d) & (ys <= ys[i] + 1.5 * d))
-        sel = sel[np.linalg.norm(inside[sel] - inside[start], axis=1) < _SAME_STACK]
+        sel = sel[channel_norm(inside[sel] - inside[start]) < _SAME_STACK]
         sel = sel[np.abs(xs[sel] - xs[i]) <= _IN_LINE * d]
         if sel.size == 0:
             return float(ys[i])
@@ -271,7 +271,7 @@ def _chain_from(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
     while True:
         sel = np.flatnonzero((ys >= lo) & (ys <= hi) & (ys <= limit))
         if out and inside is not None:
-            same = np.linalg.norm(inside[sel] - inside[out[0]], axis=1) < _SAME_STACK
+            same = channel_norm(inside[sel] - inside[out[0]]) < _SAME_STACK
             sel = sel[same]
         if out and xs is not None:
             # a stack stands in line: a ring beside it is a neighbour's checker or a triangle's edge
@@ -375,7 +375,8 @@ def count_stacks_kept(
     kept = look if only is not None and look is not None and look.base == bases and look.k == k and \
         look.along.shape[2] == depth.size else None
     # (read in part: the points read, measured again; the others as the earlier frame showed them)
-    read = only if kept is not None and only is not None else {(c, t) for c in range(12) for t in (True, False)}
+    every = {(c, t) for c in range(12) for t in (True, False)}
+    read = only if kept is not None and only is not None else every
     again = [np.array([c for c in range(12) if (c, top) in read], np.intp) for top in (True, False)]
     along_rows = np.empty((2, 12, depth.size, 3), np.float32) if kept is None else kept.along.copy()
     for row, top in enumerate((True, False)):
@@ -436,13 +437,13 @@ def count_stacks_kept(
             bare = np.stack([lit[(col + p) % 2][col] for p in (0, 1)])
             # the field between the points' tips: a light checker on a cream field is no colour run
             bare_field = np.concatenate([bare[:, 0], field[None]])
-            differs = (np.linalg.norm(inside - bare[0], axis=1) > _BARE_DELTA) & (
-                np.linalg.norm(inside - bare_depth[col % 2], axis=-1) > _BARE_DELTA
+            differs = (channel_norm(inside - bare[0]) > _BARE_DELTA) & (
+                channel_norm(inside - bare_depth[col % 2]) > _BARE_DELTA
             )
             # unlike the bare points of both rows but like this row's (lighting that differs
             # between the rows, or a row whose points mostly hold checkers of this colour): a
             # clearer ring is asked for
-            clear = differs & (np.linalg.norm(inside - bare_row[col % 2], axis=-1) > _BARE_DELTA)
+            clear = differs & (channel_norm(inside - bare_row[col % 2]) > _BARE_DELTA)
             need = np.where(clear, 0.0, np.where(differs, _RING_FAIR, _RING_STRONG))
             judged = np.where(differs, score[col], weak[col])
             usable = np.where(judged >= need, judged, 0.0)
@@ -660,8 +661,8 @@ def _colour_run(lab: np.ndarray, centres: list[tuple[float, float]], colour: tup
     half = max(1, int(0.3 * r))
     band = lab[:, max(0, x - half) : min(width, x + half + 1)]
     prof = median(band, 1)  # (H, 3)
-    dist = np.linalg.norm(prof - np.array(colour, dtype=np.float32), axis=1)
-    d_bare = np.linalg.norm(prof[:, None, :] - bare[None, :, :], axis=2).min(axis=1)
+    dist = channel_norm(prof - np.array(colour, dtype=np.float32))
+    d_bare = channel_norm(prof[:, None, :] - bare[None, :, :]).min(axis=1)
     match = (dist < _BARE_DELTA) & (dist < 0.5 * d_bare)
     y0 = centres[0][1]
     start = y0 - r if top else y0 + r
@@ -723,10 +724,10 @@ def _alternation(lab: np.ndarray, geom: BoardGeometry) -> tuple[np.ndarray, np.n
     discs)."""
     xs = np.clip(np.rint(geom.columns).astype(np.intp), 0, lab.shape[1] - 1)
     v = lab[:, xs]
-    diffs = np.linalg.norm(v[:, 1:] - v[:, :-1], axis=2)  # (H, 11)
+    diffs = channel_norm(v[:, 1:] - v[:, :-1])  # (H, 11)
     cols = np.asarray(geom.columns)
     mids = np.clip(np.rint(0.5 * (cols[1:] + cols[:-1])).astype(np.intp), 0, lab.shape[1] - 1)
-    plain = median(np.linalg.norm(lab[:, mids] - lab[:, xs[:-1]], axis=2), 1) < _BARE_DELTA
+    plain = median(channel_norm(lab[:, mids] - lab[:, xs[:-1]]), 1) < _BARE_DELTA
     return diffs, median(diffs, 1), plain
 
 
@@ -909,11 +910,11 @@ def _consensus(samples: np.ndarray) -> np.ndarray:
     samples near it are averaged.
     """
     k = samples.shape[-2]
-    dist = np.linalg.norm(samples[..., :, None, :] - samples[..., None, :, :], axis=-1)  # (..., K, K)
+    dist = channel_norm(samples[..., :, None, :] - samples[..., None, :, :])  # (..., K, K)
     kth = max(1, k // 2 - 1)
     near = np.partition(dist, kth, axis=-1)[..., kth]  # (..., K): the sorted distances' kth
     best = np.take_along_axis(samples, near.argmin(axis=-1)[..., None, None], axis=-2)  # (..., 1, 3)
-    close = np.linalg.norm(samples - best, axis=-1) < 0.5 * _BARE_DELTA  # (..., K)
+    close = channel_norm(samples - best) < 0.5 * _BARE_DELTA  # (..., K)
     w = close[..., None].astype(np.float32)
     return (samples * w).sum(axis=-2) / np.maximum(w.sum(axis=-2), 1.0)
 
@@ -1013,7 +1014,7 @@ def find_bar_checkers(rectified: np.ndarray | FieldView, geom: BoardGeometry, ra
     xb = int(round(np.clip(x_mid, 0, width - 1)))
     bar_colour = median(lab[:, max(0, xb - 1) : xb + 2].reshape(-1, 3), 0)
     inside = _disc_colours(lab, best_x, ys, k)
-    differs = np.linalg.norm(inside - bar_colour, axis=1) > _BARE_DELTA
+    differs = channel_norm(inside - bar_colour) > _BARE_DELTA
     # a checker of the bar's own colour (black on a tournament board's black bar) shows only its rim
     # and shading: judged on the weaker-edge ring, which must then be near complete (the bar's straight
     # edges touch a ring centred on it at two sides only, whatever the threshold)
