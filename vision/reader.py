@@ -132,7 +132,8 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     same calibration, and ``changed``, the rectified centres (float (N, 2)) of the places that
     changed since (:class:`vision.frames.motion.BoardThumbnail` regions, a quarter point across),
     each stage whose places did not change answers from ``last`` instead of reading the frame:
-    the stacks of the points untouched, the cube, the trays, the outline's sides and the dice.
+    the stacks of the points untouched (and the stack counter's measures of their colours), the
+    cube, the trays, the outline's sides and the dice.
     The bar is read on every frame; the hand test compares only the changed places with the bare
     board, and the whole field when those suggest a hand."""
     img = _as_bgr(image)
