@@ -1,5 +1,6 @@
 """Array helpers for the readers' hot paths: scratch arrays reused from frame to frame (one set per
-thread), and per-pixel sums over the colour channels without numpy's slow short-axis reduction.
+thread), per-pixel sums over the colour channels without numpy's slow short-axis reduction, and
+medians without np.median's overhead.
 
 Scratch arrays.
 
@@ -19,7 +20,7 @@ import threading
 
 import numpy as np
 
-__all__ = ["channel_norm", "channel_sum", "scratch"]
+__all__ = ["channel_norm", "channel_sum", "median", "scratch"]
 
 _local = threading.local()
 
@@ -48,3 +49,15 @@ def channel_norm(x: np.ndarray) -> np.ndarray:
     (H, W), the same values as ``np.linalg.norm(x, axis=-1)`` (see :func:`channel_sum`)."""
     x0, x1, x2 = x[..., 0], x[..., 1], x[..., 2]
     return np.sqrt(x0 * x0 + x1 * x1 + x2 * x2)
+
+
+def median(values: np.ndarray, axis: int) -> np.ndarray:
+    """``np.median(values, axis)`` of a float array without NaNs, the same values in the same dtype
+    (the middle element, or the two middle ones' sum halved), partitioned along a contiguous last
+    axis without np.median's checks: several times faster on the small arrays read here."""
+    a = np.ascontiguousarray(np.moveaxis(np.asarray(values), axis, -1))
+    n = a.shape[-1]
+    if n % 2:
+        return np.partition(a, n // 2, axis=-1)[..., n // 2]
+    part = np.partition(a, (n // 2 - 1, n // 2), axis=-1)
+    return (part[..., n // 2 - 1] + part[..., n // 2]) / 2

@@ -24,7 +24,7 @@ from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
 from vision.checkers.network import refine
 from vision.checkers.occlusion import clear_of_hands, find_occlusion, foreign_mask, hide_points
-from vision.checkers.stacks import StackReading, count_stacks, find_bar_checkers, name_colours
+from vision.checkers.stacks import FieldLook, StackReading, count_stacks_kept, find_bar_checkers, name_colours
 from vision.checkers.trays import (
     OffGroup,
     TrayStrip,
@@ -121,6 +121,7 @@ class Stages:
     weak: np.ndarray | None = None  # the outline's weak samples (vision.board.calibration.outline_weak)
     foreign: np.ndarray | None = None  # the field's foreign mask (vision.checkers.occlusion.foreign_mask)
     strips: tuple[TrayStrip, ...] | None = None  # the trays' strips (vision.checkers.trays.tray_strips)
+    field_look: FieldLook | None = None  # the stack counter's whole-field measures (count_stacks_kept)
 
 
 def read_changed(image: np.ndarray, calibration: Calibration | None = None, last: Stages | None = None,
@@ -131,7 +132,8 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     same calibration, and ``changed``, the rectified centres (float (N, 2)) of the places that
     changed since (:class:`vision.frames.motion.BoardThumbnail` regions, a quarter point across),
     each stage whose places did not change answers from ``last`` instead of reading the frame:
-    the stacks of the points untouched, the cube, the trays, the outline's sides and the dice.
+    the stacks of the points untouched (and the stack counter's measures of their colours), the
+    cube, the trays, the outline's sides and the dice.
     The bar is read on every frame; the hand test compares only the changed places with the bare
     board, and the whole field when those suggest a hand."""
     img = _as_bgr(image)
@@ -170,9 +172,11 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     bands = None if places is None or not known else places.gradient_bands(geom, known)
     rect = FieldView.of_frame(img, geom, bands)
     if places is None or last is None:
-        counted = count_stacks(rect, geom, known or None)
+        counted, field_look = count_stacks_kept(rect, geom, known or None)
     else:
-        counted = count_stacks(rect, geom, known or None, only=places.points, previous=last.stacks)
+        # the whole field's measures where no point changed: the last reading's
+        counted, field_look = count_stacks_kept(rect, geom, known or None, only=places.points,
+                                                previous=last.stacks, look=last.field_look)
     # where the learned counter is sure and the classical one is not, its count (vision.checkers.network),
     # on all 24 points every frame (its strips are standardised by the whole field's colours); the
     # hand tests and the next frame's partial read keep the classical stacks (the network saw no hand)
@@ -276,7 +280,7 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
         return reading, calibration, None
     return reading, calibration, Stages(tuple(counted), cube, tuple(off_groups), off_key, dice, dice_key,
                                         covered, light, places is not None, weak,
-                                        None if occluded else foreign, strips)
+                                        None if occluded else foreign, strips, field_look)
 
 
 # Half a changed region's side, in point widths (BoardThumbnail regions are a quarter point across).

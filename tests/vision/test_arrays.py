@@ -4,8 +4,9 @@ change with them), and scratch arrays are reused per key and shape."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from vision.arrays import channel_norm, channel_sum, scratch
+from vision.arrays import channel_norm, channel_sum, median, scratch
 
 
 def test_channel_sums_equal_numpys_reductions_bit_for_bit() -> None:
@@ -27,3 +28,12 @@ def test_scratch_is_reused_for_one_key_and_shape() -> None:
     assert scratch("test.b", (4, 5)) is not a
     b = scratch("test.a", (5, 4), np.uint8)
     assert b.shape == (5, 4) and b.dtype == np.uint8
+
+
+@pytest.mark.parametrize("shape,axis", [((7, 24), 1), ((3, 5, 16), 2), ((4, 25, 3), 1), ((6, 3), 0)])
+def test_median_equals_numpys_in_value_and_dtype(shape: tuple[int, ...], axis: int) -> None:
+    rng = np.random.default_rng(len(shape) + axis)
+    values = (rng.random(shape) * 255).astype(np.float32)
+    for v in (values, values.astype(np.float64), np.round(values / 64)):  # (ties: few distinct values)
+        got, want = median(v, axis), np.median(v, axis=axis)
+        assert got.dtype == want.dtype and np.array_equal(got, want)

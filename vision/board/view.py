@@ -27,15 +27,34 @@ def colour_gradient(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     and strength of the largest change of the Lab colour, from the 2x2 structure tensor of the three
     channels' Sobel gradients. A red disc on a grey point of the same lightness still has an edge.
     """
-    gx = [cv2.Sobel(lab[:, :, c], cv2.CV_32F, 1, 0, ksize=3) for c in range(3)]
-    gy = [cv2.Sobel(lab[:, :, c], cv2.CV_32F, 0, 1, ksize=3) for c in range(3)]
-    jxx = sum(g * g for g in gx)
-    jyy = sum(g * g for g in gy)
-    jxy = sum(a * b for a, b in zip(gx, gy, strict=True))
-    lam = 0.5 * (jxx + jyy + np.sqrt((jxx - jyy) ** 2 + 4.0 * jxy * jxy))
-    theta = 0.5 * np.arctan2(2.0 * jxy, jxx - jyy)
-    mag = np.sqrt(lam)
-    return (mag * np.cos(theta)).astype(np.float32), (mag * np.sin(theta)).astype(np.float32)
+    # (each channel made contiguous once: Sobel reads a strided channel several times slower)
+    planes = cv2.split(np.asarray(lab, np.float32))
+    gx = [cv2.Sobel(p, cv2.CV_32F, 1, 0, ksize=3) for p in planes]
+    gy = [cv2.Sobel(p, cv2.CV_32F, 0, 1, ksize=3) for p in planes]
+    # float32 throughout, in place where the operations' order and rounding are kept: the tensor's
+    # sums start from +0 (as a sum() of the products does: a -0 product stays no -0 sum)
+    jxx, jyy, jxy = (_sum_of_products(a, b) for a, b in ((gx, gx), (gy, gy), (gx, gy)))
+    diff = jxx - jyy
+    theta = np.arctan2(2.0 * jxy, diff)
+    theta *= 0.5
+    diff *= diff
+    jxy *= 4.0 * jxy  # (4 jxy) jxy, as written out: 4.0 * jxy * jxy
+    diff += jxy
+    root = np.sqrt(diff, out=diff)
+    jxx += jyy
+    jxx += root
+    jxx *= 0.5
+    mag = np.sqrt(jxx, out=jxx)
+    return mag * np.cos(theta), np.multiply(mag, np.sin(theta, out=theta), out=mag)
+
+
+def _sum_of_products(a: list[np.ndarray], b: list[np.ndarray]) -> np.ndarray:
+    """``sum(x * y for x, y in zip(a, b))`` of float32 arrays, the same values, in one array."""
+    out = np.multiply(a[0], b[0])
+    out += 0.0  # (0 + x: a -0 product is +0, as sum() starts from 0)
+    for x, y in zip(a[1:], b[1:], strict=True):
+        out += x * y
+    return out
 
 
 class FieldView:

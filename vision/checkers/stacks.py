@@ -30,11 +30,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.arrays import channel_norm, median
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
 from vision.reading import DARK, LIGHT
 
-__all__ = ["StackReading", "count_stacks", "drop_third_colour", "name_colours", "ring_scores"]
+__all__ = ["FieldLook", "StackReading", "count_stacks", "count_stacks_kept", "drop_third_colour",
+           "name_colours", "ring_scores"]
 
 # Checker radius candidates, as fractions of the point width (boards make checkers 0.85-1.0 wide).
 _RADII = (0.38, 0.42, 0.46)
@@ -117,27 +119,65 @@ def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
     not counted at all (else, as beyond its top and bottom, it earns half credit).
     """
     h, w = gx.shape[:2]
-    ang = np.linspace(0, 2 * np.pi, _RING_N, endpoint=False)
-    ca, sa = np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
+    ca, sa = _ring_angles()
+    gxf, gyf = gx.ravel(), gy.ravel()
     best = None
     for rr in (r - 1.0, r + 0.5):
         xs = np.clip(np.rint(cx[..., None] + rr * ca), 0, w - 1).astype(np.intp)
         ys = np.clip(np.rint(cy[..., None] + rr * sa), 0, h - 1).astype(np.intp)
         flat = ys * w + xs
-        gxs = gx.ravel()[flat]
-        gys = gy.ravel()[flat]
-        rad = np.abs(gxs * ca + gys * sa)
-        tan = np.abs(gys * ca - gxs * sa)
-        hit = (rad > edge) & (rad > tan)
-        best = hit if best is None else best | hit
+        gxs = gxf[flat]
+        gys = gyf[flat]
+        rad = gxs * ca
+        rad += gys * sa
+        np.abs(rad, out=rad)
+        gys *= ca
+        gxs *= sa
+        gys -= gxs
+        # (radial above both the edge and the tangential: rad > max(edge, tan), one comparison)
+        tan = np.maximum(np.abs(gys, out=gys), edge, out=gys)
+        hit = rad > tan
+        best = hit if best is None else np.logical_or(best, hit, out=best)
     assert best is not None
     # a checker at the field's edge is partly outside the rectified view: score the ring it shows
     in_x = (cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1)
     inside = in_x & (cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1)
-    shown = inside.sum(axis=-1)
+    shown = _count_true(inside)
     # (half credit for the hidden part: a phantom ring at the base must not gain by it)
-    denom = shown + 0.5 * ((in_x & ~inside).sum(axis=-1) if ends_open else _RING_N - shown)
-    return np.where(shown >= 0.6 * _RING_N, (best & inside).sum(axis=-1) / denom, 0.0)
+    hidden = _count_true(in_x & ~inside) if ends_open else _RING_N - shown
+    denom = shown + 0.5 * hidden
+    best &= inside
+    return np.where(shown >= 0.6 * _RING_N, _count_true(best) / denom, 0.0)
+
+
+@functools.cache
+def _ring_angles() -> tuple[np.ndarray, np.ndarray]:
+    """Cosines and sines (float32 (``_RING_N``,)) of the ring samples' angles."""
+    ang = np.linspace(0, 2 * np.pi, _RING_N, endpoint=False)
+    ca, sa = np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
+    ca.flags.writeable = sa.flags.writeable = False
+    return ca, sa
+
+
+# (a uint64 whose every byte is 1: multiplied by a word of small byte counts, its top byte is their sum)
+_BYTE_ONES = np.uint64(0x0101010101010101)
+
+
+def _count_true(flags: np.ndarray) -> np.ndarray:
+    """``flags.sum(axis=-1)`` of a bool array, as int64: for a C-contiguous array with a last axis
+    of a multiple of 8, the bytes (each 0 or 1) added 8 at a time as uint64 words (no byte carries
+    into the next while the axis holds fewer than 256) -- numpy's bool sum over a short last axis
+    is many times slower."""
+    n = flags.shape[-1]
+    if not (flags.flags.c_contiguous and flags.dtype == np.bool_ and n % 8 == 0 and 0 < n < 256):
+        return flags.sum(axis=-1)
+    words = flags.view(np.uint64)
+    total = words[..., 0].copy()
+    for i in range(1, n // 8):
+        total += words[..., i]
+    total *= _BYTE_ONES
+    total >>= np.uint64(56)
+    return total.astype(np.int64)
 
 
 def _ring_reach(cx: np.ndarray, cy: np.ndarray, r: float, shape: tuple[int, int]) -> np.ndarray:
@@ -146,12 +186,11 @@ def _ring_reach(cx: np.ndarray, cy: np.ndarray, r: float, shape: tuple[int, int]
     view's top or bottom edge cuts it (the hidden part earns half credit), 0 where too little of it
     shows to be scored."""
     h, w = shape
-    ang = np.linspace(0, 2 * np.pi, _RING_N, endpoint=False)
-    ca, sa = np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
+    ca, sa = _ring_angles()
     in_x = (cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1)
     inside = in_x & (cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1)
-    shown = inside.sum(axis=-1)
-    denom = np.maximum(shown + 0.5 * (in_x & ~inside).sum(axis=-1), 1)
+    shown = _count_true(inside)
+    denom = np.maximum(shown + 0.5 * _count_true(in_x & ~inside), 1)
     return np.where(shown >= 0.6 * _RING_N, shown / denom, 0.0)
 
 
@@ -194,7 +233,7 @@ def _reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np
     i = start
     while True:
         sel = np.flatnonzero(peaks & (ys >= ys[i] + 0.3 * d) & (ys <= ys[i] + 1.5 * d))
-        sel = sel[np.linalg.norm(inside[sel] - inside[start], axis=1) < _SAME_STACK]
+        sel = sel[channel_norm(inside[sel] - inside[start]) < _SAME_STACK]
         sel = sel[np.abs(xs[sel] - xs[i]) <= _IN_LINE * d]
         if sel.size == 0:
             return float(ys[i])
@@ -232,7 +271,7 @@ def _chain_from(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
     while True:
         sel = np.flatnonzero((ys >= lo) & (ys <= hi) & (ys <= limit))
         if out and inside is not None:
-            same = np.linalg.norm(inside[sel] - inside[out[0]], axis=1) < _SAME_STACK
+            same = channel_norm(inside[sel] - inside[out[0]]) < _SAME_STACK
             sel = sel[same]
         if out and xs is not None:
             # a stack stands in line: a ring beside it is a neighbour's checker or a triangle's edge
@@ -247,6 +286,21 @@ def _chain_from(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
         out.append(i)
         lo, hi = ys[i] + 0.8 * d, ys[i] + 1.2 * d
     return out
+
+
+@dataclass(frozen=True, eq=False)
+class FieldLook:
+    """What :func:`count_stacks_kept` measured over the whole field of one frame, for a later frame
+    read in part to take where its points did not change: the bases (top, bottom rows), the disc
+    sample reach ``k``, each row's colour along every point's axis (``along``: float32 (2, 12, D,
+    3), top row first) and each point's colour near its tip (``tip``: float64 (2, 12, 3)), and the
+    triangle colours' light fitted to those (``lights``: (2, 2, 5), top row first)."""
+
+    base: tuple[float, float]
+    k: int
+    along: np.ndarray
+    tip: np.ndarray
+    lights: np.ndarray
 
 
 def count_stacks(
@@ -265,6 +319,19 @@ def count_stacks(
     the points ``(column, top)`` in ``only`` are read, the others are taken from ``previous`` (the
     incremental reader's points whose place did not change).
     """
+    return count_stacks_kept(rectified, geom, radius, only, previous)[0]
+
+
+def count_stacks_kept(
+    rectified: np.ndarray | FieldView, geom: BoardGeometry, radius: float | None = None,
+    only: Collection[tuple[int, bool]] | None = None, previous: Sequence[StackReading] | None = None,
+    look: FieldLook | None = None,
+) -> tuple[list[StackReading], FieldLook]:
+    """:func:`count_stacks`, and its :class:`FieldLook` of this frame. Read in part (``only`` with
+    ``previous``), ``look``, the earlier frame's: the whole field's measures are taken from it
+    except on the points read (each point's colours along its axis and at its tip are measured
+    again there alone, and the light refitted when those changed), while the bases, measured on
+    this frame, are where they were."""
     if only is not None and (previous is None or radius is None or len(previous) != 24):
         only = None  # nothing to take the unread points from: all are read
     view = FieldView.of(rectified, geom)
@@ -304,13 +371,25 @@ def count_stacks(
     # every point's colour at every depth from its base, (row, column, D, 3); a point and the one
     # opposite it carry the two triangle colours, so a triangle colour's bare look at a depth is the
     # consensus of twelve points (six a row), which stacks seldom all cover
-    along = {
-        top: _disc_colours(lab, np.array(geom.columns)[:, None],
-                           (base[top] + depth if top else base[top] - depth)[None, :], k)
-        for top in (True, False)
-    }
+    bases = (base[True], base[False])
+    kept = look if only is not None and look is not None and look.base == bases and look.k == k and \
+        look.along.shape[2] == depth.size else None
+    # (read in part: the points read, measured again; the others as the earlier frame showed them)
+    every = {(c, t) for c in range(12) for t in (True, False)}
+    read = only if kept is not None and only is not None else every
+    again = [np.array([c for c in range(12) if (c, top) in read], np.intp) for top in (True, False)]
+    along_rows = np.empty((2, 12, depth.size, 3), np.float32) if kept is None else kept.along.copy()
+    for row, top in enumerate((True, False)):
+        if again[row].size:
+            along_rows[row, again[row]] = _disc_colours(
+                lab, np.array(geom.columns)[again[row], None],
+                (base[top] + depth if top else base[top] - depth)[None, :], k)
+    along = {True: along_rows[0], False: along_rows[1]}
     # each triangle colour as the light falls on it, and the field's colour
-    lights, field = _bare_lights(lab, geom), _field_colour(lab, geom)
+    tip = _tips(lab, geom, again, None if kept is None else kept.tip)
+    light_rows = _bare_lights(lab, geom, tip, None if kept is None else (kept.tip, kept.lights))
+    lights, field = {True: light_rows[0], False: light_rows[1]}, _field_colour(lab, geom)
+    seen = FieldLook(bases, k, along_rows, tip, light_rows)
     for top in (True, False):
         if top not in rows:
             assert previous is not None
@@ -358,13 +437,13 @@ def count_stacks(
             bare = np.stack([lit[(col + p) % 2][col] for p in (0, 1)])
             # the field between the points' tips: a light checker on a cream field is no colour run
             bare_field = np.concatenate([bare[:, 0], field[None]])
-            differs = (np.linalg.norm(inside - bare[0], axis=1) > _BARE_DELTA) & (
-                np.linalg.norm(inside - bare_depth[col % 2], axis=-1) > _BARE_DELTA
+            differs = (channel_norm(inside - bare[0]) > _BARE_DELTA) & (
+                channel_norm(inside - bare_depth[col % 2]) > _BARE_DELTA
             )
             # unlike the bare points of both rows but like this row's (lighting that differs
             # between the rows, or a row whose points mostly hold checkers of this colour): a
             # clearer ring is asked for
-            clear = differs & (np.linalg.norm(inside - bare_row[col % 2], axis=-1) > _BARE_DELTA)
+            clear = differs & (channel_norm(inside - bare_row[col % 2]) > _BARE_DELTA)
             need = np.where(clear, 0.0, np.where(differs, _RING_FAIR, _RING_STRONG))
             judged = np.where(differs, score[col], weak[col])
             usable = np.where(judged >= need, judged, 0.0)
@@ -433,7 +512,7 @@ def count_stacks(
                         conf = float(np.mean([score[col, i] for i in idx]))
             out.append(StackReading(col, top, count, colour, max(0.0, min(1.0, conf)), tuple(centres), best_r,
                                     bool(idx) and not bool(differs[idx].any())))
-    return drop_third_colour(out)
+    return drop_third_colour(out), seen
 
 
 def drop_third_colour(stacks: list[StackReading], doubtful: list[bool] | None = None) -> list[StackReading]:
@@ -560,7 +639,7 @@ def _gap_bare(lab: np.ndarray, pair: list[tuple[float, float]], colour: tuple[fl
     for side in (-1.0, 1.0):
         x = int(round(np.clip(mx + side * 0.75 * r, 0, width - 1)))
         y = int(round(np.clip(my, 0, height - 1)))
-        notch = np.median(lab[max(0, y - k) : y + k + 1, max(0, x - k) : x + k + 1].reshape(-1, 3), axis=0)
+        notch = median(lab[max(0, y - k) : y + k + 1, max(0, x - k) : x + k + 1].reshape(-1, 3), 0)
         to_stack = float(np.linalg.norm(notch - np.array(colour, np.float32)))
         to_bare = float(np.linalg.norm(bare - notch, axis=1).min())
         if to_stack > _BARE_DELTA and to_stack > to_bare:
@@ -581,9 +660,9 @@ def _colour_run(lab: np.ndarray, centres: list[tuple[float, float]], colour: tup
     x = int(round(float(np.median([c[0] for c in centres]))))
     half = max(1, int(0.3 * r))
     band = lab[:, max(0, x - half) : min(width, x + half + 1)]
-    prof = np.median(band, axis=1)  # (H, 3)
-    dist = np.linalg.norm(prof - np.array(colour, dtype=np.float32), axis=1)
-    d_bare = np.linalg.norm(prof[:, None, :] - bare[None, :, :], axis=2).min(axis=1)
+    prof = median(band, 1)  # (H, 3)
+    dist = channel_norm(prof - np.array(colour, dtype=np.float32))
+    d_bare = channel_norm(prof[:, None, :] - bare[None, :, :]).min(axis=1)
     match = (dist < _BARE_DELTA) & (dist < 0.5 * d_bare)
     y0 = centres[0][1]
     start = y0 - r if top else y0 + r
@@ -616,25 +695,40 @@ def _bases(lab: np.ndarray, geom: BoardGeometry) -> dict[bool, float]:
     bottom row's}.
     """
     height = lab.shape[0]
-    xs = np.clip(np.rint(geom.columns).astype(np.intp), 0, lab.shape[1] - 1)
-    v = lab[:, xs]
-    diffs = np.linalg.norm(v[:, 1:] - v[:, :-1], axis=2)  # (H, 11)
-    alt = np.median(diffs, axis=1)
     reach = int(0.4 * POINT_PX)
     out = {True: 0.0, False: float(height - 1)}
-    inner_t = float(np.median(alt[reach : reach + POINT_PX]))
-    inner_b = float(np.median(alt[height - reach - POINT_PX : height - reach]))
-    # a frame is uniform along its length: on a point's axis the colour between it and the next
-    # point; along a row of checkers the triangles show between the discs
-    cols = np.asarray(geom.columns)
-    mids = np.clip(np.rint(0.5 * (cols[1:] + cols[:-1])).astype(np.intp), 0, lab.shape[1] - 1)
-    plain = np.median(np.linalg.norm(lab[:, mids] - lab[:, xs[:-1]], axis=2), axis=1) < _BARE_DELTA
+    near = reach + POINT_PX  # the rows from each edge that the base is judged on
+    if height > 2 * near:
+        # (each edge's rows alone: every value as measured over the whole field, row by row)
+        top, bottom = _alternation(lab[:near], geom), _alternation(lab[height - near :], geom)
+    else:
+        top = bottom = _alternation(lab, geom)
+    diffs, alt, plain = top
+    inner_t = float(median(alt[reach : reach + POINT_PX], 0))
     if inner_t > 10:
         out[True] = float(_pairs_base(diffs[: reach + 1] >= 0.5 * inner_t, plain[: reach + 1]))
+    diffs, alt, plain = bottom
+    rows = len(alt)  # the bottom edge's rows, the field's last at rows - 1
+    inner_b = float(median(alt[rows - reach - POINT_PX : rows - reach], 0))
     if inner_b > 10:
-        band = slice(height - 1 - reach, None)
+        band = slice(rows - 1 - reach, None)
         out[False] = float(height - 1 - _pairs_base(diffs[band][::-1] >= 0.5 * inner_b, plain[band][::-1]))
     return out
+
+
+def _alternation(lab: np.ndarray, geom: BoardGeometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Row by row of ``lab`` (rows of the rectified field, all of its width): the colour differences
+    of adjacent points on their axes (float (H, 11)), their median (H,), and whether the row is
+    ``plain`` (bool (H,)): a frame is uniform along its length, so on a point's axis the colour is
+    the one between it and the next point (along a row of checkers the triangles show between the
+    discs)."""
+    xs = np.clip(np.rint(geom.columns).astype(np.intp), 0, lab.shape[1] - 1)
+    v = lab[:, xs]
+    diffs = channel_norm(v[:, 1:] - v[:, :-1])  # (H, 11)
+    cols = np.asarray(geom.columns)
+    mids = np.clip(np.rint(0.5 * (cols[1:] + cols[:-1])).astype(np.intp), 0, lab.shape[1] - 1)
+    plain = median(channel_norm(lab[:, mids] - lab[:, xs[:-1]]), 1) < _BARE_DELTA
+    return diffs, median(diffs, 1), plain
 
 
 def _pairs_base(alternates: np.ndarray, plain: np.ndarray) -> float:
@@ -685,8 +779,34 @@ def _suppress_neighbours(score: np.ndarray, xbest: np.ndarray, d: float, step: f
     return out
 
 
-def _bare_lights(lab: np.ndarray, geom: BoardGeometry) -> dict[bool, np.ndarray]:
-    """Each bare triangle colour as the light falls on it: {top row?: float (2, 5) per parity}, each
+def _tip_bands(height: int) -> dict[bool, tuple[int, int]]:
+    """The rows near the points' tips (top row?: (first, end)) where :func:`_tips` measures them."""
+    return {True: (int(0.22 * height), int(0.36 * height)),
+            False: (height - int(0.36 * height), height - int(0.22 * height))}
+
+
+def _tips(lab: np.ndarray, geom: BoardGeometry, again: Sequence[np.ndarray],
+          kept: np.ndarray | None) -> np.ndarray:
+    """Each point's colour near its tip, float64 (2, 12, 3), top row first: its median over a strip
+    5 pixels wide along its axis (:func:`_bare_lights`). ``kept``: an earlier frame's, taken but for
+    the columns ``again`` (int arrays, one a row) measured again (None: all measured)."""
+    height, width = lab.shape[:2]
+    bands = _tip_bands(height)
+    cols = np.asarray(geom.columns, dtype=np.float64)
+    xi = np.clip(np.rint(cols).astype(np.intp)[:, None] + np.arange(-2, 3), 0, width - 1)  # (12, 5)
+    tip = np.empty((2, cols.size, 3)) if kept is None else kept.copy()
+    for row, top in enumerate((True, False)):
+        cs = again[row] if kept is not None else np.arange(cols.size)
+        if cs.size:
+            strip = lab[bands[top][0] : bands[top][1]][:, xi[cs]].swapaxes(0, 1)
+            tip[row, cs] = median(strip.reshape(cs.size, -1, 3), 1)
+    return tip
+
+
+def _bare_lights(lab: np.ndarray, geom: BoardGeometry, tip: np.ndarray,
+                 kept: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """Each bare triangle colour as the light falls on it: float (2, 2, 5), per row (top first) and
+    parity, each
     ``(L0, Lx, Ly, a, b)`` -- Lab lightness ``L0 + Lx * x / W + Ly * y / H`` at rectified pixel
     (x, y) of a field W x H, and a constant a, b (see :func:`_lit`).
 
@@ -702,23 +822,24 @@ def _bare_lights(lab: np.ndarray, geom: BoardGeometry) -> dict[bool, np.ndarray]
     samples that span both rows (Fischler & Bolles 1981), the plane within ``0.5 * _BARE_DELTA`` of
     most samples wins (ties: the closer fit), refitted by least squares on those. With fewer than
     three samples on any plane the colour's :func:`_consensus` is used everywhere, unlit.
+
+    ``tip``: the points' colours near their tips (:func:`_tips`); ``kept``: an earlier frame's tips
+    and lights, whose plane is taken for a colour whose samples are the same.
     """
     height, width = lab.shape[:2]
-    bands = {True: (int(0.22 * height), int(0.36 * height)),
-             False: (height - int(0.36 * height), height - int(0.22 * height))}
+    bands = _tip_bands(height)
     cols = np.asarray(geom.columns, dtype=np.float64)
-
-    # each point's median over a strip 5 pixels wide along its axis, both rows at once: (2, 12, 3)
-    xi = np.clip(np.rint(cols).astype(np.intp)[:, None] + np.arange(-2, 3), 0, width - 1)  # (12, 5)
-    strips = [lab[bands[row][0] : bands[row][1]][:, xi].swapaxes(0, 1) for row in (True, False)]
-    tip = np.stack([np.median(st.reshape(cols.size, -1, 3), axis=1) for st in strips]).astype(np.float64)
-    out: dict[bool, np.ndarray] = {True: np.zeros((2, 5)), False: np.zeros((2, 5))}
+    out = np.zeros((2, 2, 5))
     for parity in (0, 1):
         # the colour of the top row's points of this parity (and the bottom row's of the other)
         samples = np.concatenate([tip[0, parity::2], tip[1, 1 - parity :: 2]])  # (12, 3)
+        if kept is not None and np.array_equal(
+                samples, np.concatenate([kept[0][0, parity::2], kept[0][1, 1 - parity :: 2]])):
+            out[0, parity] = out[1, 1 - parity] = kept[1][0, parity]  # the same samples: the same plane
+            continue
         xs = np.concatenate([cols[parity::2], cols[1 - parity :: 2]]) / width
         ys = np.repeat([0.5 * sum(bands[True]), 0.5 * sum(bands[False])], 6) / height
-        out[True][parity] = out[False][1 - parity] = _plane(samples, xs, ys)
+        out[0, parity] = out[1, 1 - parity] = _plane(samples, xs, ys)
     return out
 
 
@@ -789,12 +910,17 @@ def _consensus(samples: np.ndarray) -> np.ndarray:
     samples near it are averaged.
     """
     k = samples.shape[-2]
-    dist = np.linalg.norm(samples[..., :, None, :] - samples[..., None, :, :], axis=-1)  # (..., K, K)
-    near = np.sort(dist, axis=-1)[..., max(1, k // 2 - 1)]  # (..., K)
+    dist = channel_norm(samples[..., :, None, :] - samples[..., None, :, :])  # (..., K, K)
+    kth = max(1, k // 2 - 1)
+    near = np.partition(dist, kth, axis=-1)[..., kth]  # (..., K): the sorted distances' kth
     best = np.take_along_axis(samples, near.argmin(axis=-1)[..., None, None], axis=-2)  # (..., 1, 3)
-    close = np.linalg.norm(samples - best, axis=-1) < 0.5 * _BARE_DELTA  # (..., K)
+    close = channel_norm(samples - best) < 0.5 * _BARE_DELTA  # (..., K)
     w = close[..., None].astype(np.float32)
     return (samples * w).sum(axis=-2) / np.maximum(w.sum(axis=-2), 1.0)
+
+
+# (a channel's offset in an (H, W, 3) image's flat index, as a column against a row of samples)
+_CHANNELS = np.arange(3, dtype=np.intp)[:, None]
 
 
 def _disc_colours(lab: np.ndarray, cx: np.ndarray, cy: np.ndarray, k: int) -> np.ndarray:
@@ -808,8 +934,12 @@ def _disc_colours(lab: np.ndarray, cx: np.ndarray, cy: np.ndarray, k: int) -> np
     ox, oy = np.meshgrid(off, off)
     xi = np.clip(np.rint(np.asarray(cx)[..., None] + ox.ravel()), 0, w - 1).astype(np.intp)
     yi = np.clip(np.rint(np.asarray(cy)[..., None] + oy.ravel()), 0, h - 1).astype(np.intp)
-    # the 13th of 25 samples by partition: np.median's own checks cost more than the sort here
-    return np.partition(lab[yi, xi], 12, axis=-2)[..., 12, :]
+    # the 13th of 25 samples by partition: np.median's own checks cost more than the sort here.
+    # Gathered channel first, (..., 3, 25): a partition along the last, contiguous axis is several
+    # times faster than along the one before it
+    at = (yi * w + xi)[..., None, :] * 3 + _CHANNELS
+    samples = np.ascontiguousarray(lab).reshape(-1)[at]
+    return np.partition(samples, 12, axis=-1)[..., 12]
 
 
 def _stack_colour(lab: np.ndarray, centres: list[tuple[float, float]], r: float) -> tuple[float, ...]:
@@ -818,7 +948,7 @@ def _stack_colour(lab: np.ndarray, centres: list[tuple[float, float]], r: float)
     for x, y in centres:
         xi, yi = int(round(x)), int(round(y))
         samples.append(lab[max(0, yi - k) : yi + k + 1, max(0, xi - k) : xi + k + 1].reshape(-1, 3))
-    med = np.median(np.concatenate(samples), axis=0)
+    med = median(np.concatenate(samples), 0)
     return (float(med[0]), float(med[1]), float(med[2]))
 
 
@@ -882,9 +1012,9 @@ def find_bar_checkers(rectified: np.ndarray | FieldView, geom: BoardGeometry, ra
     score = score.max(axis=1)
     k = max(1, int(round(0.5 * radius)))
     xb = int(round(np.clip(x_mid, 0, width - 1)))
-    bar_colour = np.median(lab[:, max(0, xb - 1) : xb + 2].reshape(-1, 3), axis=0)
+    bar_colour = median(lab[:, max(0, xb - 1) : xb + 2].reshape(-1, 3), 0)
     inside = _disc_colours(lab, best_x, ys, k)
-    differs = np.linalg.norm(inside - bar_colour, axis=1) > _BARE_DELTA
+    differs = channel_norm(inside - bar_colour) > _BARE_DELTA
     # a checker of the bar's own colour (black on a tournament board's black bar) shows only its rim
     # and shading: judged on the weaker-edge ring, which must then be near complete (the bar's straight
     # edges touch a ring centred on it at two sides only, whatever the threshold)

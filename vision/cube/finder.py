@@ -24,7 +24,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.arrays import channel_norm
+from vision.arrays import channel_norm, median
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.cube.face import read_face
 from vision.reading import CubeReading
@@ -154,7 +154,7 @@ def find_cube(image: np.ndarray, geom: BoardGeometry, checker_radius: float) -> 
         regions.append((x0, x1, region, local.astype(np.float32)))
         # (the median of each channel made contiguous first: the same values, faster)
         flat = np.ascontiguousarray(region.reshape(-1, 3).T)
-        for bg in (np.median(flat, axis=1), regions[-1][3]):
+        for bg in (median(flat, 1), regions[-1][3]):
             found += _squares(region, bg, side, x0, pad, width)
     # of several squares (score cards, a clock), the cube is the one whose face reads among those
     # within the trays' reach, else the one nearest the field

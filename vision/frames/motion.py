@@ -145,9 +145,10 @@ def changed_cells(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
 def merge_cells(a: np.ndarray, b: np.ndarray, cells: np.ndarray) -> np.ndarray:
     """Thumbnail ``a`` with the regions ``cells`` (as from :func:`changed_cells`) taken from ``b``."""
     out = a.copy()
-    grow = np.kron(cells, np.ones((_CELL, _CELL), bool))
-    h, w = grow.shape
-    out[:h, :w][grow] = b[:h, :w][grow]
+    # (region by region: a changed frame changes few of them, and np.kron of the whole map costs more)
+    for row, col in zip(*np.nonzero(cells), strict=True):
+        at = np.s_[row * _CELL : (row + 1) * _CELL, col * _CELL : (col + 1) * _CELL]
+        out[at] = b[at]
     return out
 
 

@@ -233,3 +233,36 @@ def test_a_disc_known_by_its_rim_in_a_third_colour_is_no_checker() -> None:
     # one colour shown: the other may stand only on points of its own colour
     stacks = _stacks_of([white, white, white, black])
     assert [s.count for s in drop_third_colour(stacks)] == [1] * 4
+
+
+@pytest.mark.parametrize("shape", [(7, 24), (3, 5, 16), (2, 1, 8), (4, 10)])
+def test_ring_counts_equal_numpys_sum(shape: tuple[int, ...]) -> None:
+    """The ring score's count of true samples is numpy's bool sum, on any last axis."""
+    from vision.checkers.stacks import _count_true
+
+    flags = np.random.default_rng(len(shape)).random(shape) > 0.5
+    assert np.array_equal(_count_true(flags), flags.sum(axis=-1))
+    assert np.array_equal(_count_true(flags[..., ::2]), flags[..., ::2].sum(axis=-1))  # not contiguous
+
+
+def test_a_frame_read_in_part_with_its_own_look_reads_as_in_full() -> None:
+    """Read in part with the field's measures of the same frame (the incremental reader's
+    FieldLook), the points read again come out as the full reading's, and the look is its own."""
+    from vision.board.calibration import calibrate
+    from vision.board.view import FieldView
+    from vision.checkers.stacks import count_stacks_kept
+    from vision.render.scene import Camera, random_spec, render
+
+    img = render(random_spec(3, style="wood"), size=(960, 540), camera=Camera(tilt_deg=5), seed=3).image
+    calib = calibrate(img)
+    assert calib is not None and calib.checker_radius
+    geom, r = calib.geometry, calib.checker_radius
+    full, look = count_stacks_kept(FieldView.of_frame(img, geom), geom, r)
+    assert sum(s.count for s in full) > 0
+    only = {(2, True), (3, True), (8, False)}
+    # the unread points from a reading of nothing: only the points read can match the full one
+    blank = [StackReading(s.column, s.top, 0, None, 0.0) for s in full]
+    part, again = count_stacks_kept(FieldView.of_frame(img, geom), geom, r, only, blank, look)
+    for s, p, b in zip(full, part, blank, strict=True):
+        assert p == (s if (s.column, s.top) in only else b)
+    assert np.array_equal(again.along, look.along) and np.array_equal(again.lights, look.lights)
