@@ -311,6 +311,7 @@ def count_stacks(
     }
     # each triangle colour as the light falls on it, and the field's colour
     lights, field = _bare_lights(lab, geom), _field_colour(lab, geom)
+    beside = {top: _field_beside(lab, geom, top) for top in (True, False)}
     for top in (True, False):
         if top not in rows:
             assert previous is not None
@@ -357,7 +358,7 @@ def count_stacks(
             # each triangle colour as lit where this point lies, (2, D, 3), parity (col + p) % 2
             bare = np.stack([lit[(col + p) % 2][col] for p in (0, 1)])
             # the field between the points' tips: a light checker on a cream field is no colour run
-            bare_field = np.concatenate([bare[:, 0], field[None]])
+            bare_field = np.concatenate([bare[:, 0], field[None], beside[top][col][None]])
             differs = (np.linalg.norm(inside - bare[0], axis=1) > _BARE_DELTA) & (
                 np.linalg.norm(inside - bare_depth[col % 2], axis=-1) > _BARE_DELTA
             )
@@ -779,6 +780,21 @@ def _field_colour(lab: np.ndarray, geom: BoardGeometry) -> np.ndarray:
     ys = np.clip(np.rint(np.array([0.42, 0.46, 0.54, 0.58]) * height).astype(np.intp), 0, height - 1)
     samples = lab[ys[:, None], xs[None, :]].reshape(-1, 3)
     return _consensus(samples[None])[0]
+
+
+def _field_beside(lab: np.ndarray, geom: BoardGeometry, top: bool) -> np.ndarray:
+    """The field's colour on each point's axis of one row near the field's middle, float (12, 3) Lab,
+    where no stack but one of seven or more reaches. Light falls unevenly on a field (the bar's
+    shadow over the points beside it): a stack may be the colour of the field beyond its point's
+    tip and unlike the field's colour elsewhere."""
+    height, width = lab.shape[:2]
+    ys = np.array([0.44, 0.47]) if top else np.array([0.53, 0.56])
+    yi = np.clip(np.rint(ys * height).astype(np.intp), 0, height - 1)
+    cols = np.asarray(geom.columns)
+    xs = cols[:, None] + np.array([-0.15, 0.0, 0.15]) * POINT_PX
+    xi = np.clip(np.rint(xs).astype(np.intp), 0, width - 1)
+    samples = lab[yi[None, :, None], xi[:, None, :]].reshape(12, -1, 3)  # (12, 6, 3)
+    return np.median(samples, axis=1)
 
 
 def _consensus(samples: np.ndarray) -> np.ndarray:

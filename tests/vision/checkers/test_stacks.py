@@ -233,3 +233,20 @@ def test_a_disc_known_by_its_rim_in_a_third_colour_is_no_checker() -> None:
     # one colour shown: the other may stand only on points of its own colour
     stacks = _stacks_of([white, white, white, black])
     assert [s.count for s in drop_third_colour(stacks)] == [1] * 4
+
+
+def test_a_stack_is_not_run_into_the_field_beyond_its_tip_where_it_is_the_stacks_colour() -> None:
+    """Four grey checkers on a dark point, the field beyond the point's tip shaded to their grey
+    there and cream elsewhere (the bar's shadow over the points beside it, as on boards-real
+    test1): the stack's colour run does not go on over the shaded field -- four, not five or six."""
+    grey = (150, 150, 150)
+    img = _board({})
+    r = int(0.45 * POINT_PX)
+    cx = int(5.5 * POINT_PX)
+    img[8 * r + 2 : H // 2, cx - int(0.6 * POINT_PX) : cx + int(0.6 * POINT_PX)] = grey
+    for k in range(4):
+        cy = r + 1 + 2 * r * k
+        cv2.circle(img, (cx, cy), r, grey, -1, lineType=cv2.LINE_AA)
+        cv2.circle(img, (cx, cy), r, (90, 90, 90), 2, lineType=cv2.LINE_AA)
+    got = {(s.column, s.top): s.count for s in count_stacks(img, _geometry())}
+    assert got[(5, True)] == 4
