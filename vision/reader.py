@@ -269,7 +269,7 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
         off=off,
         dice=dice,
         cube=cube,
-        status=FrameStatus.OCCLUDED if occluded else FrameStatus.OK,
+        status=FrameStatus.OCCLUDED if occluded else _set_status(points, bar, off),
         has_bar=geom.has_bar,
         image_size=size,
     )
@@ -432,6 +432,16 @@ def _within_a_set(off: dict[str, int], points: tuple[PointReading, ...],
         if min(n, left):
             out[colour] = min(n, left)
     return out
+
+
+def _set_status(points: tuple[PointReading, ...], bar: dict[str, int], off: dict[str, int]) -> FrameStatus:
+    """``TOO_MANY_CHECKERS`` when the points, the bar and off together hold more than ``SET_SIZE``
+    checkers of one colour (no set has them: something was misread), else ``OK``."""
+    for colour in {p.colour for p in points if p.colour} | set(bar) | set(off):
+        seen = sum(p.count for p in points if p.colour == colour) + bar.get(colour, 0) + off.get(colour, 0)
+        if seen > SET_SIZE:
+            return FrameStatus.TOO_MANY_CHECKERS
+    return FrameStatus.OK
 
 
 def _points(

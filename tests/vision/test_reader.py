@@ -162,6 +162,28 @@ def test_too_dark_is_the_mean_grey_level_under_twelve(level: int) -> None:
     assert (read_board(img).status == FrameStatus.TOO_DARK) == (level < 12)
 
 
+def test_more_checkers_of_a_colour_than_a_set_has_is_no_ok_reading() -> None:
+    """Counts with 16 light checkers (points, bar and off together) are no set's: the reading says
+    so in its status (``too_many_checkers``); 15 + 15 are ``ok`` (the opening position, read)."""
+    from vision.reader import _set_status
+    from vision.reading import DARK, LIGHT, PointReading
+    from vision.render.scene import render, starting_spec
+
+    def pts(*stacks: tuple[str, int]) -> tuple[PointReading, ...]:
+        cells = list(stacks) + [(None, 0)] * (24 - len(stacks))
+        return tuple(PointReading(i, (0.0, 0.0), c, n) for i, (c, n) in enumerate(cells))
+
+    fifteen = pts((LIGHT, 5), (LIGHT, 5), (DARK, 15))
+    assert _set_status(fifteen, {LIGHT: 2}, {LIGHT: 3}) == FrameStatus.OK
+    assert _set_status(fifteen, {LIGHT: 3}, {LIGHT: 3}) == FrameStatus.TOO_MANY_CHECKERS
+    assert _set_status(pts((LIGHT, 5), (DARK, 16)), {}, {}) == FrameStatus.TOO_MANY_CHECKERS
+    assert _set_status(pts(), {}, {DARK: 16}) == FrameStatus.TOO_MANY_CHECKERS
+    r = render(starting_spec(style="tournament"), size=(960, 540), view="rectified", seed=1)
+    got = read_board(r.image)
+    assert got.counts() == r.truth.counts() and got.status == FrameStatus.OK
+    assert FrameStatus.TOO_MANY_CHECKERS.value == "too_many_checkers"
+
+
 def test_a_die_read_inside_a_weak_lone_checker_is_no_checker(monkeypatch: pytest.MonkeyPatch) -> None:
     """A one-checker stack whose ring is not near complete, in which the dice reader finds a die
     once that disc is not masked, is the die (a small die at a bare point's base: the triangle's
