@@ -593,9 +593,16 @@ def _colour_run(lab: np.ndarray, centres: list[tuple[float, float]], colour: tup
     gap_max = int(0.35 * 2 * r)
     end = y0
     gap = 0
+    # past a bridged gap, the colour must run on at least as far as a gap may be long: the next
+    # checker's body does, a sliver of shadow beyond the last checker's rim does not
+    seg_start: float | None = None
     for y in ys:
         if match[y]:
-            end = float(y)
+            if gap:
+                seg_start = float(y)
+            if seg_start is None or abs(y - seg_start) >= gap_max:
+                end = float(y)
+                seg_start = None
             gap = 0
         else:
             gap += 1

@@ -11,6 +11,7 @@ from vision.board.view import colour_gradient
 from vision.checkers.stacks import (
     _SQUARE_BETTER,
     StackReading,
+    _colour_run,
     _gap_bare,
     _outline_fits,
     count_stacks,
@@ -250,3 +251,20 @@ def test_a_stack_is_not_run_into_the_field_beyond_its_tip_where_it_is_the_stacks
         cv2.circle(img, (cx, cy), r, (90, 90, 90), 2, lineType=cv2.LINE_AA)
     got = {(s.column, s.top): s.count for s in count_stacks(img, _geometry())}
     assert got[(5, True)] == 4
+
+
+
+def test_a_sliver_of_the_stacks_colour_past_its_last_checker_is_no_checker() -> None:
+    """A colour run bridges short gaps (the faint edge between touching checkers), but past a gap
+    the colour must run on as far as a gap may be long: a sliver beyond the last checker's rim (its
+    shadow on a wooden field, boards-real test6) is not part of the stack; the next checker's body
+    after a faint edge is."""
+    r = 14.0
+    blue, field = (120.0, 150.0, 90.0), (200.0, 128.0, 140.0)
+    lab = np.tile(np.float32(field), (400, 20, 1))
+    lab[0:112] = blue  # four checkers from the base (y 0) on, their shared edges too faint to see
+    lab[56:60] = field  # ... but one: a gap of four rows, bridged
+    lab[118:126] = blue  # past a gap of six rows after the last one's rim, a sliver of eight
+    bare = np.float32([field, (40.0, 128.0, 128.0)])
+    run = _colour_run(lab, [(10.0, r)], blue, bare, r, True)
+    assert run == 112.0
