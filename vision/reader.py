@@ -181,6 +181,7 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     # on all 24 points every frame (its strips are standardised by the whole field's colours); the
     # hand tests and the next frame's partial read keep the classical stacks (the network saw no hand)
     stacks = refine(rect, geom, counted)
+    stacks = _dice_in_blots(img, geom, stacks)
     radius = stacks[0].radius if stacks else 0.45 * POINT_PX
     if places is not None and last is not None and not places.cube_places:
         cube = last.cube
@@ -272,7 +273,7 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
         off=off,
         dice=dice,
         cube=cube,
-        status=FrameStatus.OCCLUDED if occluded else FrameStatus.OK,
+        status=FrameStatus.OCCLUDED if occluded else _set_status(points, bar, off),
         has_bar=geom.has_bar,
         image_size=size,
     )
@@ -283,6 +284,9 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
                                         None if occluded else foreign, strips, field_look)
 
 
+# A lone checker whose ring is less complete than this may be a die (:func:`_dice_in_blots`): the
+# completeness asked of a checker of its point's own colour (vision.checkers.stacks).
+_DIE_RING = 0.85
 # Half a changed region's side, in point widths (BoardThumbnail regions are a quarter point across).
 _HALF_CELL = 0.125
 
@@ -434,6 +438,16 @@ def _within_a_set(off: dict[str, int], points: tuple[PointReading, ...],
     return out
 
 
+def _set_status(points: tuple[PointReading, ...], bar: dict[str, int], off: dict[str, int]) -> FrameStatus:
+    """``TOO_MANY_CHECKERS`` when the points, the bar and off together hold more than ``SET_SIZE``
+    checkers of one colour (no set has them: something was misread), else ``OK``."""
+    for colour in {p.colour for p in points if p.colour} | set(bar) | set(off):
+        seen = sum(p.count for p in points if p.colour == colour) + bar.get(colour, 0) + off.get(colour, 0)
+        if seen > SET_SIZE:
+            return FrameStatus.TOO_MANY_CHECKERS
+    return FrameStatus.OK
+
+
 def _points(
     geom: BoardGeometry, stacks: list[StackReading], names: list[str | None]
 ) -> tuple[PointReading, ...]:
@@ -456,6 +470,30 @@ def _points(
             )
         )
     return tuple(out)
+
+
+def _dice_in_blots(image: np.ndarray, geom: BoardGeometry, stacks: list[StackReading]) -> list[StackReading]:
+    """``stacks`` less each lone checker that is a die: a disc of one checker whose ring is less
+    complete than ``_DIE_RING``, in which the dice reader finds a die once that disc is not masked.
+    A small die at a bare point's base closes a partial ring from the triangle's sides and the base
+    line, and the dice reader masks it as a checker; a die lying on a checker leaves most of the
+    checker's ring in view."""
+    blots = [i for i, s in enumerate(stacks)
+             if s.count == 1 and len(s.centres) == 1 and s.confidence < _DIE_RING]
+    if not blots:
+        return stacks
+    others = [s for i, s in enumerate(stacks) if i not in blots]
+    found = [d.image_xy for d in _dice(image, geom, others, stacks[0].radius) if d.image_xy is not None]
+    if not found:
+        return stacks
+    at = geom.to_rectified(np.array(found, np.float64))
+    out = list(stacks)
+    for i in blots:
+        (x, y), r = stacks[i].centres[0], stacks[i].radius
+        if bool((np.hypot(at[:, 0] - x, at[:, 1] - y) <= r).any()):
+            out[i] = replace(stacks[i], count=0, colour_lab=None, centres=(),
+                             confidence=1.0 - stacks[i].confidence)
+    return out
 
 
 def _dice(image: np.ndarray, geom: BoardGeometry, stacks: list[StackReading], radius: float,

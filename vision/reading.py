@@ -38,6 +38,9 @@ class FrameStatus(StrEnum):
     NO_BOARD = "no_board"
     MOVING = "moving"
     TOO_DARK = "too_dark"
+    # the board was read, but its counts are no set's: more than 15 checkers of one colour on the
+    # points, the bar and off together (a misread; the counts are given, not to be trusted)
+    TOO_MANY_CHECKERS = "too_many_checkers"
 
 
 XY = tuple[float, float]

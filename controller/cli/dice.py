@@ -22,16 +22,18 @@ _GAME_CHECKERS = 15
 
 
 def _board_dice(frame: np.ndarray) -> list[DieReading] | None:
-    """The dice of a photo that shows a game in play: a board found, clear (status ``ok``), at least
-    ``_GAME_CHECKERS`` checkers on its points. The board reader reads dice at the checkers' scale and
-    only on the board and its margin, so it does not take a broadcast's lettering, the board's hinge
-    or the cube's figures for dice, as the whole-photo reader (:func:`vision.dice.photo.find_dice`) can.
-    None when the photo shows no such board (a tray, a table, a covered or empty board)."""
+    """The dice of a photo that shows a game in play: a board found, clear (status ``ok`` or
+    ``too_many_checkers``), at least ``_GAME_CHECKERS`` checkers on its points. The board reader
+    reads dice at the checkers' scale and only on the board and its margin, so it does not take a
+    broadcast's lettering, the board's hinge or the cube's figures for dice, as the whole-photo
+    reader (:func:`vision.dice.photo.find_dice`) can. None when the photo shows no such board (a
+    tray, a table, a covered or empty board)."""
     from vision.reader import read_board
     from vision.reading import FrameStatus
 
     reading = read_board(frame)
-    if not reading.board_found or reading.status != FrameStatus.OK:
+    # (a board read with more checkers of a colour than a set has still shows a game in play)
+    if not reading.board_found or reading.status not in (FrameStatus.OK, FrameStatus.TOO_MANY_CHECKERS):
         return None
     if sum(n for _, n in reading.counts()) < _GAME_CHECKERS:
         return None

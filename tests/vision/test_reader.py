@@ -160,3 +160,73 @@ def test_too_dark_is_the_mean_grey_level_under_twelve(level: int) -> None:
     assert dark
     img[0, 0, 0] = level
     assert (read_board(img).status == FrameStatus.TOO_DARK) == (level < 12)
+
+
+def test_more_checkers_of_a_colour_than_a_set_has_is_no_ok_reading() -> None:
+    """Counts with 16 light checkers (points, bar and off together) are no set's: the reading says
+    so in its status (``too_many_checkers``); 15 + 15 are ``ok`` (the opening position, read)."""
+    from vision.reader import _set_status
+    from vision.reading import DARK, LIGHT, PointReading
+    from vision.render.scene import render, starting_spec
+
+    def pts(*stacks: tuple[str, int]) -> tuple[PointReading, ...]:
+        cells = list(stacks) + [(None, 0)] * (24 - len(stacks))
+        return tuple(PointReading(i, (0.0, 0.0), c, n) for i, (c, n) in enumerate(cells))
+
+    fifteen = pts((LIGHT, 5), (LIGHT, 5), (DARK, 15))
+    assert _set_status(fifteen, {LIGHT: 2}, {LIGHT: 3}) == FrameStatus.OK
+    assert _set_status(fifteen, {LIGHT: 3}, {LIGHT: 3}) == FrameStatus.TOO_MANY_CHECKERS
+    assert _set_status(pts((LIGHT, 5), (DARK, 16)), {}, {}) == FrameStatus.TOO_MANY_CHECKERS
+    assert _set_status(pts(), {}, {DARK: 16}) == FrameStatus.TOO_MANY_CHECKERS
+    r = render(starting_spec(style="tournament"), size=(960, 540), view="rectified", seed=1)
+    got = read_board(r.image)
+    assert got.counts() == r.truth.counts() and got.status == FrameStatus.OK
+    assert FrameStatus.TOO_MANY_CHECKERS.value == "too_many_checkers"
+
+
+def test_a_die_read_inside_a_weak_lone_checker_is_no_checker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A one-checker stack whose ring is not near complete, in which the dice reader finds a die
+    once that disc is not masked, is the die (a small die at a bare point's base: the triangle's
+    sides and the base line close a partial ring); a near-complete ring stays a checker, and so
+    does a weak one where no die is found."""
+    import vision.reader as reader
+    from vision.board.geometry import POINT_PX, BoardGeometry
+    from vision.checkers.stacks import StackReading
+    from vision.reading import DieReading
+
+    w, h = 12 * POINT_PX, 13 * POINT_PX
+    cols = tuple((i + 0.5) * POINT_PX for i in range(12))
+    corners = ((0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h)))
+    geom = BoardGeometry(np.eye(3), (w, h), cols, None, (w, h), 1.0, corners)
+    r = 0.45 * POINT_PX
+    weak = StackReading(2, False, 1, (200.0, 130.0, 140.0), 0.74, ((2.5 * POINT_PX, h - r),), r)
+    strong = StackReading(4, False, 1, (200.0, 130.0, 140.0), 0.95, ((4.5 * POINT_PX, h - r),), r)
+    stacks = [weak, strong]
+    seen: list[int] = []
+
+    def dice_at(*xy: tuple[float, float]):
+        def fake(image, geom, stacks, radius, cube_xy=None):  # noqa: ANN001, ANN202
+            seen.append(len(stacks))
+            return tuple(DieReading(5, p) for p in xy)
+        return fake
+
+    monkeypatch.setattr(reader, "_dice", dice_at(weak.centres[0], strong.centres[0]))
+    out = reader._dice_in_blots(np.zeros((h, w, 3), np.uint8), geom, stacks)
+    assert seen == [1]  # the weak blot's disc was not masked
+    assert out[0].count == 0 and out[0].centres == () and out[1] == strong
+    monkeypatch.setattr(reader, "_dice", dice_at())
+    assert reader._dice_in_blots(np.zeros((h, w, 3), np.uint8), geom, stacks) == stacks
+
+
+def test_test6_die_at_a_bare_base_is_read_as_the_die() -> None:
+    """boards-real test6: a small black die at the base of a bare white point (B5) is the die of
+    the 3-5 roll, not a light checker."""
+    from tests.conftest import shared_data
+
+    reading = read_board(cv2.imread(str(shared_data("boards-real") / "test6.jpg")))
+    assert reading.image_size is not None
+    half = reading.image_size[1] / 2
+    bottom = sorted((p for p in reading.points if p.image_xy and p.image_xy[1] > half),
+                    key=lambda p: p.image_xy[0] if p.image_xy else 0.0)  # left to right
+    assert bottom[4].count == 0, bottom[4]
+    assert sorted(d.value for d in reading.dice) == [3, 5]

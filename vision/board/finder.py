@@ -444,6 +444,20 @@ def _mostly(flags: np.ndarray) -> bool:
     return bool(flags.size) and float(flags.mean()) > 0.5
 
 
+def _plain_share(samples: np.ndarray) -> np.ndarray:
+    """Per row of ``samples`` (float32 Lab (rows, n, 3)), the share within ``_BASE_DELTA`` of the
+    row's median colour."""
+    med = np.median(samples, axis=1, keepdims=True)
+    return (np.linalg.norm(samples - med, axis=2) < _BASE_DELTA).mean(axis=1)
+
+
+def _frame_rows(plain: np.ndarray) -> bool:
+    """True when the rows a side would be moved inward over look like a frame: on the median row
+    most samples (:func:`_plain_share`) are one colour. Along the bases two triangle colours
+    alternate and checkers sit on them, so no colour holds a majority there. True for no rows."""
+    return not plain.size or float(np.median(plain)) > 0.5
+
+
 def _refine_bases(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
     """Move the two point-carrying sides of ``q`` (TL-TR and BL-BR) onto the triangles' bases.
 
@@ -488,17 +502,18 @@ def _refine_bases(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
     mids = np.clip(((us[:-1] + us[1:]) * width / 2).astype(int), 0, width - 1)
     step = np.linalg.norm(rect[:, mids[pairs]] - rect[:, centres[pairs]], axis=2)  # (rows, pairs)
     discs = (np.median(diffs[:, pairs], axis=1) < _BASE_DELTA) & (np.median(step, axis=1) >= _BASE_DELTA)
+    plain = _plain_share(rect[:, np.sort(np.concatenate([centres, mids]))])
     if inner > 10:
         rows = np.flatnonzero(alt[: pad + int(0.1 * height)] >= 0.5 * inner)
         if (rows.size and not _mostly(many[pad : int(rows[0])] >= 0.5 * many_t)
-                and not _mostly(discs[pad : int(rows[0])])):
+                and not _mostly(discs[pad : int(rows[0])]) and _frame_rows(plain[pad : int(rows[0])])):
             new_top = float(rows[0])
     if inner_b > 10:
         lo = pad + int(0.9 * height)
         rows = np.flatnonzero(alt[lo:] >= 0.5 * inner_b)
         cut = lo + int(rows[-1]) + 1 if rows.size else pad + height
         if (rows.size and not _mostly(many[cut : pad + height] >= 0.5 * many_b)
-                and not _mostly(discs[cut : pad + height])):
+                and not _mostly(discs[cut : pad + height]) and _frame_rows(plain[cut : pad + height])):
             new_bot = float(cut)
     src = np.float32([[0, new_top], [width, new_top], [width, new_bot], [0, new_bot]])
     inv = np.linalg.inv(hmg)

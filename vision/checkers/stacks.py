@@ -389,6 +389,7 @@ def count_stacks_kept(
     tip = _tips(lab, geom, again, None if kept is None else kept.tip)
     light_rows = _bare_lights(lab, geom, tip, None if kept is None else (kept.tip, kept.lights))
     lights, field = {True: light_rows[0], False: light_rows[1]}, _field_colour(lab, geom)
+    beside = {top: _field_beside(lab, geom, top) for top in (True, False)}
     seen = FieldLook(bases, k, along_rows, tip, light_rows)
     for top in (True, False):
         if top not in rows:
@@ -436,7 +437,7 @@ def count_stacks_kept(
             # each triangle colour as lit where this point lies, (2, D, 3), parity (col + p) % 2
             bare = np.stack([lit[(col + p) % 2][col] for p in (0, 1)])
             # the field between the points' tips: a light checker on a cream field is no colour run
-            bare_field = np.concatenate([bare[:, 0], field[None]])
+            bare_field = np.concatenate([bare[:, 0], field[None], beside[top][col][None]])
             differs = (channel_norm(inside - bare[0]) > _BARE_DELTA) & (
                 channel_norm(inside - bare_depth[col % 2]) > _BARE_DELTA
             )
@@ -671,9 +672,16 @@ def _colour_run(lab: np.ndarray, centres: list[tuple[float, float]], colour: tup
     gap_max = int(0.35 * 2 * r)
     end = y0
     gap = 0
+    # past a bridged gap, the colour must run on at least as far as a gap may be long: the next
+    # checker's body does, a sliver of shadow beyond the last checker's rim does not
+    seg_start: float | None = None
     for y in ys:
         if match[y]:
-            end = float(y)
+            if gap:
+                seg_start = float(y)
+            if seg_start is None or abs(y - seg_start) >= gap_max:
+                end = float(y)
+                seg_start = None
             gap = 0
         else:
             gap += 1
@@ -900,6 +908,21 @@ def _field_colour(lab: np.ndarray, geom: BoardGeometry) -> np.ndarray:
     ys = np.clip(np.rint(np.array([0.42, 0.46, 0.54, 0.58]) * height).astype(np.intp), 0, height - 1)
     samples = lab[ys[:, None], xs[None, :]].reshape(-1, 3)
     return _consensus(samples[None])[0]
+
+
+def _field_beside(lab: np.ndarray, geom: BoardGeometry, top: bool) -> np.ndarray:
+    """The field's colour on each point's axis of one row near the field's middle, float (12, 3) Lab,
+    where no stack but one of seven or more reaches. Light falls unevenly on a field (the bar's
+    shadow over the points beside it): a stack may be the colour of the field beyond its point's
+    tip and unlike the field's colour elsewhere."""
+    height, width = lab.shape[:2]
+    ys = np.array([0.44, 0.47]) if top else np.array([0.53, 0.56])
+    yi = np.clip(np.rint(ys * height).astype(np.intp), 0, height - 1)
+    cols = np.asarray(geom.columns)
+    xs = cols[:, None] + np.array([-0.15, 0.0, 0.15]) * POINT_PX
+    xi = np.clip(np.rint(xs).astype(np.intp), 0, width - 1)
+    samples = lab[yi[None, :, None], xi[:, None, :]].reshape(12, -1, 3)  # (12, 6, 3)
+    return np.median(samples, axis=1)
 
 
 def _consensus(samples: np.ndarray) -> np.ndarray:

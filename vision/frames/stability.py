@@ -182,6 +182,8 @@ def _reading_status(reading: BoardReading) -> FrameStatus:
         return FrameStatus.OCCLUDED
     if reading.status == FrameStatus.MOVING:
         return FrameStatus.MOVING
+    if reading.status == FrameStatus.TOO_MANY_CHECKERS:
+        return FrameStatus.TOO_MANY_CHECKERS  # a misread frame settles nothing
     return FrameStatus.OK
 
 

@@ -8,10 +8,13 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.conftest import shared_data
 from vision.board.finder import (
     _BAR_PLAIN_TIE,
     _bar_uniformity,
+    _frame_rows,
     _outline_contrast,
+    _plain_share,
     _straighten_sides,
     colour_gradient,
     find_board,
@@ -52,6 +55,33 @@ def test_a_side_on_its_bases_is_left_alone() -> None:
     quad = np.float32(geom.corners) * scale
     gap = 0.0 if geom.bar is None else (geom.bar[1] - geom.bar[0]) / geom.size[0]
     assert np.abs(_straighten_sides(lab, quad, gap) - quad).max() < 1.0
+
+
+def test_rows_along_the_bases_are_no_frame() -> None:
+    """A side moves inward only over rows that look like a frame (one colour along their length);
+    rows along the bases, where two triangle colours alternate and checkers stand, do not."""
+    wood, black, white = (120.0, 150.0, 170.0), (20.0, 128.0, 128.0), (230.0, 128.0, 128.0)
+    red = (60.0, 170.0, 150.0)
+    frame = np.tile(np.float32(wood), (4, 23, 1))
+    # the points' axes (triangles alternating, checkers on some) and between them (the two mixed)
+    axes = np.float32([white, black, red, black, white, red, white, black, white, black, red, black])
+    row = np.empty((23, 3), np.float32)
+    row[0::2], row[1::2] = axes, 0.5 * (axes[1:] + axes[:-1])
+    bases = row[None].repeat(4, axis=0)
+    assert _frame_rows(_plain_share(frame))
+    assert not _frame_rows(_plain_share(bases))
+    assert _frame_rows(_plain_share(frame[:0]))  # no rows passed over
+
+
+def test_a_side_is_not_moved_onto_the_checkers_along_the_bases() -> None:
+    """test6 (boards-real): a walnut board whose bottom row holds white checkers beside white
+    points and red ones on black points along the bases; the bottom side was put one checker in,
+    on their tops (those checkers then not counted). It lies on the bases, near y = 625 px."""
+    image = cv2.imread(str(shared_data("boards-real") / "test6.jpg"))
+    geom = find_board(image)
+    assert geom is not None
+    bottom = np.float32(geom.corners)[2:, 1]
+    assert (bottom > 610).all() and (bottom < 640).all(), geom.corners
 
 
 def _found_quad(style: str, seed: int) -> tuple[np.ndarray, float, np.ndarray]:

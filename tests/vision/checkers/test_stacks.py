@@ -11,6 +11,7 @@ from vision.board.view import colour_gradient
 from vision.checkers.stacks import (
     _SQUARE_BETTER,
     StackReading,
+    _colour_run,
     _gap_bare,
     _outline_fits,
     count_stacks,
@@ -266,3 +267,35 @@ def test_a_frame_read_in_part_with_its_own_look_reads_as_in_full() -> None:
     for s, p, b in zip(full, part, blank, strict=True):
         assert p == (s if (s.column, s.top) in only else b)
     assert np.array_equal(again.along, look.along) and np.array_equal(again.lights, look.lights)
+
+def test_a_stack_is_not_run_into_the_field_beyond_its_tip_where_it_is_the_stacks_colour() -> None:
+    """Four grey checkers on a dark point, the field beyond the point's tip shaded to their grey
+    there and cream elsewhere (the bar's shadow over the points beside it, as on boards-real
+    test1): the stack's colour run does not go on over the shaded field -- four, not five or six."""
+    grey = (150, 150, 150)
+    img = _board({})
+    r = int(0.45 * POINT_PX)
+    cx = int(5.5 * POINT_PX)
+    img[8 * r + 2 : H // 2, cx - int(0.6 * POINT_PX) : cx + int(0.6 * POINT_PX)] = grey
+    for k in range(4):
+        cy = r + 1 + 2 * r * k
+        cv2.circle(img, (cx, cy), r, grey, -1, lineType=cv2.LINE_AA)
+        cv2.circle(img, (cx, cy), r, (90, 90, 90), 2, lineType=cv2.LINE_AA)
+    got = {(s.column, s.top): s.count for s in count_stacks(img, _geometry())}
+    assert got[(5, True)] == 4
+
+
+def test_a_sliver_of_the_stacks_colour_past_its_last_checker_is_no_checker() -> None:
+    """A colour run bridges short gaps (the faint edge between touching checkers), but past a gap
+    the colour must run on as far as a gap may be long: a sliver beyond the last checker's rim (its
+    shadow on a wooden field, boards-real test6) is not part of the stack; the next checker's body
+    after a faint edge is."""
+    r = 14.0
+    blue, field = (120.0, 150.0, 90.0), (200.0, 128.0, 140.0)
+    lab = np.tile(np.float32(field), (400, 20, 1))
+    lab[0:112] = blue  # four checkers from the base (y 0) on, their shared edges too faint to see
+    lab[56:60] = field  # ... but one: a gap of four rows, bridged
+    lab[118:126] = blue  # past a gap of six rows after the last one's rim, a sliver of eight
+    bare = np.float32([field, (40.0, 128.0, 128.0)])
+    run = _colour_run(lab, [(10.0, r)], blue, bare, r, True)
+    assert run == 112.0

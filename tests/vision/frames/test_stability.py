@@ -82,6 +82,16 @@ def test_too_dark_and_no_board_say_why_and_reset_the_run() -> None:
     assert gate.update(occl, image=img).status == FrameStatus.OCCLUDED
 
 
+def test_a_reading_with_more_checkers_than_a_set_settles_nothing() -> None:
+    gate = StabilityGate(GateConfig(still_frames=2))
+    img = render(starting_spec("paper"), size=SIZE, view="rectified", seed=0, noise=0).image
+    good = _reading([(LIGHT, 2)] + [(None, 0)] * 23)
+    over = dataclasses.replace(good, status=FrameStatus.TOO_MANY_CHECKERS)
+    assert gate.update(good, image=img).status == FrameStatus.OK
+    r = gate.update(over, image=img)
+    assert r.status == FrameStatus.TOO_MANY_CHECKERS and r.settled is None and r.still_count == 0
+
+
 def test_vote_takes_each_points_majority() -> None:
     base = [(LIGHT, 2), (DARK, 5)] + [(None, 0)] * 22
     odd = [(LIGHT, 3), (DARK, 5)] + [(None, 0)] * 21 + [(DARK, 1)]

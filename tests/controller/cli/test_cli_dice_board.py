@@ -1,0 +1,28 @@
+"""`tavla dice` takes the board reader's dice from a photo of a game in play (controller.cli.dice):
+also when that reading counts more checkers of a colour than a set has (a misread stack does not make
+the board's dice wrong)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.reading import LIGHT, BoardReading, DieReading, FrameStatus, PointReading
+
+pytest.importorskip("cv2")
+
+
+@pytest.mark.parametrize("status,taken", [(FrameStatus.OK, True), (FrameStatus.TOO_MANY_CHECKERS, True),
+                                          (FrameStatus.OCCLUDED, False)])
+def test_board_dice_are_taken_from_a_board_in_play(monkeypatch: pytest.MonkeyPatch, status: FrameStatus,
+                                                   taken: bool) -> None:
+    import vision.reader
+    from controller.cli import dice
+
+    # sixteen light singles: more than a set has, and a game in play
+    points = tuple(PointReading(i, (0.0, 0.0), LIGHT if i < 16 else None, int(i < 16)) for i in range(24))
+    die = DieReading(4, (10.0, 10.0))
+    reading = BoardReading(True, points=points, dice=(die,), status=status)
+    monkeypatch.setattr(vision.reader, "read_board", lambda frame: reading)
+    got = dice._board_dice(np.zeros((8, 8, 3), np.uint8))
+    assert got == ([die] if taken else None)
