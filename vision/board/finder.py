@@ -670,14 +670,9 @@ def _pattern_scores(
     dst = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
     hmg = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
     rect = cv2.warpPerspective(lab, hmg, (width, height), flags=cv2.INTER_AREA).astype(np.float32)
-    out = []
-    for gap in gaps:
-        if n == 12:
-            centres = point_centres_u(gap) * width
-        else:
-            centres = (np.arange(n) + 0.5) * width / n
-        out.append(_score_rectified(rect, centres))
-    return out
+    if n == 12:
+        return _scores_rectified(rect, [point_centres_u(gap) * width for gap in gaps])
+    return _scores_rectified(rect, [(np.arange(n) + 0.5) * width / n for _ in gaps])
 
 
 def _score_rectified(rect: np.ndarray, centres_x: np.ndarray) -> tuple[float, float]:
@@ -688,27 +683,39 @@ def _score_rectified(rect: np.ndarray, centres_x: np.ndarray) -> tuple[float, fl
     samples sit clearly nearer their own parity's colour than the other's, times the contrast
     between the parities (saturating at 25 Lab units); returns (weaker row, stronger row).
     """
+    return _scores_rectified(rect, [centres_x])[0]
+
+
+def _scores_rectified(rect: np.ndarray, centres_sets: list[np.ndarray]) -> list[tuple[float, float]]:
+    """:func:`_score_rectified` for several sets of centre lines on one rectified field at once
+    (the bar shares a hypothesis tries): one blur per sampling width, the samples of every set
+    taken and compared in one array operation, since the per-set calls' overhead dominated."""
     height, width = rect.shape[:2]
-    n = len(centres_x)
-    pw = float(np.median(np.diff(centres_x)))
-    centres = np.clip(np.asarray(centres_x).astype(int), 0, width - 1)
-    half = max(1, int(pw * 0.15))
-    box = cv2.blur(rect, (2 * half + 1, 3))
-    even = (np.arange(n) % 2 == 0)[None, :, None]
-    scores = []
-    for edge in (0, 1):
-        ys = [int(d * height) if edge == 0 else int((1 - d) * height) - 1 for d in _DEPTHS]
-        v = box[np.clip(ys, 0, height - 1)][:, centres]  # (D, n, 3)
-        m_even = np.median(v[:, 0::2], axis=1)  # (D, 3)
-        m_odd = np.median(v[:, 1::2], axis=1)
-        c = np.linalg.norm(m_even - m_odd, axis=1)  # (D,)
-        own = np.where(even, m_even[:, None, :], m_odd[:, None, :])
-        other = np.where(even, m_odd[:, None, :], m_even[:, None, :])
-        d_own = np.linalg.norm(v - own, axis=2)
-        d_other = np.linalg.norm(v - other, axis=2)
-        good = np.sum((d_own < 0.3 * c[:, None]) & (d_other > 0.7 * c[:, None]))
-        scores.append(good / (len(ys) * n) * min(1.0, float(np.median(c)) / 25.0))
-    return float(min(scores)), float(max(scores))
+    ys = np.clip([[int(d * height) for d in _DEPTHS], [int((1 - d) * height) - 1 for d in _DEPTHS]],
+                 0, height - 1)  # (edge, depth)
+    groups: dict[tuple[int, int], list[int]] = {}
+    for i, cx in enumerate(centres_sets):
+        pw = float(np.median(np.diff(cx)))
+        groups.setdefault((max(1, int(pw * 0.15)), len(cx)), []).append(i)
+    out: list[tuple[float, float]] = [(0.0, 0.0)] * len(centres_sets)
+    for (half, n), idx in groups.items():
+        box = cv2.blur(rect, (2 * half + 1, 3))
+        cols = np.stack([np.clip(np.asarray(centres_sets[i]).astype(int), 0, width - 1) for i in idx])
+        v = box[ys[None, :, :, None], cols[:, None, None, :]]  # (G, edge, D, n, 3)
+        m_even = np.median(v[:, :, :, 0::2], axis=3)  # (G, edge, D, 3)
+        m_odd = np.median(v[:, :, :, 1::2], axis=3)
+        c = np.linalg.norm(m_even - m_odd, axis=3)  # (G, edge, D)
+        even = (np.arange(n) % 2 == 0)[:, None]
+        own = np.where(even, m_even[:, :, :, None, :], m_odd[:, :, :, None, :])
+        other = np.where(even, m_odd[:, :, :, None, :], m_even[:, :, :, None, :])
+        d_own = np.linalg.norm(v - own, axis=4)
+        d_other = np.linalg.norm(v - other, axis=4)
+        good = np.sum((d_own < 0.3 * c[..., None]) & (d_other > 0.7 * c[..., None]), axis=(2, 3))
+        contrast = np.minimum(1.0, np.median(c, axis=2).astype(np.float64) / 25.0)
+        scores = good / (len(_DEPTHS) * n) * contrast  # (G, edge)
+        for k, i in enumerate(idx):
+            out[i] = (float(scores[k].min()), float(scores[k].max()))
+    return out
 
 
 # ----------------------------------------------------------------------------------------------
@@ -724,13 +731,16 @@ class _Hyp:
     accept: float = 0.0
 
 
-def _hypotheses(lab: np.ndarray, quads: list[np.ndarray]) -> list[_Hyp]:
+def _hypotheses(lab: np.ndarray, quads: list[np.ndarray], sizes: tuple[int, ...] = (12, 6)) -> list[_Hyp]:
+    """Each quad read as a whole field (12 points a row) and as a half (6), in both turns, those
+    whose pattern shows; ``sizes``: the readings tried (a caller keeping only whole fields skips
+    the halves' warps)."""
     out: list[_Hyp] = []
     for q in quads:
         for turn in (0, 1):
             c = _hypothesis_corners(q, turn)
             asp = _aspect(c)
-            for n in (12, 6):
+            for n in sizes:
                 # a full field is wider than tall (12 points vs. two triangles of ~5 point widths);
                 # a half-field is taller than wide
                 if n == 12 and not 0.35 < asp < 1.2:
@@ -1091,7 +1101,7 @@ def _completed_candidates(
     done: list[np.ndarray] = []
     for q in quads:
         done.extend(_complete_corners(_order_corners(q)))
-    hyps = [hyp for hyp in _hypotheses(lab, done) if hyp.n == 12 and hyp.accept >= _MIN_BROKEN_FINAL]
+    hyps = [hyp for hyp in _hypotheses(lab, done, (12,)) if hyp.accept >= _MIN_BROKEN_FINAL]
     return [(max(hyp.score, _MIN_SCORE), hyp.corners, hyp.gap, hyp.gap > 0) for hyp in hyps]
 
 
