@@ -353,35 +353,38 @@ def _triangle_samples(gap: float, tip: float, per_edge: int = 9) -> np.ndarray:
     lies at depth ``tip`` on the point's centre line. Samples skip the ends, where neighbours meet.
     """
     t = np.linspace(0.12, 0.92, per_edge)
-    pts = []
-    for b0, b1 in point_edges_u(gap):
-        tip_u = 0.5 * (b0 + b1)
-        for base_u in (b0, b1):
-            u = base_u + t * (tip_u - base_u)
-            v = t * tip
-            pts.append(np.stack([u, v], axis=1))
-            pts.append(np.stack([u, 1.0 - v], axis=1))
-    return np.concatenate(pts)
+    edges = point_edges_u(gap)  # (12, 2): each point's two base ends
+    tip_u = 0.5 * (edges[:, 0] + edges[:, 1])
+    u = edges[:, :, None] + t * (tip_u[:, None, None] - edges[:, :, None])  # (point, end, sample)
+    v = t * tip
+    pts = np.empty((12, 2, 2, per_edge, 2))  # (point, end, row: top then bottom, sample, uv)
+    pts[..., 0] = u[:, :, None, :]
+    pts[:, :, 0, :, 1] = v
+    pts[:, :, 1, :, 1] = 1.0 - v
+    return pts.reshape(-1, 2)
 
 
 def _edge_energy(mag: np.ndarray, quad: np.ndarray, samples: np.ndarray) -> float:
     """Mean gradient magnitude at the unit-square ``samples`` mapped into the image by ``quad``."""
-    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
-    hmg = cv2.getPerspectiveTransform(unit, quad.astype(np.float32))
+    hmg = cv2.getPerspectiveTransform(_UNIT, quad.astype(np.float32))
     pts = cv2.perspectiveTransform(samples.reshape(-1, 1, 2).astype(np.float32), hmg).reshape(-1, 2)
     h, w = mag.shape
-    x = np.clip(pts[:, 0], 0, w - 1.001)
-    y = np.clip(pts[:, 1], 0, h - 1.001)
+    x = np.minimum(np.maximum(pts[:, 0], 0), w - 1.001)
+    y = np.minimum(np.maximum(pts[:, 1], 0), h - 1.001)
     x0 = x.astype(np.intp)
     y0 = y.astype(np.intp)
     fx, fy = x - x0, y - y0
-    v = (mag[y0, x0] * (1 - fx) * (1 - fy) + mag[y0, x0 + 1] * fx * (1 - fy)
-         + mag[y0 + 1, x0] * (1 - fx) * fy + mag[y0 + 1, x0 + 1] * fx * fy)
+    gx, gy = 1 - fx, 1 - fy
+    flat = mag.ravel()
+    i00 = y0 * w + x0
+    v = (flat[i00] * gx * gy + flat[i00 + 1] * fx * gy
+         + flat[i00 + w] * gx * fy + flat[i00 + w + 1] * fx * fy)
     # checkers hide some edges, so the weakest third does not count
-    v = np.sort(v)[len(v) // 3 :]
-    return float(v.mean())
+    v.sort()
+    return float(v[len(v) // 3 :].mean())
 
 
+_UNIT = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
 _TIPS = (0.34, 0.38, 0.42, 0.46)
 
 
@@ -407,8 +410,14 @@ def fit_triangles(mag: np.ndarray, quad: np.ndarray, gap: float, with_bar: bool)
     start = q.copy()
     size = min(_edge_len(q[0], q[1]), _edge_len(q[0], q[3]))
 
+    seen: dict[tuple[bytes, float, float], float] = {}
+
     def energy(qq: np.ndarray, gg: float, tip: float) -> float:
-        return _edge_energy(mag, qq, _triangle_samples(gg, tip))
+        # (a step back undoes the last move: its field's energy is known)
+        key = (qq.tobytes(), gg, tip)
+        if key not in seen:
+            seen[key] = _edge_energy(mag, qq, _triangle_samples(gg, tip))
+        return seen[key]
 
     tip = max(_TIPS, key=lambda t: energy(q, gap, t))
     best = energy(q, gap, tip)
@@ -519,21 +528,36 @@ def _side_bases(rect: np.ndarray, centres: np.ndarray, pad: int, height: int, to
     edge = pad if top else rect.shape[0] - 1 - (pad + height)  # the edge's index along ``rows``
     outer = rect[rows[: max(1, edge - int(0.3 * pw))]]  # beyond the edge, clear of checkers' rims
     frame = np.median(outer[:, np.clip(centres.astype(int), 0, rect.shape[1] - 1)].reshape(-1, 3), axis=0)
+    # every point's profile at once (the per-point medians' overhead dominated): the median colour
+    # across its axis, row by row from outside, over the columns xi - half .. xi + half
+    xis = [int(round(x)) for x in centres]
+    width = rect.shape[1]
+    spans = [np.arange(max(0, xi - half), min(width, xi + half + 1)) for xi in xis]
+    seq = rect[rows]
+    profs: list[np.ndarray] = [np.empty(0)] * len(xis)
+    full = [k for k, sp in enumerate(spans) if len(sp) == 2 * half + 1]
+    if full:
+        stacked = _median(seq[:, np.stack([spans[k] for k in full])], 2)  # (rows, points, 3)
+        for j, k in enumerate(full):
+            profs[k] = stacked[:, j]
+    for k in sorted(set(range(len(xis))) - set(full)):  # (a window cut by the view's side)
+        profs[k] = np.median(seq[:, max(0, xis[k] - half) : xis[k] + half + 1], axis=1)
+    lo, hi = max(0, edge - int(0.5 * pw)), min(len(rows) - run, edge + int(0.5 * pw))
     out = []
-    for x in centres:
-        xi = int(round(x))
-        prof = np.median(rect[rows, max(0, xi - half) : xi + half + 1], axis=1)  # (rows, 3), outside first
+    for x, prof in zip(centres, profs, strict=True):
         # the point's own colour just inside the edge (its triangle, or a checker on it)
         inner = np.median(prof[edge + int(0.2 * pw) : edge + int(0.6 * pw)], axis=0)
         if np.linalg.norm(inner - frame) <= _BASE_DELTA:
             continue  # the point's base is the frame's colour: no base to see
         near = np.linalg.norm(prof - inner, axis=1) < _BASE_DELTA
-        lo, hi = max(0, edge - int(0.5 * pw)), min(len(rows) - run, edge + int(0.5 * pw))
-        for i in range(lo, hi):
-            if near[i : i + run].all():
-                if i > lo:  # (not already the point's colour where the search starts)
-                    out.append((float(x), float(rows[i]) if top else float(rows[i]) + 1.0))
-                break
+        if hi <= lo:
+            continue
+        # the first row from which ``run`` rows are all the point's colour
+        starts = np.lib.stride_tricks.sliding_window_view(near[lo : hi + run - 1], run).all(axis=1)
+        found = np.flatnonzero(starts)
+        if found.size and found[0] > 0:  # (not already the point's colour where the search starts)
+            i = lo + int(found[0])
+            out.append((float(x), float(rows[i]) if top else float(rows[i]) + 1.0))
     return out
 
 
@@ -592,7 +616,7 @@ def _straighten_sides(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
                                borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     centres = point_centres_u(gap) * width
     lines = {True: (float(pad), float(pad)), False: (float(pad + height), float(pad + height))}
-    edge_y = np.abs(cv2.Sobel(rect, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)  # across the long sides
+    edge_y: np.ndarray | None = None  # across the long sides (made when a side may move)
     for top in (True, False):
         pts = _side_bases(rect, centres, pad, height, top, pw)
         if len(pts) < _BASE_MIN:
@@ -622,6 +646,8 @@ def _straighten_sides(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
             continue
         # checkers whose rims reach over the frame line up too: the line kept is the one that runs
         # along the stronger edge (the field's own outline)
+        if edge_y is None:
+            edge_y = np.abs(cv2.Sobel(rect, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)
         if _line_edge(edge_y, float(b), float(a * width + b)) > _line_edge(edge_y, now, now):
             lines[top] = (float(b), float(a * width + b))
     src = np.float32([[0, lines[True][0]], [width, lines[True][1]],
@@ -686,6 +712,17 @@ def _score_rectified(rect: np.ndarray, centres_x: np.ndarray) -> tuple[float, fl
     return _scores_rectified(rect, [centres_x])[0]
 
 
+def _median(a: np.ndarray, axis: int) -> np.ndarray:
+    """``np.median(a, axis)`` (the same values: the middle one, or the mean of the two middle ones in
+    ``a``'s type), without its per-call overhead, which dominated the pattern scores' small arrays."""
+    s = np.sort(a, axis=axis)
+    k = a.shape[axis]
+    mid = np.take(s, k // 2, axis=axis)
+    if k % 2:
+        return mid
+    return (np.take(s, k // 2 - 1, axis=axis) + mid) / 2
+
+
 def _scores_rectified(rect: np.ndarray, centres_sets: list[np.ndarray]) -> list[tuple[float, float]]:
     """:func:`_score_rectified` for several sets of centre lines on one rectified field at once
     (the bar shares a hypothesis tries): one blur per sampling width, the samples of every set
@@ -702,16 +739,16 @@ def _scores_rectified(rect: np.ndarray, centres_sets: list[np.ndarray]) -> list[
         box = cv2.blur(rect, (2 * half + 1, 3))
         cols = np.stack([np.clip(np.asarray(centres_sets[i]).astype(int), 0, width - 1) for i in idx])
         v = box[ys[None, :, :, None], cols[:, None, None, :]]  # (G, edge, D, n, 3)
-        m_even = np.median(v[:, :, :, 0::2], axis=3)  # (G, edge, D, 3)
-        m_odd = np.median(v[:, :, :, 1::2], axis=3)
-        c = np.linalg.norm(m_even - m_odd, axis=3)  # (G, edge, D)
-        even = (np.arange(n) % 2 == 0)[:, None]
-        own = np.where(even, m_even[:, :, :, None, :], m_odd[:, :, :, None, :])
-        other = np.where(even, m_odd[:, :, :, None, :], m_even[:, :, :, None, :])
-        d_own = np.linalg.norm(v - own, axis=4)
-        d_other = np.linalg.norm(v - other, axis=4)
-        good = np.sum((d_own < 0.3 * c[..., None]) & (d_other > 0.7 * c[..., None]), axis=(2, 3))
-        contrast = np.minimum(1.0, np.median(c, axis=2).astype(np.float64) / 25.0)
+        m_even = _median(v[:, :, :, 0::2], 3)  # (G, edge, D, 3)
+        m_odd = _median(v[:, :, :, 1::2], 3)
+        c = np.sqrt(np.add.reduce(np.square(m_even - m_odd), axis=3))  # (G, edge, D)
+        d_even = np.sqrt(np.add.reduce(np.square(v - m_even[:, :, :, None, :]), axis=4))  # (G, edge, D, n)
+        d_odd = np.sqrt(np.add.reduce(np.square(v - m_odd[:, :, :, None, :]), axis=4))
+        even = np.arange(n) % 2 == 0
+        d_own = np.where(even, d_even, d_odd)
+        d_other = np.where(even, d_odd, d_even)
+        good = np.count_nonzero((d_own < 0.3 * c[..., None]) & (d_other > 0.7 * c[..., None]), axis=(2, 3))
+        contrast = np.minimum(1.0, _median(c, 2).astype(np.float64) / 25.0)
         scores = good / (len(_DEPTHS) * n) * contrast  # (G, edge)
         for k, i in enumerate(idx):
             out[i] = (float(scores[k].min()), float(scores[k].max()))
