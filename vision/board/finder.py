@@ -532,31 +532,28 @@ def _side_bases(rect: np.ndarray, centres: np.ndarray, pad: int, height: int, to
     # across its axis, row by row from outside, over the columns xi - half .. xi + half
     xis = [int(round(x)) for x in centres]
     width = rect.shape[1]
-    spans = [np.arange(max(0, xi - half), min(width, xi + half + 1)) for xi in xis]
     seq = rect[rows]
-    profs: list[np.ndarray] = [np.empty(0)] * len(xis)
-    full = [k for k, sp in enumerate(spans) if len(sp) == 2 * half + 1]
-    if full:
-        stacked = _median(seq[:, np.stack([spans[k] for k in full])], 2)  # (rows, points, 3)
-        for j, k in enumerate(full):
-            profs[k] = stacked[:, j]
-    for k in sorted(set(range(len(xis))) - set(full)):  # (a window cut by the view's side)
-        profs[k] = np.median(seq[:, max(0, xis[k] - half) : xis[k] + half + 1], axis=1)
+    if all(xi - half >= 0 and xi + half < width for xi in xis):
+        cols = np.array(xis)[:, None] + np.arange(-half, half + 1)
+        prof = _median(seq[:, cols], 2)  # (rows, points, 3)
+    else:  # (a window cut by the view's side)
+        prof = np.stack([np.median(seq[:, max(0, xi - half) : xi + half + 1], axis=1) for xi in xis], axis=1)
+    # each point's own colour just inside the edge (its triangle, or a checker on it); a point whose
+    # base is the frame's colour has no base to see
+    inner = _median(prof[edge + int(0.2 * pw) : edge + int(0.6 * pw)], 0)  # (points, 3)
+    shows = np.linalg.norm(inner - frame, axis=1) > _BASE_DELTA
+    near = np.linalg.norm(prof - inner, axis=2) < _BASE_DELTA  # (rows, points)
     lo, hi = max(0, edge - int(0.5 * pw)), min(len(rows) - run, edge + int(0.5 * pw))
+    if hi <= lo:
+        return []
+    # the first row from which ``run`` rows are all the point's colour, not already where the
+    # search starts
+    starts = np.lib.stride_tricks.sliding_window_view(near[lo : hi + run - 1], run, axis=0).all(axis=2)
+    first = np.argmax(starts, axis=0)  # (points,)
     out = []
-    for x, prof in zip(centres, profs, strict=True):
-        # the point's own colour just inside the edge (its triangle, or a checker on it)
-        inner = np.median(prof[edge + int(0.2 * pw) : edge + int(0.6 * pw)], axis=0)
-        if np.linalg.norm(inner - frame) <= _BASE_DELTA:
-            continue  # the point's base is the frame's colour: no base to see
-        near = np.linalg.norm(prof - inner, axis=1) < _BASE_DELTA
-        if hi <= lo:
-            continue
-        # the first row from which ``run`` rows are all the point's colour
-        starts = np.lib.stride_tricks.sliding_window_view(near[lo : hi + run - 1], run).all(axis=1)
-        found = np.flatnonzero(starts)
-        if found.size and found[0] > 0:  # (not already the point's colour where the search starts)
-            i = lo + int(found[0])
+    for k, x in enumerate(centres):
+        if shows[k] and starts[first[k], k] and first[k] > 0:
+            i = lo + int(first[k])
             out.append((float(x), float(rows[i]) if top else float(rows[i]) + 1.0))
     return out
 
@@ -622,16 +619,19 @@ def _straighten_sides(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
         if len(pts) < _BASE_MIN:
             continue
         xy = np.array(pts)
-        best: np.ndarray | None = None
-        for i, j in itertools.combinations(range(len(xy)), 2):
-            if xy[j, 0] - xy[i, 0] < 2 * pw:
-                continue
-            slope = (xy[j, 1] - xy[i, 1]) / (xy[j, 0] - xy[i, 0])
-            resid = np.abs(xy[:, 1] - (xy[i, 1] + slope * (xy[:, 0] - xy[i, 0])))
-            inl = resid <= _BASE_TOL * pw
-            if best is None or inl.sum() > best.sum():
-                best = inl
-        if best is None or best.sum() < _BASE_MIN:
+        # the line through each pair of bases at least two points apart, and the bases near it;
+        # the first pair (in order) with the most wins
+        ii, jj = np.triu_indices(len(xy), 1)
+        keep = xy[jj, 0] - xy[ii, 0] >= 2 * pw
+        if not keep.any():
+            continue
+        ii, jj = ii[keep], jj[keep]
+        slope = (xy[jj, 1] - xy[ii, 1]) / (xy[jj, 0] - xy[ii, 0])
+        x, y = xy[None, :, 0], xy[None, :, 1]
+        resid = np.abs(y - (xy[ii, 1, None] + slope[:, None] * (x - xy[ii, 0, None])))
+        inl = resid <= _BASE_TOL * pw  # (pairs, bases)
+        best = inl[int(np.argmax(inl.sum(axis=1)))]
+        if best.sum() < _BASE_MIN:
             continue
         sel = xy[best]
         if sel[:, 0].max() - sel[:, 0].min() < _BASE_SPREAD * width:
@@ -715,12 +715,13 @@ def _score_rectified(rect: np.ndarray, centres_x: np.ndarray) -> tuple[float, fl
 def _median(a: np.ndarray, axis: int) -> np.ndarray:
     """``np.median(a, axis)`` (the same values: the middle one, or the mean of the two middle ones in
     ``a``'s type), without its per-call overhead, which dominated the pattern scores' small arrays."""
-    s = np.sort(a, axis=axis)
+    # (along the last axis: numpy partitions another axis through a slow strided copy)
     k = a.shape[axis]
-    mid = np.take(s, k // 2, axis=axis)
+    s = np.partition(np.moveaxis(a, axis, -1), [k // 2 - 1, k // 2] if k % 2 == 0 else k // 2, axis=-1)
+    mid = s[..., k // 2]
     if k % 2:
         return mid
-    return (np.take(s, k // 2 - 1, axis=axis) + mid) / 2
+    return (s[..., k // 2 - 1] + mid) / 2
 
 
 def _scores_rectified(rect: np.ndarray, centres_sets: list[np.ndarray]) -> list[tuple[float, float]]:
