@@ -688,17 +688,34 @@ def _pattern_scores(
     lab: np.ndarray, q: np.ndarray, n: int, gaps: tuple[float, ...]
 ) -> list[tuple[float, float]]:
     """(weaker row, stronger row) scores for several bar shares at once (one warp)."""
-    asp = _aspect(q)
-    width = int(round(n * _SCORE_PX / (1.0 - max(gaps))))
-    height = int(round(width * asp))
-    if height < 4 * _SCORE_PX or height > 6 * width:
-        return [(-1.0, -1.0)] * len(gaps)
-    dst = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
-    hmg = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
-    rect = cv2.warpPerspective(lab, hmg, (width, height), flags=cv2.INTER_AREA).astype(np.float32)
-    if n == 12:
-        return _scores_rectified(rect, [point_centres_u(gap) * width for gap in gaps])
-    return _scores_rectified(rect, [(np.arange(n) + 0.5) * width / n for _ in gaps])
+    return _pattern_scores_many(lab, [(q, n, gaps)])[0]
+
+
+def _pattern_scores_many(
+    lab: np.ndarray, jobs: list[tuple[np.ndarray, int, tuple[float, ...]]]
+) -> list[list[tuple[float, float]]]:
+    """:func:`_pattern_scores` of each (quad, points a row, bar shares) job, scored together
+    (:func:`_scores_rectified_many`); a quad too flat or too tall to be a field scores -1."""
+    out: list[list[tuple[float, float]]] = []
+    items: list[tuple[np.ndarray, list[np.ndarray]]] = []
+    where: list[int] = []
+    for q, n, gaps in jobs:
+        width = int(round(n * _SCORE_PX / (1.0 - max(gaps))))
+        height = int(round(width * _aspect(q)))
+        out.append([(-1.0, -1.0)] * len(gaps))
+        if height < 4 * _SCORE_PX or height > 6 * width:
+            continue
+        dst = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+        hmg = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
+        rect = cv2.warpPerspective(lab, hmg, (width, height), flags=cv2.INTER_AREA).astype(np.float32)
+        if n == 12:
+            items.append((rect, [point_centres_u(gap) * width for gap in gaps]))
+        else:
+            items.append((rect, [(np.arange(n) + 0.5) * width / n for _ in gaps]))
+        where.append(len(out) - 1)
+    for i, scores in zip(where, _scores_rectified_many(items), strict=True):
+        out[i] = scores
+    return out
 
 
 def _score_rectified(rect: np.ndarray, centres_x: np.ndarray) -> tuple[float, float]:
@@ -725,21 +742,34 @@ def _median(a: np.ndarray, axis: int) -> np.ndarray:
 
 
 def _scores_rectified(rect: np.ndarray, centres_sets: list[np.ndarray]) -> list[tuple[float, float]]:
-    """:func:`_score_rectified` for several sets of centre lines on one rectified field at once
-    (the bar shares a hypothesis tries): one blur per sampling width, the samples of every set
-    taken and compared in one array operation, since the per-set calls' overhead dominated."""
-    height, width = rect.shape[:2]
-    ys = np.clip([[int(d * height) for d in _DEPTHS], [int((1 - d) * height) - 1 for d in _DEPTHS]],
-                 0, height - 1)  # (edge, depth)
-    groups: dict[tuple[int, int], list[int]] = {}
-    for i, cx in enumerate(centres_sets):
-        pw = float(np.median(np.diff(cx)))
-        groups.setdefault((max(1, int(pw * 0.15)), len(cx)), []).append(i)
-    out: list[tuple[float, float]] = [(0.0, 0.0)] * len(centres_sets)
-    for (half, n), idx in groups.items():
-        box = cv2.blur(rect, (2 * half + 1, 3))
-        cols = np.stack([np.clip(np.asarray(centres_sets[i]).astype(int), 0, width - 1) for i in idx])
-        v = box[ys[None, :, :, None], cols[:, None, None, :]]  # (G, edge, D, n, 3)
+    """:func:`_score_rectified` for several sets of centre lines on one rectified field."""
+    return _scores_rectified_many([(rect, centres_sets)])[0]
+
+
+def _scores_rectified_many(
+    items: list[tuple[np.ndarray, list[np.ndarray]]]
+) -> list[list[tuple[float, float]]]:
+    """:func:`_score_rectified` of every (rectified field, centre line sets) item at once: one
+    blur per field and sampling width, then the samples of all of them compared in one array
+    operation (the per-set calls' numpy overhead dominated the search)."""
+    out = [[(0.0, 0.0)] * len(sets) for _, sets in items]
+    by_n: dict[int, list[tuple[int, int, np.ndarray]]] = {}  # points a row -> (item, set, samples)
+    for a, (rect, sets) in enumerate(items):
+        height, width = rect.shape[:2]
+        ys = np.clip([[int(d * height) for d in _DEPTHS], [int((1 - d) * height) - 1 for d in _DEPTHS]],
+                     0, height - 1)  # (edge, depth)
+        boxes: dict[int, np.ndarray] = {}
+        for b, cx in enumerate(sets):
+            diff = np.diff(cx)
+            pw = float(np.partition(diff, len(diff) // 2)[len(diff) // 2]) if len(diff) % 2 else float(
+                np.median(diff))
+            half = max(1, int(pw * 0.15))
+            if half not in boxes:
+                boxes[half] = cv2.blur(rect, (2 * half + 1, 3))
+            cols = np.clip(np.asarray(cx).astype(int), 0, width - 1)
+            by_n.setdefault(len(cx), []).append((a, b, boxes[half][ys[:, :, None], cols]))  # (edge, D, n, 3)
+    for n, entries in by_n.items():
+        v = np.stack([e[2] for e in entries])  # (G, edge, D, n, 3)
         m_even = _median(v[:, :, :, 0::2], 3)  # (G, edge, D, 3)
         m_odd = _median(v[:, :, :, 1::2], 3)
         c = np.sqrt(np.add.reduce(np.square(m_even - m_odd), axis=3))  # (G, edge, D)
@@ -751,8 +781,9 @@ def _scores_rectified(rect: np.ndarray, centres_sets: list[np.ndarray]) -> list[
         good = np.count_nonzero((d_own < 0.3 * c[..., None]) & (d_other > 0.7 * c[..., None]), axis=(2, 3))
         contrast = np.minimum(1.0, _median(c, 2).astype(np.float64) / 25.0)
         scores = good / (len(_DEPTHS) * n) * contrast  # (G, edge)
-        for k, i in enumerate(idx):
-            out[i] = (float(scores[k].min()), float(scores[k].max()))
+        lo, hi = scores.min(axis=1).tolist(), scores.max(axis=1).tolist()
+        for k, (a, b, _) in enumerate(entries):
+            out[a][b] = (lo[k], hi[k])
     return out
 
 
@@ -773,7 +804,7 @@ def _hypotheses(lab: np.ndarray, quads: list[np.ndarray], sizes: tuple[int, ...]
     """Each quad read as a whole field (12 points a row) and as a half (6), in both turns, those
     whose pattern shows; ``sizes``: the readings tried (a caller keeping only whole fields skips
     the halves' warps)."""
-    out: list[_Hyp] = []
+    jobs: list[tuple[np.ndarray, int, tuple[float, ...]]] = []
     for q in quads:
         for turn in (0, 1):
             c = _hypothesis_corners(q, turn)
@@ -785,15 +816,17 @@ def _hypotheses(lab: np.ndarray, quads: list[np.ndarray], sizes: tuple[int, ...]
                     continue
                 if n == 6 and not 0.9 < asp < 3.2:
                     continue
-                gaps = _GAPS if n == 12 else (0.0,)
-                for gap, (lo, hi) in zip(gaps, _pattern_scores(lab, c, n, gaps), strict=True):
-                    # a bar must be earned: a bar-less field scored with a small gap scores
-                    # almost as well, so a gap pays a margin
-                    margin = _GAP_MARGIN if gap else 0.0
-                    # ranked by the weaker row; accepted on both rows' mean, since one row may
-                    # be under a hand while a random quadrilateral scores low on both
-                    if 0.5 * (lo + hi) - margin > 0.05:
-                        out.append(_Hyp(c, n, lo - margin, gap, 0.5 * (lo + hi) - margin))
+                jobs.append((c, n, _GAPS if n == 12 else (0.0,)))
+    out: list[_Hyp] = []
+    for (c, n, gaps), scores in zip(jobs, _pattern_scores_many(lab, jobs), strict=True):
+        for gap, (lo, hi) in zip(gaps, scores, strict=True):
+            # a bar must be earned: a bar-less field scored with a small gap scores almost as
+            # well, so a gap pays a margin
+            margin = _GAP_MARGIN if gap else 0.0
+            # ranked by the weaker row; accepted on both rows' mean, since one row may be under
+            # a hand while a random quadrilateral scores low on both
+            if 0.5 * (lo + hi) - margin > 0.05:
+                out.append(_Hyp(c, n, lo - margin, gap, 0.5 * (lo + hi) - margin))
     return out
 
 
@@ -868,21 +901,23 @@ def _partner(lab: np.ndarray, hyp: _Hyp) -> tuple[float, np.ndarray, float] | No
     q = hyp.corners.astype(np.float32)
     unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
     hmg = cv2.getPerspectiveTransform(unit, q)
-    best: tuple[float, np.ndarray, float] | None = None
+    tried: list[tuple[int, float, np.ndarray]] = []  # (side, bar width, the other half's quad)
     for side in (1, -1):
         for gap in np.arange(0.05, 0.81, 0.025):
             x0 = 1 + gap if side > 0 else -1 - gap
             src = np.float32([[x0, 0], [x0 + 1, 0], [x0 + 1, 1], [x0, 1]]).reshape(-1, 1, 2)
             other = cv2.perspectiveTransform(src, hmg).reshape(4, 2)
-            if not _mostly_inside(other, lab.shape):
-                continue  # a half beyond the frame's edge would be scored on the padding
-            s = _pattern_score(lab, other, 6)
-            if s <= 0.05:
-                continue
-            pair = 0.5 * min(s, hyp.score) + 0.25 * (s + hyp.score)
-            if best is None or pair > best[0]:
-                corners = np.concatenate([q, other]) if side > 0 else np.concatenate([other, q])
-                best = (pair, corners, float(gap))
+            if _mostly_inside(other, lab.shape):  # (a half beyond the frame's edge: its padding)
+                tried.append((side, float(gap), other))
+    scores = _pattern_scores_many(lab, [(other, 6, (0.0,)) for _, _, other in tried])
+    best: tuple[float, np.ndarray, float] | None = None
+    for (side, gap, other), ((s, _),) in zip(tried, scores, strict=True):
+        if s <= 0.05:
+            continue
+        pair = 0.5 * min(s, hyp.score) + 0.25 * (s + hyp.score)
+        if best is None or pair > best[0]:
+            corners = np.concatenate([q, other]) if side > 0 else np.concatenate([other, q])
+            best = (pair, corners, gap)
     return best
 
 
