@@ -366,11 +366,19 @@ def _triangle_samples(gap: float, tip: float, per_edge: int = 9) -> np.ndarray:
 
 def _edge_energy(mag: np.ndarray, quad: np.ndarray, samples: np.ndarray) -> float:
     """Mean gradient magnitude at the unit-square ``samples`` mapped into the image by ``quad``."""
-    hmg = cv2.getPerspectiveTransform(_UNIT, quad.astype(np.float32))
-    pts = cv2.perspectiveTransform(samples.reshape(-1, 1, 2).astype(np.float32), hmg).reshape(-1, 2)
+    return _edge_energies(mag, [quad], [samples])[0]
+
+
+def _edge_energies(mag: np.ndarray, quads: list[np.ndarray], samples: list[np.ndarray]) -> list[float]:
+    """:func:`_edge_energy` of each quad with its samples (the same number for all), in one array
+    pass: a fit tries many fields, and per-field numpy calls were most of its cost."""
+    pts = np.stack([
+        cv2.perspectiveTransform(smp.reshape(-1, 1, 2).astype(np.float32),
+                                 cv2.getPerspectiveTransform(_UNIT, qq.astype(np.float32))).reshape(-1, 2)
+        for qq, smp in zip(quads, samples, strict=True)])  # (fields, samples, 2)
     h, w = mag.shape
-    x = np.minimum(np.maximum(pts[:, 0], 0), w - 1.001)
-    y = np.minimum(np.maximum(pts[:, 1], 0), h - 1.001)
+    x = np.minimum(np.maximum(pts[..., 0], 0), w - 1.001)
+    y = np.minimum(np.maximum(pts[..., 1], 0), h - 1.001)
     x0 = x.astype(np.intp)
     y0 = y.astype(np.intp)
     fx, fy = x - x0, y - y0
@@ -380,12 +388,15 @@ def _edge_energy(mag: np.ndarray, quad: np.ndarray, samples: np.ndarray) -> floa
     v = (flat[i00] * gx * gy + flat[i00 + 1] * fx * gy
          + flat[i00 + w] * gx * fy + flat[i00 + w + 1] * fx * fy)
     # checkers hide some edges, so the weakest third does not count
-    v.sort()
-    return float(v[len(v) // 3 :].mean())
+    v.sort(axis=1)
+    cut = v.shape[1] // 3
+    return [float(row[cut:].mean()) for row in v]
 
 
 _UNIT = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
 _TIPS = (0.34, 0.38, 0.42, 0.46)
+# A fit scores its trial moves in batches of about this many fields.
+_FIT_BATCH = 8
 
 
 def _plausible(q: np.ndarray, shape: tuple[int, ...]) -> bool:
@@ -412,37 +423,62 @@ def fit_triangles(mag: np.ndarray, quad: np.ndarray, gap: float, with_bar: bool)
 
     seen: dict[tuple[bytes, float, float], float] = {}
 
-    def energy(qq: np.ndarray, gg: float, tip: float) -> float:
-        # (a step back undoes the last move: its field's energy is known)
-        key = (qq.tobytes(), gg, tip)
-        if key not in seen:
-            seen[key] = _edge_energy(mag, qq, _triangle_samples(gg, tip))
-        return seen[key]
+    def energies(trials: list[tuple[np.ndarray, float, float]]) -> list[float]:
+        """The energy of each (quad, gap, tip), several fields in one pass; a field scored
+        before (a step back undoes the last move) is not scored again."""
+        keys = [(qq.tobytes(), gg, tt) for qq, gg, tt in trials]
+        todo: dict[tuple[bytes, float, float], tuple[np.ndarray, float, float]] = {}
+        for key, trial in zip(keys, trials, strict=True):
+            if key not in seen:
+                todo.setdefault(key, trial)
+        if todo:
+            vals = _edge_energies(mag, [qq for qq, _, _ in todo.values()],
+                                  [_triangle_samples(gg, tt) for _, gg, tt in todo.values()])
+            seen.update(zip(todo, vals, strict=True))
+        return [seen[key] for key in keys]
 
-    tip = max(_TIPS, key=lambda t: energy(q, gap, t))
-    best = energy(q, gap, tip)
+    tip_e = energies([(q, gap, t) for t in _TIPS])
+    tip = _TIPS[int(np.argmax(tip_e))]
+    best = tip_e[int(np.argmax(tip_e))]
     step = 0.02 * size
     gstep = 0.01
+    n_k = 9 if with_bar else 8
     while step >= 0.25:
         improved = True
         rounds = 0
         while improved and rounds < 6:
             improved = False
             rounds += 1
-            for k in range(9 if with_bar else 8):
-                for sgn in (1.0, -1.0):
-                    trial, tg = q.copy(), gap
-                    if k < 8:
-                        trial.reshape(-1)[k] += sgn * step
-                        # the fit refines a found field; it must not wander off to other edges
-                        if np.abs(trial - start).max() > 0.15 * size or not _plausible(trial, mag.shape):
-                            continue
-                    else:
-                        tg = min(0.4, max(0.0, gap + sgn * gstep))
-                    e = energy(trial, tg, tip)
+            # coordinate ascent: each coordinate in turn (then the bar's share) moved by +-step,
+            # the first move that gains kept before the next coordinate is tried. The moves from
+            # coordinate k0 on are scored together, and once one is kept, those after it again.
+            k0 = 0
+            while k0 < n_k:
+                trials: list[tuple[int, np.ndarray, float]] = []
+                for k in range(k0, n_k):
+                    for sgn in (1.0, -1.0):
+                        trial, tg = q.copy(), gap
+                        if k < 8:
+                            trial.reshape(-1)[k] += sgn * step
+                            # the fit refines a found field; it must not wander off to other edges
+                            if np.abs(trial - start).max() > 0.15 * size or not _plausible(trial, mag.shape):
+                                continue
+                        else:
+                            tg = min(0.4, max(0.0, gap + sgn * gstep))
+                        trials.append((k, trial, tg))
+                    if len(trials) >= _FIT_BATCH:
+                        break
+                if not trials:
+                    break
+                last_k = trials[-1][0]
+                scored = energies([(t, g, tip) for _, t, g in trials])
+                for (k, trial, tg), e in zip(trials, scored, strict=True):
                     if e > best * 1.0005:
                         q, gap, best, improved = trial, tg, e, True
+                        k0 = k + 1
                         break
+                else:
+                    k0 = last_k + 1
         step *= 0.5
         gstep *= 0.5
     return q.astype(np.float32), gap
@@ -535,7 +571,8 @@ def _side_bases(rect: np.ndarray, centres: np.ndarray, pad: int, height: int, to
     seq = rect[rows]
     if all(xi - half >= 0 and xi + half < width for xi in xis):
         cols = np.array(xis)[:, None] + np.arange(-half, half + 1)
-        prof = _median(seq[:, cols], 2)  # (rows, points, 3)
+        # (gathered channel first, so that the median runs along the contiguous window axis)
+        prof = _median(seq.transpose(0, 2, 1)[:, :, cols], 3).transpose(0, 2, 1)  # (rows, points, 3)
     else:  # (a window cut by the view's side)
         prof = np.stack([np.median(seq[:, max(0, xi - half) : xi + half + 1], axis=1) for xi in xis], axis=1)
     # each point's own colour just inside the edge (its triangle, or a checker on it); a point whose
