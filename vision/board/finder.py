@@ -389,14 +389,37 @@ def _edge_energies(mag: np.ndarray, quads: list[np.ndarray], samples: list[np.nd
          + flat[i00 + w] * gx * fy + flat[i00 + w + 1] * fx * fy)
     # checkers hide some edges, so the weakest third does not count
     v.sort(axis=1)
-    cut = v.shape[1] // 3
-    return [float(row[cut:].mean()) for row in v]
+    # (each row's mean as a 1-D mean sums it: pairwise, along the contiguous axis)
+    return v[:, v.shape[1] // 3 :].mean(axis=1).tolist()
 
 
 _UNIT = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
 _TIPS = (0.34, 0.38, 0.42, 0.46)
 # A fit scores its trial moves in batches of about this many fields.
 _FIT_BATCH = 8
+
+
+def _moves(q: np.ndarray, step: float, k0: int) -> np.ndarray:
+    """The quad ``q`` (float (4, 2)) with each of its coordinates ``k0``..7 (x0, y0, x1, ...) moved by
+    +``step`` and by -``step``: float (8 - k0, 2, 4, 2)."""
+    n = max(0, 8 - k0)
+    out = np.repeat(q[None, None], 2, axis=1).repeat(n, axis=0).reshape(n, 2, 8)
+    for i in range(n):
+        out[i, 0, k0 + i] += step
+        out[i, 1, k0 + i] -= step
+    return out.reshape(n, 2, 4, 2)
+
+
+def _in_frame(qs: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """:func:`_plausible`'s bounds, for quads ``qs`` (float (..., 4, 2)): bool (...)."""
+    h, w = shape[:2]
+    x, y = qs[..., 0], qs[..., 1]
+    return ((x.min(axis=-1) >= -0.05 * w) & (x.max(axis=-1) <= 1.05 * w)
+            & (y.min(axis=-1) >= -0.05 * h) & (y.max(axis=-1) <= 1.05 * h))
+
+
+def _convex(q: np.ndarray) -> bool:
+    return bool(cv2.isContourConvex(q.astype(np.float32).reshape(-1, 1, 2)))
 
 
 def _plausible(q: np.ndarray, shape: tuple[int, ...]) -> bool:
@@ -455,16 +478,17 @@ def fit_triangles(mag: np.ndarray, quad: np.ndarray, gap: float, with_bar: bool)
             k0 = 0
             while k0 < n_k:
                 trials: list[tuple[int, np.ndarray, float]] = []
+                moved = _moves(q, step, k0)  # (8 - k0, 2 signs, 4, 2): the corner moves from k0 on
+                # the fit refines a found field; it must not wander off to other edges
+                near = (np.abs(moved - start).max(axis=(2, 3)) <= 0.15 * size) & _in_frame(moved, mag.shape)
                 for k in range(k0, n_k):
-                    for sgn in (1.0, -1.0):
-                        trial, tg = q.copy(), gap
+                    for j, sgn in enumerate((1.0, -1.0)):
                         if k < 8:
-                            trial.reshape(-1)[k] += sgn * step
-                            # the fit refines a found field; it must not wander off to other edges
-                            if np.abs(trial - start).max() > 0.15 * size or not _plausible(trial, mag.shape):
+                            trial, tg = moved[k - k0, j], gap
+                            if not (near[k - k0, j] and _convex(trial)):
                                 continue
                         else:
-                            tg = min(0.4, max(0.0, gap + sgn * gstep))
+                            trial, tg = q.copy(), min(0.4, max(0.0, gap + sgn * gstep))
                         trials.append((k, trial, tg))
                     if len(trials) >= _FIT_BATCH:
                         break
@@ -768,14 +792,27 @@ def _score_rectified(rect: np.ndarray, centres_x: np.ndarray) -> tuple[float, fl
 
 def _median(a: np.ndarray, axis: int) -> np.ndarray:
     """``np.median(a, axis)`` (the same values: the middle one, or the mean of the two middle ones in
-    ``a``'s type), without its per-call overhead, which dominated the pattern scores' small arrays."""
-    # (along the last axis: numpy partitions another axis through a slow strided copy)
+    ``a``'s type), without its per-call overhead, which dominated the pattern scores' small arrays.
+    A short axis is sorted by a network of element-wise minima and maxima (exact, and far faster
+    than numpy's per-row selection on many short rows)."""
     k = a.shape[axis]
-    s = np.partition(np.moveaxis(a, axis, -1), [k // 2 - 1, k // 2] if k % 2 == 0 else k // 2, axis=-1)
-    mid = s[..., k // 2]
+    if k <= _NETWORK_MAX:
+        rows = [np.take(a, i, axis=axis) for i in range(k)]
+        for i in range(k - 1):
+            for j in range(k - 1 - i):
+                rows[j], rows[j + 1] = np.minimum(rows[j], rows[j + 1]), np.maximum(rows[j], rows[j + 1])
+        lo, mid = rows[(k - 1) // 2], rows[k // 2]
+    else:
+        # (along the last axis: numpy partitions another axis through a slow strided copy)
+        s = np.partition(np.moveaxis(a, axis, -1), [k // 2 - 1, k // 2] if k % 2 == 0 else k // 2, axis=-1)
+        lo, mid = s[..., (k - 1) // 2], s[..., k // 2]
     if k % 2:
         return mid
-    return (s[..., k // 2 - 1] + mid) / 2
+    return (lo + mid) / 2
+
+
+# Axes up to this long are sorted by :func:`_median`'s network.
+_NETWORK_MAX = 9
 
 
 def _scores_rectified(rect: np.ndarray, centres_sets: list[np.ndarray]) -> list[tuple[float, float]]:
