@@ -752,6 +752,15 @@ def _pattern_scores(
     return _pattern_scores_many(lab, [(q, n, gaps)])[0]
 
 
+@functools.lru_cache(maxsize=64)
+def _centres_u(gap: float) -> np.ndarray:
+    """:func:`point_centres_u`, kept per bar share (the search asks for the same few shares for
+    every hypothesis); read-only."""
+    out = point_centres_u(gap)
+    out.flags.writeable = False
+    return out
+
+
 def _pattern_scores_many(
     lab: np.ndarray, jobs: list[tuple[np.ndarray, int, tuple[float, ...]]]
 ) -> list[list[tuple[float, float]]]:
@@ -770,7 +779,7 @@ def _pattern_scores_many(
         hmg = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
         rect = cv2.warpPerspective(lab, hmg, (width, height), flags=cv2.INTER_AREA).astype(np.float32)
         if n == 12:
-            items.append((rect, [point_centres_u(gap) * width for gap in gaps]))
+            items.append((rect, [_centres_u(gap) * width for gap in gaps]))
         else:
             items.append((rect, [(np.arange(n) + 0.5) * width / n for _ in gaps]))
         where.append(len(out) - 1)
@@ -828,20 +837,27 @@ def _scores_rectified_many(
     operation (the per-set calls' numpy overhead dominated the search)."""
     out = [[(0.0, 0.0)] * len(sets) for _, sets in items]
     by_n: dict[int, list[tuple[int, int, np.ndarray]]] = {}  # points a row -> (item, set, samples)
+    # (a set's sampling half-width and columns, by its centres and the field's width: the
+    # hypotheses of a search share the same few)
+    layout: dict[tuple[bytes, int], tuple[int, np.ndarray]] = {}
     for a, (rect, sets) in enumerate(items):
         height, width = rect.shape[:2]
         ys = np.clip([[int(d * height) for d in _DEPTHS], [int((1 - d) * height) - 1 for d in _DEPTHS]],
                      0, height - 1)  # (edge, depth)
-        boxes: dict[int, np.ndarray] = {}
+        by_half: dict[int, list[tuple[int, np.ndarray]]] = {}
         for b, cx in enumerate(sets):
-            diff = np.diff(cx)
-            pw = float(np.partition(diff, len(diff) // 2)[len(diff) // 2]) if len(diff) % 2 else float(
-                np.median(diff))
-            half = max(1, int(pw * 0.15))
-            if half not in boxes:
-                boxes[half] = cv2.blur(rect, (2 * half + 1, 3))
-            cols = np.clip(np.asarray(cx).astype(int), 0, width - 1)
-            by_n.setdefault(len(cx), []).append((a, b, boxes[half][ys[:, :, None], cols]))  # (edge, D, n, 3)
+            key = (np.asarray(cx).tobytes(), width)
+            if key not in layout:
+                diff = np.diff(cx)
+                pw = float(np.partition(diff, len(diff) // 2)[len(diff) // 2]) if len(diff) % 2 else float(
+                    np.median(diff))
+                layout[key] = (max(1, int(pw * 0.15)), np.clip(np.asarray(cx).astype(int), 0, width - 1))
+            half, cols = layout[key]
+            by_half.setdefault(half, []).append((b, cols))
+        for half, group in by_half.items():
+            box = cv2.blur(rect, (2 * half + 1, 3))
+            for b, cols in group:
+                by_n.setdefault(len(cols), []).append((a, b, box[ys[:, :, None], cols]))  # (edge, D, n, 3)
     for n, entries in by_n.items():
         v = np.stack([e[2] for e in entries])  # (G, edge, D, n, 3)
         m_even = _median(v[:, :, :, 0::2], 3)  # (G, edge, D, 3)
