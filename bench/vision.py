@@ -45,6 +45,7 @@ dice engineer's) are appended when that module exists: its ``rows()`` if it has 
 from __future__ import annotations
 
 import copy
+import functools
 import importlib
 import os
 import re
@@ -167,7 +168,7 @@ def _search_rows(table: Table, err: Console) -> None:
     per_set: list[tuple[str, list[float]]] = []
     for name, frames in _search_frames():
         with _stage(err, f"vision: {stage} / {name} ({len(frames)} photos)"):
-            per_set.append((name, [cpu_ms(lambda img=img: find_board(img), SEARCH_REPEATS)[1]
+            per_set.append((name, [cpu_ms(functools.partial(find_board, img), SEARCH_REPEATS)[1]
                                    for img in frames]))
     if not per_set:
         table.add_row(stage, "real photos", "n/a (../shared/data absent)", "-", "")

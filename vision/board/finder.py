@@ -411,7 +411,8 @@ def _moves(q: np.ndarray, step: float, k0: int) -> np.ndarray:
 
 
 def _in_frame(qs: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """:func:`_plausible`'s bounds, for quads ``qs`` (float (..., 4, 2)): bool (...)."""
+    """Whether each of the quads ``qs`` (float (..., 4, 2)) lies inside the image of ``shape``, give
+    or take 5 %: bool (...)."""
     h, w = shape[:2]
     x, y = qs[..., 0], qs[..., 1]
     return ((x.min(axis=-1) >= -0.05 * w) & (x.max(axis=-1) <= 1.05 * w)
@@ -419,16 +420,6 @@ def _in_frame(qs: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 
 
 def _convex(q: np.ndarray) -> bool:
-    return bool(cv2.isContourConvex(q.astype(np.float32).reshape(-1, 1, 2)))
-
-
-def _plausible(q: np.ndarray, shape: tuple[int, ...]) -> bool:
-    """A convex quad inside the image (give or take 5 %)."""
-    h, w = shape[:2]
-    if q[:, 0].min() < -0.05 * w or q[:, 0].max() > 1.05 * w:
-        return False
-    if q[:, 1].min() < -0.05 * h or q[:, 1].max() > 1.05 * h:
-        return False
     return bool(cv2.isContourConvex(q.astype(np.float32).reshape(-1, 1, 2)))
 
 
@@ -796,7 +787,7 @@ def _score_rectified(rect: np.ndarray, centres_x: np.ndarray) -> tuple[float, fl
     samples sit clearly nearer their own parity's colour than the other's, times the contrast
     between the parities (saturating at 25 Lab units); returns (weaker row, stronger row).
     """
-    return _scores_rectified(rect, [centres_x])[0]
+    return _scores_rectified_many([(rect, [centres_x])])[0][0]
 
 
 def _median(a: np.ndarray, axis: int) -> np.ndarray:
@@ -822,11 +813,6 @@ def _median(a: np.ndarray, axis: int) -> np.ndarray:
 
 # Axes up to this long are sorted by :func:`_median`'s network.
 _NETWORK_MAX = 9
-
-
-def _scores_rectified(rect: np.ndarray, centres_sets: list[np.ndarray]) -> list[tuple[float, float]]:
-    """:func:`_score_rectified` for several sets of centre lines on one rectified field."""
-    return _scores_rectified_many([(rect, centres_sets)])[0]
 
 
 def _scores_rectified_many(
