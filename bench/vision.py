@@ -14,6 +14,10 @@ project's renderer: rendering itself is not timed). Stages, each timed alone on 
 * borne off -- `vision.checkers.trays.find_off` (both trays or the table beside), given board and stacks;
 * dice -- `vision.dice.photo.find_dice` on the whole frame;
 * dice on the board -- `vision.dice.on_board.find_board_dice` (what the reader runs), given board and stacks;
+* first reading (board search) -- `vision.board.finder.find_board` alone (the search a reading
+  without calibration, and `tavla calibrate`, start with), on every labelled photo of boards-webcam
+  and boards-real scaled to a long side of 1280 (webcam 16:9 frames: 1280x720); min / median / max
+  over the photos of each photo's median CPU time;
 * full reading -- `vision.reader.read_board` without a calibration (finds the board every frame) and
   with one (the per-frame cost on a live camera once calibrated: every stage run on the frame);
 * calibrated, frame unchanged (reuse) -- `vision.frames.pipeline.CalibratedDetector` on a still camera: the
@@ -41,6 +45,7 @@ dice engineer's) are appended when that module exists: its ``rows()`` if it has 
 from __future__ import annotations
 
 import copy
+import functools
 import importlib
 import os
 import re
@@ -65,7 +70,8 @@ FRAME_INTERVAL_MS = 1000.0 / 30.0
 GOAL_MS = 10.0
 # The issue's goals for 1280x720 frames (issue 14 item 6), by stage name prefix: a calibrated
 # reading every frame, the first reading (board search), whole-photo dice (`tavla dice`).
-GOALS = {"full reading, calibrated": GOAL_MS, "full reading, no calibration": 150.0,
+GOALS = {"full reading, calibrated": GOAL_MS, "first reading (board search)": 150.0,
+         "full reading, no calibration": 150.0,
          "dice (whole frame)": 200.0, "calibrated, one checker moved": GOAL_MS,
          "calibrated, dice thrown": GOAL_MS, "calibrated, next webcam frame": GOAL_MS}
 # (stage name words to run, from BENCH_VISION_ROWS; empty: every stage)
@@ -73,6 +79,9 @@ ROWS = [w.strip().lower() for w in os.environ.get("BENCH_VISION_ROWS", "").split
 PAIRS_WEBCAM = 6
 PER_SET = 5
 REPEATS = 5
+# the first-reading row times every labelled photo: fewer repeats per photo
+SEARCH_REPEATS = 3
+SEARCH_SIDE = 1280
 
 
 
@@ -122,6 +131,55 @@ def _inputs() -> tuple[list[tuple[str, list[bytes]]], list[str]]:
     notes.append(f"1280x720 = {len(resized)} of those photos resized + {len(rendered)} renders (paper, wood, "
                  "tournament; rendering not timed)")
     return sets, notes
+
+
+def _search_frames() -> list[tuple[str, list[np.ndarray]]]:
+    """(set name, frames) for the first-reading row: the labelled photos of each real set, scaled
+    to a long side of ``SEARCH_SIDE``."""
+    import json
+
+    from vision.frames.images import load_image
+
+    out = []
+    for name in ("boards-webcam", "boards-real"):
+        folder = DATA / name
+        if not (folder / "labels.jsonl").is_file():
+            continue
+        labels = [json.loads(x) for x in (folder / "labels.jsonl").read_text().splitlines() if x.strip()]
+        frames = []
+        for label in labels:
+            if label.get("board") is False:
+                continue
+            img = load_image(folder / label["image"])
+            h, w = img.shape[:2]
+            f = SEARCH_SIDE / max(h, w)
+            interp = cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR
+            frames.append(cv2.resize(img, (round(w * f), round(h * f)), interpolation=interp))
+        out.append((name.removeprefix("boards-"), frames))
+    return out
+
+
+def _search_rows(table: Table, err: Console) -> None:
+    """The first-reading rows (module docstring): one per real set, and both together."""
+    from vision.board.finder import find_board
+
+    stage = "first reading (board search)"
+    limit = GOALS[stage]
+    per_set: list[tuple[str, list[float]]] = []
+    for name, frames in _search_frames():
+        with _stage(err, f"vision: {stage} / {name} ({len(frames)} photos)"):
+            per_set.append((name, [cpu_ms(functools.partial(find_board, img), SEARCH_REPEATS)[1]
+                                   for img in frames]))
+    if not per_set:
+        table.add_row(stage, "real photos", "n/a (../shared/data absent)", "-", "")
+        return
+    per_set.append(("both", [t for _, ts in per_set for t in ts]))
+    for name, ts in per_set:
+        med = statistics.median(ts)
+        goal = f"<= {limit:g} ms " + ("met" if max(ts) <= limit else "NOT met") + " (max)"
+        table.add_row(stage, f"{name}, {len(ts)} photos at {SEARCH_SIDE} long side",
+                      f"{min(ts):.0f} / {med:.0f} / {max(ts):.0f} (min/med/max)",
+                      f"{med / FRAME_INTERVAL_MS:.2f}x", goal)
 
 
 def _size(blob: bytes) -> tuple[int, int]:
@@ -372,6 +430,8 @@ def main() -> None:
                 extra = f" ({failed} failed)" if failed else ""
                 table.add_row(stage, set_name, f"{low:.1f} / {ms:.1f}{extra}",
                               f"{ms / FRAME_INTERVAL_MS:.2f}x", goal)
+    if _wanted("first reading (board search)"):
+        _search_rows(table, err)
     pair_sets = {k: v for k, v in _pair_sets().items() if _wanted(k)} if any(
         _wanted(k) for k in GOALS if k.startswith("calibrated,")) else {}
     for stage, pairs in pair_sets.items():

@@ -353,45 +353,73 @@ def _triangle_samples(gap: float, tip: float, per_edge: int = 9) -> np.ndarray:
     lies at depth ``tip`` on the point's centre line. Samples skip the ends, where neighbours meet.
     """
     t = np.linspace(0.12, 0.92, per_edge)
-    pts = []
-    for b0, b1 in point_edges_u(gap):
-        tip_u = 0.5 * (b0 + b1)
-        for base_u in (b0, b1):
-            u = base_u + t * (tip_u - base_u)
-            v = t * tip
-            pts.append(np.stack([u, v], axis=1))
-            pts.append(np.stack([u, 1.0 - v], axis=1))
-    return np.concatenate(pts)
+    edges = point_edges_u(gap)  # (12, 2): each point's two base ends
+    tip_u = 0.5 * (edges[:, 0] + edges[:, 1])
+    u = edges[:, :, None] + t * (tip_u[:, None, None] - edges[:, :, None])  # (point, end, sample)
+    v = t * tip
+    pts = np.empty((12, 2, 2, per_edge, 2))  # (point, end, row: top then bottom, sample, uv)
+    pts[..., 0] = u[:, :, None, :]
+    pts[:, :, 0, :, 1] = v
+    pts[:, :, 1, :, 1] = 1.0 - v
+    return pts.reshape(-1, 2)
 
 
 def _edge_energy(mag: np.ndarray, quad: np.ndarray, samples: np.ndarray) -> float:
     """Mean gradient magnitude at the unit-square ``samples`` mapped into the image by ``quad``."""
-    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
-    hmg = cv2.getPerspectiveTransform(unit, quad.astype(np.float32))
-    pts = cv2.perspectiveTransform(samples.reshape(-1, 1, 2).astype(np.float32), hmg).reshape(-1, 2)
+    return _edge_energies(mag, [quad], [samples])[0]
+
+
+def _edge_energies(mag: np.ndarray, quads: list[np.ndarray], samples: list[np.ndarray]) -> list[float]:
+    """:func:`_edge_energy` of each quad with its samples (the same number for all), in one array
+    pass: a fit tries many fields, and per-field numpy calls were most of its cost."""
+    pts = np.stack([
+        cv2.perspectiveTransform(smp.reshape(-1, 1, 2).astype(np.float32),
+                                 cv2.getPerspectiveTransform(_UNIT, qq.astype(np.float32))).reshape(-1, 2)
+        for qq, smp in zip(quads, samples, strict=True)])  # (fields, samples, 2)
     h, w = mag.shape
-    x = np.clip(pts[:, 0], 0, w - 1.001)
-    y = np.clip(pts[:, 1], 0, h - 1.001)
+    x = np.minimum(np.maximum(pts[..., 0], 0), w - 1.001)
+    y = np.minimum(np.maximum(pts[..., 1], 0), h - 1.001)
     x0 = x.astype(np.intp)
     y0 = y.astype(np.intp)
     fx, fy = x - x0, y - y0
-    v = (mag[y0, x0] * (1 - fx) * (1 - fy) + mag[y0, x0 + 1] * fx * (1 - fy)
-         + mag[y0 + 1, x0] * (1 - fx) * fy + mag[y0 + 1, x0 + 1] * fx * fy)
+    gx, gy = 1 - fx, 1 - fy
+    flat = mag.ravel()
+    i00 = y0 * w + x0
+    v = (flat[i00] * gx * gy + flat[i00 + 1] * fx * gy
+         + flat[i00 + w] * gx * fy + flat[i00 + w + 1] * fx * fy)
     # checkers hide some edges, so the weakest third does not count
-    v = np.sort(v)[len(v) // 3 :]
-    return float(v.mean())
+    v.sort(axis=1)
+    # (each row's mean as a 1-D mean sums it: pairwise, along the contiguous axis)
+    return v[:, v.shape[1] // 3 :].mean(axis=1).tolist()
 
 
+_UNIT = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
 _TIPS = (0.34, 0.38, 0.42, 0.46)
+# A fit scores its trial moves in batches of about this many fields.
+_FIT_BATCH = 8
 
 
-def _plausible(q: np.ndarray, shape: tuple[int, ...]) -> bool:
-    """A convex quad inside the image (give or take 5 %)."""
+def _moves(q: np.ndarray, step: float, k0: int) -> np.ndarray:
+    """The quad ``q`` (float (4, 2)) with each of its coordinates ``k0``..7 (x0, y0, x1, ...) moved by
+    +``step`` and by -``step``: float (8 - k0, 2, 4, 2)."""
+    n = max(0, 8 - k0)
+    out = np.repeat(q[None, None], 2, axis=1).repeat(n, axis=0).reshape(n, 2, 8)
+    for i in range(n):
+        out[i, 0, k0 + i] += step
+        out[i, 1, k0 + i] -= step
+    return out.reshape(n, 2, 4, 2)
+
+
+def _in_frame(qs: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Whether each of the quads ``qs`` (float (..., 4, 2)) lies inside the image of ``shape``, give
+    or take 5 %: bool (...)."""
     h, w = shape[:2]
-    if q[:, 0].min() < -0.05 * w or q[:, 0].max() > 1.05 * w:
-        return False
-    if q[:, 1].min() < -0.05 * h or q[:, 1].max() > 1.05 * h:
-        return False
+    x, y = qs[..., 0], qs[..., 1]
+    return ((x.min(axis=-1) >= -0.05 * w) & (x.max(axis=-1) <= 1.05 * w)
+            & (y.min(axis=-1) >= -0.05 * h) & (y.max(axis=-1) <= 1.05 * h))
+
+
+def _convex(q: np.ndarray) -> bool:
     return bool(cv2.isContourConvex(q.astype(np.float32).reshape(-1, 1, 2)))
 
 
@@ -407,33 +435,65 @@ def fit_triangles(mag: np.ndarray, quad: np.ndarray, gap: float, with_bar: bool)
     start = q.copy()
     size = min(_edge_len(q[0], q[1]), _edge_len(q[0], q[3]))
 
-    def energy(qq: np.ndarray, gg: float, tip: float) -> float:
-        return _edge_energy(mag, qq, _triangle_samples(gg, tip))
+    seen: dict[tuple[bytes, float, float], float] = {}
 
-    tip = max(_TIPS, key=lambda t: energy(q, gap, t))
-    best = energy(q, gap, tip)
+    def energies(trials: list[tuple[np.ndarray, float, float]]) -> list[float]:
+        """The energy of each (quad, gap, tip), several fields in one pass; a field scored
+        before (a step back undoes the last move) is not scored again."""
+        keys = [(qq.tobytes(), gg, tt) for qq, gg, tt in trials]
+        todo: dict[tuple[bytes, float, float], tuple[np.ndarray, float, float]] = {}
+        for key, trial in zip(keys, trials, strict=True):
+            if key not in seen:
+                todo.setdefault(key, trial)
+        if todo:
+            vals = _edge_energies(mag, [qq for qq, _, _ in todo.values()],
+                                  [_triangle_samples(gg, tt) for _, gg, tt in todo.values()])
+            seen.update(zip(todo, vals, strict=True))
+        return [seen[key] for key in keys]
+
+    tip_e = energies([(q, gap, t) for t in _TIPS])
+    tip = _TIPS[int(np.argmax(tip_e))]
+    best = tip_e[int(np.argmax(tip_e))]
     step = 0.02 * size
     gstep = 0.01
+    n_k = 9 if with_bar else 8
     while step >= 0.25:
         improved = True
         rounds = 0
         while improved and rounds < 6:
             improved = False
             rounds += 1
-            for k in range(9 if with_bar else 8):
-                for sgn in (1.0, -1.0):
-                    trial, tg = q.copy(), gap
-                    if k < 8:
-                        trial.reshape(-1)[k] += sgn * step
-                        # the fit refines a found field; it must not wander off to other edges
-                        if np.abs(trial - start).max() > 0.15 * size or not _plausible(trial, mag.shape):
-                            continue
-                    else:
-                        tg = min(0.4, max(0.0, gap + sgn * gstep))
-                    e = energy(trial, tg, tip)
+            # coordinate ascent: each coordinate in turn (then the bar's share) moved by +-step,
+            # the first move that gains kept before the next coordinate is tried. The moves from
+            # coordinate k0 on are scored together, and once one is kept, those after it again.
+            k0 = 0
+            while k0 < n_k:
+                trials: list[tuple[int, np.ndarray, float]] = []
+                moved = _moves(q, step, k0)  # (8 - k0, 2 signs, 4, 2): the corner moves from k0 on
+                # the fit refines a found field; it must not wander off to other edges
+                near = (np.abs(moved - start).max(axis=(2, 3)) <= 0.15 * size) & _in_frame(moved, mag.shape)
+                for k in range(k0, n_k):
+                    for j, sgn in enumerate((1.0, -1.0)):
+                        if k < 8:
+                            trial, tg = moved[k - k0, j], gap
+                            if not (near[k - k0, j] and _convex(trial)):
+                                continue
+                        else:
+                            trial, tg = q.copy(), min(0.4, max(0.0, gap + sgn * gstep))
+                        trials.append((k, trial, tg))
+                    if len(trials) >= _FIT_BATCH:
+                        break
+                if not trials:
+                    break
+                last_k = trials[-1][0]
+                scored = energies([(t, g, tip) for _, t, g in trials])
+                for (k, trial, tg), e in zip(trials, scored, strict=True):
                     if e > best * 1.0005:
                         q, gap, best, improved = trial, tg, e, True
+                        k0 = k + 1
                         break
+                else:
+                    k0 = last_k + 1
         step *= 0.5
         gstep *= 0.5
     return q.astype(np.float32), gap
@@ -534,21 +594,34 @@ def _side_bases(rect: np.ndarray, centres: np.ndarray, pad: int, height: int, to
     edge = pad if top else rect.shape[0] - 1 - (pad + height)  # the edge's index along ``rows``
     outer = rect[rows[: max(1, edge - int(0.3 * pw))]]  # beyond the edge, clear of checkers' rims
     frame = np.median(outer[:, np.clip(centres.astype(int), 0, rect.shape[1] - 1)].reshape(-1, 3), axis=0)
+    # every point's profile at once (the per-point medians' overhead dominated): the median colour
+    # across its axis, row by row from outside, over the columns xi - half .. xi + half
+    xis = [int(round(x)) for x in centres]
+    width = rect.shape[1]
+    seq = rect[rows]
+    if all(xi - half >= 0 and xi + half < width for xi in xis):
+        cols = np.array(xis)[:, None] + np.arange(-half, half + 1)
+        # (gathered channel first, so that the median runs along the contiguous window axis)
+        prof = _median(seq.transpose(0, 2, 1)[:, :, cols], 3).transpose(0, 2, 1)  # (rows, points, 3)
+    else:  # (a window cut by the view's side)
+        prof = np.stack([np.median(seq[:, max(0, xi - half) : xi + half + 1], axis=1) for xi in xis], axis=1)
+    # each point's own colour just inside the edge (its triangle, or a checker on it); a point whose
+    # base is the frame's colour has no base to see
+    inner = _median(prof[edge + int(0.2 * pw) : edge + int(0.6 * pw)], 0)  # (points, 3)
+    shows = np.linalg.norm(inner - frame, axis=1) > _BASE_DELTA
+    near = np.linalg.norm(prof - inner, axis=2) < _BASE_DELTA  # (rows, points)
+    lo, hi = max(0, edge - int(0.5 * pw)), min(len(rows) - run, edge + int(0.5 * pw))
+    if hi <= lo:
+        return []
+    # the first row from which ``run`` rows are all the point's colour, not already where the
+    # search starts
+    starts = np.lib.stride_tricks.sliding_window_view(near[lo : hi + run - 1], run, axis=0).all(axis=2)
+    first = np.argmax(starts, axis=0)  # (points,)
     out = []
-    for x in centres:
-        xi = int(round(x))
-        prof = np.median(rect[rows, max(0, xi - half) : xi + half + 1], axis=1)  # (rows, 3), outside first
-        # the point's own colour just inside the edge (its triangle, or a checker on it)
-        inner = np.median(prof[edge + int(0.2 * pw) : edge + int(0.6 * pw)], axis=0)
-        if np.linalg.norm(inner - frame) <= _BASE_DELTA:
-            continue  # the point's base is the frame's colour: no base to see
-        near = np.linalg.norm(prof - inner, axis=1) < _BASE_DELTA
-        lo, hi = max(0, edge - int(0.5 * pw)), min(len(rows) - run, edge + int(0.5 * pw))
-        for i in range(lo, hi):
-            if near[i : i + run].all():
-                if i > lo:  # (not already the point's colour where the search starts)
-                    out.append((float(x), float(rows[i]) if top else float(rows[i]) + 1.0))
-                break
+    for k, x in enumerate(centres):
+        if shows[k] and starts[first[k], k] and first[k] > 0:
+            i = lo + int(first[k])
+            out.append((float(x), float(rows[i]) if top else float(rows[i]) + 1.0))
     return out
 
 
@@ -607,22 +680,25 @@ def _straighten_sides(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
                                borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     centres = point_centres_u(gap) * width
     lines = {True: (float(pad), float(pad)), False: (float(pad + height), float(pad + height))}
-    edge_y = np.abs(cv2.Sobel(rect, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)  # across the long sides
+    edge_y: np.ndarray | None = None  # across the long sides (made when a side may move)
     for top in (True, False):
         pts = _side_bases(rect, centres, pad, height, top, pw)
         if len(pts) < _BASE_MIN:
             continue
         xy = np.array(pts)
-        best: np.ndarray | None = None
-        for i, j in itertools.combinations(range(len(xy)), 2):
-            if xy[j, 0] - xy[i, 0] < 2 * pw:
-                continue
-            slope = (xy[j, 1] - xy[i, 1]) / (xy[j, 0] - xy[i, 0])
-            resid = np.abs(xy[:, 1] - (xy[i, 1] + slope * (xy[:, 0] - xy[i, 0])))
-            inl = resid <= _BASE_TOL * pw
-            if best is None or inl.sum() > best.sum():
-                best = inl
-        if best is None or best.sum() < _BASE_MIN:
+        # the line through each pair of bases at least two points apart, and the bases near it;
+        # the first pair (in order) with the most wins
+        ii, jj = np.triu_indices(len(xy), 1)
+        keep = xy[jj, 0] - xy[ii, 0] >= 2 * pw
+        if not keep.any():
+            continue
+        ii, jj = ii[keep], jj[keep]
+        slope = (xy[jj, 1] - xy[ii, 1]) / (xy[jj, 0] - xy[ii, 0])
+        x, y = xy[None, :, 0], xy[None, :, 1]
+        resid = np.abs(y - (xy[ii, 1, None] + slope[:, None] * (x - xy[ii, 0, None])))
+        inl = resid <= _BASE_TOL * pw  # (pairs, bases)
+        best = inl[int(np.argmax(inl.sum(axis=1)))]
+        if best.sum() < _BASE_MIN:
             continue
         sel = xy[best]
         if sel[:, 0].max() - sel[:, 0].min() < _BASE_SPREAD * width:
@@ -637,6 +713,8 @@ def _straighten_sides(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
             continue
         # checkers whose rims reach over the frame line up too: the line kept is the one that runs
         # along the stronger edge (the field's own outline)
+        if edge_y is None:
+            edge_y = np.abs(cv2.Sobel(rect, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)
         if _line_edge(edge_y, float(b), float(a * width + b)) > _line_edge(edge_y, now, now):
             lines[top] = (float(b), float(a * width + b))
     src = np.float32([[0, lines[True][0]], [width, lines[True][1]],
@@ -677,21 +755,42 @@ def _pattern_scores(
     lab: np.ndarray, q: np.ndarray, n: int, gaps: tuple[float, ...]
 ) -> list[tuple[float, float]]:
     """(weaker row, stronger row) scores for several bar shares at once (one warp)."""
-    asp = _aspect(q)
-    width = int(round(n * _SCORE_PX / (1.0 - max(gaps))))
-    height = int(round(width * asp))
-    if height < 4 * _SCORE_PX or height > 6 * width:
-        return [(-1.0, -1.0)] * len(gaps)
-    dst = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
-    hmg = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
-    rect = cv2.warpPerspective(lab, hmg, (width, height), flags=cv2.INTER_AREA).astype(np.float32)
-    out = []
-    for gap in gaps:
+    return _pattern_scores_many(lab, [(q, n, gaps)])[0]
+
+
+@functools.lru_cache(maxsize=64)
+def _centres_u(gap: float) -> np.ndarray:
+    """:func:`point_centres_u`, kept per bar share (the search asks for the same few shares for
+    every hypothesis); read-only."""
+    out = point_centres_u(gap)
+    out.flags.writeable = False
+    return out
+
+
+def _pattern_scores_many(
+    lab: np.ndarray, jobs: list[tuple[np.ndarray, int, tuple[float, ...]]]
+) -> list[list[tuple[float, float]]]:
+    """:func:`_pattern_scores` of each (quad, points a row, bar shares) job, scored together
+    (:func:`_scores_rectified_many`); a quad too flat or too tall to be a field scores -1."""
+    out: list[list[tuple[float, float]]] = []
+    items: list[tuple[np.ndarray, list[np.ndarray]]] = []
+    where: list[int] = []
+    for q, n, gaps in jobs:
+        width = int(round(n * _SCORE_PX / (1.0 - max(gaps))))
+        height = int(round(width * _aspect(q)))
+        out.append([(-1.0, -1.0)] * len(gaps))
+        if height < 4 * _SCORE_PX or height > 6 * width:
+            continue
+        dst = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+        hmg = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
+        rect = cv2.warpPerspective(lab, hmg, (width, height), flags=cv2.INTER_AREA).astype(np.float32)
         if n == 12:
-            centres = point_centres_u(gap) * width
+            items.append((rect, [_centres_u(gap) * width for gap in gaps]))
         else:
-            centres = (np.arange(n) + 0.5) * width / n
-        out.append(_score_rectified(rect, centres))
+            items.append((rect, [(np.arange(n) + 0.5) * width / n for _ in gaps]))
+        where.append(len(out) - 1)
+    for i, scores in zip(where, _scores_rectified_many(items), strict=True):
+        out[i] = scores
     return out
 
 
@@ -703,27 +802,80 @@ def _score_rectified(rect: np.ndarray, centres_x: np.ndarray) -> tuple[float, fl
     samples sit clearly nearer their own parity's colour than the other's, times the contrast
     between the parities (saturating at 25 Lab units); returns (weaker row, stronger row).
     """
-    height, width = rect.shape[:2]
-    n = len(centres_x)
-    pw = float(np.median(np.diff(centres_x)))
-    centres = np.clip(np.asarray(centres_x).astype(int), 0, width - 1)
-    half = max(1, int(pw * 0.15))
-    box = cv2.blur(rect, (2 * half + 1, 3))
-    even = (np.arange(n) % 2 == 0)[None, :, None]
-    scores = []
-    for edge in (0, 1):
-        ys = [int(d * height) if edge == 0 else int((1 - d) * height) - 1 for d in _DEPTHS]
-        v = box[np.clip(ys, 0, height - 1)][:, centres]  # (D, n, 3)
-        m_even = np.median(v[:, 0::2], axis=1)  # (D, 3)
-        m_odd = np.median(v[:, 1::2], axis=1)
-        c = np.linalg.norm(m_even - m_odd, axis=1)  # (D,)
-        own = np.where(even, m_even[:, None, :], m_odd[:, None, :])
-        other = np.where(even, m_odd[:, None, :], m_even[:, None, :])
-        d_own = np.linalg.norm(v - own, axis=2)
-        d_other = np.linalg.norm(v - other, axis=2)
-        good = np.sum((d_own < 0.3 * c[:, None]) & (d_other > 0.7 * c[:, None]))
-        scores.append(good / (len(ys) * n) * min(1.0, float(np.median(c)) / 25.0))
-    return float(min(scores)), float(max(scores))
+    return _scores_rectified_many([(rect, [centres_x])])[0][0]
+
+
+def _median(a: np.ndarray, axis: int) -> np.ndarray:
+    """``np.median(a, axis)`` (the same values: the middle one, or the mean of the two middle ones in
+    ``a``'s type), without its per-call overhead, which dominated the pattern scores' small arrays.
+    A short axis is sorted by a network of element-wise minima and maxima (exact, and far faster
+    than numpy's per-row selection on many short rows)."""
+    k = a.shape[axis]
+    if k <= _NETWORK_MAX:
+        rows = [np.take(a, i, axis=axis) for i in range(k)]
+        for i in range(k - 1):
+            for j in range(k - 1 - i):
+                rows[j], rows[j + 1] = np.minimum(rows[j], rows[j + 1]), np.maximum(rows[j], rows[j + 1])
+        lo, mid = rows[(k - 1) // 2], rows[k // 2]
+    else:
+        # (along the last axis: numpy partitions another axis through a slow strided copy)
+        s = np.partition(np.moveaxis(a, axis, -1), [k // 2 - 1, k // 2] if k % 2 == 0 else k // 2, axis=-1)
+        lo, mid = s[..., (k - 1) // 2], s[..., k // 2]
+    if k % 2:
+        return mid
+    return (lo + mid) / 2
+
+
+# Axes up to this long are sorted by :func:`_median`'s network.
+_NETWORK_MAX = 9
+
+
+def _scores_rectified_many(
+    items: list[tuple[np.ndarray, list[np.ndarray]]]
+) -> list[list[tuple[float, float]]]:
+    """:func:`_score_rectified` of every (rectified field, centre line sets) item at once: one
+    blur per field and sampling width, then the samples of all of them compared in one array
+    operation (the per-set calls' numpy overhead dominated the search)."""
+    out = [[(0.0, 0.0)] * len(sets) for _, sets in items]
+    by_n: dict[int, list[tuple[int, int, np.ndarray]]] = {}  # points a row -> (item, set, samples)
+    # (a set's sampling half-width and columns, by its centres and the field's width: the
+    # hypotheses of a search share the same few)
+    layout: dict[tuple[bytes, int], tuple[int, np.ndarray]] = {}
+    for a, (rect, sets) in enumerate(items):
+        height, width = rect.shape[:2]
+        ys = np.clip([[int(d * height) for d in _DEPTHS], [int((1 - d) * height) - 1 for d in _DEPTHS]],
+                     0, height - 1)  # (edge, depth)
+        by_half: dict[int, list[tuple[int, np.ndarray]]] = {}
+        for b, cx in enumerate(sets):
+            key = (np.asarray(cx).tobytes(), width)
+            if key not in layout:
+                diff = np.diff(cx)
+                pw = float(np.partition(diff, len(diff) // 2)[len(diff) // 2]) if len(diff) % 2 else float(
+                    np.median(diff))
+                layout[key] = (max(1, int(pw * 0.15)), np.clip(np.asarray(cx).astype(int), 0, width - 1))
+            half, cols = layout[key]
+            by_half.setdefault(half, []).append((b, cols))
+        for half, group in by_half.items():
+            box = cv2.blur(rect, (2 * half + 1, 3))
+            for b, cols in group:
+                by_n.setdefault(len(cols), []).append((a, b, box[ys[:, :, None], cols]))  # (edge, D, n, 3)
+    for n, entries in by_n.items():
+        v = np.stack([e[2] for e in entries])  # (G, edge, D, n, 3)
+        m_even = _median(v[:, :, :, 0::2], 3)  # (G, edge, D, 3)
+        m_odd = _median(v[:, :, :, 1::2], 3)
+        c = np.sqrt(np.add.reduce(np.square(m_even - m_odd), axis=3))  # (G, edge, D)
+        d_even = np.sqrt(np.add.reduce(np.square(v - m_even[:, :, :, None, :]), axis=4))  # (G, edge, D, n)
+        d_odd = np.sqrt(np.add.reduce(np.square(v - m_odd[:, :, :, None, :]), axis=4))
+        even = np.arange(n) % 2 == 0
+        d_own = np.where(even, d_even, d_odd)
+        d_other = np.where(even, d_odd, d_even)
+        good = np.count_nonzero((d_own < 0.3 * c[..., None]) & (d_other > 0.7 * c[..., None]), axis=(2, 3))
+        contrast = np.minimum(1.0, _median(c, 2).astype(np.float64) / 25.0)
+        scores = good / (len(_DEPTHS) * n) * contrast  # (G, edge)
+        lo, hi = scores.min(axis=1).tolist(), scores.max(axis=1).tolist()
+        for k, (a, b, _) in enumerate(entries):
+            out[a][b] = (lo[k], hi[k])
+    return out
 
 
 # ----------------------------------------------------------------------------------------------
@@ -739,28 +891,33 @@ class _Hyp:
     accept: float = 0.0
 
 
-def _hypotheses(lab: np.ndarray, quads: list[np.ndarray]) -> list[_Hyp]:
-    out: list[_Hyp] = []
+def _hypotheses(lab: np.ndarray, quads: list[np.ndarray], sizes: tuple[int, ...] = (12, 6)) -> list[_Hyp]:
+    """Each quad read as a whole field (12 points a row) and as a half (6), in both turns, those
+    whose pattern shows; ``sizes``: the readings tried (a caller keeping only whole fields skips
+    the halves' warps)."""
+    jobs: list[tuple[np.ndarray, int, tuple[float, ...]]] = []
     for q in quads:
         for turn in (0, 1):
             c = _hypothesis_corners(q, turn)
             asp = _aspect(c)
-            for n in (12, 6):
+            for n in sizes:
                 # a full field is wider than tall (12 points vs. two triangles of ~5 point widths);
                 # a half-field is taller than wide
                 if n == 12 and not 0.35 < asp < 1.2:
                     continue
                 if n == 6 and not 0.9 < asp < 3.2:
                     continue
-                gaps = _GAPS if n == 12 else (0.0,)
-                for gap, (lo, hi) in zip(gaps, _pattern_scores(lab, c, n, gaps), strict=True):
-                    # a bar must be earned: a bar-less field scored with a small gap scores
-                    # almost as well, so a gap pays a margin
-                    margin = _GAP_MARGIN if gap else 0.0
-                    # ranked by the weaker row; accepted on both rows' mean, since one row may
-                    # be under a hand while a random quadrilateral scores low on both
-                    if 0.5 * (lo + hi) - margin > 0.05:
-                        out.append(_Hyp(c, n, lo - margin, gap, 0.5 * (lo + hi) - margin))
+                jobs.append((c, n, _GAPS if n == 12 else (0.0,)))
+    out: list[_Hyp] = []
+    for (c, n, gaps), scores in zip(jobs, _pattern_scores_many(lab, jobs), strict=True):
+        for gap, (lo, hi) in zip(gaps, scores, strict=True):
+            # a bar must be earned: a bar-less field scored with a small gap scores almost as
+            # well, so a gap pays a margin
+            margin = _GAP_MARGIN if gap else 0.0
+            # ranked by the weaker row; accepted on both rows' mean, since one row may be under
+            # a hand while a random quadrilateral scores low on both
+            if 0.5 * (lo + hi) - margin > 0.05:
+                out.append(_Hyp(c, n, lo - margin, gap, 0.5 * (lo + hi) - margin))
     return out
 
 
@@ -835,21 +992,23 @@ def _partner(lab: np.ndarray, hyp: _Hyp) -> tuple[float, np.ndarray, float] | No
     q = hyp.corners.astype(np.float32)
     unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
     hmg = cv2.getPerspectiveTransform(unit, q)
-    best: tuple[float, np.ndarray, float] | None = None
+    tried: list[tuple[int, float, np.ndarray]] = []  # (side, bar width, the other half's quad)
     for side in (1, -1):
         for gap in np.arange(0.05, 0.81, 0.025):
             x0 = 1 + gap if side > 0 else -1 - gap
             src = np.float32([[x0, 0], [x0 + 1, 0], [x0 + 1, 1], [x0, 1]]).reshape(-1, 1, 2)
             other = cv2.perspectiveTransform(src, hmg).reshape(4, 2)
-            if not _mostly_inside(other, lab.shape):
-                continue  # a half beyond the frame's edge would be scored on the padding
-            s = _pattern_score(lab, other, 6)
-            if s <= 0.05:
-                continue
-            pair = 0.5 * min(s, hyp.score) + 0.25 * (s + hyp.score)
-            if best is None or pair > best[0]:
-                corners = np.concatenate([q, other]) if side > 0 else np.concatenate([other, q])
-                best = (pair, corners, float(gap))
+            if _mostly_inside(other, lab.shape):  # (a half beyond the frame's edge: its padding)
+                tried.append((side, float(gap), other))
+    scores = _pattern_scores_many(lab, [(other, 6, (0.0,)) for _, _, other in tried])
+    best: tuple[float, np.ndarray, float] | None = None
+    for (side, gap, other), ((s, _),) in zip(tried, scores, strict=True):
+        if s <= 0.05:
+            continue
+        pair = 0.5 * min(s, hyp.score) + 0.25 * (s + hyp.score)
+        if best is None or pair > best[0]:
+            corners = np.concatenate([q, other]) if side > 0 else np.concatenate([other, q])
+            best = (pair, corners, gap)
     return best
 
 
@@ -1106,7 +1265,7 @@ def _completed_candidates(
     done: list[np.ndarray] = []
     for q in quads:
         done.extend(_complete_corners(_order_corners(q)))
-    hyps = [hyp for hyp in _hypotheses(lab, done) if hyp.n == 12 and hyp.accept >= _MIN_BROKEN_FINAL]
+    hyps = [hyp for hyp in _hypotheses(lab, done, (12,)) if hyp.accept >= _MIN_BROKEN_FINAL]
     return [(max(hyp.score, _MIN_SCORE), hyp.corners, hyp.gap, hyp.gap > 0) for hyp in hyps]
 
 

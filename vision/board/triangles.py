@@ -75,10 +75,7 @@ def find_triangles(lab: np.ndarray) -> np.ndarray:
     far = np.concatenate([seg[:, 2:], seg[:, :2]])
     which = np.concatenate([np.arange(n), np.arange(n)])
     lens = np.concatenate([length, length]).astype(np.float32)
-    dx = tips[:, None, 0] - tips[None, :, 0]
-    dy = tips[:, None, 1] - tips[None, :, 1]
-    reach = _TIP_MEET * np.minimum(lens[:, None], lens[None, :])
-    ii, jj = np.nonzero((dx * dx + dy * dy < reach * reach) & (which[:, None] < which[None, :]))
+    ii, jj = _meeting_ends(tips, lens, which)
     if len(ii) == 0:
         return np.zeros((0, 6))
     ua = (far[ii] - tips[ii]) / lens[ii, None]
@@ -98,6 +95,31 @@ def find_triangles(lab: np.ndarray) -> np.ndarray:
     cand[:, 5] = contrast
     cand = cand[contrast >= _MIN_CONTRAST]
     return _merge(cand)
+
+
+def _meeting_ends(tips: np.ndarray, lens: np.ndarray, which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (i, j) of segment ends (``tips`` float32 (M, 2), their segments' ``lens`` float32 (M,)
+    and indices ``which`` (M,)) within ``_TIP_MEET`` of the shorter segment's length of each other,
+    ``which[i] < which[j]``, in row-major order: the pairs of the full (M, M) comparison, but only
+    ends whose x lie within the longest reach are compared (a frame holds up to a thousand ends)."""
+    xs = tips[:, 0]
+    order = np.argsort(xs, kind="stable")
+    sorted_x = xs[order]
+    # a superset of the reach in x (float32 rounding of the exact test below stays inside it)
+    reach_max = 1.01 * _TIP_MEET * float(lens.max()) + 1.0
+    lo = np.searchsorted(sorted_x, xs - reach_max, side="left")
+    hi = np.searchsorted(sorted_x, xs + reach_max, side="right")
+    counts = hi - lo
+    ii = np.repeat(np.arange(len(xs)), counts)
+    starts = np.repeat(lo - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
+    jj = order[starts + np.arange(len(ii))]
+    dx = tips[ii, 0] - tips[jj, 0]
+    dy = tips[ii, 1] - tips[jj, 1]
+    reach = _TIP_MEET * np.minimum(lens[ii], lens[jj])
+    keep = (dx * dx + dy * dy < reach * reach) & (which[ii] < which[jj])
+    ii, jj = ii[keep], jj[keep]
+    rank = np.lexsort((jj, ii))
+    return ii[rank], jj[rank]
 
 
 def _contrasts(lab: np.ndarray, tri: np.ndarray) -> np.ndarray:
@@ -132,12 +154,17 @@ def _merge(tri: np.ndarray) -> np.ndarray:
     """One triangle per tip: of those whose tips lie within a fifth of their length and whose axes
     agree, the one with the strongest contrast."""
     order = np.argsort(-tri[:, 5])
-    kept: list[np.ndarray] = []
+    kept = np.zeros((len(tri), 6))
+    m = 0
     for t in tri[order]:
-        if any(np.hypot(*(t[:2] - k[:2])) < 0.2 * min(t[4], k[4]) and t[2:4] @ k[2:4] > 0.9 for k in kept):
+        # (each against all kept at once: a frame holds hundreds of candidate triangles)
+        k = kept[:m]
+        near = np.hypot(t[0] - k[:, 0], t[1] - k[:, 1]) < 0.2 * np.minimum(t[4], k[:, 4])
+        if (near & (t[2] * k[:, 2] + t[3] * k[:, 3] > 0.9)).any():
             continue
-        kept.append(t)
-    return np.array(kept) if kept else np.zeros((0, 6))
+        kept[m] = t
+        m += 1
+    return kept[:m].copy() if m else np.zeros((0, 6))
 
 
 def support(tri: np.ndarray, quad: np.ndarray) -> int:
