@@ -151,13 +151,15 @@ def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
     return out
 
 
-def _compact_sides(mask: np.ndarray, light: np.ndarray | None = None) -> np.ndarray:
+def _compact_sides(mask: np.ndarray, light: np.ndarray | None = None,
+                   within: tuple[float, float] = (0.0, np.inf)) -> np.ndarray:
     """Edge lengths (sqrt of area, px) of the blobs of ``mask`` that look like one die.
 
     A blob counts when its minimum-area rectangle is nearly square (aspect < 1.5; edge = sqrt(area)) or
     a row of up to three dice (aspect < 3.3; edge = the rectangle's short side), it fills most of it
     (> 70 %) and, when the lightness channel ``light`` is given, its inside is not uniform (a die shows
-    pips; a lone pip of a white die, a hole or a stain does not).
+    pips; a lone pip of a white die, a hole or a stain does not). Only edges ``within`` (lo, hi) are
+    returned (the costly texture test is made on those alone).
     """
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     sides = []
@@ -171,7 +173,9 @@ def _compact_sides(mask: np.ndarray, light: np.ndarray | None = None) -> np.ndar
         aspect = max(rw, rh) / min(rw, rh)
         # one die, or a row of two or three touching dice (counted by their common edge)
         side = np.sqrt(area) if aspect <= 1.5 else min(rw, rh) if aspect <= 3.3 else 0.0
-        if side <= 0 or (light is not None and not _textured(c, light, side)):
+        if side <= 0 or not within[0] <= side <= within[1]:
+            continue
+        if light is not None and not _textured(c, light, side):
             continue
         sides.append(side)
     return np.array(sides, dtype=np.float64)
@@ -225,9 +229,11 @@ def _scale_vote(mask: np.ndarray, light: np.ndarray | None) -> tuple[float, floa
     short = min(mask.shape[:2])
     best: tuple[int, float, float] | None = None
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    deepest = float(dist.max())
     for s in np.geomspace(max(8.0 / f, short / 90.0), max(9.0 / f, short / 3.0), _VOTE_TRIALS):
-        sides = _compact_sides(_open(mask, s, dist), light)
-        ok = sides[(sides >= 0.75 * s) & (sides <= 1.5 * s)]
+        if deepest <= max(1.0, s * 0.3):
+            break  # the opening leaves nothing at this trial and every larger one
+        ok = _compact_sides(_open(mask, s, dist), light, (0.75 * s, 1.5 * s))
         if len(ok) and (best is None or len(ok) >= best[0]):
             best = (len(ok), float(np.median(ok)) * f, float((ok**2).sum()) * f * f)
     return None if best is None else (best[1], best[2])
