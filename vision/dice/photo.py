@@ -90,6 +90,8 @@ _ONE_ASPECT = 1.3
 # probabilities when both read a die; 0 = the network's value alone.
 CLASSICAL_JOIN = 0.35
 _ONE_SOLIDITY = 0.9
+# A die read within this many die edges of the doubling cube's centre is the cube.
+CUBE_REACH = 0.5
 
 
 def _check_image(image: np.ndarray) -> np.ndarray:
@@ -480,7 +482,8 @@ def _rejoin(
 
 
 def find_dice(
-    image: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None
+    image: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None,
+    cube_xy: tuple[float, float] | None = None,
 ) -> list[DieReading]:
     """Every die in a photo: top-face pips, pixel centre, ``flat``/``cocked`` status, confidence.
 
@@ -492,6 +495,9 @@ def find_dice(
     :param die_size: the die edge in input pixels when known (a board reader knows it from the board:
         a die is about 0.6 checker diameters); None = estimated from the image. Giving it avoids taking
         checkers for dice and skips the costliest step.
+    :param cube_xy: the doubling cube's centre in input pixels, when known (the board reader finds it,
+        :mod:`vision.cube`): a block of about a die's size whose figures a network taught on dice may
+        read as pips; a "die" centred on it (within ``CUBE_REACH`` die edges) is the cube.
     :returns: one :class:`~vision.reading.DieReading` per die found, ``image_xy`` in input pixels (the
         centre of the top face), ``status`` :attr:`DieStatus.FLAT` or :attr:`DieStatus.COCKED`,
         ``confidence`` 0-1, sorted left to right. Blobs with no readable d6 face are dropped.
@@ -500,15 +506,22 @@ def find_dice(
 
     The board statuses (``on_bar`` ...) need the board: :func:`vision.dice.status.apply_board_status`.
     """
-    return list(read_dice(image, region_mask, die_size).dice)
+    return list(read_dice(image, region_mask, die_size, cube_xy).dice)
 
 
 def read_dice(
-    image: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None
+    image: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None,
+    cube_xy: tuple[float, float] | None = None,
 ) -> DiceFrame:
     """:func:`find_dice` plus the typical die edge in input pixels (for
     :func:`vision.dice.status.board_status`). Same parameters and errors."""
-    return read_dice_with(image, region_mask, die_size, net=load_net(), classifier=load_classifier())
+    frame = read_dice_with(image, region_mask, die_size, net=load_net(), classifier=load_classifier())
+    if cube_xy is None or not frame.die_size > 0:
+        return frame
+    # a die beside the cube lies at least half the cube's side and half its own edge from its centre
+    kept = tuple(d for d in frame.dice if d.image_xy is None
+                 or math.dist(d.image_xy, cube_xy) >= CUBE_REACH * frame.die_size)
+    return DiceFrame(kept, frame.die_size)
 
 
 def read_dice_with(
