@@ -86,6 +86,9 @@ _PIP_PX = 1.25
 # A pip's own pixels (and its blur) reach this many pip scales (sigma) from its centre: left out of
 # the body's colour.
 _PIP_CLEAR = 2.6
+# ... but no further than this many die edges (a pip's radius is about 0.09 edges) where those
+# clearings would leave none of the face (a small die's five seen at the larger pip scale).
+_PIP_CLEAR_EDGE = 0.2
 # Where a face has no pip (see _vacancies) nothing at least this pip-like (0 = body, 1 = its
 # shallowest pip, by the pips' smoothed colour); a six's bare centre lies between two pips whose
 # blur reaches it on small dice (up to 0.32 seen).
@@ -416,10 +419,19 @@ def _body(lab: np.ndarray, face: Face, pips: list[Pip], sigma: float,
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
         return None
     yy, xx = np.ogrid[y0:y1, x0:x1]  # (broadcast: the same sums as a full grid)
-    sel = (xx - cx) ** 2 + (yy - cy) ** 2 <= rad * rad
+    area = (xx - cx) ** 2 + (yy - cy) ** 2 <= rad * rad
+    sel = area.copy()
     for i in face.members:
         p = pips[i]
         sel &= (xx - p.x) ** 2 + (yy - p.y) ** 2 > (_PIP_CLEAR * max(sigma, p.sigma)) ** 2
+    if np.count_nonzero(sel) < 6:
+        # a small die seen at the larger pip scale: its pips' clearings cover its face; a pip's
+        # own pixels reach only _PIP_CLEAR_EDGE edges from its centre
+        sel = area
+        for i in face.members:
+            p = pips[i]
+            clear = min(_PIP_CLEAR * max(sigma, p.sigma), _PIP_CLEAR_EDGE * face.edge)
+            sel &= (xx - p.x) ** 2 + (yy - p.y) ** 2 > clear * clear
     vals = lab[y0:y1, x0:x1][sel].astype(np.float32)
     if len(vals) < 6:
         return None

@@ -259,7 +259,6 @@ def test_webcam_rolls() -> None:
 # learns that photo.
 _ROLL_XFAILS = {
     "test12.jpg": "small dice on a walnut board with logos: 4-6 read as no dice",
-    "template3.jpg": "four dice beside mother-of-pearl checkers: 3 4 5 6 read as 3 4 6",
 }
 
 
