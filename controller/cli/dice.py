@@ -21,23 +21,25 @@ _MIN_SIDE = 16
 _GAME_CHECKERS = 15
 
 
-def _board_dice(frame: np.ndarray) -> list[DieReading] | None:
+def _board_dice(frame: np.ndarray) -> tuple[list[DieReading] | None, tuple[float, float] | None]:
     """The dice of a photo that shows a game in play: a board found, clear (status ``ok`` or
     ``too_many_checkers``), at least ``_GAME_CHECKERS`` checkers on its points. The board reader
     reads dice at the checkers' scale and only on the board and its margin, so it does not take a
     broadcast's lettering, the board's hinge or the cube's figures for dice, as the whole-photo
     reader (:func:`vision.dice.photo.find_dice`) can. None when the photo shows no such board (a
-    tray, a table, a covered or empty board)."""
+    tray, a table, a covered or empty board). Also the cube's centre in the photo when the board
+    reader found it (on a covered board too), else None."""
     from vision.reader import read_board
     from vision.reading import FrameStatus
 
     reading = read_board(frame)
+    cube = reading.cube.image_xy if reading.board_found and reading.cube is not None else None
     # (a board read with more checkers of a colour than a set has still shows a game in play)
     if not reading.board_found or reading.status not in (FrameStatus.OK, FrameStatus.TOO_MANY_CHECKERS):
-        return None
+        return None, cube
     if sum(n for _, n in reading.counts()) < _GAME_CHECKERS:
-        return None
-    return list(reading.dice)
+        return None, cube
+    return list(reading.dice), cube
 
 
 def _err(message: str) -> typer.Exit:
@@ -71,8 +73,8 @@ def register(app: typer.Typer) -> None:
             typer.echo("[]")
             return
         try:
-            on_board = _board_dice(frame)
-            found = on_board if on_board is not None else find_dice(frame)
+            on_board, cube = _board_dice(frame)
+            found = on_board if on_board is not None else find_dice(frame, cube_xy=cube)
         except DiceInputError as exc:
             raise _err(f"{image}: {exc}") from None
         out = []

@@ -261,23 +261,23 @@ def find(image: np.ndarray, edge: float, net: DiceNet, classifier: DiceClassifie
          region: np.ndarray | None = None, trust_edge: bool = False) -> tuple[list[CnnDie], float]:
     """The dice of an HxWx3 uint8 BGR image and the die edge used (input px).
 
-    ``edge``: the expected die edge in px. With ``trust_edge`` (a board reader knows its dice's size)
-    the image is scanned at that size only. Otherwise, when the median size the network reports for
-    its dice differs from ``edge`` by more than ``RESCALE``, the image is scanned again at that size;
-    and since a size estimate that took the pips of light dice for dice gives about a fifth of the
-    true edge (and a network scanning at that scale takes pips for dice too), the image is also
-    scanned at ``PIP_SCALES`` times the edge: a coarser scan whose dice hold the finer scan's dice
-    as their pips (:func:`_holds_as_pips`) and which the classifier reads more surely
-    (:func:`_quality`) qualifies. (A group of dice taken for one die at too coarse a scale also holds
-    them, but is read unsurely: measured on dice-d6, mean confidence 0.3-0.5 against 0.6-0.97 for
-    the dice at their own scale; the pips taken for dice 0.3-0.4 against 0.8-0.9.) A guess several
-    times too large (its "dice" are groups of dice read unsurely, or the few dice it accepts) gives
-    way to a finer scan (``FINER_SCALES``) that finds more dice, about as surely and at least
-    ``SURE_ELSEWHERE``, which are not the pips of the first scan's dice; a guess that finds nothing,
-    to the surest other scale (the finer scans only when the first scan's dice are read less surely
-    than ``FINER_DOUBT``). When several scans qualify, the one with the most dice among those
-    read within ``SAME_QUALITY`` of the surest is kept. Each peak is read by ``classifier`` (when given):
-    dropped when it is no die, else its value is the classifier's.
+    ``edge``: the expected die edge in px. With ``trust_edge`` (a board reader knows its dice's size) the
+    image is scanned at that size only. Otherwise, when the median size the network reports for its dice
+    differs from ``edge`` by more than ``RESCALE``, the image is scanned again at that size; and since a
+    size estimate that took the pips of light dice for dice gives about a fifth of the true edge (and a
+    network scanning at that scale takes pips for dice too), the image is also scanned at ``PIP_SCALES``
+    times the edge when its dice are read less surely than ``PIP_DOUBT``: a coarser scan whose dice hold
+    the finer scan's dice as their pips (:func:`_holds_as_pips`) and which the classifier reads more
+    surely (:func:`_quality`) qualifies. (A group of dice taken for one die at too coarse a scale also
+    holds them, but is read unsurely: measured on dice-d6, mean confidence 0.3-0.5 against 0.6-0.97 for
+    the dice at their own scale; the pips taken for dice 0.3-0.4 against 0.8-0.9.) A guess several times
+    too large (its "dice" are groups of dice read unsurely, or the few dice it accepts) gives way to a
+    finer scan (``FINER_SCALES``) that finds more dice, about as surely and at least ``SURE_ELSEWHERE``,
+    which are not the pips of the first scan's dice; a guess that finds nothing, to the surest other scale
+    (the finer scans only when the first scan's dice are read less surely than ``FINER_DOUBT``). When
+    several scans qualify, the one with the most dice among those read within ``SAME_QUALITY`` of the
+    surest is kept. Each peak is read by ``classifier`` (when given): dropped when it is no die, else its
+    value is the classifier's.
 
     :returns: the dice and the die edge (input px) they were read at.
     """
@@ -301,7 +301,9 @@ def find(image: np.ndarray, edge: float, net: DiceNet, classifier: DiceClassifie
         edges = [edge * k for k in PIP_SCALES] + [edge / k for k in FINER_SCALES]
         tries = [(e, got) for e, got in scans(edges) if _quality(got) >= SURE_ELSEWHERE]
     else:
-        tries = [(e, got) for e, got in scans([edge * k for k in PIP_SCALES])
+        # (a first scan that took pips for dice reads them unsurely: only then the coarser scans)
+        pips = [] if _quality(found) >= PIP_DOUBT else scans([edge * k for k in PIP_SCALES])
+        tries = [(e, got) for e, got in pips
                  if _holds_as_pips(got, found, e) and _quality(got) > _quality(found)]
         if not tries and _quality(found) < FINER_DOUBT:
             # a guess several times too large: groups of dice read unsurely, or a few dice accepted
@@ -332,8 +334,12 @@ def _rescans(image: np.ndarray, net: DiceNet, classifier: DiceClassifier, region
 
 
 # Multiples of the die edge at which :func:`find` looks for dice whose pips the first scan took for
-# dice (a pip is about a fifth of a die's edge across).
+# dice (a pip is about a fifth of a die's edge across), when the first scan's dice are read less
+# surely than PIP_DOUBT (mean confidence): on dice-d6 the coarser scan won on two photos, whose first
+# scans read pips as dice at 0.29 and 0.31; first scans of dice at their own scale read at 0.8 and
+# more on all but 7 photos, and there the coarser scans (a third of a photo's time) never won.
 PIP_SCALES = (3.2, 5.0)
+PIP_DOUBT = 0.8
 # Mean confidence (:func:`_quality`) a scan at another scale needs when the guess found nothing.
 SURE_ELSEWHERE = 0.6
 # Scans read this much less surely than the surest are "about as sure" (mean confidence, 0-1).

@@ -2,8 +2,9 @@
 
 Input is a small crop around one die (CIE-Lab, OpenCV 8-bit scaling), the die's mask and the die edge
 in pixels. Pips are blobs at the pip scale found by the determinant of the Hessian summed over the
-three Lab channels (:func:`blob_strength`), so pips of any colour on any body are found (white on red,
-black on white, red on black, yellow on green) while edges and the die outline are not. The top face
+three Lab channels (:func:`vision.dice.blobs.blob_map`, the board reader's detector too), so pips
+of any colour on any body are found (white on red, black on white, red on black, yellow on green)
+while edges and the die outline are not. The top face
 is the best centrally symmetric d6 pip layout among them (:func:`select_face`): pips of side faces
 seen in perspective, glare and marbling rarely fit one.
 """
@@ -15,9 +16,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.dice.blobs import PHOTO_WEIGHTS, blob_map, peaks
 from vision.dice.layout import PHOTO_LAYOUT, Pip, layout_ok, mirror_pairs
 
-__all__ = ["FaceRead", "Pip", "blob_strength", "find_pips", "odd_size", "read_face", "select_face"]
+__all__ = ["FaceRead", "Pip", "find_pips", "odd_size", "read_face", "select_face"]
 
 # Pips of one face: max ratio of contrasts, max Lab distance between their colours.
 _CONTRAST_RATIO = 1.8
@@ -26,9 +28,6 @@ _COLOUR_SPREAD = 45.0
 _UNEXPLAINED = 1.0
 # Pip centres closer than this (die edges) to the die's outline are rim artefacts (corners).
 _RIM = 0.1
-# Chroma (a, b) differences count this many times a lightness difference: texture of marbled and
-# translucent dice is mostly in lightness, coloured pips differ in chroma too.
-_CHROMA_WEIGHT = 2.5
 # Blob detector scale (pip radius ~0.09 die edges -> sigma ~ radius / 1.5), in die edges; peaks must
 # reach _DOH_MIN and _DOH_REL of the die's strongest blob.
 _DOH_SIGMA = 0.06
@@ -114,35 +113,9 @@ def select_face(pips: list[Pip], size: float) -> tuple[list[Pip], tuple[float, f
     return best[2], best[3], 0.5 + 0.5 * conf
 
 
-def blob_strength(lab: np.ndarray, inside: np.ndarray, sigma: float) -> tuple[np.ndarray, np.ndarray]:
-    """Colour-blind, polarity-blind blob measure: determinant of the Hessian summed over Lab channels.
-
-    For a round blob (a pip) both Hessian eigenvalues share a sign in every channel where the pip differs
-    from the face, whatever the colours, so ``det`` is large; along an edge one eigenvalue vanishes
-    (``det`` ~ 0), at a saddle it is negative. Outside ``inside`` the crop is filled with the body colour
-    so the die outline makes no response. Scale-normalised (sigma^2 * sqrt(det)) so the value reads as
-    a colour contrast in Lab units. Source: Lindeberg, "Feature detection with automatic scale
-    selection" (1998), determinant-of-Hessian blob detector.
-
-    :returns: (strength hxw float32, smoothed Lab hxwx3 float32).
-    """
-    body = np.median(lab[inside], axis=0)
-    f = lab.astype(np.float32)
-    f[~inside] = body
-    g = cv2.GaussianBlur(f, (0, 0), sigma)
-    total = np.zeros(lab.shape[:2], np.float32)
-    for c in range(3):
-        ch = g[:, :, c]
-        dxx = cv2.Sobel(ch, cv2.CV_32F, 2, 0, ksize=3)
-        dyy = cv2.Sobel(ch, cv2.CV_32F, 0, 2, ksize=3)
-        dxy = cv2.Sobel(ch, cv2.CV_32F, 1, 1, ksize=3)
-        wt = 1.0 if c == 0 else _CHROMA_WEIGHT**2
-        total += wt * np.maximum(dxx * dyy - dxy * dxy, 0)
-    return (sigma * sigma) * np.sqrt(total), g
-
-
 def find_pips(lab: np.ndarray, mask: np.ndarray, size: float) -> list[Pip]:
-    """Pips as peaks of :func:`blob_strength` at the pip scale (pip radius ~0.09 die edges).
+    """Pips as peaks of :func:`vision.dice.blobs.blob_map` (the three Lab channels, chroma weighted)
+    at the pip scale (pip radius ~0.09 die edges).
 
     :param lab: hxwx3 uint8 Lab crop; :param mask: hxw uint8 (255 = die); :param size: die edge, px.
     :returns: up to 12 pips, strongest first, at least ``_RIM`` die edges inside the mask and at least
@@ -152,11 +125,13 @@ def find_pips(lab: np.ndarray, mask: np.ndarray, size: float) -> list[Pip]:
     if inside.sum() < 9:
         return []
     sigma = max(0.7, _DOH_SIGMA * size)
-    resp, g = blob_strength(lab, inside, sigma)
+    # outside the die the crop is filled with the body colour, so its outline makes no response
+    f = lab.astype(np.float32)
+    f[~inside] = np.median(lab[inside], axis=0)
+    blobs = blob_map(f, sigma, PHOTO_WEIGHTS)
+    resp, g = blobs.strength, blobs.smoothed
     dt = cv2.distanceTransform(np.pad(mask, 1), cv2.DIST_L2, 3)[1:-1, 1:-1]
-    nb = odd_size(size * 0.14)
-    peaks = (resp >= cv2.dilate(resp, np.ones((nb, nb), np.uint8))) & (resp > _DOH_MIN) & (dt >= _RIM * size)
-    ys, xs = np.nonzero(peaks)
+    ys, xs = peaks(resp, odd_size(size * 0.14), _DOH_MIN, dt >= _RIM * size)
     if len(xs) == 0:
         return []
     strongest = np.argsort(-resp[ys, xs])[:12]

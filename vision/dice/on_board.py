@@ -10,7 +10,7 @@ so the dice are found by what every die shows whatever its colour -- its pips:
    as far as the smallest pips need (:func:`dice_view`), and a dim view brought to a normal exposure
    (a dark room shrinks every pip's contrast below the floors).
 2. **Pips.** Small round blobs at two pip scales: peaks of the scale-normalised determinant of the
-   Hessian of the lightness (Lindeberg, "Feature detection with automatic scale selection", 1998),
+   Hessian of the lightness (:mod:`vision.dice.blobs`, the photo reader's detector on one channel),
    dark or light, with the Hessian's eigenvalue ratio as roundness. Straight edges (triangles,
    printed lines, rims) give little response and line ends and tips are elongated; the checkers'
    discs and rims, the gaps between touching checkers and the cube are left out (:func:`board_pips`).
@@ -30,7 +30,7 @@ so the dice are found by what every die shows whatever its colour -- its pips:
 
 The status by :func:`vision.dice.status.board_status` (``off_board``, ``on_bar``, ``on_checker``,
 then ``cocked`` -- a side face's pips beside the top face, or a four's or five's corner pips
-foreshortened from a square (:func:`_foreshortened`) -- or ``flat``; RULES.md B15/N10); a die
+foreshortened from a square (:func:`vision.dice.tilt.is_cocked`) -- or ``flat``; RULES.md B15/N10); a die
 between two checkers, or where a stack's next checker would lie with that checker's colour round
 it, is ``on_checker`` too (the checker under it is hidden from the stack counter).
 ``wrong_half`` needs to know who rolled: the controller decides it.
@@ -46,11 +46,12 @@ import numpy as np
 
 from vision.arrays import channel_norm, scratch
 from vision.board.geometry import BoardGeometry
+from vision.dice.blobs import BOARD_WEIGHTS, blob_map, peaks, roundness
 from vision.dice.board_faces import Face, find_faces
 from vision.dice.layout import Pip
-from vision.dice.status import BoardRegions, board_status
-from vision.dice.tilt import ASPECT_MIN, corner_aspect
-from vision.reading import DieReading, DieStatus
+from vision.dice.status import BoardRegions, board_status, die_status
+from vision.dice.tilt import BOARD_COCK, is_cocked
+from vision.reading import DieReading
 
 __all__ = ["DiceView", "board_pips", "dice_view", "find_board_dice"]
 
@@ -85,6 +86,9 @@ _PIP_PX = 1.25
 # A pip's own pixels (and its blur) reach this many pip scales (sigma) from its centre: left out of
 # the body's colour.
 _PIP_CLEAR = 2.6
+# ... but no further than this many die edges (a pip's radius is about 0.09 edges) where those
+# clearings would leave none of the face (a small die's five seen at the larger pip scale).
+_PIP_CLEAR_EDGE = 0.2
 # Where a face has no pip (see _vacancies) nothing at least this pip-like (0 = body, 1 = its
 # shallowest pip, by the pips' smoothed colour); a six's bare centre lies between two pips whose
 # blur reaches it on small dice (up to 0.32 seen).
@@ -152,15 +156,6 @@ _BEYOND_RING = 1.5
 _UNDER_SAME = 25.0
 _UNDER_MIN = 0.4
 _UNDER_DROP = 0.12
-# A cocked die's side face: pips this strong against the top face's weakest, this far (edges) from
-# the top face's centre.
-_SIDE_CONTRAST = 0.6
-_SIDE_NEAR = 0.55
-_SIDE_FAR = 0.9
-_SIDE_SPREAD = 70.0
-# A four's or five's corner square is judged for foreshortening (a cocked die's tilted top face) only
-# on dice at least this many input px across: the pips' centres are then good to a few per cent.
-_GRID_MIN_EDGE_PX = 10.0
 # A pip's isolation is sampled on a ring of this many pip scales (sigma) around it; the least share
 # of every pip's ring that must be the face's body.
 _ISOLATION_RING = 2.5
@@ -278,28 +273,6 @@ def _gain(grey: np.ndarray) -> float:
     return min(_MAX_GAIN, _EXPOSED / max(top, 1.0))
 
 
-def _doh(light: np.ndarray, sigma: float,
-         slot: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(strength, dxx, dyy, dxy) float32 (H, W) at scale ``sigma`` px; the derivatives are scaled by
-    sigma squared so that sqrt(det) is the scale-normalised strength. The arrays are scratch space
-    (:mod:`vision.arrays`) of ``slot``: valid until the next call with that slot on this thread."""
-    s2 = sigma * sigma
-    shape = light.shape
-
-    def buf(name: str) -> np.ndarray:
-        return scratch(f"board_dice.doh{slot}.{name}", shape)
-
-    g = cv2.GaussianBlur(light, (0, 0), sigma, dst=buf("g"))
-    dxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, dst=buf("dxx"), ksize=3, scale=s2)
-    dyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, dst=buf("dyy"), ksize=3, scale=s2)
-    dxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, dst=buf("dxy"), ksize=3, scale=s2)
-    det = cv2.multiply(dxx, dyy, dst=buf("det"))
-    cv2.subtract(det, cv2.multiply(dxy, dxy, dst=g), dst=det)
-    cv2.threshold(det, 0.0, 0.0, cv2.THRESH_TOZERO, dst=det)
-    strength = cv2.sqrt(det, dst=buf("strength"))
-    return strength, dxx, dyy, dxy
-
-
 def board_pips(lab: np.ndarray, sigmas: tuple[float, ...], keep: np.ndarray | None = None) -> list[Pip]:
     """Pip-like blobs of a rectified field, strongest first (at most ``_MAX_PIPS``).
 
@@ -312,36 +285,29 @@ def board_pips(lab: np.ndarray, sigmas: tuple[float, ...], keep: np.ndarray | No
     """
     light = scratch("board_dice.light", lab.shape[:2])
     light[:] = lab[:, :, 0]
-    scales = [_doh(light, sigma, slot) for slot, sigma in enumerate(sigmas)]
+    scales = [blob_map(light, sigma, BOARD_WEIGHTS, slot=f"board{slot}") for slot, sigma in enumerate(sigmas)]
     # (the strongest scale's strength and the peak test in scratch arrays too: no fresh pages)
-    shape = light.shape
-    strength = scratch("board_dice.strength", shape)
-    np.copyto(strength, scales[0][0])
+    strength = scratch("board_dice.strength", light.shape)
+    np.copyto(strength, scales[0].strength)
     for sc in scales[1:]:
-        np.maximum(strength, sc[0], out=strength)
-    dilated = cv2.dilate(strength, np.ones((3, 3), np.uint8), dst=scratch("board_dice.dilated", shape))
-    peaks = np.greater_equal(strength, dilated, out=scratch("board_dice.peaks", shape, np.bool_))
-    peaks &= np.greater(strength, _PIP_MIN, out=scratch("board_dice.strong", shape, np.bool_))
-    if keep is not None:
-        peaks &= keep
-    ys, xs = np.nonzero(peaks)
+        np.maximum(strength, sc.strength, out=strength)
+    ys, xs = peaks(strength, 3, _PIP_MIN, keep, slot="board")
     if len(xs) == 0:
         return []
-    which = np.argmax(np.stack([sc[0][ys, xs] for sc in scales]), axis=0)
-    a = np.choose(which, [sc[1][ys, xs] for sc in scales])
-    b = np.choose(which, [sc[2][ys, xs] for sc in scales])
-    c = np.choose(which, [sc[3][ys, xs] for sc in scales])
+    which = np.argmax(np.stack([sc.strength[ys, xs] for sc in scales]), axis=0)
+    a = np.choose(which, [sc.dxx[ys, xs] for sc in scales])
+    b = np.choose(which, [sc.dyy[ys, xs] for sc in scales])
+    c = np.choose(which, [sc.dxy[ys, xs] for sc in scales])
     scale = np.asarray(sigmas, np.float64)[which]
-    root = np.sqrt((a - b) ** 2 + 4 * c * c)
-    roundness = np.maximum(0.0, np.abs(a + b) - root) / np.maximum(np.abs(a + b) + root, 1e-6)
-    ok = roundness >= _ROUND_MIN
-    ys, xs, a, b, roundness, scale = ys[ok], xs[ok], a[ok], b[ok], roundness[ok], scale[ok]
+    round_ = roundness(a, b, c)
+    ok = round_ >= _ROUND_MIN
+    ys, xs, a, b, round_, scale = ys[ok], xs[ok], a[ok], b[ok], round_[ok], scale[ok]
     order = np.argsort(-strength[ys, xs])[:_MAX_PIPS]
     y, x = ys[order], xs[order]
     colour = _mean3x3(lab, x, y)
     fx, fy = _subpixels(strength, x, y)
     peak = strength[y, x]
-    return [Pip(float(fx[k]), float(fy[k]), float(peak[k]), bool(a[j] + b[j] > 0), float(roundness[j]),
+    return [Pip(float(fx[k]), float(fy[k]), float(peak[k]), bool(a[j] + b[j] > 0), float(round_[j]),
                      (float(colour[k, 0]), float(colour[k, 1]), float(colour[k, 2])), float(scale[j]))
             for k, j in enumerate(order)]
 
@@ -453,10 +419,19 @@ def _body(lab: np.ndarray, face: Face, pips: list[Pip], sigma: float,
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
         return None
     yy, xx = np.ogrid[y0:y1, x0:x1]  # (broadcast: the same sums as a full grid)
-    sel = (xx - cx) ** 2 + (yy - cy) ** 2 <= rad * rad
+    area = (xx - cx) ** 2 + (yy - cy) ** 2 <= rad * rad
+    sel = area.copy()
     for i in face.members:
         p = pips[i]
         sel &= (xx - p.x) ** 2 + (yy - p.y) ** 2 > (_PIP_CLEAR * max(sigma, p.sigma)) ** 2
+    if np.count_nonzero(sel) < 6:
+        # a small die seen at the larger pip scale: its pips' clearings cover its face; a pip's
+        # own pixels reach only _PIP_CLEAR_EDGE edges from its centre
+        sel = area
+        for i in face.members:
+            p = pips[i]
+            clear = min(_PIP_CLEAR * max(sigma, p.sigma), _PIP_CLEAR_EDGE * face.edge)
+            sel &= (xx - p.x) ** 2 + (yy - p.y) ** 2 > clear * clear
     vals = lab[y0:y1, x0:x1][sel].astype(np.float32)
     if len(vals) < 6:
         return None
@@ -611,10 +586,10 @@ def _gate(image: np.ndarray, frame: _Frame, masked: list[tuple[float, float, flo
           cube: tuple[float, float, float] | None,
           sigma: float) -> tuple[list[tuple[float, float]], float] | None:
     """Where pips may be, from a coarse look: the grey frame at half size (a Gaussian pyramid step)
-    warped to the dice view at half its scale, and the blobs there (:func:`_doh` at half the pip
-    scale) at least ``_GATE_MIN`` strong and ``_GATE_ROUND`` round, off the masked discs and the
-    cube (``masked``, ``cube``: whole-view px). Returns the blobs' centres in whole-view px and the
-    view's exposure gain (:func:`_gain`), or None when the pips are too small to be seen at half
+    warped to the dice view at half its scale, and the blobs there (:func:`vision.dice.blobs.blob_map`
+    at half the pip scale) at least ``_GATE_MIN`` strong and ``_GATE_ROUND`` round, off the masked
+    discs and the cube (``masked``, ``cube``: whole-view px). Returns the blobs' centres in whole-view
+    px and the view's exposure gain (:func:`_gain`), or None when the pips are too small to be seen at half
     size (``sigma``, the pip scale in view px, below ``_GATE_SIGMA``): then the whole view is read.
     A loose look: every pip of a die that the full search reads is much stronger than the gate asks."""
     if sigma < _GATE_SIGMA:
@@ -627,15 +602,11 @@ def _gate(image: np.ndarray, frame: _Frame, masked: list[tuple[float, float, flo
     light = scratch("board_dice.gate", coarse.shape)
     cv2.convertScaleAbs(coarse, coarse, alpha=max(1.0, gain))
     light[:] = coarse
-    strength, dxx, dyy, dxy = _doh(light, 0.5 * sigma, slot=9)
+    blobs = blob_map(light, 0.5 * sigma, BOARD_WEIGHTS, slot="gate")
     keep = _keep(light.shape, [(x / 2, y / 2, r / 2) for x, y, r in masked],
                  None if cube is None else (cube[0] / 2, cube[1] / 2, cube[2] / 2))
-    peaks = (strength >= cv2.dilate(strength, np.ones((3, 3), np.uint8))) & (strength > _GATE_MIN) & keep
-    ys, xs = np.nonzero(peaks)
-    a, b, c = dxx[ys, xs], dyy[ys, xs], dxy[ys, xs]
-    root = np.sqrt((a - b) ** 2 + 4 * c * c)
-    roundness = np.maximum(0.0, np.abs(a + b) - root) / np.maximum(np.abs(a + b) + root, 1e-6)
-    ok = roundness >= _GATE_ROUND
+    ys, xs = peaks(blobs.strength, 3, _GATE_MIN, keep)
+    ok = roundness(blobs.dxx[ys, xs], blobs.dyy[ys, xs], blobs.dxy[ys, xs]) >= _GATE_ROUND
     return [(2.0 * float(x), 2.0 * float(y)) for x, y in zip(xs[ok], ys[ok], strict=True)], gain
 
 
@@ -834,20 +805,22 @@ def _readings(faces: list[Face], pips: list[Pip], geom: BoardGeometry, dv: DiceV
     """The readings of the faces of one view ``dv``; ``stack_view``: a view and its Lab round a
     rectified point (for :func:`_on_stack`)."""
     regions = _regions(geom, discs)
+    used = {i for f in faces for i in f.members}
     out = []
     for f in faces:
         cx, cy = f.centre
         ends = geom.to_image(dv.to_rectified(np.array([[cx, cy], [cx + f.edge, cy]])))
         xy, edge_px = ends[0], float(np.linalg.norm(ends[1] - ends[0]))
-        tilted = _cocked(f, faces, pips) or (edge_px >= _GRID_MIN_EDGE_PX and _foreshortened(f, pips))
-        flat = DieStatus.COCKED if tilted else DieStatus.FLAT
-        die = DieReading(len(f.members), (float(xy[0]), float(xy[1])), flat, _confidence(f))
-        status = board_status(die, regions, edge_px)
+        tilted = is_cocked(f.centre, [pips[i] for i in f.members], f.edge, BOARD_COCK,
+                           others=[p for i, p in enumerate(pips) if i not in used], input_edge=edge_px)
+        die = DieReading(len(f.members), (float(xy[0]), float(xy[1])), die_status(tilted), _confidence(f))
         rect_xy = dv.to_rectified(np.array([[cx, cy]]))[0]
-        if status in (DieStatus.FLAT, DieStatus.COCKED) and (
-                _between_checkers(rect_xy, discs)
-                or _on_stack(rect_xy, discs, *_lab_first(stack_view(rect_xy)))):
-            status = DieStatus.ON_CHECKER
+
+        def hidden(rect_xy: np.ndarray = rect_xy) -> bool:
+            return _between_checkers(rect_xy, discs) or _on_stack(
+                rect_xy, discs, *_lab_first(stack_view(rect_xy)))
+
+        status = board_status(die, regions, edge_px, hidden)
         out.append(replace(die, status=status))
     return out
 
@@ -899,42 +872,6 @@ def _on_stack(xy: np.ndarray, discs: list[tuple[float, float, float]], lab: np.n
         if share[0] >= _UNDER_MIN and share[0] - share[1] >= _UNDER_DROP:
             return True
     return False
-
-
-def _cocked(face: Face, faces: list[Face], pips: list[Pip]) -> bool:
-    """A die resting tilted (on an edge, against the frame or a checker) shows a side face beside its
-    top face: at least two blobs like its pips (same polarity, at least _SIDE_CONTRAST of its weakest
-    pip, round), in no other face, _SIDE_NEAR-_SIDE_FAR edges from its centre and all on one side
-    of it (within _SIDE_SPREAD degrees as seen from the centre). Pips of a touching die are pips of
-    its own face."""
-    used = {i for f in faces for i in f.members}
-    weakest = min(pips[i].contrast for i in face.members)
-    polarity = pips[face.members[0]].dark
-    cx, cy = face.centre
-    angles = []
-    for i, p in enumerate(pips):
-        if i in used or p.dark != polarity or p.contrast < _SIDE_CONTRAST * weakest or p.roundness < 0.5:
-            continue
-        d = float(np.hypot(p.x - cx, p.y - cy))
-        if _SIDE_NEAR * face.edge <= d <= _SIDE_FAR * face.edge:
-            angles.append(np.arctan2(p.y - cy, p.x - cx))
-    if len(angles) < 2:
-        return False
-    a = np.array(angles)
-    spread = np.angle(np.exp(1j * (a[:, None] - a[None, :])))
-    return bool(np.abs(spread).max() <= np.radians(_SIDE_SPREAD))
-
-
-def _foreshortened(face: Face, pips: list[Pip]) -> bool:
-    """A four's or five's corner pips, seen in the rectified field, make a square when the die lies
-    flat (its top face parallel to the board); a cocked die's tilted face makes a rectangle of aspect
-    1/cos t (:func:`vision.dice.tilt.corner_aspect`): at least ``ASPECT_MIN`` (a tilt of 34 degrees
-    or more) is cocked (RULES.md B15, N10). Measured: rendered cocked fours 1.28-1.55, flat ones and
-    the real boards' fours and fives 1.00-1.06."""
-    if len(face.members) not in (4, 5):
-        return False
-    found = corner_aspect([(pips[i].x, pips[i].y) for i in face.members], face.centre)
-    return found is not None and found[0] >= ASPECT_MIN
 
 
 def _confidence(face: Face) -> float:

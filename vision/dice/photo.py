@@ -38,12 +38,14 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.dice.cnn import DiceClassifier, DiceNet, load_classifier, load_net
+from vision.dice.blobs import PHOTO_WEIGHTS, blob_map, peaks
+from vision.dice.cnn import CnnDie, DiceClassifier, DiceNet, load_classifier, load_net
 from vision.dice.cnn import find as cnn_find
-from vision.dice.faces import FaceRead, blob_strength, odd_size, read_face
-from vision.dice.tilt import is_cocked
+from vision.dice.faces import FaceRead, odd_size, read_face
+from vision.dice.status import die_status
+from vision.dice.tilt import PHOTO_COCK, Outline, is_cocked
 from vision.errors import DiceInputError
-from vision.reading import DieReading, DieStatus
+from vision.reading import DieReading
 
 __all__ = ["find_dice", "read_dice", "DiceFrame", "DieCandidate", "find_die_candidates", "DiceInputError"]
 
@@ -88,6 +90,8 @@ _ONE_ASPECT = 1.3
 # probabilities when both read a die; 0 = the network's value alone.
 CLASSICAL_JOIN = 0.35
 _ONE_SOLIDITY = 0.9
+# A die read within this many die edges of the doubling cube's centre is the cube.
+CUBE_REACH = 0.5
 
 
 def _check_image(image: np.ndarray) -> np.ndarray:
@@ -149,13 +153,15 @@ def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
     return out
 
 
-def _compact_sides(mask: np.ndarray, light: np.ndarray | None = None) -> np.ndarray:
+def _compact_sides(mask: np.ndarray, light: np.ndarray | None = None,
+                   within: tuple[float, float] = (0.0, np.inf)) -> np.ndarray:
     """Edge lengths (sqrt of area, px) of the blobs of ``mask`` that look like one die.
 
     A blob counts when its minimum-area rectangle is nearly square (aspect < 1.5; edge = sqrt(area)) or
     a row of up to three dice (aspect < 3.3; edge = the rectangle's short side), it fills most of it
     (> 70 %) and, when the lightness channel ``light`` is given, its inside is not uniform (a die shows
-    pips; a lone pip of a white die, a hole or a stain does not).
+    pips; a lone pip of a white die, a hole or a stain does not). Only edges ``within`` (lo, hi) are
+    returned (the costly texture test is made on those alone).
     """
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     sides = []
@@ -169,7 +175,9 @@ def _compact_sides(mask: np.ndarray, light: np.ndarray | None = None) -> np.ndar
         aspect = max(rw, rh) / min(rw, rh)
         # one die, or a row of two or three touching dice (counted by their common edge)
         side = np.sqrt(area) if aspect <= 1.5 else min(rw, rh) if aspect <= 3.3 else 0.0
-        if side <= 0 or (light is not None and not _textured(c, light, side)):
+        if side <= 0 or not within[0] <= side <= within[1]:
+            continue
+        if light is not None and not _textured(c, light, side):
             continue
         sides.append(side)
     return np.array(sides, dtype=np.float64)
@@ -223,9 +231,11 @@ def _scale_vote(mask: np.ndarray, light: np.ndarray | None) -> tuple[float, floa
     short = min(mask.shape[:2])
     best: tuple[int, float, float] | None = None
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    deepest = float(dist.max())
     for s in np.geomspace(max(8.0 / f, short / 90.0), max(9.0 / f, short / 3.0), _VOTE_TRIALS):
-        sides = _compact_sides(_open(mask, s, dist), light)
-        ok = sides[(sides >= 0.75 * s) & (sides <= 1.5 * s)]
+        if deepest <= max(1.0, s * 0.3):
+            break  # the opening leaves nothing at this trial and every larger one
+        ok = _compact_sides(_open(mask, s, dist), light, (0.75 * s, 1.5 * s))
         if len(ok) and (best is None or len(ok) >= best[0]):
             best = (len(ok), float(np.median(ok)) * f, float((ok**2).sum()) * f * f)
     return None if best is None else (best[1], best[2])
@@ -387,7 +397,7 @@ def _pip_first_candidates(
     """Dice the surface model missed (a white die on a white tray): clusters of strong pips outside
     every candidate found so far, each taken as a die centred on its pips.
 
-    Pips are peaks of :func:`vision.dice.faces.blob_strength` at the typical pip scale; pips closer than
+    Pips are peaks of :func:`vision.dice.blobs.blob_map` at the typical pip scale; pips closer than
     0.6 die edges join one cluster (single linkage); a cluster becomes a round mask of radius 0.6 die
     edges around its mean.
     """
@@ -399,12 +409,11 @@ def _pip_first_candidates(
         covered[c.y0 : c.y0 + ch, c.x0 : c.x0 + cw] |= c.mask
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (odd_size(0.5 * size),) * 2)
     covered = np.asarray(cv2.dilate(covered, disc), np.uint8)
-    resp, _ = blob_strength(lab, np.ones((h, w), bool), max(0.7, 0.06 * size))
-    nb = odd_size(size * 0.14)
-    peaks = (resp >= cv2.dilate(resp, np.ones((nb, nb), np.uint8))) & (resp > _PIP_FIRST_MIN) & (covered == 0)
+    resp = blob_map(lab.astype(np.float32), max(0.7, 0.06 * size), PHOTO_WEIGHTS).strength
+    free = covered == 0
     if region is not None:
-        peaks &= region
-    ys, xs = np.nonzero(peaks)
+        free &= region
+    ys, xs = peaks(resp, odd_size(size * 0.14), _PIP_FIRST_MIN, free)
     if len(xs) == 0 or len(xs) > 400:
         return []
     pts = np.stack([xs, ys], axis=1).astype(np.float64)
@@ -473,7 +482,8 @@ def _rejoin(
 
 
 def find_dice(
-    image: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None
+    image: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None,
+    cube_xy: tuple[float, float] | None = None,
 ) -> list[DieReading]:
     """Every die in a photo: top-face pips, pixel centre, ``flat``/``cocked`` status, confidence.
 
@@ -485,6 +495,9 @@ def find_dice(
     :param die_size: the die edge in input pixels when known (a board reader knows it from the board:
         a die is about 0.6 checker diameters); None = estimated from the image. Giving it avoids taking
         checkers for dice and skips the costliest step.
+    :param cube_xy: the doubling cube's centre in input pixels, when known (the board reader finds it,
+        :mod:`vision.cube`): a block of about a die's size whose figures a network taught on dice may
+        read as pips; a "die" centred on it (within ``CUBE_REACH`` die edges) is the cube.
     :returns: one :class:`~vision.reading.DieReading` per die found, ``image_xy`` in input pixels (the
         centre of the top face), ``status`` :attr:`DieStatus.FLAT` or :attr:`DieStatus.COCKED`,
         ``confidence`` 0-1, sorted left to right. Blobs with no readable d6 face are dropped.
@@ -493,15 +506,22 @@ def find_dice(
 
     The board statuses (``on_bar`` ...) need the board: :func:`vision.dice.status.apply_board_status`.
     """
-    return list(read_dice(image, region_mask, die_size).dice)
+    return list(read_dice(image, region_mask, die_size, cube_xy).dice)
 
 
 def read_dice(
-    image: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None
+    image: np.ndarray, region_mask: np.ndarray | None = None, die_size: float | None = None,
+    cube_xy: tuple[float, float] | None = None,
 ) -> DiceFrame:
     """:func:`find_dice` plus the typical die edge in input pixels (for
     :func:`vision.dice.status.board_status`). Same parameters and errors."""
-    return read_dice_with(image, region_mask, die_size, net=load_net(), classifier=load_classifier())
+    frame = read_dice_with(image, region_mask, die_size, net=load_net(), classifier=load_classifier())
+    if cube_xy is None or not frame.die_size > 0:
+        return frame
+    # a die beside the cube lies at least half the cube's side and half its own edge from its centre
+    kept = tuple(d for d in frame.dice if d.image_xy is None
+                 or math.dist(d.image_xy, cube_xy) >= CUBE_REACH * frame.die_size)
+    return DiceFrame(kept, frame.die_size)
 
 
 def read_dice_with(
@@ -514,8 +534,8 @@ def read_dice_with(
     w = _work_of(img, region_mask)
     if net is not None:
         # the network finds dice itself: the classical candidates give the die size and cocked status
-        reads, size = read_candidates(w, die_size, pip_first=False)
-        return _read_with_net(img, w, net, classifier, reads, size, region_mask, die_size)
+        cands, size = _sized_candidates(w, die_size, pip_first=False)
+        return _read_with_net(img, w, net, classifier, cands, size, region_mask, die_size)
     reads, size = read_candidates(w, die_size)
     out: list[DieReading] = []
     for c, face in reads:
@@ -523,23 +543,23 @@ def read_dice_with(
             continue
         cx, cy = face.centre
         xy = ((c.x0 + cx) / w.scale, (c.y0 + cy) / w.scale)
-        status = DieStatus.COCKED if _cocked(w.lab, c, face) else DieStatus.FLAT
-        out.append(DieReading(face.value, xy, status, face.confidence))
+        out.append(DieReading(face.value, xy, die_status(_cocked(w.lab, c, face)), face.confidence))
     out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
     return DiceFrame(tuple(out), size)
 
 
 def _read_with_net(
     img: np.ndarray, w: _Work, net: DiceNet, classifier: DiceClassifier | None,
-    reads: list[tuple[DieCandidate, FaceRead | None]], size: float, region_mask: np.ndarray | None,
-    die_size: float | None,
+    cands: list[DieCandidate], size: float, region_mask: np.ndarray | None, die_size: float | None,
 ) -> DiceFrame:
     """Dice found and read by the network (:func:`vision.dice.cnn.find`) at the classical die size;
-    the status is judged on the nearest classical face (:func:`_cocked`)."""
+    the status is judged on the nearest classical face (:func:`_cocked`). Only the candidates that
+    may hold such a face are read (:func:`_near_found`)."""
     h, wd = img.shape[:2]
     edge = float(die_size) if die_size else size if size > 0 else min(h, wd) / 15.0
     region = None if region_mask is None else np.asarray(region_mask) > 0
     found, edge = cnn_find(img, edge, net, classifier, region, trust_edge=die_size is not None)
+    reads = _read_faces(w.lab, _near_found(cands, w.scale, found))
     faces = [((c.x0 + f.centre[0]) / w.scale, (c.y0 + f.centre[1]) / w.scale, f, c)
              for c, f in reads if f is not None]
     out = []
@@ -557,8 +577,7 @@ def _read_with_net(
             value = int(np.argmax(q)) + 1
             confidence = d.p_die * float(q[value - 1])
         cocked = bool(order) and _cocked(w.lab, faces[order[0][1]][3], near[0])
-        status = DieStatus.COCKED if cocked else DieStatus.FLAT
-        out.append(DieReading(value, d.xy, status, float(np.clip(confidence, 0.0, 1.0))))
+        out.append(DieReading(value, d.xy, die_status(cocked), float(np.clip(confidence, 0.0, 1.0))))
     out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
     return DiceFrame(tuple(out), edge)
 
@@ -570,8 +589,8 @@ def _cocked(lab: np.ndarray, c: DieCandidate, face: FaceRead) -> bool:
     if not c.outline:
         return False
     h, w = c.mask.shape
-    return is_cocked(lab[c.y0 : c.y0 + h, c.x0 : c.x0 + w], c.mask, face.centre,
-                     [(p.x, p.y) for p in face.pips], c.size)
+    outline = Outline(lab[c.y0 : c.y0 + h, c.x0 : c.x0 + w], c.mask)
+    return is_cocked(face.centre, face.pips, c.size, PHOTO_COCK, outline)
 
 
 def read_candidates(
@@ -580,14 +599,43 @@ def read_candidates(
     """Every die candidate of a prepared image with its classical face reading (None: no d6 face)
     and the typical die edge in input pixels. ``pip_first``: also look for dice by their pips
     outside the foreground blobs."""
+    cands, size = _sized_candidates(w, die_size, pip_first)
+    return _read_faces(w.lab, cands), size
+
+
+def _sized_candidates(w: _Work, die_size: float | None, pip_first: bool) -> tuple[list[DieCandidate], float]:
+    """The candidates of :func:`read_candidates`, unread, and the typical die edge (input px)."""
     cands = _find_candidates(w, die_size)
     if not cands:
         return [], float(die_size or 0.0)
-    lab = w.lab
     if pip_first:
-        cands = cands + _pip_first_candidates(lab, cands, w.region)
+        cands = cands + _pip_first_candidates(w.lab, cands, w.region)
+    return cands, float(np.median([c.size for c in cands])) / w.scale
+
+
+def _read_faces(lab: np.ndarray, cands: list[DieCandidate]) -> list[tuple[DieCandidate, FaceRead | None]]:
+    """Each candidate with its classical face reading (None: no d6 face); blobs split into dice
+    where one part alone shows pips rejoined (:func:`_rejoin`)."""
     faces: list[tuple[DieCandidate, FaceRead | None]] = []
     for c in cands:
         h, wd = c.mask.shape
         faces.append((c, read_face(lab[c.y0 : c.y0 + h, c.x0 : c.x0 + wd], c.mask, c.size, c.outline)))
-    return _rejoin(faces, lab), float(np.median([c.size for c in cands])) / w.scale
+    return _rejoin(faces, lab)
+
+
+def _near_found(cands: list[DieCandidate], scale: float, found: list[CnnDie]) -> list[DieCandidate]:
+    """The candidates whose crop reaches within 0.75 die edges of a die the network found (a face
+    read in a crop lies inside it, so no other candidate's face can be that die's), with every
+    other part of a blob split into dice when one part does (:func:`_rejoin` reads them together);
+    in their order. ``scale``: working px per input px."""
+    near: set[int] = set()
+    for c in cands:
+        h, wd = c.mask.shape
+        x0, y0, x1, y1 = c.x0 / scale, c.y0 / scale, (c.x0 + wd) / scale, (c.y0 + h) / scale
+        for d in found:
+            dx = max(x0 - d.xy[0], 0.0, d.xy[0] - x1)
+            dy = max(y0 - d.xy[1], 0.0, d.xy[1] - y1)
+            if math.hypot(dx, dy) < 0.75 * d.edge:
+                near.add(id(c) if c.whole is None else id(c.whole))
+                break
+    return [c for c in cands if (id(c) if c.whole is None else id(c.whole)) in near]

@@ -1,6 +1,7 @@
 """Where a die lies relative to the board: the statuses that need board geometry.
 
-:func:`vision.dice.photo.find_dice` knows only the die itself (``flat`` or ``cocked``). The board reader knows
+:func:`die_status` is what a die reader knows of the die itself (``flat`` or ``cocked``); both
+readers take it from here. The board reader knows
 where the board, the bar, the roller's half and the checkers are; it describes them with plain arrays
 (a :class:`BoardRegions`) and calls :func:`board_status` (one die) or :func:`apply_board_status` (all
 dice of a frame). RULES.md B15 (backgammon) and N10 (long nardy): a die that is cocked, off the board,
@@ -11,7 +12,7 @@ All coordinates are pixels ``(x, y)`` of the same image the dice were read from.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -19,7 +20,7 @@ import numpy as np
 
 from vision.reading import DieReading, DieStatus
 
-__all__ = ["BoardRegions", "board_status", "apply_board_status"]
+__all__ = ["BoardRegions", "apply_board_status", "board_status", "die_status"]
 
 
 @dataclass(frozen=True)
@@ -48,15 +49,25 @@ def _inside(poly: np.ndarray, xy: tuple[float, float]) -> bool:
     return cv2.pointPolygonTest(poly.reshape(-1, 1, 2), (float(xy[0]), float(xy[1])), False) >= 0
 
 
-def board_status(die: DieReading, regions: BoardRegions, die_size: float) -> DieStatus:
+def die_status(cocked: bool) -> DieStatus:
+    """The status of a die as its reader sees it, without the board: ``cocked`` (by
+    :func:`vision.dice.tilt.is_cocked`) or ``flat``; :func:`board_status` adds the board's."""
+    return DieStatus.COCKED if cocked else DieStatus.FLAT
+
+
+def board_status(die: DieReading, regions: BoardRegions, die_size: float,
+                 hidden: Callable[[], bool] | None = None) -> DieStatus:
     """The status of one die on a board, by precedence (the first that applies):
 
-    ``off_board`` (centre outside the playing area) > ``on_bar`` > ``on_checker`` (touching a checker)
-    > ``cocked`` (from the die reader) > ``wrong_half`` (outside the roller's half) > ``flat``.
+    ``off_board`` (centre outside the playing area) > ``on_bar`` > ``on_checker`` (touching a checker,
+    or ``hidden`` says so) > ``cocked`` (from the die reader) > ``wrong_half`` (outside the roller's
+    half) > ``flat``.
 
-    :param die: a reading from :func:`vision.dice.photo.find_dice` (``image_xy`` in pixels; None -> as is).
+    :param die: a reading from either die reader (``image_xy`` in pixels; None -> as is).
     :param regions: the board geometry, in the same image's pixels.
     :param die_size: the die edge in pixels (scales the "against a checker" distance).
+    :param hidden: the board reader's own look (asked only when no status above ``on_checker``
+        applies): does the die lie on a checker it hides from the stack counter?
     :returns: the :class:`~vision.reading.DieStatus`.
     """
     if die.image_xy is None:
@@ -71,6 +82,8 @@ def board_status(die: DieReading, regions: BoardRegions, die_size: float) -> Die
         d = np.hypot(c[:, 0] - xy[0], c[:, 1] - xy[1])
         if bool((d < c[:, 2] + regions.touch * die_size).any()):
             return DieStatus.ON_CHECKER
+    if hidden is not None and hidden():
+        return DieStatus.ON_CHECKER
     if DieStatus(die.status) == DieStatus.COCKED:
         return DieStatus.COCKED
     if regions.roller_half is not None and not _inside(regions.roller_half, xy):

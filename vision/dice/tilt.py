@@ -7,7 +7,10 @@ face itself stays a square, and its pips circles. A cocked die -- resting on an 
 wall, the frame or a checker -- has its top face tilted by some angle t: the face is foreshortened
 to a rectangle of aspect 1/cos t, its pips to ellipses of the same aspect, and the side face it tilts
 away from shows beside the face's short side. :func:`tilt_of` measures the outline, :func:`pip_aspect`
-the pips; :func:`is_cocked` wants both to agree:
+the pips; :func:`is_cocked`, the one verdict of both dice readers, wants both to agree (the photo
+reader, :data:`PHOTO_COCK`). The board reader sees no die's outline, only blobs on a rectified top
+view of the board (:data:`BOARD_COCK`): there a side face's pips beside the top face
+(:func:`side_face_pips`), or a four's or five's corner pips foreshortened from a square, tell alone.
 
 1. **Side face.** The die's blob holds a thick region (``SIDE_MIN_AREA`` die edges squared, after an
    opening of ``_SIDE_OPEN`` edges that removes pip halos, the rim's anti-aliasing and a flat die's
@@ -43,9 +46,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.dice.layout import Pip
 from vision.errors import DiceInputError
 
-__all__ = ["ASPECT_MIN", "SIDE_MIN_AREA", "Tilt", "corner_aspect", "is_cocked", "pip_aspect", "tilt_of"]
+__all__ = ["ASPECT_MIN", "BOARD_COCK", "PHOTO_COCK", "SIDE_MIN_AREA", "CockLimits", "Outline", "Tilt",
+           "corner_aspect", "is_cocked", "pip_aspect", "side_face_pips", "tilt_of"]
 
 ASPECT_MIN = 1.2
 SIDE_MIN_AREA = 0.15
@@ -227,18 +232,102 @@ def pip_aspect(lab: np.ndarray, pips: Sequence[tuple[float, float]], centre: tup
     return grid if grid is not None else _ellipse_aspect(lab, pips, size)
 
 
-def is_cocked(lab: np.ndarray, mask: np.ndarray, centre: tuple[float, float],
-              pips: Sequence[tuple[float, float]], size: float) -> bool:
-    """The verdict (module docstring): the outline shows a foreshortened top face with a side face
-    beside it, and the pips, where they can tell, are foreshortened too. Arguments as
-    :func:`tilt_of`; False when the face cannot be judged (a false re-throw call is the worse error)."""
-    t = tilt_of(lab, mask, centre, pips, size)
-    if t is None or not t.foreshortened:
+@dataclass(frozen=True)
+class Outline:
+    """A die's own outline in a photo: ``lab`` uint8 (h, w, 3) CIE-Lab crop round the die (OpenCV
+    scaling) and ``mask`` uint8 (h, w), 255 on the die's blob (its top and side faces)."""
+
+    lab: np.ndarray
+    mask: np.ndarray
+
+
+@dataclass(frozen=True)
+class CockLimits:
+    """Where the two readers' cocked tests differ.
+
+    ``pips_suffice``: foreshortened pips alone make a cocked die. True on the board reader's
+    rectified field, a top view of the board's plane: a flat die's corner square is square there
+    (1.00-1.06 on the boards seen). False in a photo, whose lens and dice of every make leave the
+    corner squares of flat dice up to 1.12 (90th percentile): there the pips only confirm the
+    outline. ``side_pips``: a side face's pips seen beside the top face (at least two) make a cocked
+    die; the board reader has no die outline, only its blobs. ``grid_min_edge``: a four's or five's
+    corner square is measured only on dice at least this many input px across (the pips' centres
+    are then good to a few per cent)."""
+
+    pips_suffice: bool
+    side_pips: bool
+    grid_min_edge: float = 0.0
+
+
+PHOTO_COCK = CockLimits(pips_suffice=False, side_pips=False)
+BOARD_COCK = CockLimits(pips_suffice=True, side_pips=True, grid_min_edge=10.0)
+
+# A side face's pips: blobs of the top face's polarity, at least _SIDE_CONTRAST of its weakest pip
+# and _SIDE_ROUND round, _SIDE_NEAR-_SIDE_FAR edges from its centre, within _SIDE_SPREAD degrees of
+# each other as seen from it.
+_SIDE_CONTRAST = 0.6
+_SIDE_ROUND = 0.5
+_SIDE_NEAR = 0.55
+_SIDE_FAR = 0.9
+_SIDE_SPREAD = 70.0
+
+
+def side_face_pips(centre: tuple[float, float], pips: Sequence[Pip], edge: float,
+                   others: Sequence[Pip]) -> bool:
+    """A die resting tilted (on an edge, against the frame or a checker) shows a side face beside its
+    top face: at least two of ``others`` (blobs in no die's face) like its pips (same polarity, at
+    least ``_SIDE_CONTRAST`` of its weakest pip, round), ``_SIDE_NEAR``-``_SIDE_FAR`` edges from its
+    centre and all on one side of it (within ``_SIDE_SPREAD`` degrees as seen from the centre)."""
+    weakest = min(p.contrast for p in pips)
+    polarity = pips[0].dark
+    cx, cy = centre
+    angles = []
+    for p in others:
+        if p.dark != polarity or p.contrast < _SIDE_CONTRAST * weakest or p.roundness < _SIDE_ROUND:
+            continue
+        d = float(np.hypot(p.x - cx, p.y - cy))
+        if _SIDE_NEAR * edge <= d <= _SIDE_FAR * edge:
+            angles.append(np.arctan2(p.y - cy, p.x - cx))
+    if len(angles) < 2:
         return False
-    pa = pip_aspect(lab, pips, centre, size)
-    if pa is None:
+    a = np.array(angles)
+    spread = np.angle(np.exp(1j * (a[:, None] - a[None, :])))
+    return bool(np.abs(spread).max() <= np.radians(_SIDE_SPREAD))
+
+
+def is_cocked(centre: tuple[float, float], pips: Sequence[Pip], edge: float, limits: CockLimits,
+              outline: Outline | None = None, others: Sequence[Pip] = (),
+              input_edge: float | None = None) -> bool:
+    """Is a die cocked (RULES.md B15, N10: a re-throw)? The one test of both readers (module
+    docstring), each giving what it sees and its :class:`CockLimits`.
+
+    A side face shows beside a foreshortened top face -- the ``outline`` (:func:`tilt_of`) shows
+    both, or (``limits.side_pips``) a side face's pips among ``others`` (:func:`side_face_pips`)
+    -- and the top face's pips, where they can tell (:func:`pip_aspect`), are foreshortened too,
+    across the outline's axis; with ``limits.pips_suffice`` foreshortened pips are enough alone.
+
+    :param centre: the top face's centre (x, y) px; ``pips`` its pips, ``edge`` the die edge, in
+        the same px (those of ``outline``'s crop when given).
+    :param input_edge: the die edge in input px (default ``edge``), for ``limits.grid_min_edge``.
+    :returns: False when the face cannot be judged (a false re-throw call is the worse error).
+    """
+    if limits.side_pips and side_face_pips(centre, pips, edge, others):
         return True
+    xy = [(p.x, p.y) for p in pips]
+    t = None if outline is None else tilt_of(outline.lab, outline.mask, centre, xy, edge)
+    shown = t is not None and t.foreshortened
+    if not shown and not limits.pips_suffice:
+        return False
+    pa = None
+    if (edge if input_edge is None else input_edge) >= limits.grid_min_edge:
+        pa = corner_aspect(xy, centre)
+    if pa is None and outline is not None:
+        pa = _ellipse_aspect(outline.lab, xy, edge)
+    if pa is None:
+        return shown
     aspect, axis = pa
+    if t is None or not shown:
+        return aspect >= ASPECT_MIN
     # the pips are foreshortened across the same axis as the outline: both long axes run along the
     # edge the die tilts about
     apart = abs(float(np.angle(np.exp(2j * (axis - t.axis))))) / 2.0

@@ -343,3 +343,17 @@ def test_the_foreground_mask_is_the_distance_over_its_floor() -> None:
     lab = rng.integers(0, 256, (90, 120, 3), dtype=np.uint8)
     want = (dice.foreground_distance(lab, 30.0) > dice._FOREGROUND_DELTA).astype(np.uint8) * 255
     assert np.array_equal(dice._foreground(lab, 30.0), want)
+
+
+def test_a_die_read_on_the_cube_is_the_cube(monkeypatch: pytest.MonkeyPatch) -> None:
+    """vision.dice.photo.read_dice(cube_xy=...): a reading centred on the doubling cube (within
+    CUBE_REACH die edges) is the cube's figures read as pips; a die beside the cube stays."""
+    from vision.dice import photo
+
+    dice = (DieReading(4, (100.0, 100.0), DieStatus.FLAT, 0.6),
+            DieReading(2, (140.0, 100.0), DieStatus.FLAT, 0.9))
+    monkeypatch.setattr(photo, "read_dice_with", lambda *a, **k: DiceFrame(dice, 30.0))
+    img = np.zeros((200, 200, 3), np.uint8)
+    assert photo.read_dice(img).dice == dice
+    assert photo.read_dice(img, cube_xy=(104.0, 97.0)).dice == dice[1:]
+    assert photo.find_dice(img, cube_xy=(104.0, 97.0)) == list(dice[1:])
