@@ -24,6 +24,7 @@ from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
 from vision.checkers.network import refine
 from vision.checkers.occlusion import clear_of_hands, find_occlusion, foreign_mask, hide_points
+from vision.checkers.sets import complete_sets
 from vision.checkers.stacks import FieldLook, StackReading, count_stacks_kept, find_bar_checkers, name_colours
 from vision.checkers.trays import (
     OffGroup,
@@ -252,6 +253,10 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     if occluded:  # the points under the hand are not read: confidence 0
         points = hide_points(points, rect, geom, counted + on_bar, radius, mask=foreign)
     off = _within_a_set(name_off(off_groups, stacks + on_bar, all_names), points, bar)
+    if not occluded:
+        # a pile its point left open is read at the count that completes its colour's set
+        stacks, names = complete_sets(stacks, names, bar, off)
+        points = _points(geom, stacks, names)
     # an unread square may be a die the cube finder took for the cube (a die on the bar is a square
     # nearer the field than the cube in its tray): the dice reader looks there too, with its checks
     cube_xy = cube.image_xy if cube is not None and cube.value is not None else None

@@ -100,6 +100,22 @@ def test_reader_reads_the_demo_frames(frame: int) -> None:
     assert sorted((d.value, d.status) for d in got.dice) == sorted((d.value, d.status) for d in truth.dice)
 
 
+@pytest.mark.parametrize("frame", [0, 3, 8])
+def test_reader_reads_the_nardy_demo_frames(frame: int) -> None:
+    """The long-nardy demo's frames: the two heads of fifteen piled in layers on their corner points
+    (frame 0; the dark head on a dark point shows its rims only), the light head of fourteen in the
+    lamp's shadow beside a light single in full light (frame 3: once named two colours), the dark
+    head of fourteen beside a dark single on a dark point (frame 8); every frame: tests/controller/
+    station/test_demo_reading.py (slow)."""
+    demo = pytest.importorskip("controller.station.demo")
+    import itertools
+
+    image, truth, _ = next(itertools.islice(demo.frames(variant="nardy"), frame, None))
+    got = reader.read_board(image)
+    assert got.board_found and not got.occluded
+    assert got.counts() == truth.counts()
+
+
 def _bar_cases() -> list[tuple[str, int, dict[str, int], str, int]]:
     """Every board style with a bar, in each of its looks: 1-4 checkers of one colour, or of both,
     on the bar, in both views (the seed follows the case)."""

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -68,6 +68,9 @@ _OVER_GAP = (0.75, 1.25)
 _SECOND = (1.2, 1.8)
 # Each next checker of a stack stands within this many diameters sideways of the one before it.
 _IN_LINE = 0.2
+# ... but a pile's upper layers lie up to a quarter diameter to either side of the column (each is
+# nudged as the hand leaves it): the column's reach over them is followed this far from its first.
+_PILE_SWAY = 0.45
 # Two stack colours closer than this (Lab) are one colour.
 _SAME_COLOUR = 30.0
 # The stacks' colours are split with lightness at half weight (as the trays match colours).
@@ -105,6 +108,14 @@ class StackReading:
     # its discs all of its point's own colour: known by their rims alone (kept with the stack so a
     # part-read frame's colour test sees what a full reading sees)
     rim_only: bool = False
+    # the piles (6-15, best fit first) its rings fit: its count when read as a pile, or those its own
+    # evidence did not settle (its first gap's notch looked bare, or its discs are of the point's
+    # colour); the frame's set count decides (vision.checkers.sets)
+    pile: tuple[int, ...] = ()
+    pile_lab: tuple[float, float, float] | None = None  # the candidates' colour (Lab), for a stack of none
+    # the light where it lies: the bare points' lightness there over their mean on the field
+    # (name_colours compares checkers in the same light)
+    light: float = 1.0
 
 
 def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, r: float,
@@ -224,8 +235,8 @@ def _reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np
     """The depth (``ys``' units) of the farthest disc reached from disc ``start`` over discs half a
     diameter to one and a half apart (a pile's place between two whole rings may show none: its
     checker covered, or none there): rings of at least ``_RING_MIN`` that peak there (no clearer
-    ring within a sixth of a diameter), in line and of the first disc's colour (as
-    :func:`_chain_from`); the nearest such disc is each next one."""
+    ring within a sixth of a diameter), of the first disc's colour (as :func:`_chain_from`) and
+    within ``_PILE_SWAY`` of its line; the nearest such disc is each next one."""
     k = max(1, int(round(d / 6 / max(float(ys[1] - ys[0]), 1e-6)))) if len(ys) > 1 else 1
     padded = np.pad(score, k, mode="constant")
     top = np.max([padded[j : j + len(score)] for j in range(2 * k + 1)], axis=0)
@@ -234,7 +245,7 @@ def _reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np
     while True:
         sel = np.flatnonzero(peaks & (ys >= ys[i] + 0.3 * d) & (ys <= ys[i] + 1.5 * d))
         sel = sel[channel_norm(inside[sel] - inside[start]) < _SAME_STACK]
-        sel = sel[np.abs(xs[sel] - xs[i]) <= _IN_LINE * d]
+        sel = sel[np.abs(xs[sel] - xs[start]) <= _PILE_SWAY * d]
         if sel.size == 0:
             return float(ys[i])
         i = int(sel[0])
@@ -472,6 +483,8 @@ def count_stacks_kept(
             colour = _stack_colour(lab, centres, best_r) if centres else None
             conf = float(np.mean([score[col, i] for i in idx])) if idx else 1.0 - float(usable.max())
             count = len(centres)
+            pile: tuple[int, ...] = ()
+            pile_lab: tuple[float, float, float] | None = None
             if colour is not None and _distinct(colour, bare_field):
                 # a stack unlike its point: its length in its own colour counts touching checkers
                 # whose shared edges are too faint for the ring score
@@ -494,9 +507,11 @@ def count_stacks_kept(
                 # count, and only over a column nearly full (players pile the sixth and further
                 # checkers on five; a short column's shiny rims must not pass for a pile)
                 piled = _pyramid_count(judged, depth, column, d)
-                if piled > 5 and colour is not None and not _gap_bare(
-                        lab, centres[:2], colour, np.concatenate([bare[:, 0], field[None]]), best_r):
-                    count = piled
+                if piled > 5 and colour is not None:
+                    if _gap_bare(lab, centres[:2], colour, np.concatenate([bare[:, 0], field[None]]), best_r):
+                        pile = _pile_candidates(judged, depth, column, d)
+                    else:
+                        count, pile = piled, (piled,)
             if not idx:
                 # a pile of the point's own colour shows its whole rings only, the column's first
                 # checkers' faint: the checkers over the column's gaps, one diameter apart from
@@ -507,12 +522,30 @@ def count_stacks_kept(
                 if first is not None and int(round((far - first) / d)) + 1 >= 5:
                     piled = _pyramid_count(judged, depth, [float(y) for y in np.linspace(first, far, 5)], d)
                     if piled > 5:
-                        idx, count = over, piled
+                        idx, count, pile = over, piled, (piled,)
                         centres = [(float(xbest[col, i]), float(cy_all[i])) for i in over]
                         colour = _stack_colour(lab, centres, best_r)
                         conf = float(np.mean([score[col, i] for i in idx]))
+            if not pile and count <= 5 and not differs[idx].any():
+                # a pile of the point's own colour whose rings are too faint for a chain: the
+                # piles its rings fit on a column of five from the base are candidates only
+                # (the column's first checker a little off the base found: each start near it
+                # is tried, the best fitting kept)
+                places = [(0.5 + k) * d for k in range(5)]
+                if places[-1] <= 0.5 * height and float(judged.max()) >= _PILE_WHOLE:
+                    fits = [(min(e.values()), float(f)) for f in np.arange(0.4, 0.76, 0.05)
+                            if (e := _pyramid_fits(judged, depth, [(f + k) * d for k in range(5)], d))]
+                    f = min(fits)[1] if fits else 0.5
+                    places = [(f + k) * d for k in range(5)]
+                    pile = _pile_candidates(judged, depth, places, d)
+                if pile and not count:
+                    lab_l, lab_a, lab_b = _stack_colour(lab, [(float(geom.columns[col]), float(base[top]) + (
+                        y if top else -y)) for y in places], best_r)
+                    pile_lab = (lab_l, lab_a, lab_b)
+            at = centres[0] if centres else (float(geom.columns[col]), float(base[top]))
             out.append(StackReading(col, top, count, colour, max(0.0, min(1.0, conf)), tuple(centres), best_r,
-                                    bool(idx) and not bool(differs[idx].any())))
+                                    bool(idx) and not bool(differs[idx].any()), pile, pile_lab,
+                                    _light_at(lights[top], at, lab.shape)))
     return drop_third_colour(out), seen
 
 
@@ -524,25 +557,38 @@ def drop_third_colour(stacks: list[StackReading], doubtful: list[bool] | None = 
     too. Left as they are when the other stacks do not show two colours. ``doubtful`` (one flag a
     stack; each stack's ``rim_only`` when None) names the stacks whose colour is to be checked."""
     doubt = [s.rim_only for s in stacks] if doubtful is None else doubtful
-    seen = [np.array(s.colour_lab, np.float32) * _NAME_WEIGHT for s, d in zip(stacks, doubt, strict=True)
+    # judged in the frame's light and in the field's average light (a lamp to one side splits one
+    # colour in two): a stack is emptied only where both find it a third colour
+    third = [_third_colours(stacks, doubt, colour) for colour in (_raw_colour, _lit_colour)]
+    out = []
+    for s, a, b in zip(stacks, *third, strict=True):
+        if a and b:
+            # (its pile candidates kept, with its colour: a set's count may still want them)
+            s = replace(s, count=0, colour_lab=None, centres=(), rim_only=False,
+                        pile_lab=s.pile_lab or s.colour_lab if s.pile else None)
+        out.append(s)
+    return out
+
+
+def _third_colours(stacks: list[StackReading], doubt: list[bool],
+                   colour_of: Callable[[StackReading], np.ndarray]) -> list[bool]:
+    """Which doubtful stacks :func:`drop_third_colour` finds of a third colour, their colours taken
+    by ``colour_of``."""
+    seen = [colour_of(s) * _NAME_WEIGHT for s, d in zip(stacks, doubt, strict=True)
             if s.count and s.colour_lab is not None and not d]
+    none = [False] * len(stacks)
     if len(seen) < 2:
-        return stacks
+        return none
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     cv2.setRNGSeed(_SPLIT_SEED)  # repeatable, as name_colours' split
     _, _, centres = cv2.kmeans(np.array(seen, dtype=np.float32), 2, None, crit, 3, cv2.KMEANS_PP_CENTERS)
     if np.linalg.norm((centres[0] - centres[1]) / _NAME_WEIGHT) < _SAME_COLOUR:
-        return stacks  # one colour shown: the other may stand only on points of its own colour
+        return none  # one colour shown: the other may stand only on points of its own colour
     spread = max(float(np.linalg.norm(c - centres, axis=1).min()) for c in seen)
-    out = []
-    for s, d in zip(stacks, doubt, strict=True):
-        if d and s.count and s.colour_lab is not None:
-            colour = np.array(s.colour_lab, np.float32) * _NAME_WEIGHT
-            far = float(np.linalg.norm(centres - colour, axis=1).min())
-            if far > max(spread, _SAME_COLOUR):
-                s = StackReading(s.column, s.top, 0, None, s.confidence, (), s.radius)
-        out.append(s)
-    return out
+    return [bool(d and s.count and s.colour_lab is not None
+                 and float(np.linalg.norm(centres - colour_of(s) * _NAME_WEIGHT, axis=1).min())
+                 > max(spread, _SAME_COLOUR))
+            for s, d in zip(stacks, doubt, strict=True)]
 
 
 def _columns_used(only: Collection[tuple[int, bool]] | None, top: bool) -> np.ndarray | None:
@@ -569,6 +615,8 @@ _PILE_WHOLE = 0.8
 # ... and where the column's first checker's ring is less complete than this (the pile's second
 # layer covers part of it).
 _PILE_BASE = 0.9
+# A pile count is a candidate when its misfit is at most this many times the best count's.
+_PILE_SLACK = 2.0
 
 
 def _pyramid_rings(n: int) -> np.ndarray:
@@ -592,13 +640,10 @@ def _pyramid_rings(n: int) -> np.ndarray:
 _PYRAMIDS = {n: _pyramid_rings(n) for n in range(1, 16)}
 
 
-def _pyramid_count(score: np.ndarray, depth: np.ndarray, column: list[float], d: float) -> int:
-    """The number of checkers (1-15) of a stack whose first checkers stand in a column at depths
-    ``column`` (rectified pixels from the base; at least the first), from the ring ``score`` along
-    its axis (float (D,) at ``depth``): the stack -- a column of up to five, or a pyramid over five
-    (see ``_LAYERS``) -- whose expected outlines match the ring scores at the nine half-step
-    positions best (least squares). ``d``: a checker's diameter, the step when the column shows
-    fewer than three checkers."""
+def _pyramid_fits(score: np.ndarray, depth: np.ndarray, column: list[float], d: float) -> dict[int, float]:
+    """Each stack's misfit (sum of squares) to the ring scores (see :func:`_pyramid_count`): {count:
+    error}, the piles over five left out where they cannot be (their top checkers not whole, or the
+    column's first whole)."""
     step = float(np.median(np.diff(column))) if len(column) > 2 else d
     if not 0.7 * d <= step <= 1.3 * d:
         step = d
@@ -618,9 +663,34 @@ def _pyramid_count(score: np.ndarray, depth: np.ndarray, column: list[float], d:
             if n > 5 and seen[0] >= _PILE_BASE:
                 continue  # the sixth checker lies over the first two: the first is never whole
             errs[n] = min(errs.get(n, np.inf), float(((seen - e) ** 2).sum()))
+    return errs
+
+
+def _pyramid_count(score: np.ndarray, depth: np.ndarray, column: list[float], d: float) -> int:
+    """The number of checkers (1-15) of a stack whose first checkers stand in a column at depths
+    ``column`` (rectified pixels from the base; at least the first), from the ring ``score`` along
+    its axis (float (D,) at ``depth``): the stack -- a column of up to five, or a pyramid over five
+    (see ``_LAYERS``) -- whose expected outlines match the ring scores at the nine half-step
+    positions best (least squares). ``d``: a checker's diameter, the step when the column shows
+    fewer than three checkers."""
+    errs = _pyramid_fits(score, depth, column, d)
     if not errs:
         return len(column)
     return min(errs, key=lambda n: (errs[n], n))
+
+
+def _pile_candidates(score: np.ndarray, depth: np.ndarray, column: list[float], d: float) -> tuple[int, ...]:
+    """The piles over five (counts, best fit first) that fit the ring scores on ``column`` within
+    ``_PILE_SLACK`` of the best fit of all counts, when a pile fits best: the layers' rings differ
+    little from one count to the next, so a pile's own evidence names a few counts, not one."""
+    errs = _pyramid_fits(score, depth, column, d)
+    if not errs:
+        return ()
+    best = min(errs.values())
+    if min(errs, key=lambda n: (errs[n], n)) <= 5:
+        return ()
+    return tuple(sorted((n for n, e in errs.items() if n > 5 and e <= _PILE_SLACK * best + 1e-9),
+                        key=lambda n: (errs[n], n)))
 
 
 def _gap_bare(lab: np.ndarray, pair: list[tuple[float, float]], colour: tuple[float, ...],
@@ -900,6 +970,19 @@ def _lit(light: np.ndarray, x: np.ndarray, y: np.ndarray, shape: tuple[int, ...]
     return out.astype(np.float32)
 
 
+def _light_at(planes: np.ndarray, xy: tuple[float, float], shape: tuple[int, ...]) -> float:
+    """How brightly the field is lit at rectified ``xy``: each triangle colour's lightness there
+    (``planes``: :func:`_bare_lights` of one row, (2, 5)) over its mean across the field, averaged
+    over the two colours (a lamp to one side scales every colour alike); 1 where unknown."""
+    height, width = shape[:2]
+    ratios = []
+    for l0, lx, ly in planes[:, :3]:
+        here, mean = l0 + lx * xy[0] / width + ly * xy[1] / height, l0 + 0.5 * (lx + ly)
+        if here > 1.0 and mean > 1.0:
+            ratios.append(here / mean)
+    return float(np.clip(np.mean(ratios), 0.5, 2.0)) if ratios else 1.0
+
+
 def _field_colour(lab: np.ndarray, geom: BoardGeometry) -> np.ndarray:
     """The field's own colour, float (3,) Lab: between neighbouring points, near the middle."""
     height, width = lab.shape[:2]
@@ -979,11 +1062,22 @@ def _stack_colour(lab: np.ndarray, centres: list[tuple[float, float]], r: float)
 _SPLIT_SEED = 14
 
 
+def _raw_colour(s: StackReading) -> np.ndarray:
+    """A stack's colour (Lab, float32 (3,)) as the frame shows it."""
+    return np.array(s.colour_lab, np.float32)
+
+
+def _lit_colour(s: StackReading) -> np.ndarray:
+    """A stack's colour (Lab, float32 (3,)) as it would look in the field's average light."""
+    assert s.colour_lab is not None
+    return np.array([s.colour_lab[0] / s.light, s.colour_lab[1], s.colour_lab[2]], np.float32)
+
+
 def name_colours(stacks: list[StackReading]) -> list[str | None]:
     """``light``/``dark`` for each stack (None when empty), by 2-means on the stacks' Lab colours,
     lightness at ``_NAME_WEIGHT``: light falls unevenly (and a glossy or metallic checker's
     lightness swings with it, a gold one from shadow to glare) far more than its hue does."""
-    cols = np.array([s.colour_lab for s in stacks if s.colour_lab is not None], dtype=np.float32)
+    cols = np.array([_lit_colour(s) for s in stacks if s.colour_lab is not None], dtype=np.float32)
     names: list[str | None] = [None] * len(stacks)
     if cols.size == 0:
         return names
@@ -1000,11 +1094,8 @@ def name_colours(stacks: list[StackReading]) -> list[str | None]:
         one = LIGHT if float(centres.mean(axis=0)[0] / _NAME_WEIGHT[0]) >= 128 else DARK
         return [one if s.colour_lab is not None else None for s in stacks]
     light = int(np.argmax(centres[:, 0]))
-    for i, s in enumerate(stacks):
-        if s.colour_lab is None:
-            continue
-        dist = np.linalg.norm(centres - np.array(s.colour_lab, dtype=np.float32) * _NAME_WEIGHT, axis=1)
-        names[i] = LIGHT if int(np.argmin(dist)) == light else DARK
+    for i, col in zip([i for i, s in enumerate(stacks) if s.colour_lab is not None], cols, strict=True):
+        names[i] = LIGHT if int(np.argmin(np.linalg.norm(centres - col, axis=1))) == light else DARK
     return names
 
 

@@ -32,7 +32,5 @@ def test_the_backgammon_demo_reads_every_frame_itself() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="measured 2026-12-01: 22 of 22 frames fall back; the heads' piles "
-                   "of 13-15 are miscounted (dark on a dark point read 0-3, light read 2-14)")
 def test_the_nardy_demo_reads_every_frame_itself() -> None:
     assert _fallbacks("nardy") == []

@@ -114,6 +114,17 @@ def test_one_colour_on_the_board_is_one_name() -> None:
     assert name_colours(stacks) == [LIGHT, None, LIGHT]
 
 
+def test_one_colour_in_uneven_light_is_one_name() -> None:
+    """A lamp to one side: a light stack in the shade looks far darker than one in full light, but
+    the bare points beside it are as much darker; compared in the field's average light, one name."""
+    stacks = [StackReading(4, True, 1, (238.0, 127.0, 149.0), 1.0, light=1.1),
+              StackReading(5, False, 2, (183.0, 128.0, 145.0), 1.0, light=0.85)]
+    assert name_colours(stacks) == [LIGHT, LIGHT]
+    # the same two colours in one light are two
+    even = [StackReading(s.column, s.top, s.count, s.colour_lab, 1.0) for s in stacks]
+    assert name_colours(even) == [LIGHT, DARK]
+
+
 def test_empty_board_has_no_checkers() -> None:
     got = count_stacks(_board({}), _geometry())
     assert all(s.count == 0 for s in got) and len(got) == 24
