@@ -78,9 +78,14 @@ $(STACK_DATA)/real.npz: | $(TRAIN_VENV)/.installed
 	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_data --renders 200 --seed 2 --out $(STACK_DATA) --no-real
 	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_data --renders 300 --seed 3 --out $(STACK_DATA) --no-real
 	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_data --renders 300 --seed 4 --out $(STACK_DATA) --no-real
+	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_data --renders 300 --seed 5 --out $(STACK_DATA) --no-real --surface 0.8
+	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_data --renders 300 --seed 6 --out $(STACK_DATA) --no-real --surface 0.8
+	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_data --renders 300 --seed 7 --out $(STACK_DATA) --no-real --surface 0.8
+	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_data --renders 300 --seed 8 --out $(STACK_DATA) --no-real --surface 0.5 --finder 0.7
+	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_data --renders 300 --seed 9 --out $(STACK_DATA) --no-real --surface 0.5 --finder 0.7
 
 train-stacks: $(TRAIN_VENV)/.installed $(STACK_DATA)/real.npz
-	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_cnn --data $(STACK_DATA) --write
+	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_cnn --data $(STACK_DATA) --epochs 10 --write
 
 # Leave one board family out: the per-family table of the stack counter beside the classical reader.
 lobo-stacks: $(TRAIN_VENV)/.installed $(STACK_DATA)/real.npz
