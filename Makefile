@@ -69,8 +69,9 @@ train-dice: $(TRAIN_VENV)/.installed
 	nice $(TRAIN_VENV)/bin/python -m training.dice_cnn --folds 2 --only-fold 0 --write
 
 # Retrain the per-point stack counter (vision/checkers/assets/stacks_cnn.onnx) in the same training
-# venv: strips of 1000 randomised renders (four seeds) and of the labelled photos, then renders-only
-# training and fine-tuning on renders + photos. About 25 minutes on one core.
+# venv: strips of 2500 randomised renders (nine seeds: plain, surfaced, cut where a finder errs) and
+# of the labelled photos, then renders-only training and fine-tuning on renders + photos. About 30
+# minutes on one core; `make lobo-stacks` about 12 more.
 STACK_DATA := build/stacks
 .PHONY: train-stacks lobo-stacks
 $(STACK_DATA)/real.npz: | $(TRAIN_VENV)/.installed

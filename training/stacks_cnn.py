@@ -176,9 +176,10 @@ def load_data(folder: Path) -> tuple[Strips, Strips]:
 
 
 def split_renders(renders: Strips, held: float = 0.15) -> tuple[Strips, Strips]:
-    """(training, validation) renders, split by render (the last ``held`` share of them)."""
+    """(training, validation) renders, split by render: every ``1 / held``-th render of the sorted
+    names, so every seed (each its own kind of render) gives its share to both."""
     names = np.unique(renders.image)
-    cut = set(names[int(len(names) * (1 - held)):])
+    cut = set(names[::max(1, round(1 / held))])
     val = np.array([n in cut for n in renders.image])
     return renders.take(~val), renders.take(val)
 

@@ -48,7 +48,7 @@ N_COUNTS = 16
 # the classical counter's confidence is below UNSURE (see refine): the rule that counted every board
 # family best on its held-out counts (python -m training.stacks_lobo).
 SURE = 0.8
-UNSURE = 0.8
+UNSURE = 0.6
 
 
 def point_strips(view: FieldView, geom: BoardGeometry) -> np.ndarray:
