@@ -69,8 +69,9 @@ train-dice: $(TRAIN_VENV)/.installed
 	nice $(TRAIN_VENV)/bin/python -m training.dice_cnn --folds 2 --only-fold 0 --write
 
 # Retrain the per-point stack counter (vision/checkers/assets/stacks_cnn.onnx) in the same training
-# venv: strips of 1000 randomised renders (four seeds) and of the labelled photos, then renders-only
-# training and fine-tuning on renders + photos. About 25 minutes on one core.
+# venv: strips of 2500 randomised renders (nine seeds: plain, surfaced, cut where a finder errs) and
+# of the labelled photos, then renders-only training and fine-tuning on renders + photos. About 30
+# minutes on one core; `make lobo-stacks` about 12 more.
 STACK_DATA := build/stacks
 .PHONY: train-stacks lobo-stacks
 $(STACK_DATA)/real.npz: | $(TRAIN_VENV)/.installed
@@ -78,9 +79,14 @@ $(STACK_DATA)/real.npz: | $(TRAIN_VENV)/.installed
 	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_data --renders 200 --seed 2 --out $(STACK_DATA) --no-real
 	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_data --renders 300 --seed 3 --out $(STACK_DATA) --no-real
 	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_data --renders 300 --seed 4 --out $(STACK_DATA) --no-real
+	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_data --renders 300 --seed 5 --out $(STACK_DATA) --no-real --surface 0.8
+	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_data --renders 300 --seed 6 --out $(STACK_DATA) --no-real --surface 0.8
+	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_data --renders 300 --seed 7 --out $(STACK_DATA) --no-real --surface 0.8
+	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_data --renders 300 --seed 8 --out $(STACK_DATA) --no-real --surface 0.5 --finder 0.7
+	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_data --renders 300 --seed 9 --out $(STACK_DATA) --no-real --surface 0.5 --finder 0.7
 
 train-stacks: $(TRAIN_VENV)/.installed $(STACK_DATA)/real.npz
-	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_cnn --data $(STACK_DATA) --write
+	OMP_NUM_THREADS=1 nice $(TRAIN_VENV)/bin/python -m training.stacks_cnn --data $(STACK_DATA) --epochs 10 --write
 
 # Leave one board family out: the per-family table of the stack counter beside the classical reader.
 lobo-stacks: $(TRAIN_VENV)/.installed $(STACK_DATA)/real.npz

@@ -2,14 +2,18 @@
 (PyTorch, ONNX) in its own venv: ``make train-stacks``.
 
 ``python -m training.stacks_cnn [--data build/stacks] [--epochs 20] [--tune 6] [--write]``
+(``make train-stacks`` passes ``--epochs 10``: over its 2,500 renders that is more steps than 20
+passes over 1,000.)
 
 1. Strips come from ``python -m training.stacks_data`` (``renders.npz``: randomised renders;
    ``real.npz``: the labelled photos of ../shared/data, where the reader's finder puts the field).
 2. The network is trained on the renders first (``--epochs``), then fine-tuned (``--tune`` epochs)
-   on the renders together with the real strips of the photos allowed (:func:`fit`); each batch is
-   mirrored left-right at random, shifted sideways by up to a sample, and its colours scaled and
-   offset per channel (a standardised strip of another board's light).
-3. ``--write`` exports the network fine-tuned on every real photo to
+   on at most ``FINE_RENDERS`` renders together with the real strips of the photos allowed
+   (:func:`fit`); each batch is mirrored left-right at random, shifted sideways by up to a sample,
+   and its colours scaled and offset per channel (a standardised strip of another board's light).
+3. Strips are read as they are and mirrored, the two readings averaged (:func:`predict`, as the
+   runtime's :class:`~vision.checkers.network.StackNet` does).
+4. ``--write`` exports the network fine-tuned on every real photo to
    ``vision/checkers/assets/stacks_cnn.onnx``. The leave-one-board-out figures come from
    ``python -m training.stacks_lobo`` (the same :func:`fit`, one board family held out at a time).
 
@@ -39,6 +43,10 @@ DATA = Path("build/stacks")
 # Real strips are few beside the renders' and most come from one webcam board: each strip of the
 # other photos is drawn this many times as often as a webcam or render strip.
 REAL_WEIGHT = 6.0
+# Fine-tuning passes over the real strips and at most this many rendered ones (a seeded sample):
+# enough renders that the network keeps what it learnt on them, few enough that each of the
+# leave-one-board-out folds stays a short run however many renders pretraining had.
+FINE_RENDERS = 12_000
 
 
 class StackCNN(nn.Module):
@@ -111,13 +119,18 @@ def _train(model: StackCNN, x: np.ndarray, y: np.ndarray, weight: np.ndarray, ep
     return model
 
 
-def predict(model: StackCNN, x: np.ndarray) -> np.ndarray:
-    """Count probabilities float32 (N, N_COUNTS)."""
+def predict(model: StackCNN, x: np.ndarray, mirror: bool = True) -> np.ndarray:
+    """Count probabilities float32 (N, N_COUNTS); with ``mirror``, the mean of each strip's and its
+    left-right mirror's, as :class:`vision.checkers.network.StackNet` reads them."""
     model.eval()
     out = []
     with torch.no_grad():
         for i in range(0, len(x), 512):
-            out.append(torch.softmax(model(torch.from_numpy(x[i:i + 512].astype(np.float32))), 1).numpy())
+            xb = torch.from_numpy(x[i:i + 512].astype(np.float32))
+            p = torch.softmax(model(xb), 1)
+            if mirror:
+                p = 0.5 * (p + torch.softmax(model(torch.flip(xb, (3,))), 1))
+            out.append(p.numpy())
     return np.concatenate(out) if out else np.zeros((0, N_COUNTS), np.float32)
 
 
@@ -129,12 +142,17 @@ def pretrain(renders: Strips, epochs: int, seed: int = 0) -> StackCNN:
 
 def fit(base: StackCNN, renders: Strips, real: Strips, epochs: int, seed: int = 0,
         log: bool = True) -> StackCNN:
-    """``base`` (a copy) fine-tuned on ``renders`` and the ``real`` strips together."""
+    """``base`` (a copy) fine-tuned on ``renders`` (at most ``FINE_RENDERS`` of them) and the
+    ``real`` strips together."""
     model = StackCNN()
     model.load_state_dict(base.state_dict())
     if epochs <= 0:
         model.eval()
         return model
+    if len(renders.count) > FINE_RENDERS:
+        pick = np.zeros(len(renders.count), bool)
+        pick[np.random.default_rng(seed + 2).choice(len(renders.count), FINE_RENDERS, replace=False)] = True
+        renders = renders.take(pick)
     both = Strips.join([renders, real])
     weight = np.where(both.group == "render", 1.0, np.where(both.group == "webcam", 1.0, REAL_WEIGHT))
     return _train(model, both.x, both.count, weight, epochs, 1e-3, seed + 1, log)
@@ -158,9 +176,10 @@ def load_data(folder: Path) -> tuple[Strips, Strips]:
 
 
 def split_renders(renders: Strips, held: float = 0.15) -> tuple[Strips, Strips]:
-    """(training, validation) renders, split by render (the last ``held`` share of them)."""
+    """(training, validation) renders, split by render: every ``1 / held``-th render of the sorted
+    names, so every seed (each its own kind of render) gives its share to both."""
     names = np.unique(renders.image)
-    cut = set(names[int(len(names) * (1 - held)):])
+    cut = set(names[::max(1, round(1 / held))])
     val = np.array([n in cut for n in renders.image])
     return renders.take(~val), renders.take(val)
 

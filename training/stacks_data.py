@@ -27,6 +27,7 @@ from vision.eval.boards import parse_cell
 from vision.reader import MAX_WORK_SIDE
 from vision.render.geometry import layout_for
 from vision.render.scene import Camera, random_spec, render
+from vision.render.surface import Surface
 
 __all__ = [
     "FAMILIES", "Strips", "family_of", "photo_strips", "real_photos", "render_strips", "strip_cells",
@@ -190,10 +191,36 @@ def _cast(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(img.astype(np.float32) * gains, 0, 255).astype(np.uint8)
 
 
-def render_strips(n: int, seed: int = 0, progress: Callable[[int], None] | None = None) -> Strips:
+# Checker colours of real sets (BGR), drawn in pairs for a surfaced render: dark checkers on dark
+# points, red on black, gold, cream and white.
+_SET_COLOURS = ((28, 28, 30), (30, 45, 85), (40, 40, 170), (60, 170, 210), (188, 226, 242), (235, 235, 235),
+                (20, 60, 120), (150, 150, 150))
+
+
+def finder_error(corners: np.ndarray, rng: np.random.Generator, size: float = 0.5) -> np.ndarray:
+    """The field's corners (TL, TR, BR, BL) as a board finder errs on real photos: each edge moved
+    in or out by up to ``size`` point widths on its own (a found field that ends inside the first
+    checkers, or on the frame), the four corners mapped through the field's own perspective."""
+    quad = np.asarray(corners, dtype=np.float32)
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    hom = cv2.getPerspectiveTransform(unit, quad)
+    width = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    height = float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    du, dv = 1.0 / 12.0, width / 12.0 / max(height, 1.0)  # one point width across and along
+    left, right = rng.uniform(-size, size, 2) * du
+    top, bottom = rng.uniform(-size, size, 2) * dv
+    moved = np.array([[left, top], [1 - right, top], [1 - right, 1 - bottom], [left, 1 - bottom]], np.float32)
+    return cv2.perspectiveTransform(moved[None], hom)[0].astype(np.float64)
+
+
+def render_strips(n: int, seed: int = 0, progress: Callable[[int], None] | None = None,
+                  surface: float = 0.0, finder: float = 0.0) -> Strips:
     """The strips of ``n`` randomised renders: every style and variant, random cameras (a sixth
     rectified), light, glare, blur, noise, JPEG, colour casts and near-equal checker colours; the
-    field's corners jittered by up to a sixth of a point width, as a finder's error."""
+    field's corners jittered by up to a sixth of a point width, as a finder's error. A ``surface``
+    share of them get a random :class:`~vision.render.surface.Surface` (grain, printed logos, other
+    point colours, gloss), half of those a checker set of other colours too. A ``finder`` share of
+    them are cut where a finder that erred would put the field (:func:`finder_error`)."""
     rng = np.random.default_rng(seed)
     parts = []
     styles = ("wood", "tournament", "paper")
@@ -205,6 +232,12 @@ def render_strips(n: int, seed: int = 0, progress: Callable[[int], None] | None 
         if rng.random() < 0.2:
             pair = _NEAR_EQUAL[int(rng.integers(len(_NEAR_EQUAL)))]
             spec = replace(spec, checker_colours=pair if rng.random() < 0.5 else pair[::-1])
+        look = None
+        if surface > 0 and rng.random() < surface:
+            look = Surface.random(rng)
+            if rng.random() < 0.5:
+                a, b = rng.choice(len(_SET_COLOURS), 2, replace=False)
+                spec = replace(spec, checker_colours=(_SET_COLOURS[int(a)], _SET_COLOURS[int(b)]))
         portrait = bool(rng.random() < 0.2)
         view = "rectified" if rng.random() < 0.15 else "perspective"
         w, h = (1280, 720) if rng.random() < 0.7 else (640, 360)
@@ -213,13 +246,17 @@ def render_strips(n: int, seed: int = 0, progress: Callable[[int], None] | None 
                    lighting=float(rng.uniform(0.1, 0.7)), noise=float(rng.uniform(1, 6)),
                    blur=float(rng.choice([0.0, 0.0, 0.7, 1.2, 1.8])),
                    jpeg_quality=int(rng.integers(40, 95)), clutter=bool(rng.random() < 0.3),
-                   glare=float(rng.choice([0.0, 0.0, 0.4, 0.8])))
+                   glare=float(rng.choice([0.0, 0.0, 0.4, 0.8])), surface=look)
         img = _cast(r.image, rng) if rng.random() < 0.5 else r.image
         lay = layout_for(spec.style)
         gap = 0.0 if lay.bar is None else (lay.bar[1] - lay.bar[0]) / (lay.field[2] - lay.field[0])
         corners = np.asarray(r.regions["field"], dtype=np.float64)
         side = float(np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[1]))
         corners = corners + rng.normal(0, side / 2 / 12 / 6 / 2, corners.shape)
+        if finder > 0:  # its own generator: the renders of a seed stay those made without it
+            erring = np.random.default_rng(k + 7_000_001)
+            if erring.random() < finder:
+                corners = finder_error(corners, erring)
         geom = geometry_from_corners(img, corners, bar=gap)
         label = label_for(r.truth, name, portrait)
         parts.append(photo_strips(img, geom, label, "render", name))
@@ -239,6 +276,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="build/stacks")
     ap.add_argument("--no-real", action="store_true", help="renders only (another seed's share)")
+    ap.add_argument("--finder", type=float, default=0.0,
+                    help="share of renders cut where an erring board finder puts the field")
+    ap.add_argument("--surface", type=float, default=0.0,
+                    help="share of renders with a random surface (grain, logos, point colours, gloss)")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
     out = Path(a.out)
@@ -257,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
             if i % 25 == 0 and not bar.console.is_terminal:
                 print(f"{i}/{a.renders} rendered", flush=True)
 
-        ren = render_strips(a.renders, a.seed, progress=step)
+        ren = render_strips(a.renders, a.seed, progress=step, surface=a.surface, finder=a.finder)
         ren.save(out / f"renders-{a.seed}.npz")
     print(f"{len(ren.count)} rendered strips in {out / f'renders-{a.seed}.npz'}")
     return 0

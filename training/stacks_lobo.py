@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     if pre.exists():
         base.load_state_dict(torch.load(pre))
     else:
-        base = pretrain(train_r, 20)
+        base = pretrain(train_r, 10)
         torch.save(base.state_dict(), pre)
     tune = 1 if a.quick else a.tune
     photos: dict[str, list[tuple[Path, dict[str, Any]]]] = {}

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from training.render_dataset import label_for
-from training.stacks_data import family_of, photo_strips, render_strips, strip_cells
+from training.stacks_data import family_of, finder_error, photo_strips, render_strips, strip_cells
 from vision.board.finder import geometry_from_corners
 from vision.board.view import FieldView
 from vision.checkers.network import N_COUNTS, WEIGHTS, StackNet, point_strips
@@ -45,6 +45,31 @@ def test_render_strips_are_labelled_and_sized() -> None:
     s = render_strips(2, seed=3)
     assert s.x.shape[0] == len(s.count) == 48 and set(s.group) == {"render"}
     assert s.count.min() >= 0 and s.count.max() < N_COUNTS
+
+
+def test_finder_error_moves_each_edge_by_under_half_a_point() -> None:
+    """An erring finder's field: every edge within half a point width of the true one, and the
+    field still a quadrilateral of about the true size."""
+    quad = np.array([[100.0, 80.0], [1300.0, 80.0], [1300.0, 1180.0], [100.0, 1180.0]])
+    point = 1200.0 / 12
+    moved = [finder_error(quad, np.random.default_rng(s)) for s in range(20)]
+    for m in moved:
+        assert np.abs(m - quad).max() <= 0.5 * point + 1e-6
+    assert np.abs(np.array(moved) - quad).max() > 0.3 * point  # it does err
+
+
+def test_surfaces_and_finder_errors_are_off_by_default() -> None:
+    """The renders of a seed are those made before the options existed. An erring finder cuts
+    other strips of the same positions (each render's counts, in whatever order its field gives);
+    a surface changes the look."""
+    plain = render_strips(2, seed=3)
+    again = render_strips(2, seed=3, surface=0.0, finder=0.0)
+    assert np.array_equal(plain.x, again.x)
+    assert not np.array_equal(plain.x, render_strips(2, seed=3, surface=1.0).x)
+    erred = render_strips(2, seed=3, finder=1.0)
+    assert not np.array_equal(plain.x, erred.x)
+    for name in np.unique(plain.image):
+        assert sorted(plain.count[plain.image == name]) == sorted(erred.count[erred.image == name])
 
 
 def test_hidden_cells_are_left_out() -> None:

@@ -48,7 +48,7 @@ N_COUNTS = 16
 # the classical counter's confidence is below UNSURE (see refine): the rule that counted every board
 # family best on its held-out counts (python -m training.stacks_lobo).
 SURE = 0.8
-UNSURE = 0.8
+UNSURE = 0.6
 
 
 def point_strips(view: FieldView, geom: BoardGeometry) -> np.ndarray:
@@ -77,20 +77,30 @@ def point_strips(view: FieldView, geom: BoardGeometry) -> np.ndarray:
 
 
 class StackNet:
-    """The shipped counter: :meth:`probabilities` of each count for a batch of strips."""
+    """The shipped counter: :meth:`probabilities` of each count for a batch of strips; with
+    ``mirror`` each strip is read as it is and mirrored left-right (a point's stack reads the same
+    either way), and the two readings' probabilities are averaged."""
 
-    def __init__(self, path: Path = WEIGHTS) -> None:
+    def __init__(self, path: Path = WEIGHTS, mirror: bool = True) -> None:
         self.path = path
+        self.mirror = mirror
         self._net = cv2.dnn.readNetFromONNX(str(path))
         self._lock = threading.Lock()  # one cv2.dnn.Net is not safe to share between threads
 
     def probabilities(self, strips: np.ndarray) -> np.ndarray:
         """float32 (N, N_COUNTS) count probabilities for strips float32 (N, 3, STRIP_H, STRIP_W)."""
+        n = len(strips)
+        if not n:  # cv2.dnn fails on an empty batch
+            return np.zeros((0, N_COUNTS), np.float32)
+        batch = np.concatenate([strips, strips[..., ::-1]]) if self.mirror else strips
         with self._lock:
-            self._net.setInput(np.ascontiguousarray(strips, dtype=np.float32))
-            logits = np.asarray(self._net.forward(), dtype=np.float64).reshape(len(strips), N_COUNTS)
+            self._net.setInput(np.ascontiguousarray(batch, dtype=np.float32))
+            logits = np.asarray(self._net.forward(), dtype=np.float64).reshape(len(batch), N_COUNTS)
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+        p = e / e.sum(axis=1, keepdims=True)
+        if len(batch) > n:
+            p = 0.5 * (p[:n] + p[n:])
+        return p.astype(np.float32)
 
 
 @lru_cache(maxsize=4)

@@ -7,7 +7,7 @@ API
 ---
 ``render(spec, *, size=(1280, 720), view="perspective", camera=None, seed=0, lighting=0.35,
 noise=3.0, blur=0.0, occluder=None, noise_seed=None, hand_seed=None, jpeg_quality=None,
-clutter=False, glare=0.0) -> Render``
+clutter=False, glare=0.0, surface=None) -> Render``
 
 * ``spec`` -- a `BoardSpec`: per slot 0-23 (DESIGN.md: 0-11 along the bottom edge right to left,
   12-23 along the top edge left to right, in the rectified view) a ``(colour, count)`` with colour
@@ -31,7 +31,9 @@ clutter=False, glare=0.0) -> Render``
   arm over the board; the truth is then ``occluded=True``, status ``occluded``), ``jpeg_quality``
   (None, or 1-100: pass the frame through JPEG as a webcam does), ``clutter`` (perspective view: a
   clock, a score card and a dice cup on the table beside the board; use a small ``Camera.fill``),
-  ``glare`` (0-1: a lamp's bright spot on a glossy board).
+  ``glare`` (0-1: a lamp's bright spot on a glossy board), ``surface`` (None, or a
+  `vision.render.surface.Surface`: wood grain, printed logos, other point colours, glossy checkers,
+  for training renders; None leaves a render as it was).
 
 Returns a `Render`: ``image`` (np.uint8, shape (H, W, 3), BGR), ``truth`` (a `BoardReading` whose
 ``image_xy`` are pixel positions in ``image``), ``homography`` (3x3 float64, board units -> image
@@ -75,6 +77,7 @@ from vision.reading import (
     PointReading,
 )
 from vision.render import draw
+from vision.render import surface as surf
 from vision.render.geometry import (
     BOARD_W,
     Camera,
@@ -215,13 +218,20 @@ def _draw_clutter(canvas: np.ndarray, s2c: np.ndarray, lay: Layout, rng: np.rand
 
 
 def _draw_board(
-    canvas: np.ndarray, s2c: np.ndarray, lay: Layout, spec: BoardSpec, rng: np.random.Generator
+    canvas: np.ndarray, s2c: np.ndarray, lay: Layout, spec: BoardSpec, rng: np.random.Generator,
+    surface: surf.Surface | None = None,
 ) -> tuple[list[DieReading], CubeReading | None, list[tuple[float, float]]]:
     """Draw the board, checkers, dice and cube onto ``canvas`` (board units -> canvas by ``s2c``).
     Returns dice truth and cube truth in *board units* (image_xy converted by the caller)."""
     pal = draw.palette(spec.style, spec.variant)
     if spec.checker_colours is not None:  # e.g. black checkers on black points, gold and white
         pal[LIGHT], pal[DARK] = spec.checker_colours
+    if surface is not None and surface.points is not None:
+        pal["point_a"], pal["point_b"] = surface.points
+    if surface is not None and surface.field is not None:
+        pal["field"] = surface.field
+    # the surface draws from its own generator: the scene's draws (dice, cube) stay as without it
+    srng = np.random.default_rng(surface.seed) if surface is not None else None
     sc = s2c[0, 0]
 
     def c(pts: np.ndarray | Sequence[tuple[float, float]]) -> np.ndarray:
@@ -248,6 +258,12 @@ def _draw_board(
         draw.poly(canvas, tri, pal["point_a"] if slot % 2 == 0 else pal["point_b"])
         if spec.style == "paper":
             draw.outline(canvas, tri, pal["outline"])
+    light = (-0.7, -0.7)
+    if surface is not None and srng is not None:
+        surf.grain(canvas, rect(lay.field), surface.grain, srng)
+        surf.prints(canvas, rect(lay.field), surface.prints, lay.point_w * sc, srng)
+        a = float(srng.uniform(0, 2 * math.pi))
+        light = (math.cos(a), math.sin(a))
 
     r = lay.checker_d / 2 * sc
     checkers_on_board: list[tuple[float, float]] = []
@@ -257,6 +273,8 @@ def _draw_board(
         for cx, cy in stack_positions(lay, slot, count, spec.pile):
             (px, py), = c([(cx, cy)])
             draw.checker(canvas, px, py, r, pal[owner], spec.style)
+            if surface is not None:
+                surf.gloss(canvas, px, py, r, surface.gloss, light)
             checkers_on_board.append((cx, cy))
     for colour, count in spec.bar.items():
         for cx, cy in bar_positions(lay, colour, count, spec.home):
@@ -326,6 +344,7 @@ def render(
     jpeg_quality: int | None = None,
     clutter: bool = False,
     glare: float = 0.0,
+    surface: surf.Surface | None = None,
 ) -> Render:
     """Render ``spec`` to an image of ``size`` (width, height) pixels with its ground truth.
 
@@ -349,7 +368,7 @@ def render(
     if view == "rectified":
         b2i = rectified_homography(lay.board_h, size)
         img = _filled(h, w, pal["table"])
-        dice_truth, cube_truth, _ = _draw_board(img, b2i, lay, spec, rng)
+        dice_truth, cube_truth, _ = _draw_board(img, b2i, lay, spec, rng, surface)
     else:
         cam = camera if camera is not None else Camera.random(rng)
         b2i = camera_homography(cam, lay.board_h, size)
@@ -363,7 +382,7 @@ def render(
         canvas = _filled(ch, cw, pal["table"])
         if clutter:
             _draw_clutter(canvas, b2c, lay, np.random.default_rng(seed + 4_000_037))
-        dice_truth, cube_truth, _ = _draw_board(canvas, b2c, lay, spec, rng)
+        dice_truth, cube_truth, _ = _draw_board(canvas, b2c, lay, spec, rng, surface)
         img = _filled(h, w, pal["table"])
         cv2.warpPerspective(canvas, b2i @ np.linalg.inv(b2c), (w, h), dst=img, flags=cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_TRANSPARENT)

@@ -88,3 +88,17 @@ def test_refine_names_the_colour_of_a_stack_it_adds() -> None:
 
 def test_a_missing_weights_file_keeps_the_classical_counts(tmp_path) -> None:  # type: ignore[no-untyped-def]
     assert load_net(tmp_path / "none.onnx") is None
+
+
+@pytest.mark.skipif(not network.WEIGHTS.exists(), reason="no shipped stack network (make train-stacks)")
+def test_mirrored_reading_reads_a_strip_and_its_mirror_alike() -> None:
+    """With ``mirror`` a strip and its left-right mirror get the same probabilities (the mean of
+    both readings); without it, the plain network's."""
+    strips = np.random.default_rng(2).normal(0, 1, (5, 3, STRIP_H, STRIP_W)).astype(np.float32)
+    net = network.StackNet(network.WEIGHTS, mirror=True)
+    p, q = net.probabilities(strips), net.probabilities(strips[..., ::-1].copy())
+    assert p.shape == (5, N_COUNTS) and np.allclose(p, q, atol=1e-5)
+    plain = network.StackNet(network.WEIGHTS, mirror=False)
+    a, b = plain.probabilities(strips), plain.probabilities(strips[..., ::-1].copy())
+    assert np.allclose(p, 0.5 * (a + b), atol=1e-5)
+    assert net.probabilities(strips[:0]).shape == (0, N_COUNTS)
