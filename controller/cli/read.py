@@ -58,7 +58,7 @@ def register(app: typer.Typer) -> None:
             if not calib_mod.still_valid(frame, calib):
                 # issue #4 item 1: a moved camera (or another board) is noticed and the board found again
                 typer.echo(f"tavla: note: the board is not where {calibration} says (camera moved?): "
-                           "found it again; --save-calibration FILE keeps the new place", err=True)
+                           "searching the photo again; --save-calibration FILE keeps a new place", err=True)
                 calib = None
         if calib is None and save_calibration is not None:
             calib = calib_mod.calibrate(frame)
@@ -69,5 +69,8 @@ def register(app: typer.Typer) -> None:
             except OSError as exc:
                 raise fail(f"cannot write {save_calibration}: {exc.strerror}") from None
         typer.echo(json.dumps(reading.to_json()))
+        if save_calibration is not None and calib is None:
+            typer.echo(f"tavla: note: no board found, {save_calibration} not written: aim the camera at "
+                       "the whole board and read again", err=True)
         if not reading.board_found:
             raise typer.Exit(3)

@@ -87,3 +87,16 @@ def test_bad_input_is_one_line(tmp_path: Path) -> None:
     one_line_exit_2(tavla("calibrate", broken, "-o", out))
     nowhere = tmp_path / "no" / "dir" / "c.json"
     assert "cannot write" in one_line_exit_2(tavla("calibrate", image, "-o", nowhere))
+
+
+def test_save_calibration_without_a_board_says_nothing_was_written(tmp_path: Path) -> None:
+    """A fresh user found `tavla read --save-calibration` silent when the photo shows no board."""
+    import numpy as np
+
+    noise = tmp_path / "noise.png"
+    cv2.imwrite(str(noise), np.random.default_rng(1).integers(0, 256, (360, 640, 3), dtype=np.uint8))
+    out = tmp_path / "calib.json"
+    r = tavla("read", noise, "--save-calibration", out)
+    assert r.returncode == 3 and not out.exists(), (r.stdout, r.stderr)
+    assert json.loads(r.stdout)["board_found"] is False
+    assert f"{out} not written" in r.stderr and r.stderr.count("\n") == 1, r.stderr

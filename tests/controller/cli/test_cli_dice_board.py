@@ -24,5 +24,6 @@ def test_board_dice_are_taken_from_a_board_in_play(monkeypatch: pytest.MonkeyPat
     die = DieReading(4, (10.0, 10.0))
     reading = BoardReading(True, points=points, dice=(die,), status=status)
     monkeypatch.setattr(vision.reader, "read_board", lambda frame: reading)
-    got = dice._board_dice(np.zeros((8, 8, 3), np.uint8))
+    got, cube = dice._board_dice(np.zeros((8, 8, 3), np.uint8))
     assert got == ([die] if taken else None)
+    assert cube is None  # no cube was read
