@@ -44,6 +44,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.arrays import median
 from vision.board.exposure import FRAME_EXPOSED, normalise_exposure
 from vision.board.geometry import POINT_PX, BoardGeometry, point_centres_u, point_edges_u
 from vision.board.triangles import field_candidates, find_triangles, support
@@ -602,12 +603,12 @@ def _side_bases(rect: np.ndarray, centres: np.ndarray, pad: int, height: int, to
     if all(xi - half >= 0 and xi + half < width for xi in xis):
         cols = np.array(xis)[:, None] + np.arange(-half, half + 1)
         # (gathered channel first, so that the median runs along the contiguous window axis)
-        prof = _median(seq.transpose(0, 2, 1)[:, :, cols], 3).transpose(0, 2, 1)  # (rows, points, 3)
+        prof = median(seq.transpose(0, 2, 1)[:, :, cols], 3).transpose(0, 2, 1)  # (rows, points, 3)
     else:  # (a window cut by the view's side)
         prof = np.stack([np.median(seq[:, max(0, xi - half) : xi + half + 1], axis=1) for xi in xis], axis=1)
     # each point's own colour just inside the edge (its triangle, or a checker on it); a point whose
     # base is the frame's colour has no base to see
-    inner = _median(prof[edge + int(0.2 * pw) : edge + int(0.6 * pw)], 0)  # (points, 3)
+    inner = median(prof[edge + int(0.2 * pw) : edge + int(0.6 * pw)], 0)  # (points, 3)
     shows = np.linalg.norm(inner - frame, axis=1) > _BASE_DELTA
     near = np.linalg.norm(prof - inner, axis=2) < _BASE_DELTA  # (rows, points)
     lo, hi = max(0, edge - int(0.5 * pw)), min(len(rows) - run, edge + int(0.5 * pw))
@@ -805,29 +806,6 @@ def _score_rectified(rect: np.ndarray, centres_x: np.ndarray) -> tuple[float, fl
     return _scores_rectified_many([(rect, [centres_x])])[0][0]
 
 
-def _median(a: np.ndarray, axis: int) -> np.ndarray:
-    """``np.median(a, axis)`` (the same values: the middle one, or the mean of the two middle ones in
-    ``a``'s type), without its per-call overhead, which dominated the pattern scores' small arrays.
-    A short axis is sorted by a network of element-wise minima and maxima (exact, and far faster
-    than numpy's per-row selection on many short rows)."""
-    k = a.shape[axis]
-    if k <= _NETWORK_MAX:
-        rows = [np.take(a, i, axis=axis) for i in range(k)]
-        for i in range(k - 1):
-            for j in range(k - 1 - i):
-                rows[j], rows[j + 1] = np.minimum(rows[j], rows[j + 1]), np.maximum(rows[j], rows[j + 1])
-        lo, mid = rows[(k - 1) // 2], rows[k // 2]
-    else:
-        # (along the last axis: numpy partitions another axis through a slow strided copy)
-        s = np.partition(np.moveaxis(a, axis, -1), [k // 2 - 1, k // 2] if k % 2 == 0 else k // 2, axis=-1)
-        lo, mid = s[..., (k - 1) // 2], s[..., k // 2]
-    if k % 2:
-        return mid
-    return (lo + mid) / 2
-
-
-# Axes up to this long are sorted by :func:`_median`'s network.
-_NETWORK_MAX = 9
 
 
 def _scores_rectified_many(
@@ -861,8 +839,8 @@ def _scores_rectified_many(
                 by_n.setdefault(len(cols), []).append((a, b, box[ys[:, :, None], cols]))  # (edge, D, n, 3)
     for n, entries in by_n.items():
         v = np.stack([e[2] for e in entries])  # (G, edge, D, n, 3)
-        m_even = _median(v[:, :, :, 0::2], 3)  # (G, edge, D, 3)
-        m_odd = _median(v[:, :, :, 1::2], 3)
+        m_even = median(v[:, :, :, 0::2], 3)  # (G, edge, D, 3)
+        m_odd = median(v[:, :, :, 1::2], 3)
         c = np.sqrt(np.add.reduce(np.square(m_even - m_odd), axis=3))  # (G, edge, D)
         d_even = np.sqrt(np.add.reduce(np.square(v - m_even[:, :, :, None, :]), axis=4))  # (G, edge, D, n)
         d_odd = np.sqrt(np.add.reduce(np.square(v - m_odd[:, :, :, None, :]), axis=4))
@@ -870,7 +848,7 @@ def _scores_rectified_many(
         d_own = np.where(even, d_even, d_odd)
         d_other = np.where(even, d_odd, d_even)
         good = np.count_nonzero((d_own < 0.3 * c[..., None]) & (d_other > 0.7 * c[..., None]), axis=(2, 3))
-        contrast = np.minimum(1.0, _median(c, 2).astype(np.float64) / 25.0)
+        contrast = np.minimum(1.0, median(c, 2).astype(np.float64) / 25.0)
         scores = good / (len(_DEPTHS) * n) * contrast  # (G, edge)
         lo, hi = scores.min(axis=1).tolist(), scores.max(axis=1).tolist()
         for k, (a, b, _) in enumerate(entries):

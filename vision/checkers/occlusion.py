@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision.arrays import channel_norm, scratch
+from vision.arrays import channel_norm, median, scratch
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
 from vision.checkers.stacks import StackReading
@@ -77,23 +77,13 @@ def _bare_model(
             other, _ = strips(not top, 1 - parity)
             if len(own) + len(other) < 3 or not xs:
                 continue
-            med = _median_last(np.stack(own + other, axis=-1))
+            med = median(np.stack(own + other, axis=-1), -1)
             if not top:
                 med = med[::-1]
             for x0 in xs:
                 model[ys, x0 : x0 + point_px] = med
                 defined[ys, x0 : x0 + point_px] = 255
     return model, defined
-
-
-def _median_last(a: np.ndarray) -> np.ndarray:
-    """``np.median(a, axis=-1)``, the same values, made by sorting the last axis in place of
-    ``np.median``'s partition across it: several times faster for the few samples a pixel has here."""
-    s = np.sort(a, axis=-1)
-    n = a.shape[-1]
-    if n % 2:
-        return s[..., n // 2]
-    return (s[..., n // 2 - 1] + s[..., n // 2]) / 2
 
 
 def _far_from_model(lab: np.ndarray, model: np.ndarray, slack: int,

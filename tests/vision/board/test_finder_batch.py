@@ -7,10 +7,10 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.arrays import median
 from vision.board.finder import (
     _DEPTHS,
     _edge_energies,
-    _median,
     _scores_rectified_many,
     _triangle_samples,
     colour_gradient,
@@ -29,7 +29,7 @@ def test_median_is_numpys(k: int) -> None:
         shape[axis] = k
         a = rng.normal(0, 40, shape).astype(np.float32)
         a[..., 0] = a.flat[0]  # ties
-        assert np.array_equal(_median(a, axis), np.median(a, axis=axis))
+        assert np.array_equal(median(a, axis), np.median(a, axis=axis))
 
 
 def _plain_score(rect: np.ndarray, centres_x: np.ndarray) -> tuple[float, float]:
