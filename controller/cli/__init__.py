@@ -63,6 +63,7 @@ app = typer.Typer(
     help="Tavla: a camera, LED and referee station for a physical backgammon or long nardy board.",
     no_args_is_help=True,
     add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
 )
 

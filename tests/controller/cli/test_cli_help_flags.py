@@ -48,3 +48,13 @@ def test_other_options_keep_their_types_and_a_flag_takes_no_value():
     refused = subprocess.run([TAVLA, "resume", "--no-leds", "true"], capture_output=True, text=True,
                              timeout=60, env={"COLUMNS": "200", "PATH": ""})
     assert refused.returncode == 2 and "true" in refused.stderr
+
+
+def test_every_command_takes_h_for_help():
+    """``-h`` is the short help flag users try first; it was refused as "No such option"."""
+    runner = CliRunner()
+    for path, _command in _commands(typer.main.get_command(app)):
+        long = runner.invoke(app, [*path, "--help"], terminal_width=200, env={"COLUMNS": "200"})
+        short = runner.invoke(app, [*path, "-h"], terminal_width=200, env={"COLUMNS": "200"})
+        assert short.exit_code == 0, (path, short.output)
+        assert short.output == long.output, path
