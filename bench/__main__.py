@@ -12,7 +12,7 @@ import sys
 
 from rich.console import Console
 
-AREAS = ("rules", "nardy", "vision", "learn", "link", "club", "web", "prior")
+AREAS = ("rules", "nardy", "vision", "learn", "link", "club", "web", "prior", "robustness")
 
 
 USAGE = f"usage: python -m bench [AREA ...]   (areas: {', '.join(AREAS)}; none = all)"
