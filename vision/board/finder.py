@@ -1033,12 +1033,14 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
 
 def _triangle_fields(lab: np.ndarray, tri: np.ndarray) -> list[tuple[float, np.ndarray, float, bool]]:
     """Whole-field candidates fitted to the points' triangles (:mod:`vision.board.triangles`), which
-    need no outline: the best ``_FINALISTS`` by the weaker row's pattern score."""
+    need no outline: the best ``_FINALISTS`` by the weaker row's pattern score, accepted on both
+    rows' mean as an outline's hypotheses are (:func:`_hypotheses`: one row may be under dice cups
+    or a hand)."""
     out = []
     for quad, gap in field_candidates(lab, tri):
-        score = _pattern_scores(lab, quad, 12, (gap,))[0][0]
-        if score >= _MIN_SCORE:
-            out.append((score, quad, gap, gap > 0))
+        lo, hi = _pattern_scores(lab, quad, 12, (gap,))[0]
+        if 0.5 * (lo + hi) >= _MIN_SCORE:
+            out.append((max(lo, _MIN_SCORE), quad, gap, gap > 0))
     out.sort(key=lambda c: -c[0])
     return out[:_FINALISTS]
 
