@@ -591,15 +591,23 @@ def _side_bases(rect: np.ndarray, centres: np.ndarray, pad: int, height: int, to
     checker on it) shows no base and is left out."""
     half = max(1, int(0.15 * pw))
     run = max(2, int(_BASE_RUN * pw))
-    rows = np.arange(rect.shape[0]) if top else np.arange(rect.shape[0] - 1, -1, -1)
-    edge = pad if top else rect.shape[0] - 1 - (pad + height)  # the edge's index along ``rows``
+    n_rows = rect.shape[0]
+    rows = np.arange(n_rows) if top else np.arange(n_rows - 1, -1, -1)
+    edge = pad if top else n_rows - 1 - (pad + height)  # the edge's index along ``rows``
+    lo, hi = max(0, edge - int(0.5 * pw)), min(n_rows - run, edge + int(0.5 * pw))
+    if hi <= lo:
+        return []
     outer = rect[rows[: max(1, edge - int(0.3 * pw))]]  # beyond the edge, clear of checkers' rims
     frame = np.median(outer[:, np.clip(centres.astype(int), 0, rect.shape[1] - 1)].reshape(-1, 3), axis=0)
+    # the profiles only where they are looked at: the point's own colour just inside the edge and
+    # the rows searched for its base (each row's median is its own)
+    in0, in1 = edge + int(0.2 * pw), edge + int(0.6 * pw)
+    r0, r1 = min(lo, in0), min(n_rows, max(hi + run - 1, in1))
     # every point's profile at once (the per-point medians' overhead dominated): the median colour
     # across its axis, row by row from outside, over the columns xi - half .. xi + half
     xis = [int(round(x)) for x in centres]
     width = rect.shape[1]
-    seq = rect[rows]
+    seq = rect[rows[r0:r1]]
     if all(xi - half >= 0 and xi + half < width for xi in xis):
         cols = np.array(xis)[:, None] + np.arange(-half, half + 1)
         # (gathered channel first, so that the median runs along the contiguous window axis)
@@ -608,15 +616,13 @@ def _side_bases(rect: np.ndarray, centres: np.ndarray, pad: int, height: int, to
         prof = np.stack([np.median(seq[:, max(0, xi - half) : xi + half + 1], axis=1) for xi in xis], axis=1)
     # each point's own colour just inside the edge (its triangle, or a checker on it); a point whose
     # base is the frame's colour has no base to see
-    inner = median(prof[edge + int(0.2 * pw) : edge + int(0.6 * pw)], 0)  # (points, 3)
+    inner = median(prof[in0 - r0 : in1 - r0], 0)  # (points, 3)
     shows = np.linalg.norm(inner - frame, axis=1) > _BASE_DELTA
-    near = np.linalg.norm(prof - inner, axis=2) < _BASE_DELTA  # (rows, points)
-    lo, hi = max(0, edge - int(0.5 * pw)), min(len(rows) - run, edge + int(0.5 * pw))
-    if hi <= lo:
-        return []
+    near = np.linalg.norm(prof - inner, axis=2) < _BASE_DELTA  # (rows r0.., points)
     # the first row from which ``run`` rows are all the point's colour, not already where the
     # search starts
-    starts = np.lib.stride_tricks.sliding_window_view(near[lo : hi + run - 1], run, axis=0).all(axis=2)
+    searched = near[lo - r0 : hi + run - 1 - r0]
+    starts = np.lib.stride_tricks.sliding_window_view(searched, run, axis=0).all(axis=2)
     first = np.argmax(starts, axis=0)  # (points,)
     out = []
     for k, x in enumerate(centres):
@@ -1033,12 +1039,14 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
 
 def _triangle_fields(lab: np.ndarray, tri: np.ndarray) -> list[tuple[float, np.ndarray, float, bool]]:
     """Whole-field candidates fitted to the points' triangles (:mod:`vision.board.triangles`), which
-    need no outline: the best ``_FINALISTS`` by the weaker row's pattern score."""
+    need no outline: the best ``_FINALISTS`` by the weaker row's pattern score, accepted on both
+    rows' mean as an outline's hypotheses are (:func:`_hypotheses`: one row may be under dice cups
+    or a hand)."""
     out = []
     for quad, gap in field_candidates(lab, tri):
-        score = _pattern_scores(lab, quad, 12, (gap,))[0][0]
-        if score >= _MIN_SCORE:
-            out.append((score, quad, gap, gap > 0))
+        lo, hi = _pattern_scores(lab, quad, 12, (gap,))[0]
+        if 0.5 * (lo + hi) >= _MIN_SCORE:
+            out.append((max(lo, _MIN_SCORE), quad, gap, gap > 0))
     out.sort(key=lambda c: -c[0])
     return out[:_FINALISTS]
 

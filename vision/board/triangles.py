@@ -45,6 +45,11 @@ _AXIS_TOL = 25.0
 _ROW_TOL = 0.3
 # A row needs this many tips (a half-board row has 6; checkers cover some tips).
 _MIN_ROW = 4
+# Two rows' spacings agree within this share; a gap is a whole number (at most _MAX_SKIP) of
+# columns within _STEP_TOL of a column.
+_STEP_AGREE = 0.15
+_MAX_SKIP = 4
+_STEP_TOL = 0.15
 # A bar is at least this share of a point wide (narrower, it is a gap between two points).
 _MIN_BAR = 0.3
 
@@ -294,10 +299,9 @@ def _fields(top: np.ndarray, bottom: np.ndarray, along: np.ndarray) -> list[tupl
         return np.asarray(p @ to_uv.T)
 
     tt, bt = uv(t_tips), uv(b_tips)
-    steps = [st for st in (_column_step(np.sort(tt[:, 0])), _column_step(np.sort(bt[:, 0]))) if st]
-    if not steps:
+    step = _column_step([np.sort(tt[:, 0]), np.sort(bt[:, 0])])
+    if step is None:
         return []
-    step = float(np.median(steps))
     u = np.sort(np.concatenate([tt[:, 0], bt[:, 0]]))
     tips_img = np.concatenate([top[:, :2], bottom[:, :2]])
     ends_img = tips_img + np.concatenate([top[:, 2:4] * top[:, 4:5], bottom[:, 2:4] * bottom[:, 4:5]])
@@ -350,7 +354,32 @@ def _fit_field(tips: np.ndarray, ends: np.ndarray, tips_u: np.ndarray, row_v: np
     return quad.astype(np.float32) if np.all(np.isfinite(quad)) else None
 
 
-def _column_step(u: np.ndarray) -> float | None:
+def _column_step(rows: list[np.ndarray]) -> float | None:
+    """The column spacing shared by two rows of tips (each sorted along the row): the rows' own
+    spacings (:func:`_row_step`) when they agree within ``_STEP_AGREE``, else the one under which
+    more of both rows' gaps are whole multiples of it (:func:`_explained`). A row whose points are
+    mostly under checkers shows mostly double gaps, and its own spacing then comes out between one
+    and two columns."""
+    steps = [st for st in (_row_step(u) for u in rows) if st]
+    if not steps:
+        return None
+    if max(steps) <= (1.0 + _STEP_AGREE) * min(steps):
+        return float(np.median(steps))
+    gaps = np.concatenate([np.diff(u) for u in rows])
+    return max(steps, key=lambda st: _explained(gaps, st))
+
+
+def _explained(gaps: np.ndarray, step: float) -> float:
+    """How well the spacing ``step`` explains the ``gaps`` between neighbouring tips: each gap
+    within ``_STEP_TOL`` of a step of ``k`` whole steps (1-``_MAX_SKIP``) counts ``1 / k`` (a
+    half spacing explains every gap too, but each only half as well)."""
+    ratio = gaps / step
+    k = np.rint(ratio)
+    ok = (k >= 1) & (k <= _MAX_SKIP) & (np.abs(ratio - k) < _STEP_TOL)
+    return float(np.sum(1.0 / k[ok]))
+
+
+def _row_step(u: np.ndarray) -> float | None:
     """The spacing of one row's evenly spaced tips at ``u`` (sorted, some missing, one wider gap): the
     median of the gaps near the smallest common one."""
     d = np.diff(u)

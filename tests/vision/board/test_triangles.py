@@ -106,3 +106,20 @@ def test_the_finder_reads_the_field_turned_any_way(roll: float) -> None:
     truth = np.float32(r.regions["field"])
     point = float(np.linalg.norm(truth[1] - truth[0])) / 12.5
     assert _corner_error(np.float32(geom.corners), truth) < 0.5 * point
+
+
+def test_the_column_step_is_shared_by_both_rows() -> None:
+    """_column_step: a row with most of its points under checkers shows mostly double gaps (its own
+    spacing comes out between one and two columns); the spacing kept is the one under which both
+    rows' gaps are whole numbers of columns. Rows that agree keep their median."""
+    from vision.board.triangles import _column_step
+
+    step = 18.0
+    bar = 1.6 * step  # the gap across the bar
+    cols = np.r_[np.arange(6) * step, 5 * step + bar + np.arange(6) * step]
+    full = cols + np.random.default_rng(1).normal(0, 0.3, 12)
+    sparse = cols[[0, 1, 3, 5, 7, 9, 11]]  # gaps 1, 2, 2, bar + 1, 2, 2 columns
+    assert abs(_column_step([full, sparse]) - step) < 0.05 * step
+    assert abs(_column_step([sparse, full]) - step) < 0.05 * step
+    assert abs(_column_step([full, full * 1.05]) - 1.025 * step) < 0.05 * step
+    assert _column_step([cols[:2], cols[:2]]) is None
