@@ -36,7 +36,7 @@ from vision.checkers.trays import (
     tray_strips,
 )
 from vision.cube.finder import find_cube
-from vision.dice.on_board import find_board_dice
+from vision.dice.on_board import DiceScan, board_dice_places, find_board_dice
 from vision.errors import ReaderInputError
 from vision.reading import BoardReading, CubeReading, DieReading, FrameStatus, PointReading
 
@@ -182,7 +182,8 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     # on all 24 points every frame (its strips are standardised by the whole field's colours); the
     # hand tests and the next frame's partial read keep the classical stacks (the network saw no hand)
     stacks = refine(rect, geom, counted)
-    stacks = _dice_in_blots(img, geom, stacks)
+    scan = DiceScan(img)  # (the dice searches of this frame share its views)
+    stacks = _dice_in_blots(img, geom, stacks, scan)
     radius = stacks[0].radius if stacks else 0.45 * POINT_PX
     if places is not None and last is not None and not places.cube_places:
         cube = last.cube
@@ -264,7 +265,7 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     if places is not None and last is not None and _dice_hold(places, last, geom, counted, cube_xy, radius):
         dice = last.dice
     else:
-        dice = _dice(img, geom, stacks + on_bar, radius, cube_xy)
+        dice = _dice(img, geom, stacks + on_bar, radius, cube_xy, scan)
     if model is not None and calibration is not None and not occluded:
         read = [s for s in stacks + on_bar if s.count]
         kept = [n for s, n in zip(stacks + on_bar, all_names, strict=True) if s.count]
@@ -477,7 +478,8 @@ def _points(
     return tuple(out)
 
 
-def _dice_in_blots(image: np.ndarray, geom: BoardGeometry, stacks: list[StackReading]) -> list[StackReading]:
+def _dice_in_blots(image: np.ndarray, geom: BoardGeometry, stacks: list[StackReading],
+                   scan: DiceScan | None = None) -> list[StackReading]:
     """``stacks`` less each lone checker that is a die: a disc of one checker whose ring is less
     complete than ``_DIE_RING``, in which the dice reader finds a die once that disc is not masked.
     A small die at a bare point's base closes a partial ring from the triangle's sides and the base
@@ -488,7 +490,11 @@ def _dice_in_blots(image: np.ndarray, geom: BoardGeometry, stacks: list[StackRea
     if not blots:
         return stacks
     others = [s for i, s in enumerate(stacks) if i not in blots]
-    found = [d.image_xy for d in _dice(image, geom, others, stacks[0].radius) if d.image_xy is not None]
+    discs = [(x, y, s.radius) for s in others for x, y in s.centres]
+    try:
+        found = board_dice_places(image, geom, discs, stacks[0].radius, None, scan)
+    except Exception:  # noqa: BLE001 -- a failing dice reader must not cost the board reading
+        found = []
     if not found:
         return stacks
     at = geom.to_rectified(np.array(found, np.float64))
@@ -502,10 +508,10 @@ def _dice_in_blots(image: np.ndarray, geom: BoardGeometry, stacks: list[StackRea
 
 
 def _dice(image: np.ndarray, geom: BoardGeometry, stacks: list[StackReading], radius: float,
-          cube_xy: tuple[float, float] | None = None) -> tuple[DieReading, ...]:
+          cube_xy: tuple[float, float] | None = None, scan: DiceScan | None = None) -> tuple[DieReading, ...]:
     """The dice on the board (:func:`vision.dice.on_board.find_board_dice`); () when that reader fails."""
     discs = [(x, y, s.radius) for s in stacks for x, y in s.centres]
     try:
-        return find_board_dice(image, geom, discs, radius, cube_xy)
+        return find_board_dice(image, geom, discs, radius, cube_xy, scan)
     except Exception:  # noqa: BLE001 -- a failing dice reader must not cost the board reading
         return ()
