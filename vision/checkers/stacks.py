@@ -742,16 +742,19 @@ def _colour_run(lab: np.ndarray, centres: list[tuple[float, float]], colour: tup
     gap_max = int(0.35 * 2 * r)
     end = y0
     gap = 0
-    # past a bridged gap, the colour must run on at least as far as a gap may be long: the next
-    # checker's body does, a sliver of shadow beyond the last checker's rim does not
-    seg_start: float | None = None
+    # past a bridged gap, the colour must show on at least as many rows as a gap may be long before
+    # it counts: the next checker's body does, a sliver of shadow beyond the last checker's rim does
+    # not. The rows are summed over further bridged gaps: a tall pile's overlapping layers each show
+    # a band narrower than a gap, one after another
+    counted, shown = True, 0  # (the stretch from the first checker on counts from its first row)
     for y in ys:
         if match[y]:
-            if gap:
-                seg_start = float(y)
-            if seg_start is None or abs(y - seg_start) >= gap_max:
+            if gap and counted:
+                counted, shown = False, 0
+            shown += 1
+            counted = counted or shown > gap_max
+            if counted:
                 end = float(y)
-                seg_start = None
             gap = 0
         else:
             gap += 1

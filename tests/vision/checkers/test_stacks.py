@@ -310,3 +310,18 @@ def test_a_sliver_of_the_stacks_colour_past_its_last_checker_is_no_checker() -> 
     bare = np.float32([field, (40.0, 128.0, 128.0)])
     run = _colour_run(lab, [(10.0, r)], blue, bare, r, True)
     assert run == 112.0
+
+
+def test_a_tall_piles_overlapping_layers_run_on_past_bands_narrower_than_a_gap() -> None:
+    """A tall pile's upper layers overlap, each showing a band of the stack's colour narrower than a
+    gap may be long, one after another: their rows are summed over the bridged gaps, so the run
+    goes on to the pile's last band (a lone sliver past the last checker still does not count)."""
+    r = 14.0
+    blue, field = (120.0, 150.0, 90.0), (200.0, 128.0, 140.0)
+    lab = np.tile(np.float32(field), (400, 20, 1))
+    lab[0:56] = blue  # two checkers from the base
+    for top in range(59, 59 + 4 * 12, 12):
+        lab[top : top + 9] = blue  # four bands of 9 rows (a gap may be 9), 3 rows apart
+    bare = np.float32([field, (40.0, 128.0, 128.0)])
+    run = _colour_run(lab, [(10.0, r)], blue, bare, r, True)
+    assert run == 59 + 3 * 12 + 9.0
