@@ -243,7 +243,9 @@ def _reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np
     peaks = (score >= _RING_MIN) & (score >= top) & (ys <= limit)
     i = start
     while True:
-        sel = np.flatnonzero(peaks & (ys >= ys[i] + 0.3 * d) & (ys <= ys[i] + 1.5 * d))
+        # (one and a half diameters, and the sixth of one that a peak is placed within: a layer's
+        # checker and the column's next whole one beyond the covered one between them)
+        sel = np.flatnonzero(peaks & (ys >= ys[i] + 0.3 * d) & (ys <= ys[i] + (1.5 + 1 / 6) * d))
         # (lightness at half weight, as the colours are named: the light falls off along a tall
         # pile, from the frame's shadow at its base to the open field at its top)
         sel = sel[channel_norm((inside[sel] - inside[start]) * _NAME_WEIGHT) < _SAME_STACK]

@@ -11,9 +11,9 @@ from vision.board.view import colour_gradient
 from vision.checkers.stacks import (
     _SQUARE_BETTER,
     StackReading,
+    _chain,
     _colour_run,
     _gap_bare,
-    _chain,
     _outline_fits,
     _reach,
     count_stacks,
@@ -362,3 +362,22 @@ def test_a_column_is_chained_as_the_light_falls_off_along_it() -> None:
     assert len(_chain(score, ys, d, 190.0, inside, xs)) == 5
     inside[ys == 134] = (213.0, 128.0, 185.0)
     assert len(_chain(score, ys, d, 190.0, inside, xs)) == 4
+
+
+def test_a_piles_reach_steps_from_a_layers_checker_to_the_columns_next_whole_one() -> None:
+    """The sixth checker lies over the gap between the first two and covers the second: the next
+    whole ring is the column's third, one and a half steps on -- a little more than one and a half
+    diameters where the peaks fall a sample or two apart; the reach gets there, and no further
+    than a ring two diameters on."""
+    d = 27.0
+    ys = np.arange(0.0, 200.0, 2.0)
+    score = np.zeros_like(ys)
+    inside = np.tile(np.float32([190.0, 128.0, 145.0]), (ys.size, 1))
+    xs = np.zeros_like(ys)
+    for y in (26, 68, 96, 124):  # the sixth over the gap, then the column's third to fifth
+        score[ys == y] = 1.0
+    start = int(np.flatnonzero(ys == 26)[0])
+    assert _reach(score, ys, d, 190.0, inside, xs, start) == 124.0
+    score[:] = 0.0
+    score[(ys == 26) | (ys == 80)] = 1.0
+    assert _reach(score, ys, d, 190.0, inside, xs, start) == 26.0
