@@ -481,8 +481,19 @@ def _body(lab: np.ndarray, face: Face, pips: list[Pip], sigma: float,
     for i, dep in zip(face.members, depths, strict=True):
         p = pips[i]
         rho = _ISOLATION_RING * max(sigma, p.sigma)
-        xs = np.clip(np.rint(p.x + rho * np.cos(ang12)), 0, w - 1).astype(np.intp)
-        ys = np.clip(np.rint(p.y + rho * np.sin(ang12)), 0, h - 1).astype(np.intp)
+        rx, ry = p.x + rho * np.cos(ang12), p.y + rho * np.sin(ang12)
+        # the face's other pips are no stroke: ring samples on their own pixels (as the body
+        # leaves them out) are not judged -- a six's close pips reach into each other's rings
+        free = np.ones(ang12.size, bool)
+        for j in face.members:
+            if j != i:
+                q = pips[j]
+                clear = min(_PIP_CLEAR * max(sigma, q.sigma), _PIP_CLEAR_EDGE * face.edge)
+                free &= (rx - q.x) ** 2 + (ry - q.y) ** 2 > clear * clear
+        if not free.any():
+            continue
+        xs = np.clip(np.rint(rx[free]), 0, w - 1).astype(np.intp)
+        ys = np.clip(np.rint(ry[free]), 0, h - 1).astype(np.intp)
         ring_l = lab[ys, xs, 0].astype(np.float32)
         isolation = min(isolation, float(np.mean(np.abs(ring_l - med[0]) < 0.5 * dep)))
     ang = np.linspace(0.0, 2 * np.pi, 24, endpoint=False)
