@@ -184,6 +184,8 @@ def _reading_status(reading: BoardReading) -> FrameStatus:
         return FrameStatus.MOVING
     if reading.status == FrameStatus.TOO_MANY_CHECKERS:
         return FrameStatus.TOO_MANY_CHECKERS  # a misread frame settles nothing
+    if reading.status == FrameStatus.OVEREXPOSED:
+        return FrameStatus.OVEREXPOSED  # nor does one whose colours the light blew out
     return FrameStatus.OK
 
 
