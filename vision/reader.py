@@ -449,12 +449,13 @@ def _within_a_set(off: dict[str, int], points: tuple[PointReading, ...],
 
 def _status(occluded: bool, blown: bool, points: tuple[PointReading, ...], bar: dict[str, int],
             off: dict[str, int]) -> FrameStatus:
-    """The frame's status: ``OCCLUDED`` over ``OVEREXPOSED`` (a field mostly clipped) over the counts'
-    own (:func:`_set_status`)."""
-    if occluded:
-        return FrameStatus.OCCLUDED
+    """The frame's status: ``OVEREXPOSED`` (a field mostly clipped: the occlusion test itself sees
+    the lost edges and colours there, and the light is what the user can fix) over ``OCCLUDED`` over
+    the counts' own (:func:`_set_status`)."""
     if blown:
         return FrameStatus.OVEREXPOSED
+    if occluded:
+        return FrameStatus.OCCLUDED
     return _set_status(points, bar, off)
 
 
