@@ -19,6 +19,7 @@ import numpy as np
 
 from vision.board import appearance as look
 from vision.board.calibration import Calibration, outline_weak, weak_covered
+from vision.board.exposure import blown_out
 from vision.board.finder import find_board
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
@@ -80,7 +81,8 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
         calibrates again when the camera has moved.
     :returns: a :class:`BoardReading`; ``board_found=False`` with ``status`` ``no_board`` or
         ``too_dark`` when there is no readable board, ``occluded=True`` when something covers the
-        playing area (the counts are then not to be trusted).
+        playing area, ``status`` ``overexposed`` when the field is mostly clipped white (the counts
+        are then not to be trusted).
     :raises ReaderInputError: (a ValueError) when ``image`` is not an image array at all.
 
     A calibration with a learned :class:`~vision.board.appearance.Appearance` (``tavla calibrate``)
@@ -157,6 +159,8 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     model = calibration.appearance if calibration is not None and own else None
     gains = None
     light: object = None  # the correction the frame is read in (None: none)
+    # a field mostly clipped white has lost its colours: read, but said so (the camera as it gave it)
+    blown = blown_out(img, geom)
     if model is not None:
         # the frame brought back to the calibration's light, for every stage (the last light seen
         # when this frame's bare places do not agree on one)
@@ -266,7 +270,7 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
         dice = last.dice
     else:
         dice = _dice(img, geom, stacks + on_bar, radius, cube_xy, scan)
-    if model is not None and calibration is not None and not occluded:
+    if model is not None and calibration is not None and not occluded and not blown:
         read = [s for s in stacks + on_bar if s.count]
         kept = [n for s, n in zip(stacks + on_bar, all_names, strict=True) if s.count]
         calibration = replace(calibration, appearance=look.update(
@@ -279,7 +283,7 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
         off=off,
         dice=dice,
         cube=cube,
-        status=FrameStatus.OCCLUDED if occluded else _set_status(points, bar, off),
+        status=_status(occluded, blown, points, bar, off),
         has_bar=geom.has_bar,
         image_size=size,
     )
@@ -442,6 +446,18 @@ def _within_a_set(off: dict[str, int], points: tuple[PointReading, ...],
         if min(n, left):
             out[colour] = min(n, left)
     return out
+
+
+def _status(occluded: bool, blown: bool, points: tuple[PointReading, ...], bar: dict[str, int],
+            off: dict[str, int]) -> FrameStatus:
+    """The frame's status: ``OVEREXPOSED`` (a field mostly clipped: the occlusion test itself sees
+    the lost edges and colours there, and the light is what the user can fix) over ``OCCLUDED`` over
+    the counts' own (:func:`_set_status`)."""
+    if blown:
+        return FrameStatus.OVEREXPOSED
+    if occluded:
+        return FrameStatus.OCCLUDED
+    return _set_status(points, bar, off)
 
 
 def _set_status(points: tuple[PointReading, ...], bar: dict[str, int], off: dict[str, int]) -> FrameStatus:
