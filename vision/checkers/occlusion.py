@@ -7,8 +7,6 @@ smaller than a checker) is something else over the board. A region of that kind 
 ``_FOREIGN_CHECKERS`` checker areas -- a hand is several checkers large -- makes the frame occluded.
 No skin colour is assumed: a sleeve, a cup or a shadow of a hand counts as well. A "stack" the
 counter found without the rims of a row of discs (``_UNSURE``) explains nothing: its discs are foreign.
-Nor is colour the only evidence: where the model draws a triangle's edge and the frame shows none,
-something lies over it (marked ``_GONE`` in the mask; weighed by the size test, not the edge test).
 """
 
 from __future__ import annotations
@@ -44,14 +42,6 @@ _EDGE = 0.3
 _HIDDEN = 0.1
 # The band of the frame just outside the field watched for an arm reaching in (point widths).
 _BAND = (0.1, 0.35)
-# The bare model's edges at least this strong (lightness per pixel) are watched ...
-_EDGE_STRONG = 8.0
-# ... and one the frame shows less than this share of (within two pixels) is gone: something over it.
-_EDGE_KEPT = 0.2
-# The mask's value where only an edge is gone (255: the colour differs); found checkers clear gone
-# edges this many radii about them (a checker's rim and shadow hide the edges beside it).
-_GONE = 128
-_GONE_CLEAR = 1.5
 # A stack on a point whose discs' mean ring score (its confidence, vision.checkers.stacks) is at most
 # this explains nothing: a row of discs has rims, a palm, a cup or a blob read as "checkers" of
 # its own colour has none. Its discs count as foreign.
@@ -125,8 +115,7 @@ def _far_from_model(lab: np.ndarray, model: np.ndarray, slack: int,
 def foreign_mask(rectified: np.ndarray | FieldView, geom: BoardGeometry, stacks: list[StackReading],
                  radius: float, only: np.ndarray | None = None,
                  previous: np.ndarray | None = None) -> np.ndarray:
-    """uint8 mask (rectified H, W): 255 where the field shows neither bare board nor a found checker,
-    ``_GONE`` where only the bare board's edges are gone (:func:`_edges_gone`), else 0.
+    """uint8 mask (rectified H, W): 255 where the field shows neither bare board nor a found checker.
 
     Compared at half resolution (a hand is large; a quarter of the pixels is 4x faster), each pixel
     against the bare-board model within ``_SLACK`` of a point's width (:func:`_far_from_model`).
@@ -151,26 +140,31 @@ def foreign_mask(rectified: np.ndarray | FieldView, geom: BoardGeometry, stacks:
                             interpolation=cv2.INTER_NEAREST) > 0
         far = _far_within(lab, model, slack, region)
     mask = (far & (defined > 0)).astype(np.uint8) * 255
-    gone = _edges_gone(lab, model, defined)
     # the field's ends and the bar's edges: the outer strips show the frame or the bar where the
     # others show a neighbouring point, and a frame's shadow or lip varies along it
     edge = max(1, int(round(_EDGE * POINT_PX / 2)))
-    for m in (mask, gone):
-        m[:, :edge] = 0
-        m[:, -edge:] = 0
-        if geom.bar is not None:
-            for x in geom.bar:
-                xi = int(round(0.5 * x))
-                m[:, max(0, xi - edge) : xi + edge] = 0
+    mask[:, :edge] = 0
+    mask[:, -edge:] = 0
+    if geom.bar is not None:
+        for x in geom.bar:
+            xi = int(round(0.5 * x))
+            mask[:, max(0, xi - edge) : xi + edge] = 0
     mask = cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
-    gone = cv2.resize(gone, (w, h), interpolation=cv2.INTER_NEAREST)
     if region is not None and previous is not None and only is not None:
-        mask = np.where(only, mask, np.where(previous == 255, 255, 0)).astype(np.uint8)
-        gone = np.where(only, gone, np.where(previous == _GONE, 255, 0)).astype(np.uint8)
-    sure = [s for s in stacks if not _unsure(s)]
-    _clear(mask, sure, radius, 1.25 * radius)
-    _clear(gone, sure, radius, _GONE_CLEAR * radius)
+        mask = np.where(only, mask, previous).astype(np.uint8)
     unsure = [s for s in stacks if _unsure(s)]
+    for s in stacks:
+        if _unsure(s):
+            continue
+        for x, y in s.centres:
+            cv2.circle(mask, (int(round(x)), int(round(y))), int(round(radius * 1.25)), 0, -1)
+        if s.count > len(s.centres) and s.centres:
+            # checkers counted by their colour run: clear the run along the stack's axis
+            x0, y0 = s.centres[0]
+            d = 2 * radius
+            y1 = y0 + (s.count - 1) * d if s.top else y0 - (s.count - 1) * d
+            cv2.rectangle(mask, (int(x0 - 1.25 * radius), int(min(y0, y1) - 1.25 * radius)),
+                          (int(x0 + 1.25 * radius), int(max(y0, y1) + 1.25 * radius)), 0, -1)
     if unsure:
         painted = np.zeros_like(mask)
         for s in unsure:
@@ -181,45 +175,7 @@ def foreign_mask(rectified: np.ndarray | FieldView, geom: BoardGeometry, stacks:
         mask |= painted
     # thin lines of a printed board and a checker's anti-aliased rim are not a hand
     k = max(3, int(_OPEN * POINT_PX) | 1)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    mask[(mask == 0) & (gone > 0)] = _GONE
-    return mask
-
-
-def _clear(mask: np.ndarray, stacks: Sequence[StackReading], radius: float, reach: float) -> None:
-    """Clear the found checkers (of ``radius``) from ``mask`` (in place): a disc of ``reach`` pixels
-    about each centre, and along the axis of a stack counted by its colour run."""
-    for s in stacks:
-        for x, y in s.centres:
-            cv2.circle(mask, (int(round(x)), int(round(y))), int(round(reach)), 0, -1)
-        if s.count > len(s.centres) and s.centres:
-            # checkers counted by their colour run: clear the run along the stack's axis
-            x0, y0 = s.centres[0]
-            d = 2 * radius
-            y1 = y0 + (s.count - 1) * d if s.top else y0 - (s.count - 1) * d
-            cv2.rectangle(mask, (int(x0 - reach), int(min(y0, y1) - reach)),
-                          (int(x0 + reach), int(max(y0, y1) + reach)), 0, -1)
-
-
-def _edges_gone(lab: np.ndarray, model: np.ndarray, defined: np.ndarray) -> np.ndarray:
-    """uint8 mask (``lab``'s H, W): 255 where the bare model draws an edge (a triangle's side, a
-    point's base) of at least ``_EDGE_STRONG`` that the frame shows less than ``_EDGE_KEPT`` of
-    within two pixels: something lies over it, whatever its colour (a hand as pale as the points
-    hides their edges all the same). Grown by a pixel; the rows where the model's two halves meet
-    and the field's top and bottom rows are left out (the model's own seams)."""
-    def strength(lightness: np.ndarray) -> np.ndarray:
-        gx = cv2.Sobel(lightness, cv2.CV_32F, 1, 0, ksize=3)
-        gy = cv2.Sobel(lightness, cv2.CV_32F, 0, 1, ksize=3)
-        return np.sqrt(gx * gx + gy * gy) / 8.0  # (Sobel's weights sum to 8: per pixel)
-
-    drawn = strength(np.ascontiguousarray(model[..., 0]))
-    shown = cv2.dilate(strength(np.ascontiguousarray(lab[..., 0])), np.ones((5, 5), np.uint8))
-    gone = ((drawn > _EDGE_STRONG) & (shown < _EDGE_KEPT * drawn) & (defined > 0)).astype(np.uint8) * 255
-    h = gone.shape[0]
-    gone[h // 2 - 3 : h // 2 + 3] = 0
-    gone[:2] = 0
-    gone[-2:] = 0
-    return cv2.dilate(gone, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
 
 
 def _unsure(s: StackReading) -> bool:
@@ -272,19 +228,14 @@ def find_occlusion(rectified: np.ndarray | FieldView, geom: BoardGeometry, stack
     """
     if mask is None:
         mask = foreign_mask(rectified, geom, stacks, radius)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
     checker_area = np.pi * radius * radius
-    if _largest(mask > 0) / checker_area >= _FOREIGN_CHECKERS:
+    largest = max((float(stats[i, cv2.CC_STAT_AREA]) for i in range(1, n)), default=0.0) / checker_area
+    if largest >= _FOREIGN_CHECKERS:
         return True
-    # (gone edges alone are no evidence for this weaker test: a frame's faint edges beside its rim)
-    if image is None or _largest(mask == 255) / checker_area < _FOREIGN_CROSSING:
+    if image is None or largest < _FOREIGN_CROSSING:
         return False
     return border_crossing(image, geom, stacks, radius) >= _CROSSING
-
-
-def _largest(mask: np.ndarray) -> float:
-    """The pixel area of ``mask``'s (bool) largest 8-connected region (0 when none)."""
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
-    return max((float(stats[i, cv2.CC_STAT_AREA]) for i in range(1, n)), default=0.0)
 
 
 def border_crossing(image: np.ndarray, geom: BoardGeometry, stacks: Sequence[StackReading] = (),

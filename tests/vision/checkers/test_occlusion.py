@@ -230,31 +230,3 @@ def test_a_stack_without_rims_explains_nothing() -> None:
     mask = foreign_mask(view, geom, unsure, radius)
     assert mask[y, x] == 255
     assert np.count_nonzero(mask) - np.count_nonzero(sure) >= 0.8 * len(stacks[i].centres) * np.pi * radius**2
-
-
-def test_a_patch_of_the_boards_own_colour_hides_its_edges() -> None:
-    """Something as pale as the points (a hand in their colour) differs little in colour from the
-    bare board, but the triangles' edges under it are gone: the patch is foreign, the same field
-    without it is clear."""
-    from vision.board.view import FieldView
-    from vision.checkers.occlusion import find_occlusion, foreign_mask
-    from vision.checkers.stacks import count_stacks
-
-    image = _hand_render("paper", 1, hand=False).image
-    geom = find_board(image)
-    assert geom is not None
-    rect = geom.rectify(image)
-    stacks = count_stacks(FieldView.of(rect, geom), geom)
-    radius = stacks[0].radius
-    assert not find_occlusion(rect, geom, stacks, radius)
-    bare = [s for s in stacks if not s.count and not s.top and 2 <= s.column <= 9]
-    assert bare
-    x, h = int(geom.columns[bare[0].column]), rect.shape[0]
-    y = int(h - 2.5 * geom.point_w)
-    patch = rect.copy()
-    window = patch[y - 40 : y + 40, x - 40 : x + 40]
-    own = tuple(int(v) for v in window.reshape(-1, 3).mean(axis=0))  # the board's average colour there
-    cv2.circle(patch, (x, y), int(3.0 * radius), own, -1)
-    mask = foreign_mask(patch, geom, stacks, radius)
-    assert np.count_nonzero(mask[y - 40 : y + 40, x - 40 : x + 40] == 128) > np.pi * radius**2
-    assert find_occlusion(patch, geom, stacks, radius, mask=mask)
