@@ -8,13 +8,16 @@ is fine-tuned on the renders and the *other* families' photos, and the held-out 
 read. The integration rule's thresholds (:func:`vision.checkers.network.refine`) are chosen per fold
 on the *other* families' held-out counts (each family counted alike), never on the family scored;
 those counts come from networks that did see the scored family's photos in training, a second-order
-leak the output names. Printed per family:
+leak the output names. Each fold's network is kept as ``<data>/lobo/<family>.onnx``. Printed per
+family (:func:`training.lobo_score.print_table`):
 
 - ``counts``: the share of the family's labelled points (occluded photos' visible ones included)
   whose count the classical counter / the held-out network gives;
 - ``reader``: points right as ``../shared/tools/eval_boards.py`` scores the whole reader on the
-  family's scored photos: the classical reader alone, with the fold's network by the rule, and with
-  the network's count taken everywhere.
+  family's unoccluded photos: the classical reader alone, with the fold's network by the fold's rule
+  (``reader, held out``: the family's held-out figure), and with the network's count taken
+  everywhere; ``held out, occluded photos too``: that reading scored on every labelled point;
+- then one line per family giving its held-out figure, for a closing note to quote.
 
 The classical reader's thresholds were chosen by people looking at every one of these photos: its
 figures are development figures, not held-out ones; only the network's columns are held out.
@@ -23,89 +26,32 @@ figures are development figures, not held-out ones; only the network's columns a
 from __future__ import annotations
 
 import argparse
-import itertools
-import tempfile
+import shlex
+import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 import torch
-from rich.console import Console
-from rich.table import Table
 
 import vision.checkers.network as network
+from training.lobo_score import (
+    CLASSICAL_ONLY,
+    READS,
+    Row,
+    choose_rule,
+    print_table,
+    read_photo,
+    read_scores,
+    reader_with,
+)
 from training.stacks_cnn import DATA, StackCNN, export, fit, load_data, predict, pretrain, split_renders
 from training.stacks_data import DATA as SHARED
-from training.stacks_data import Strips, real_photos
-from vision.eval.boards import score_reading
+from training.stacks_data import real_photos
 
-__all__ = ["choose_rule", "main"]
-
-_READS = ("classic", "rule", "net")
-_SURE = (0.6, 0.7, 0.8, 0.9, 0.95, 0.98)
-_UNSURE = (0.0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01)
-
-
-def combine(classic: np.ndarray, conf: np.ndarray, probs: np.ndarray, sure: float,
-            unsure: float) -> np.ndarray:
-    """The counts :func:`vision.checkers.network.refine` gives for these strips under (sure, unsure)."""
-    net = probs.argmax(1)
-    take = (probs.max(1) >= sure) & (conf < unsure)
-    return np.where(take, net, classic)
-
-
-def choose_rule(part: Strips, probs: np.ndarray) -> tuple[float, float, float]:
-    """(sure, unsure, score) of the rule that counts ``part`` best, the score being the mean over
-    its groups of each group's share right (each board family counts alike, however many photos);
-    the classical counts alone unless a rule does strictly better."""
-    masks = [part.group == g for g in sorted(set(part.group))]
-
-    def score(counts: np.ndarray) -> float:
-        return float(np.mean([(counts[m] == part.count[m]).mean() for m in masks]))
-
-    best = (2.0, 0.0, score(part.classic))
-    for sure, unsure in itertools.product(_SURE, _UNSURE):
-        acc = score(combine(part.classic, part.conf, probs, sure, unsure))
-        if acc > best[2] + 1e-9:
-            best = (sure, unsure, acc)
-    return best
-
-
-@contextmanager
-def _reader_with(net: network.StackNet | None, sure: float, unsure: float) -> Iterator[None]:
-    """The reader with ``net`` (None: the classical counts alone) under the rule (sure, unsure)."""
-    saved = network.load_net, network.SURE, network.UNSURE
-    network.load_net = lambda *_a, **_k: net  # type: ignore[assignment]
-    network.SURE, network.UNSURE = sure, unsure
-    try:
-        yield
-    finally:
-        network.load_net, network.SURE, network.UNSURE = saved
-
-
-def _read_points(path: Path, label: dict[str, Any]) -> tuple[int, int]:
-    """(points right, points scored) of the reader on one photo, as eval_boards scores it."""
-    from vision.frames.images import load_image
-    from vision.reader import read_board
-
-    s = score_reading(label, read_board(load_image(str(path))).to_json())
-    return s.points_ok, s.points_n
-
-
-@dataclass
-class Row:
-    family: str
-    photos: int = 0
-    points: int = 0
-    classic_ok: int = 0
-    net_ok: int = 0
-    reader: dict[str, list[int]] = field(default_factory=lambda: {k: [0, 0] for k in _READS})
-    rule: tuple[float, float] = (2.0, 0.0)
+__all__ = ["main"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -116,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default="", help="comma-separated families (default: all)")
     ap.add_argument("--threads", type=int, default=1)
     a = ap.parse_args(argv)
+    command = "python -m training.stacks_lobo " + shlex.join(sys.argv[1:] if argv is None else argv)
     torch.set_num_threads(a.threads)
     cv2.setNumThreads(1)
     t0 = time.time()
@@ -136,17 +83,19 @@ def main(argv: list[str] | None = None) -> int:
     if a.only:
         families = [f for f in families if f in a.only.split(",")]
     rows = []
-    tmp = Path(tempfile.mkdtemp(prefix="stacks_lobo"))
+    # each fold's network is kept, so eval_boards can score a family with it in place of the shipped one
+    folds = Path(a.data) / "lobo"
+    folds.mkdir(parents=True, exist_ok=True)
     # pass 1: each family's points counted by a network that never saw the family
     held_probs = np.zeros((len(real.count), network.N_COUNTS), np.float32)
     for fam in families:
         held = real.group == fam
-        print(f"fold {fam}: {int(held.sum())} points held out, fine-tuning on {int((~held).sum())} real",
-              flush=True)
+        print(f"fold {fam}: {int(held.sum())} points held out, fine-tuning on {int((~held).sum())} real "
+              f"({time.time() - t0:.0f} s)", flush=True)
         model = fit(base, train_r, real.take(~held), tune, log=False)
         held_probs[held] = predict(model, real.x[held])
         if not a.quick:
-            export(model, tmp / f"{fam}.onnx")
+            export(model, folds / f"{fam}.onnx")
     # pass 2: each family read with a rule chosen on the other families' held-out counts
     for fam in families:
         held = real.group == fam
@@ -156,65 +105,25 @@ def main(argv: list[str] | None = None) -> int:
         row.net_ok = int((held_probs[held].argmax(1) == part.count).sum())
         others = np.isin(real.group, families) & ~held
         sure, unsure, _ = (choose_rule(real.take(others), held_probs[others]) if others.any()
-                           else (2.0, 0.0, 0.0))
+                           else (*CLASSICAL_ONLY, 0.0))
         row.rule = (sure, unsure)
         if not a.quick:
-            net = network.StackNet(tmp / f"{fam}.onnx")
+            print(f"reading {fam} (rule {sure:.2f}, {unsure:.2f}; {time.time() - t0:.0f} s)", flush=True)
+            net = network.StackNet(folds / f"{fam}.onnx")
+            ways = {"classic": (None, *CLASSICAL_ONLY), "rule": (net, sure, unsure), "net": (net, 0.0, 2.0)}
             for path, lab in photos.get(fam, []):
-                if lab.get("occluded"):
-                    continue  # eval_boards scores an occluded photo's flag, not its points
-                for key, (n, s, u) in {"classic": (None, 2.0, 0.0), "rule": (net, sure, unsure),
-                                       "net": (net, 0.0, 2.0)}.items():
-                    with _reader_with(n, s, u):
-                        ok, tot = _read_points(path, lab)
-                    row.reader[key][0] += ok
-                    row.reader[key][1] += tot
+                for key in READS:
+                    n, s, u = ways[key]
+                    with reader_with(n, s, u):
+                        row.add(key, *read_scores(read_photo(path), lab))
         rows.append(row)
     done = np.isin(real.group, families)
     shipped = choose_rule(real.take(done), held_probs[done])
     if len(families) > 1:
         print("rule on every family's held-out counts (for the shipped network): "
               + (f"sure {shipped[0]:.2f}, unsure {shipped[1]:.2f}" if shipped[0] <= 1 else "classical only"))
-    _print(rows, a.quick, time.time() - t0)
+    print_table(rows, a.quick, time.time() - t0, command)
     return 0
-
-
-def _pct(a: int, n: int) -> str:
-    return f"{100.0 * a / n:.1f} % ({a}/{n})" if n else "-"
-
-
-def _print(rows: list[Row], quick: bool, seconds: float) -> None:
-    table = Table(title="Stack counter, leave one board family out")
-    for col in ("family", "photos", "counts: classical (dev)", "counts: network (held out)",
-                "rule (sure, unsure)"):
-        table.add_column(col)
-    if not quick:
-        for col in ("reader: classical (dev)", "reader + network rule", "reader, network counts"):
-            table.add_column(col)
-    tot = Row("all")
-    for r in rows:
-        cells = [r.family, str(r.photos), _pct(r.classic_ok, r.points), _pct(r.net_ok, r.points),
-                 "classical only" if r.rule[0] > 1 else f"{r.rule[0]:.2f}, {r.rule[1]:.2f}"]
-        if not quick:
-            cells += [_pct(*r.reader[k]) for k in ("classic", "rule", "net")]
-        table.add_row(*cells)
-        tot.photos += r.photos
-        tot.points += r.points
-        tot.classic_ok += r.classic_ok
-        tot.net_ok += r.net_ok
-        for k in tot.reader:
-            tot.reader[k] = [tot.reader[k][0] + r.reader[k][0], tot.reader[k][1] + r.reader[k][1]]
-    cells = ["all", str(tot.photos), _pct(tot.classic_ok, tot.points), _pct(tot.net_ok, tot.points), ""]
-    if not quick:
-        cells += [_pct(*tot.reader[k]) for k in ("classic", "rule", "net")]
-    table.add_row(*cells, style="bold")
-    con = Console(width=170)
-    con.print(table)
-    con.print("The classical reader's thresholds were chosen looking at every one of these photos: its "
-              "columns are development figures. Only the network columns are held out: each family is "
-              "read by a network that never saw it, under a rule chosen on the other families' held-out "
-              "counts (made by networks that had seen this family). 'reader' columns: eval_boards' "
-              f"scoring of the family's unoccluded photos. {seconds:.0f} s.")
 
 
 if __name__ == "__main__":
