@@ -71,7 +71,8 @@ train-dice: $(TRAIN_VENV)/.installed
 # Retrain the per-point stack counter (vision/checkers/assets/stacks_cnn.onnx) in the same training
 # venv: strips of 2500 randomised renders (nine seeds: plain, surfaced, cut where a finder errs) and
 # of the labelled photos, then renders-only training and fine-tuning on renders + photos. About 30
-# minutes on one core; `make lobo-stacks` about 12 more.
+# minutes on one core; `make lobo-stacks` about 14 more (5 of them pretraining when
+# build/stacks/pretrained.pt is absent; 3 inner folds a family for its rule).
 STACK_DATA := build/stacks
 .PHONY: train-stacks lobo-stacks
 $(STACK_DATA)/real.npz: | $(TRAIN_VENV)/.installed

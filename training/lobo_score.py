@@ -27,8 +27,8 @@ from training.stacks_data import Strips
 from vision.eval.boards import score_reading
 
 __all__ = [
-    "CLASSICAL_ONLY", "READS", "Row", "choose_rule", "combine", "print_table", "read_photo", "read_scores",
-    "reader_with", "visible_label",
+    "CLASSICAL_ONLY", "READS", "Row", "choose_rule", "combine", "inner_groups", "print_table", "read_photo",
+    "read_scores", "reader_with", "visible_label",
 ]
 
 # the reader's three ways of counting: classical alone, the fold's network by the rule, the
@@ -63,6 +63,14 @@ def choose_rule(part: Strips, probs: np.ndarray) -> tuple[float, float, float]:
         if acc > best[2] + 1e-9:
             best = (sure, unsure, acc)
     return best
+
+
+def inner_groups(families: list[str], held: str, k: int) -> list[list[str]]:
+    """The families other than ``held`` dealt round-robin (sorted) into at most ``k`` groups: the
+    inner folds whose networks, trained without ``held`` and the group, count the group for the
+    choice of ``held``'s rule."""
+    others = sorted(f for f in families if f != held)
+    return [g for g in (others[i::k] for i in range(max(1, k))) if g]
 
 
 @contextmanager
@@ -126,7 +134,7 @@ def _pct(a: int, n: int) -> str:
     return f"{100.0 * a / n:.1f} % ({a}/{n})" if n else "-"
 
 
-def print_table(rows: list[Row], quick: bool, seconds: float, command: str,
+def print_table(rows: list[Row], quick: bool, seconds: float, command: str, inner: int = 0,
                 con: Console | None = None) -> None:
     """The per-family table, then one line per family of its held-out reader figure."""
     table = Table(title="Stack counter, leave one board family out")
@@ -163,8 +171,10 @@ def print_table(rows: list[Row], quick: bool, seconds: float, command: str,
               "too': the same reading scored on every labelled point, occluded photos' too. The classical "
               "reader's thresholds were chosen looking at every one of these photos: its columns are "
               "development figures. Held out: each family read by a network that never saw it, under a "
-              "rule chosen on the other families' held-out counts (made by networks that had seen this "
-              f"family). {seconds:.0f} s.")
+              "rule chosen on the other families' held-out counts, "
+              + (f"made by networks that saw neither this family nor them ({inner} inner folds)" if inner else
+                 "made by networks that had seen this family (a second-order leak: --inner 0)")
+              + f". {seconds:.0f} s.")
     if quick:
         return
     con.print("Held out per family (whole reader, eval_boards scoring; occluded-only families: every "

@@ -1,14 +1,17 @@
 """Leave one board out: the stack counter scored on each board family it was not trained on.
 
-``python -m training.stacks_lobo [--data build/stacks] [--tune 4] [--quick]`` (``make lobo-stacks``)
+``python -m training.stacks_lobo [--data build/stacks] [--tune 4] [--inner 3] [--quick]``
+(``make lobo-stacks``)
 
 For each board family of the real photos (:data:`training.stacks_data.FAMILIES`, and the webcam
 board as one): the render-trained network (``pretrained.pt`` of ``python -m training.stacks_cnn``)
 is fine-tuned on the renders and the *other* families' photos, and the held-out family's points are
 read. The integration rule's thresholds (:func:`vision.checkers.network.refine`) are chosen per fold
 on the *other* families' held-out counts (each family counted alike), never on the family scored;
-those counts come from networks that did see the scored family's photos in training, a second-order
-leak the output names. Each fold's network is kept as ``<data>/lobo/<family>.onnx``. Printed per
+those counts come from ``--inner`` networks per fold (default 3), each trained without the scored
+family *and* one group of the others and counting that group, so no count behind a family's rule
+comes from a network that saw the family (``--inner 0``: the other folds' networks, which saw it,
+a second-order leak). Each fold's network is kept as ``<data>/lobo/<family>.onnx``. Printed per
 family (:func:`training.lobo_score.print_table`):
 
 - ``counts``: the share of the family's labelled points (occluded photos' visible ones included)
@@ -42,6 +45,7 @@ from training.lobo_score import (
     READS,
     Row,
     choose_rule,
+    inner_groups,
     print_table,
     read_photo,
     read_scores,
@@ -61,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="one pass per fold and no whole-reader columns")
     ap.add_argument("--only", default="", help="comma-separated families (default: all)")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--inner", type=int, default=3,
+                    help="inner folds per family for its rule (0: the other folds' networks, which saw it)")
     a = ap.parse_args(argv)
     command = "python -m training.stacks_lobo " + shlex.join(sys.argv[1:] if argv is None else argv)
     torch.set_num_threads(a.threads)
@@ -104,7 +110,15 @@ def main(argv: list[str] | None = None) -> int:
         row.classic_ok = int((part.classic == part.count).sum())
         row.net_ok = int((held_probs[held].argmax(1) == part.count).sum())
         others = np.isin(real.group, families) & ~held
-        sure, unsure, _ = (choose_rule(real.take(others), held_probs[others]) if others.any()
+        probs = held_probs
+        if a.inner and others.any():
+            # the rule's counts come from networks trained without this family too
+            probs = np.zeros_like(held_probs)
+            for group in inner_groups(families, fam, a.inner):
+                inside = np.isin(real.group, group)
+                model = fit(base, train_r, real.take(~held & ~inside), tune, log=False)
+                probs[inside] = predict(model, real.x[inside])
+        sure, unsure, _ = (choose_rule(real.take(others), probs[others]) if others.any()
                            else (*CLASSICAL_ONLY, 0.0))
         row.rule = (sure, unsure)
         if not a.quick:
@@ -122,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(families) > 1:
         print("rule on every family's held-out counts (for the shipped network): "
               + (f"sure {shipped[0]:.2f}, unsure {shipped[1]:.2f}" if shipped[0] <= 1 else "classical only"))
-    print_table(rows, a.quick, time.time() - t0, command)
+    print_table(rows, a.quick, time.time() - t0, command, a.inner)
     return 0
 
 

@@ -6,7 +6,15 @@ from __future__ import annotations
 import numpy as np
 
 import vision.checkers.network as network
-from training.lobo_score import CLASSICAL_ONLY, Row, choose_rule, combine, read_scores, reader_with
+from training.lobo_score import (
+    CLASSICAL_ONLY,
+    Row,
+    choose_rule,
+    combine,
+    inner_groups,
+    read_scores,
+    reader_with,
+)
 from training.stacks_data import Strips
 
 
@@ -74,3 +82,10 @@ def test_a_row_adds_each_way_of_counting_apart() -> None:
     row.add("rule", (0, 0), (10, 12))
     assert row.reader["rule"] == [20, 24] and row.visible["rule"] == [30, 36]
     assert row.reader["classic"] == [0, 0]
+
+
+def test_inner_groups_deal_every_other_family_once_and_never_the_held_one() -> None:
+    fams = ["a", "b", "c", "d", "e"]
+    groups = inner_groups(fams, "c", 3)
+    assert groups == [["a", "e"], ["b"], ["d"]]
+    assert inner_groups(fams, "a", 10) == [["b"], ["c"], ["d"], ["e"]]
