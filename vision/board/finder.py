@@ -542,6 +542,9 @@ def _refine_bases(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
     v = rect[:, centres]  # (rows, n, 3)
     diffs = np.linalg.norm(v[:, 1:] - v[:, :-1], axis=2)  # (rows, n - 1)
     alt = np.convolve(np.median(diffs, axis=1), np.ones(3) / 3, mode="same")  # (rows,)
+    # rows beyond the image's edge only repeat its last row (the bases of a field running off the
+    # photo would alternate on there): they show no base
+    alt[~_rows_inside(hmg, centres, rect.shape[0], lab.shape)] = 0.0
     inner = float(np.median(alt[pad + int(0.05 * height) : pad + int(0.25 * height)]))
     inner_b = float(np.median(alt[pad + int(0.75 * height) : pad + int(0.95 * height)]))
     new_top, new_bot = float(pad), float(pad + height)
@@ -579,6 +582,17 @@ def _refine_bases(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
     src = np.float32([[0, new_top], [width, new_top], [width, new_bot], [0, new_bot]])
     inv = np.linalg.inv(hmg)
     return cv2.perspectiveTransform(src.reshape(-1, 1, 2), inv).reshape(4, 2).astype(np.float32)
+
+
+def _rows_inside(hmg: np.ndarray, xs: np.ndarray, n_rows: int, shape: tuple[int, ...]) -> np.ndarray:
+    """Per row of a view warped by ``hmg`` (image to view), whether most of its samples at columns
+    ``xs`` come from inside the image of ``shape`` (bool (n_rows,))."""
+    xx, yy = np.meshgrid(np.asarray(xs, np.float32) + 0.5, np.arange(n_rows, dtype=np.float32) + 0.5)
+    at = cv2.perspectiveTransform(np.stack([xx, yy], axis=2).reshape(-1, 1, 2),
+                                  np.linalg.inv(hmg)).reshape(n_rows, -1, 2)
+    h, w = shape[:2]
+    ok = (at[..., 0] >= 0) & (at[..., 0] <= w - 1) & (at[..., 1] >= 0) & (at[..., 1] <= h - 1)
+    return np.asarray(ok.mean(axis=1) > 0.5)
 
 
 def _side_bases(rect: np.ndarray, centres: np.ndarray, pad: int, height: int, top: bool,
@@ -1024,6 +1038,12 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
     tri = find_triangles(lab)
     triangles = _triangle_fields(lab, tri)
     broken = False
+    if not cands and triangles:
+        # no outline stands out (a dark or dim frame): the points' own triangles, found on both
+        # rows, are direct evidence of the field, where a completed outline is a guess
+        geom = _finish(image, work, lab, [], False, triangles, tri)
+        if geom is not None:
+            return geom
     if not cands:
         cands = _completed_candidates(lab, quads)
         broken = bool(cands)

@@ -52,6 +52,8 @@ _MAX_SKIP = 4
 _STEP_TOL = 0.15
 # A bar is at least this share of a point wide (narrower, it is a gap between two points).
 _MIN_BAR = 0.3
+# Neighbouring columns lie a step apart; closer than this share of a step, one of them is no column.
+_MIN_COLUMN_GAP = 0.75
 
 
 def find_triangles(lab: np.ndarray) -> np.ndarray:
@@ -395,13 +397,7 @@ def _column_spans(u: np.ndarray, step: float) -> list[tuple[float, float, float]
     ``u`` (sorted; both rows' tips merged) spaced ``step``: the tips are clustered into columns, the
     one gap that is not a whole number of steps is the bar, and the outer columns are the outermost
     tips or one or two steps beyond where fewer than 12 columns are seen."""
-    cols: list[float] = []
-    for x in u:
-        if cols and x - cols[-1] < 0.5 * step:
-            cols[-1] = 0.5 * (cols[-1] + x)
-        else:
-            cols.append(float(x))
-    c = np.array(cols)
+    c = _columns(u, step)
     if len(c) < 4:
         return []
     gaps = np.diff(c) / step
@@ -428,3 +424,26 @@ def _column_spans(u: np.ndarray, step: float) -> list[tuple[float, float, float]
                     continue
                 out.append((first, last, bar_w / (12 * step + bar_w)))
     return out
+
+
+def _columns(u: np.ndarray, step: float) -> np.ndarray:
+    """The columns (sorted positions) of tips at ``u`` (sorted) spaced ``step``: tips within half a
+    step are one column; of two columns closer than ``_MIN_COLUMN_GAP`` steps, which no board
+    holds, the one fewer tips found is dropped (a stray tip in the bar or beside a checker would
+    otherwise make both of its gaps fractional and hide the bar)."""
+    cols: list[list[float]] = []
+    for x in u:
+        if cols and x - cols[-1][0] < 0.5 * step:
+            cols[-1][0] = 0.5 * (cols[-1][0] + x)
+            cols[-1][1] += 1
+        else:
+            cols.append([float(x), 1.0])
+    while len(cols) > 1:
+        gaps = np.diff([c[0] for c in cols])
+        k = int(np.argmin(gaps))
+        if gaps[k] >= _MIN_COLUMN_GAP * step:
+            break
+        if cols[k][1] == cols[k + 1][1]:
+            break  # no telling which one is stray: both stay, and the spans judge
+        del cols[k if cols[k][1] < cols[k + 1][1] else k + 1]
+    return np.array([c[0] for c in cols])

@@ -123,3 +123,19 @@ def test_the_column_step_is_shared_by_both_rows() -> None:
     assert abs(_column_step([sparse, full]) - step) < 0.05 * step
     assert abs(_column_step([full, full * 1.05]) - 1.025 * step) < 0.05 * step
     assert _column_step([cols[:2], cols[:2]]) is None
+
+
+def test_a_stray_tip_is_no_column() -> None:
+    """_columns / _column_spans: a stray tip (in the bar, beside a checker) closer than a step to a
+    column that more tips found is dropped, and the bar is still the one wide gap; two columns
+    found by as many tips each both stay."""
+    from vision.board.triangles import _column_spans, _columns
+
+    step = 25.0
+    cols = np.r_[np.arange(6) * step, 5 * step + 3 * step + np.arange(6) * step]
+    tips = np.sort(np.r_[cols, cols[6:] + 0.5, cols[6] - 0.55 * step])  # both rows; one stray tip
+    assert np.allclose(_columns(tips, step), cols, atol=0.5)
+    spans = _column_spans(tips, step)
+    assert any(abs(first - cols[0]) < 1 and abs(last - cols[-1]) < 1 for first, last, _ in spans)
+    even = np.sort(np.r_[0.0, 0.6 * step, 2 * step, 3 * step])
+    assert len(_columns(even, step)) == 4
