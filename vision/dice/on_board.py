@@ -567,9 +567,12 @@ def _accept(
         rad = _PIP_AREA * face.edge
         x0, x1 = max(0, int(cx - rad)), min(w, int(np.ceil(cx + rad)) + 1)
         y0, y1 = max(0, int(cy - rad)), min(h, int(np.ceil(cy + rad)) + 1)
+        patch = keep[y0:y1, x0:x1]
+        if patch.all():
+            return False  # (nothing masked in the disc's box: most faces)
         yy, xx = _grid(y0, y1, x0, x1)
         inside = (xx - cx) ** 2 + (yy - cy) ** 2 <= rad * rad
-        return bool((inside & ~keep[y0:y1, x0:x1]).any())
+        return bool((inside & ~patch).any())
 
     xy = np.array([[p.x, p.y] for p in pips]).reshape(-1, 2)
     dark = np.array([p.dark for p in pips], bool)
@@ -587,10 +590,14 @@ def _accept(
 
     def ok(face: Face) -> bool:
         # the cheap checks first (most candidates fail one)
-        if not plain(face) or hidden(face):
+        if not plain(face):
             return False
         if verdicts is None:
-            return judged(face)
+            return not hidden(face) and judged(face)
+        if verdicts.get(face) is False:
+            return False
+        if hidden(face):
+            return False
         if face not in verdicts:
             verdicts[face] = judged(face)
         return verdicts[face]
