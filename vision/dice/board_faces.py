@@ -38,6 +38,8 @@ _ALIKE_CROWDED = 2.2
 _ONE_ALONE = 0.5
 # Least tolerance (px) of a pip's mirror image through the face centre.
 _MIN_TOL = 1.0
+# Up to this many candidate centres are tried one at a time (the arrays' passes cost more there).
+_FEW_CENTRES = 32
 
 
 @dataclass(frozen=True)
@@ -108,19 +110,21 @@ class _SmallFaces(NamedTuple):
 
 
 def _face_rows(px: np.ndarray, py: np.ndarray, pc: np.ndarray, near: np.ndarray, cxy: np.ndarray,
-               edge: float, no_one: np.ndarray | None = None) -> tuple[_SmallFaces, list[tuple[int, Face]]]:
+               edge: np.ndarray, no_one: np.ndarray | None = None,
+               ) -> tuple[_SmallFaces, list[tuple[int, Face]]]:
     """:func:`face_at` of many centres at once: row k of ``near`` (bool (C, N)) marks the pips of
-    centre ``cxy[k]`` (C, 2); ``no_one`` (bool (N,), optional): pips that alone are no face. The
-    same pairing, tests and sums as one centre at a time, run on arrays across the centres (a frame
-    tries hundreds of centres, each of a few pips): positions padded to the most pips any centre
-    has, the greedy pairing a pass per position. Returns the faces of one or two pips as arrays,
-    and (row, face) of the larger ones; a row of neither has no face."""
+    centre ``cxy[k]`` (C, 2) tried at die edge ``edge[k]`` (C,) px; ``no_one`` (bool (N,),
+    optional): pips that alone are no face. The same pairing, tests and sums as one centre at a
+    time, run on arrays across the centres (a frame tries hundreds of centres, each of a few pips):
+    positions padded to the most pips any centre has, the greedy pairing a pass per position.
+    Returns the faces of one or two pips as arrays, and (row, face) of the larger ones; a row of
+    neither has no face."""
     n_c = len(cxy)
     if n_c == 0:
         none = np.zeros(0, np.intp)
         return _SmallFaces(none, none, none, np.zeros(0), np.zeros(0)), []
-    tol = max(0.1 * edge, _MIN_TOL)
-    tol2 = tol * tol
+    tol = np.maximum(0.1 * edge, _MIN_TOL)
+    tol2 = (tol * tol)[:, None]
     rows, cols = np.nonzero(near)  # row-major: each centre's pips in index order
     count = np.bincount(rows, minlength=n_c)
     k_max = int(count.max())
@@ -176,7 +180,7 @@ def _face_rows(px: np.ndarray, py: np.ndarray, pc: np.ndarray, near: np.ndarray,
     vy[pr, p_slot] = py[b_i] - py[a_i]
     lens = np.hypot(vx, vy)
     lo, hi = BOARD_LAYOUT.span[0] * edge, BOARD_LAYOUT.span[1] * edge
-    out_span = (lens < lo) | (lens > hi)  # (nan: no pair, never out)
+    out_span = (lens < lo[:, None]) | (lens > hi[:, None])  # (nan: no pair, never out)
     one = n_pairs == 1
     live &= ~(one & out_span[:, 0])
     two = n_pairs == 2
@@ -208,7 +212,7 @@ def _face_rows(px: np.ndarray, py: np.ndarray, pc: np.ndarray, near: np.ndarray,
     s_b = np.where(has_centre, -1, pair_b)[s_rows]
     total = pc[s_a] + np.where(s_b >= 0, pc[np.maximum(s_b, 0)], 0.0)
     s_score = total - left[s_rows]
-    s_own = np.where(has_centre[s_rows], edge, own_edge[s_rows])
+    s_own = np.where(has_centre[s_rows], edge[s_rows], own_edge[s_rows])
     ok = s_score > 0
     lo_pip = np.where(s_b >= 0, np.minimum(s_a, s_b), s_a)
     hi_pip = np.where(s_b >= 0, np.maximum(s_a, s_b), -1)
@@ -220,7 +224,7 @@ def _face_rows(px: np.ndarray, py: np.ndarray, pc: np.ndarray, near: np.ndarray,
     for r in np.flatnonzero(live & (n_pips > 2)).tolist():
         ci = int(idx[r, centre[r]]) if has_centre[r] else -1
         np_r = int(n_pairs[r])
-        if np_r == 3 and not layout_ok(vec[r], ci >= 0, edge, BOARD_LAYOUT, lens[r].tolist()):
+        if np_r == 3 and not layout_ok(vec[r], ci >= 0, float(edge[r]), BOARD_LAYOUT, lens[r].tolist()):
             continue
         used_r = set() if ci < 0 else {ci}
         for k in np.flatnonzero(firsts[r]).tolist():
@@ -228,7 +232,7 @@ def _face_rows(px: np.ndarray, py: np.ndarray, pc: np.ndarray, near: np.ndarray,
         score = sum([pcl[i] for i in used_r]) - float(left[r])
         if score <= 0:
             continue
-        own = float(own_edge[r]) if np_r else edge
+        own = float(own_edge[r] if np_r else edge[r])
         big.append((r, Face(float(score), (float(cxy[r, 0]), float(cxy[r, 1])), tuple(sorted(used_r)), own)))
     return table, big
 
@@ -279,43 +283,60 @@ def face_hypotheses(pips: list[Pip], edges: tuple[float, ...], one_round: float 
     strong, weak = np.maximum.outer(contrast, contrast), np.minimum.outer(contrast, contrast)
     alike = np.triu((dark[:, None] == dark[None, :]) & (strong <= _ALIKE_CROWDED * weak), 1)
     no_one = roundness < one_round
-    pip_keys = _grid_keys(xy)
+    places = _pip_places(_grid_keys(xy))
     # (the best face of each set of pips, and where that set was first found: the order of a dict
     # filled centre by centre, as a sort by score keeps it among equal scores)
     big: dict[tuple[int, ...], list[Any]] = {}
-    small: list[tuple[np.ndarray, ...]] = []
-    seq = 0
+    # every edge's centres at once (one pass over arrays for all: most frames hold few pips)
+    parts = []
     for edge in edges:
-        reach2 = (0.65 * edge) ** 2
         span = alike & (d2 <= (_SPAN[1] * edge) ** 2) & (d2 >= (_SPAN[0] * edge) ** 2)
         ii, jj = np.nonzero(span)
         mid = (xy[ii] + xy[jj]) / 2
-        cxy, pol = _centres(xy, dark, pip_keys, mid, dark[ii])
-        # every centre's pips within reach at once (the same sums as one centre at a time)
-        dx, dy = xy[None, :, 0] - cxy[:, :1], xy[None, :, 1] - cxy[:, 1:]
-        within = (dx * dx + dy * dy <= reach2) & (dark[None, :] == pol[:, None])
-        count = within.sum(axis=1)
-        # (no pips: no face; a lone blob too elongated to be a one)
-        tried = (count > 0) & ~((count == 1) & (roundness[np.argmax(within, axis=1)] < one_round))
-        rows = np.flatnonzero(tried)
-        table, faces = _face_rows(xy[:, 0], xy[:, 1], contrast, within[rows], cxy[rows], edge, no_one)
-        for r, f in faces:
-            if f.members not in big:
-                big[f.members] = [seq + r, f]
-            elif big[f.members][1].score < f.score:
-                big[f.members][1] = f
-        at = cxy[rows][table.rows]
-        small.append((seq + table.rows, table.lo, table.hi, table.score, table.edge, at[:, 0], at[:, 1]))
-        seq += len(rows)
+        cxy_e, pol_e = _centres(xy, dark, places, mid, dark[ii])
+        parts.append((cxy_e, pol_e, np.full(len(cxy_e), edge), np.full(len(cxy_e), (0.65 * edge) ** 2)))
+    cxy, pol, edge_of, reach2 = (np.concatenate(col) for col in zip(*parts, strict=True))
+    # every centre's pips within reach (the same sums as one centre at a time)
+    dx, dy = xy[None, :, 0] - cxy[:, :1], xy[None, :, 1] - cxy[:, 1:]
+    within = (dx * dx + dy * dy <= reach2[:, None]) & (dark[None, :] == pol[:, None])
+    count = within.sum(axis=1)
+    # (no pips: no face; a lone blob too elongated to be a one)
+    tried = (count > 0) & ~((count == 1) & (roundness[np.argmax(within, axis=1)] < one_round))
+    rows = np.flatnonzero(tried)
+    if len(rows) <= _FEW_CENTRES:
+        return _one_by_one(pips, xy, contrast, within[rows], cxy[rows], edge_of[rows], no_one)
+    table, faces = _face_rows(xy[:, 0], xy[:, 1], contrast, within[rows], cxy[rows], edge_of[rows], no_one)
+    for r, f in faces:
+        if f.members not in big:
+            big[f.members] = [r, f]
+        elif big[f.members][1].score < f.score:
+            big[f.members][1] = f
+    at = cxy[rows][table.rows]
+    small = (table.rows, table.lo, table.hi, table.score, table.edge, at[:, 0], at[:, 1])
     found = [(first, f) for first, f in big.values()] + _best_small(small, n)
     found.sort(key=lambda t: (-t[1].score, -len(t[1].members), t[0]))
     return [f for _, f in found]
 
 
-def _best_small(parts: list[tuple[np.ndarray, ...]], n: int) -> list[tuple[int, Face]]:
-    """(where first found, best face) of each set of one or two pips among the arrays ``parts``
-    (each: order found, pips lo and hi, score, edge, centre x and y): the first of equally good."""
-    seq, lo, hi, score, edge, cx, cy = (np.concatenate(col) for col in zip(*parts, strict=True))
+def _one_by_one(pips: list[Pip], xy: np.ndarray, contrast: np.ndarray, near: np.ndarray, cxy: np.ndarray,
+                edge: np.ndarray, no_one: np.ndarray) -> list[Face]:
+    """:func:`face_hypotheses`' candidates from its centres (as :func:`_face_rows` takes them) one
+    at a time (:func:`face_at`): for a few centres, quicker than the arrays' passes."""
+    px, py, pc = xy[:, 0].tolist(), xy[:, 1].tolist(), contrast.tolist()
+    hyps: dict[tuple[int, ...], Face] = {}
+    for row, (cx, cy), e in zip(near, cxy.tolist(), edge.tolist(), strict=True):
+        f = _face_at(pips, px, py, pc, np.flatnonzero(row).tolist(), cx, cy, e)
+        if f is None or (len(f.members) == 1 and no_one[f.members[0]]):
+            continue
+        if f.members not in hyps or hyps[f.members].score < f.score:
+            hyps[f.members] = f
+    return sorted(hyps.values(), key=lambda f: (-f.score, -len(f.members)))
+
+
+def _best_small(faces: tuple[np.ndarray, ...], n: int) -> list[tuple[int, Face]]:
+    """(where first found, best face) of each set of one or two pips among the arrays ``faces``
+    (order found, pips lo and hi, score, edge, centre x and y): the first of equally good."""
+    seq, lo, hi, score, edge, cx, cy = faces
     if seq.size == 0:
         return []
     key = np.where(hi >= 0, n + lo * n + hi, lo)
@@ -338,20 +359,31 @@ def _grid_keys(xy: np.ndarray) -> np.ndarray:
     return np.asarray((k[:, 0] << 32) | k[:, 1])
 
 
-def _centres(xy: np.ndarray, dark: np.ndarray, pip_keys: np.ndarray, mid: np.ndarray,
+def _pip_places(pip_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The pips' places (:func:`_grid_keys`), sorted, and for each place in the order first seen,
+    the last pip there (as a dict filled pip by pip keeps them)."""
+    order = np.argsort(pip_keys, kind="stable")
+    keys = pip_keys[order]
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    ends = np.r_[starts[1:], len(keys)] - 1
+    seen = np.argsort(order[starts], kind="stable")
+    return keys[starts], order[ends][seen]
+
+
+def _centres(xy: np.ndarray, dark: np.ndarray, places: tuple[np.ndarray, np.ndarray], mid: np.ndarray,
              mid_dark: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The candidate centres (C, 2) and their polarity (C,): one per place on a half-pixel grid,
-    each pip's place first (the last pip there gives it), then the midpoints' places in their order
-    (the first midpoint there gives it), a midpoint not replacing a pip."""
-    n = len(pip_keys)
-    uniq, first = np.unique(pip_keys, return_index=True)
-    _, last_rev = np.unique(pip_keys[::-1], return_index=True)
-    order = np.argsort(first, kind="stable")
-    at = (n - 1 - last_rev)[order]
+    each pip's place first (the last pip there gives it: ``places``, :func:`_pip_places`), then the
+    midpoints' places in their order (the first midpoint there gives it), a midpoint not replacing
+    a pip."""
+    taken, at = places
     mid_keys = _grid_keys(mid) if len(mid) else np.zeros(0, np.int64)
-    fresh = np.flatnonzero(~np.isin(mid_keys, uniq))
-    _, mid_first = np.unique(mid_keys[fresh], return_index=True)
-    mid_at = fresh[np.sort(mid_first)]
+    pos = np.minimum(np.searchsorted(taken, mid_keys), len(taken) - 1)
+    fresh = np.flatnonzero(taken[pos] != mid_keys)
+    keys = mid_keys[fresh]
+    order = np.argsort(keys, kind="stable")
+    firsts = order[np.r_[True, keys[order][1:] != keys[order][:-1]]] if len(keys) else order
+    mid_at = fresh[np.sort(firsts)]
     return (np.concatenate([xy[at], mid[mid_at].reshape(-1, 2)]),
             np.concatenate([dark[at], mid_dark[mid_at]]))
 

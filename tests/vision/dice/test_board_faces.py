@@ -65,8 +65,11 @@ def _one_at_a_time(pips: list[Pip], edges: tuple[float, ...], one_round: float) 
 
 
 @pytest.mark.parametrize("seed", range(12))
-def test_candidates_are_those_of_one_centre_at_a_time(seed: int) -> None:
-    """The same faces, scores and order as one centre at a time."""
+@pytest.mark.parametrize("few", [0, 10**6])
+def test_candidates_are_those_of_one_centre_at_a_time(seed: int, few: int,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same faces, scores and order as one centre at a time, on arrays or not."""
+    monkeypatch.setattr(bf, "_FEW_CENTRES", few)
     pips = _field(seed)
     for one_round in (0.0, 0.6):
         got = bf.face_hypotheses(pips, (14.0, 20.0, 28.0), one_round)
@@ -102,7 +105,7 @@ def test_centres_are_each_place_once_pips_first() -> None:
     xy = np.array([[10.0, 10.0], [10.2, 10.1], [30.0, 10.0]])
     dark = np.array([True, False, True])
     mid = np.array([[20.0, 10.0], [10.1, 10.0], [20.1, 10.1]])
-    cxy, pol = bf._centres(xy, dark, bf._grid_keys(xy), mid, np.array([True, True, False]))
+    cxy, pol = bf._centres(xy, dark, bf._pip_places(bf._grid_keys(xy)), mid, np.array([True, True, False]))
     # (10, 10) and (10.2, 10.1) share a half-pixel place: the later pip gives it; the midpoint
     # there is dropped, the last midpoint shares the first midpoint's place
     assert cxy.tolist() == [[10.2, 10.1], [30.0, 10.0], [20.0, 10.0]]
