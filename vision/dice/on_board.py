@@ -47,7 +47,7 @@ import numpy as np
 from vision.arrays import channel_norm, scratch
 from vision.board.geometry import BoardGeometry
 from vision.dice.blobs import BOARD_WEIGHTS, blob_map, peaks, roundness
-from vision.dice.board_faces import Face, find_faces
+from vision.dice.board_faces import Face, face_hypotheses, take_faces
 from vision.dice.layout import Pip
 from vision.dice.status import BoardRegions, board_status, die_status
 from vision.dice.tilt import BOARD_COCK, is_cocked
@@ -447,7 +447,7 @@ def _body(lab: np.ndarray, face: Face, pips: list[Pip], sigma: float,
     y0, y1 = int(cy - rad), int(np.ceil(cy + rad)) + 1
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
         return None
-    yy, xx = np.ogrid[y0:y1, x0:x1]  # (broadcast: the same sums as a full grid)
+    yy, xx = _grid(y0, y1, x0, x1)  # (broadcast: the same sums as a full grid)
     area = (xx - cx) ** 2 + (yy - cy) ** 2 <= rad * rad
     sel = area.copy()
     for i in face.members:
@@ -532,17 +532,25 @@ def _keep(shape: tuple[int, int], discs: list[tuple[float, float, float]],
     return (block == 0) & (near < 2)
 
 
+def _grid(y0: int, y1: int, x0: int, x1: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.ogrid[y0:y1, x0:x1]`` (the same int arrays), without its index parsing."""
+    return np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
+
+
 def _accept(
     lab: np.ndarray, pips: list[Pip], sigma: float, radius: float,
     keep: np.ndarray | None = None, bar: tuple[float, float] | None = None,
     field: tuple[float, float, float, float] | None = None, min_edge: float = 0.0,
+    verdicts: dict[Face, bool] | None = None,
 ) -> Callable[[Face], bool]:
     """The checks a face must pass to be taken for a die (module docstring, step 3). Where pips
     were not looked for (``keep`` False: a checker's disc) a face may have lost some: a face whose
     pip area reaches there is not read. ``bar``: the bar's x-extent in the same pixels, if any;
     ``field``: the playing field (x0, y0, x1, y1) in the same pixels -- off it (the frame, trays,
     score cards, the table) a die must stand out clearly and show round pips. ``min_edge``: the least
-    die edge (px) whose pips the input resolves (``_MIN_EDGE_PX`` input pixels)."""
+    die edge (px) whose pips the input resolves (``_MIN_EDGE_PX`` input pixels). ``verdicts``: the
+    checks that do not look at ``keep``, by face, kept from a search of the same view, pips and
+    arguments but other discs masked (filled in here)."""
     h, w = lab.shape[:2]
 
     def off_field(face: Face) -> bool:
@@ -559,9 +567,12 @@ def _accept(
         rad = _PIP_AREA * face.edge
         x0, x1 = max(0, int(cx - rad)), min(w, int(np.ceil(cx + rad)) + 1)
         y0, y1 = max(0, int(cy - rad)), min(h, int(np.ceil(cy + rad)) + 1)
-        yy, xx = np.ogrid[y0:y1, x0:x1]
+        patch = keep[y0:y1, x0:x1]
+        if patch.all():
+            return False  # (nothing masked in the disc's box: most faces)
+        yy, xx = _grid(y0, y1, x0, x1)
         inside = (xx - cx) ** 2 + (yy - cy) ** 2 <= rad * rad
-        return bool((inside & ~keep[y0:y1, x0:x1]).any())
+        return bool((inside & ~patch).any())
 
     xy = np.array([[p.x, p.y] for p in pips]).reshape(-1, 2)
     dark = np.array([p.dark for p in pips], bool)
@@ -578,17 +589,34 @@ def _accept(
         return bool(near.any())
 
     def ok(face: Face) -> bool:
+        # the cheap checks first (most candidates fail one)
+        if not plain(face):
+            return False
+        if verdicts is None:
+            return not hidden(face) and judged(face)
+        if verdicts.get(face) is False:
+            return False
+        if hidden(face):
+            return False
+        if face not in verdicts:
+            verdicts[face] = judged(face)
+        return verdicts[face]
+
+    def plain(face: Face) -> bool:
         one = len(face.members) == 1
         roundest = min(pips[i].roundness for i in face.members)
-        off = off_field(face)
-        # the cheap checks first (most candidates fail one)
         if face.edge < min_edge:
             return False  # too few input pixels: its pips may have merged (a six read as a two)
         if not one and face.edge < _MIN_EDGE * radius:
             return False  # pips of a side face seen beside the top face, or printing
-        if (one and roundest < _ONE_ROUND) or (off and roundest < _OFF_ROUND):
-            return False
-        if hidden(face) or crowded(face):
+        return not ((one and roundest < _ONE_ROUND) or (off_field(face) and roundest < _OFF_ROUND))
+
+    def judged(face: Face) -> bool:
+        """The checks after :func:`plain` and ``hidden`` (none of them looks at ``keep``)."""
+        one = len(face.members) == 1
+        roundest = min(pips[i].roundness for i in face.members)
+        off = off_field(face)
+        if crowded(face):
             return False
         on_bar = bar is not None and bar[0] <= face.centre[0] <= bar[1]
         # (the cleanest body any check below asks of this face: below it the face is refused)
@@ -679,6 +707,8 @@ class DiceScan:
         self.image = image
         self.gates: dict[tuple[object, ...], _Coarse] = {}
         self.views: dict[tuple[object, ...], tuple[DiceView, np.ndarray, _PeakTable]] = {}
+        # by view and search: its pips, their candidate faces and the face checks blind to the mask
+        self.faces: dict[tuple[object, ...], tuple[list[Pip], list[Face], dict[Face, bool]]] = {}
 
 
 def _border(r: float) -> int:
@@ -876,8 +906,18 @@ def _search(image: np.ndarray, geom: BoardGeometry, frame: _Frame,
         x0, x1 = dv.to_view(np.array([[geom.bar[0], 0.0], [geom.bar[1], 0.0]]))[:, 0]
         bar = (float(x0), float(x1))
     (fx0, fy0), (fx1, fy1) = dv.to_view(np.array([[0.0, 0.0], [float(geom.size[0]), float(geom.size[1])]]))
-    accept = _accept(lab, pips, sigmas[0], r, keep, bar, (fx0, fy0, fx1, fy1), _MIN_EDGE_PX / dv.source)
-    faces = find_faces(pips, tuple(e * r for e in _EDGES_OF_RADIUS), accept, _ONE_ROUND)
+    field = (float(fx0), float(fy0), float(fx1), float(fy1))
+    edges = tuple(e * r for e in _EDGES_OF_RADIUS)
+    # (the frame's other search of this view may have found the same pips, with other discs masked:
+    # its candidate faces and the checks that do not look at the mask hold here too)
+    memo_key = (key, r, bar, field, _MIN_EDGE_PX / dv.source)
+    memo = None if scan is None else scan.faces.get(memo_key)
+    if memo is None or memo[0] != pips:
+        memo = (pips, face_hypotheses(pips, edges, _ONE_ROUND), {})
+        if scan is not None:
+            scan.faces[memo_key] = memo
+    accept = _accept(lab, pips, sigmas[0], r, keep, bar, field, _MIN_EDGE_PX / dv.source, memo[2])
+    faces = take_faces(pips, memo[1], edges, accept, _ONE_ROUND)
 
     def stack_view(xy: np.ndarray) -> tuple[DiceView, np.ndarray]:
         if whole:

@@ -34,7 +34,7 @@ def test_a_shared_scan_reads_what_fresh_searches_read(whole: bool, monkeypatch: 
             assert sorted(bd.board_dice_places(r.image, geom, masked, radius, scan=scan)) == sorted(
                 d.image_xy for d in fresh if d.image_xy is not None), (seed, style)
             seen += len(fresh)
-        assert scan.views  # the views were kept and shared
+        assert scan.views and scan.faces  # the views and their candidate faces were kept and shared
     assert seen  # some dice were read at all
 
 
@@ -47,4 +47,10 @@ def test_a_scan_of_another_frame_is_not_used() -> None:
     other = bd.DiceScan(np.zeros_like(r.image))
     assert bd.find_board_dice(r.image, geom, discs, stacks[0].radius, scan=other) == bd.find_board_dice(
         r.image, geom, discs, stacks[0].radius)
-    assert not other.views and not other.gates
+    assert not other.views and not other.gates and not other.faces
+
+
+def test_grid_is_ogrid() -> None:
+    yy, xx = bd._grid(3, 7, -2, 5)
+    want_y, want_x = np.ogrid[3:7, -2:5]
+    assert yy.dtype == want_y.dtype and np.array_equal(yy, want_y) and np.array_equal(xx, want_x)
