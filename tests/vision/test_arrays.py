@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.arrays import channel_norm, channel_sum, median, scratch
+from vision.arrays import byte_median, channel_norm, channel_sq, channel_sum, median, scratch
 
 
 def test_channel_sums_equal_numpys_reductions_bit_for_bit() -> None:
@@ -37,3 +37,23 @@ def test_median_equals_numpys_in_value_and_dtype(shape: tuple[int, ...], axis: i
     for v in (values, values.astype(np.float64), np.round(values / 64)):  # (ties: few distinct values)
         got, want = median(v, axis), np.median(v, axis=axis)
         assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 8, 1001, 1002])
+@pytest.mark.parametrize("span", [(0, 256), (120, 123), (255, 256)])
+def test_byte_median_equals_the_float_median(n: int, span: tuple[int, int]) -> None:
+    rng = np.random.default_rng(n)
+    values = rng.integers(span[0], span[1], (3, n), dtype=np.uint8)
+    got, want = byte_median(values), np.median(values.astype(np.float32), axis=1)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_channel_sq_equals_einsum_bit_for_bit() -> None:
+    dtype = np.float32
+    rng = np.random.default_rng(3)
+    x = ((rng.random((61, 47, 3)) - 0.5) * 300).astype(dtype)
+    x[::5] = np.round(x[::5])  # (integer Lab differences, as the readers' are)
+    want = np.einsum("ijk,ijk->ij", x, x)
+    assert np.array_equal(channel_sq(x), want)
+    out = np.empty(x.shape[:2], dtype)
+    assert channel_sq(x, out=out) is out and np.array_equal(out, want)

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision.arrays import channel_norm, median, scratch
+from vision.arrays import channel_norm, channel_sq, median, scratch
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
 from vision.checkers.stacks import StackReading
@@ -75,6 +75,9 @@ def _bare_model(
             xs.append(x0)
         return out, xs
 
+    # (a row's parity and the other row's other parity share their twelve strips, so their medians,
+    # base first, are one: each is taken once)
+    medians: dict[int, np.ndarray] = {}
     for top in (True, False):
         ys = slice(0, half_h) if top else slice(h - half_h, h)
         for parity in (0, 1):
@@ -82,7 +85,10 @@ def _bare_model(
             other, _ = strips(not top, 1 - parity)
             if len(own) + len(other) < 3 or not xs:
                 continue
-            med = median(np.stack(own + other, axis=-1), -1)
+            key = parity if top else 1 - parity  # (the top row's parity of the pair)
+            if key not in medians:
+                medians[key] = median(np.stack(own + other, axis=-1), -1)
+            med = medians[key]
             if not top:
                 med = med[::-1]
             for x0 in xs:
@@ -108,7 +114,7 @@ def _far_from_model(lab: np.ndarray, model: np.ndarray, slack: int,
     for dy in range(0, 2 * slack + 1, max(1, slack)):
         for dx in range(0, 2 * slack + 1, max(1, slack // 2)):
             np.subtract(lab, pad[dy : dy + h, dx : dx + w], out=d)
-            np.minimum(best, np.einsum("ijk,ijk->ij", d, d, out=dd), out=best)
+            np.minimum(best, channel_sq(d, out=dd), out=best)
     return best > _DIFF * _DIFF
 
 

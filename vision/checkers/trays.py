@@ -47,7 +47,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.arrays import channel_sum
+from vision.arrays import channel_sq, channel_sum
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import colour_gradient
 from vision.checkers.stacks import StackReading, name_colours, ring_scores
@@ -412,7 +412,7 @@ def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray, x_range: tuple[flo
     near = np.zeros(band.shape[:2], bool)
     for c in known:
         diff = band - c * _LAB_WEIGHT
-        near |= np.einsum("ijk,ijk->ij", diff, diff) < _COLOUR_ONE * _COLOUR_ONE
+        near |= channel_sq(diff) < _COLOUR_ONE * _COLOUR_ONE
     middle = cv2.erode(near.astype(np.uint8), np.ones((k, k), np.uint8))
     ys, xs = np.nonzero(middle[:, x0 - a : x1 - a])
     if len(xs) == 0:
@@ -425,10 +425,16 @@ def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray, x_range: tuple[flo
     score = ring_scores(gx, gy, cx, cy, rs)
     out: list[tuple[float, float, float, np.ndarray]] = []
 
+    # (a candidate's colour and its surround are measured once: the growing passes below ask again)
+    colours: dict[int, np.ndarray] = {}
+    lone: dict[int, bool] = {}
+
     def colour_at(i: int) -> np.ndarray:
-        yi, xi = int(cy[i]), int(cx[i])
-        patch = small[max(0, yi - k) : yi + k + 1, max(0, xi - k) : xi + k + 1]
-        return np.median(patch.reshape(-1, 3), axis=0)
+        if i not in colours:
+            yi, xi = int(cy[i]), int(cx[i])
+            patch = small[max(0, yi - k) : yi + k + 1, max(0, xi - k) : xi + k + 1]
+            colours[i] = np.median(patch.reshape(-1, 3), axis=0)
+        return colours[i]
 
     ang = np.linspace(0, 2 * np.pi, 24, endpoint=False)
     hs, ws = small.shape[:2]
@@ -436,13 +442,15 @@ def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray, x_range: tuple[flo
     def clear(x: float, y: float) -> bool:
         return all((x - o[0]) ** 2 + (y - o[1]) ** 2 >= (_FLAT_STEP * 2 * r) ** 2 for o in out)
 
-    def alone(i: int, c: np.ndarray) -> bool:
+    def alone(i: int) -> bool:
         """A disc lies on something else: most of a ring just outside it is not of its colour (a
         block of a checker's colour, a tray's lining, is)."""
-        xs_ = np.clip(np.rint(cx[i] + _AROUND * rs * np.cos(ang)), 0, ws - 1).astype(np.intp)
-        ys_ = np.clip(np.rint(cy[i] + _AROUND * rs * np.sin(ang)), 0, hs - 1).astype(np.intp)
-        same = np.linalg.norm(small[ys_, xs_] - c, axis=1) < _COLOUR_ONE
-        return float(same.mean()) < _SAME_AROUND
+        if i not in lone:
+            xs_ = np.clip(np.rint(cx[i] + _AROUND * rs * np.cos(ang)), 0, ws - 1).astype(np.intp)
+            ys_ = np.clip(np.rint(cy[i] + _AROUND * rs * np.sin(ang)), 0, hs - 1).astype(np.intp)
+            same = np.linalg.norm(small[ys_, xs_] - colour_at(i), axis=1) < _COLOUR_ONE
+            lone[i] = float(same.mean()) < _SAME_AROUND
+        return lone[i]
 
     order = np.argsort(-score)[:300]
     for i in order:
@@ -451,7 +459,7 @@ def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray, x_range: tuple[flo
         x, y = 2 * float(cx[i]), 2 * float(cy[i])
         c = colour_at(int(i))
         # a disc on a tray of its own colour (black on black) shows only its rim: then a clear one
-        if clear(x, y) and (alone(int(i), c) or score[i] >= _FLAT_RING_CLEAR):
+        if clear(x, y) and (alone(int(i)) or score[i] >= _FLAT_RING_CLEAR):
             out.append((x, y, float(score[i]), c))
     # a row of discs overlapping a little hides part of each one's rim: next to a disc found, a disc
     # of its colour needs less of its ring
@@ -465,7 +473,7 @@ def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray, x_range: tuple[flo
             if not clear(x, y):
                 continue
             c = colour_at(int(i))
-            if not alone(int(i), c):
+            if not alone(int(i)):
                 continue
             if any((x - o[0]) ** 2 + (y - o[1]) ** 2 <= (2.2 * r) ** 2
                    and float(np.linalg.norm(o[3] - c)) < _COLOUR_ONE for o in out):

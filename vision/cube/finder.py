@@ -24,7 +24,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.arrays import channel_norm, median
+from vision.arrays import byte_median, channel_norm
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.cube.face import read_face
 from vision.reading import CubeReading
@@ -55,11 +55,17 @@ def _places(geom: BoardGeometry, pad: int) -> list[tuple[int, int]]:
     return out
 
 
-def _squares(region: np.ndarray, bg: np.ndarray, side: float, x0: int, pad: int,
+def _unlike(region: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    """uint8 (H, w), 255 where a place (Lab float32 (H, w, 3)) is unlike ``bg`` (a colour, or one
+    per pixel): the objects lying there."""
+    return (channel_norm(region - bg) > _DIFF).astype(np.uint8) * 255
+
+
+def _squares(unlike: np.ndarray, side: float, x0: int, pad: int,
              width: int) -> list[tuple[float, float, float, float, float]]:
-    """Cube-sized squares in one place (Lab float32 (H, w, 3)) unlike ``bg`` (a colour, or one per
-    pixel): (distance past the field's ends, x, y (extended-canvas px), side, angle) each."""
-    mask = (channel_norm(region - bg) > _DIFF).astype(np.uint8) * 255
+    """Cube-sized squares in one place's objects (``unlike``, :func:`_unlike`): (distance past the
+    field's ends, x, y (extended-canvas px), side, angle) each."""
+    mask = unlike.copy()
     # a cube of the place's own colour shows only its outline and figures: fill what they enclose
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     cv2.drawContours(mask, contours, -1, 255, cv2.FILLED)
@@ -86,14 +92,14 @@ def _squares(region: np.ndarray, bg: np.ndarray, side: float, x0: int, pad: int,
     return found
 
 
-def _figures(region: np.ndarray, bg: np.ndarray, side: float, x0: int, pad: int,
+def _figures(mask: np.ndarray, side: float, x0: int, pad: int,
              width: int) -> list[tuple[float, float, float, float, float]]:
     """Where a cube of its place's own colour may lie, found by its figure (light figures on a dark
     cube in a dark tray, or on a black table: the cube's body barely differs from what it lies on,
-    its figure does): blobs unlike ``bg`` a figure's size (its digits joined), alone on a plain
-    ground a cube's side across. Same tuples as :func:`_squares`, the side the expected one and the
-    angle the figure's own (a figure's baseline runs along a side of its face)."""
-    mask = (channel_norm(region - bg) > _DIFF).astype(np.uint8) * 255
+    its figure does): blobs of ``mask`` (a place's objects, :func:`_unlike`) a figure's size (its
+    digits joined), alone on a plain ground a cube's side across. Same tuples as :func:`_squares`,
+    the side the expected one and the angle the figure's own (a figure's baseline runs along a side
+    of its face)."""
     k = max(3, int(0.12 * side) | 1)
     joined = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(joined)
@@ -141,7 +147,8 @@ def find_cube(image: np.ndarray, geom: BoardGeometry, checker_radius: float) -> 
             continue
         # only the places are converted (the field between them is two thirds of the canvas)
         place = np.ascontiguousarray(ext[:, x0:x1])
-        region = cv2.cvtColor(cv2.GaussianBlur(place, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+        lab = cv2.cvtColor(cv2.GaussianBlur(place, (5, 5), 0), cv2.COLOR_BGR2LAB)
+        region = lab.astype(np.float32)
         # two backgrounds: the place's median colour (a cube on the bar or on the table), and the
         # median round each pixel (a cube inside a tray, which itself differs from the place)
         kb = min(255, max(3, int(_BG_SIDES * side) | 1))
@@ -151,11 +158,12 @@ def find_cube(image: np.ndarray, geom: BoardGeometry, checker_radius: float) -> 
         local = cv2.resize(cv2.medianBlur(half, max(3, (kb // 2) | 1)), (x1 - x0, place.shape[0]),
                            interpolation=cv2.INTER_LINEAR)
         local = cv2.cvtColor(local, cv2.COLOR_BGR2LAB)
-        regions.append((x0, x1, region, local.astype(np.float32)))
-        # (the median of each channel made contiguous first: the same values, faster)
-        flat = np.ascontiguousarray(region.reshape(-1, 3).T)
-        for bg in (median(flat, 1), regions[-1][3]):
-            found += _squares(region, bg, side, x0, pad, width)
+        # (the place's median colour from its bytes' histograms: the same values as the floats')
+        whole = byte_median(np.ascontiguousarray(lab.reshape(-1, 3).T))
+        around = _unlike(region, local.astype(np.float32))
+        regions.append((x0, around))
+        for unlike in (_unlike(region, whole), around):
+            found += _squares(unlike, side, x0, pad, width)
     # of several squares (score cards, a clock), the cube is the one whose face reads among those
     # within the trays' reach, else the one nearest the field
     found.sort()
@@ -167,8 +175,8 @@ def find_cube(image: np.ndarray, geom: BoardGeometry, checker_radius: float) -> 
             return _reading(geom, cand, v, pad)
     # no square reads: a cube of its place's colour shows only its figure
     figures = []
-    for x0, _x1, region, local in regions:
-        figures += _figures(region, local, side, x0, pad, width)
+    for x0, around in regions:
+        figures += _figures(around, side, x0, pad, width)
     for cand in sorted(figures):
         if cand[0] > _READ_REACH * POINT_PX:
             break
