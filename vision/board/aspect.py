@@ -209,10 +209,15 @@ def with_round_checkers(image: np.ndarray, geom: BoardGeometry) -> BoardGeometry
     """``geom`` with its rectified height made the one in which the checkers of ``image`` (the BGR
     uint8 frame it belongs to) are round; ``geom`` itself when they are (within ``_TOLERANCE``) or
     too few show. The corners, the columns and the bar stay: only the view's vertical scale moves."""
-    stretch = checker_stretch(FieldView.of_frame(image, geom))
-    if stretch is None or abs(stretch - 1.0) <= _TOLERANCE:
-        return geom
-    width, height = geom.size
-    new_height = max(1, int(round(height / stretch)))
-    scale = np.diag([1.0, new_height / height, 1.0])
-    return dataclasses.replace(geom, homography=scale @ geom.homography, size=(width, new_height))
+    out = geom
+    # (measured again in the view it gives: a strong stretch is measured a little short, the fit's
+    # edge search starting from rings of at most a few stretches)
+    for _ in range(2):
+        stretch = checker_stretch(FieldView.of_frame(image, out))
+        if stretch is None or abs(stretch - 1.0) <= _TOLERANCE:
+            break
+        width, height = out.size
+        new_height = max(1, int(round(height / stretch)))
+        scale = np.diag([1.0, new_height / height, 1.0])
+        out = dataclasses.replace(out, homography=scale @ out.homography, size=(width, new_height))
+    return out
