@@ -3,6 +3,10 @@ each beside the camera's frame interval at 30 fps (33.3 ms) and the issue's goal
 whole-photo dice, ``tavla dice``, at most 200 ms per 1280x720 photo; the dice on the board, one stage
 of the calibrated reading's 10 ms, a few ms).
 
+The whole-photo rows time the photo reader (:func:`vision.dice.photo.find_dice`); the row "tavla dice,
+board look + photo" times what the command runs (:func:`controller.cli.dice.photo_dice`: the board
+reader first, which on a photo of a game in play reads the dice itself).
+
 ``python -m bench.vision_dice [--quick]`` prints these rows alone; ``python -m bench vision`` appends
 them (:func:`rows`) to the vision table. CPU time of this process with OpenCV held to one thread: the
 work one core does, which does not grow when other programs share the machine (wall time does).
@@ -104,6 +108,10 @@ def rows(quick: bool = False) -> list[tuple[str, ...]]:
                         _calls(find_dice, [(f,) for f in wide]), PHOTO_GOAL_MS))
         out.append(_row("dice, whole photo (tavla dice)", f"{len(hd)} stretched to 1280x720",
                         _calls(find_dice, [(f,) for f in hd]), PHOTO_GOAL_MS))
+        # the command itself: the board reader looks for a game in play first
+        from controller.cli.dice import photo_dice
+        out.append(_row("tavla dice, board look + photo", f"{len(wide)} dice-d6 at 1280x720",
+                        _calls(photo_dice, [(f,) for f in wide]), PHOTO_GOAL_MS))
     else:
         out.append(("dice-d6", "absent", str(d6), "", ""))
     if (DATA / "boards-webcam").is_dir():

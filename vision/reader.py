@@ -19,6 +19,7 @@ import numpy as np
 
 from vision.board import appearance as look
 from vision.board.calibration import Calibration, outline_weak, weak_covered
+from vision.board.exposure import blown_out
 from vision.board.finder import find_board
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
@@ -36,7 +37,7 @@ from vision.checkers.trays import (
     tray_strips,
 )
 from vision.cube.finder import find_cube
-from vision.dice.on_board import find_board_dice
+from vision.dice.on_board import DiceScan, board_dice_places, find_board_dice
 from vision.errors import ReaderInputError
 from vision.reading import BoardReading, CubeReading, DieReading, FrameStatus, PointReading
 
@@ -80,7 +81,8 @@ def read_board(image: np.ndarray, calibration: Calibration | None = None) -> Boa
         calibrates again when the camera has moved.
     :returns: a :class:`BoardReading`; ``board_found=False`` with ``status`` ``no_board`` or
         ``too_dark`` when there is no readable board, ``occluded=True`` when something covers the
-        playing area (the counts are then not to be trusted).
+        playing area, ``status`` ``overexposed`` when the field is mostly clipped white (the counts
+        are then not to be trusted).
     :raises ReaderInputError: (a ValueError) when ``image`` is not an image array at all.
 
     A calibration with a learned :class:`~vision.board.appearance.Appearance` (``tavla calibrate``)
@@ -157,6 +159,8 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     model = calibration.appearance if calibration is not None and own else None
     gains = None
     light: object = None  # the correction the frame is read in (None: none)
+    # a field mostly clipped white has lost its colours: read, but said so (the camera as it gave it)
+    blown = blown_out(img, geom)
     if model is not None:
         # the frame brought back to the calibration's light, for every stage (the last light seen
         # when this frame's bare places do not agree on one)
@@ -182,7 +186,8 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     # on all 24 points every frame (its strips are standardised by the whole field's colours); the
     # hand tests and the next frame's partial read keep the classical stacks (the network saw no hand)
     stacks = refine(rect, geom, counted)
-    stacks = _dice_in_blots(img, geom, stacks)
+    scan = DiceScan(img)  # (the dice searches of this frame share its views)
+    stacks = _dice_in_blots(img, geom, stacks, scan)
     radius = stacks[0].radius if stacks else 0.45 * POINT_PX
     if places is not None and last is not None and not places.cube_places:
         cube = last.cube
@@ -264,8 +269,8 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     if places is not None and last is not None and _dice_hold(places, last, geom, counted, cube_xy, radius):
         dice = last.dice
     else:
-        dice = _dice(img, geom, stacks + on_bar, radius, cube_xy)
-    if model is not None and calibration is not None and not occluded:
+        dice = _dice(img, geom, stacks + on_bar, radius, cube_xy, scan)
+    if model is not None and calibration is not None and not occluded and not blown:
         read = [s for s in stacks + on_bar if s.count]
         kept = [n for s, n in zip(stacks + on_bar, all_names, strict=True) if s.count]
         calibration = replace(calibration, appearance=look.update(
@@ -278,7 +283,7 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
         off=off,
         dice=dice,
         cube=cube,
-        status=FrameStatus.OCCLUDED if occluded else _set_status(points, bar, off),
+        status=_status(occluded, blown, points, bar, off),
         has_bar=geom.has_bar,
         image_size=size,
     )
@@ -443,6 +448,18 @@ def _within_a_set(off: dict[str, int], points: tuple[PointReading, ...],
     return out
 
 
+def _status(occluded: bool, blown: bool, points: tuple[PointReading, ...], bar: dict[str, int],
+            off: dict[str, int]) -> FrameStatus:
+    """The frame's status: ``OVEREXPOSED`` (a field mostly clipped: the occlusion test itself sees
+    the lost edges and colours there, and the light is what the user can fix) over ``OCCLUDED`` over
+    the counts' own (:func:`_set_status`)."""
+    if blown:
+        return FrameStatus.OVEREXPOSED
+    if occluded:
+        return FrameStatus.OCCLUDED
+    return _set_status(points, bar, off)
+
+
 def _set_status(points: tuple[PointReading, ...], bar: dict[str, int], off: dict[str, int]) -> FrameStatus:
     """``TOO_MANY_CHECKERS`` when the points, the bar and off together hold more than ``SET_SIZE``
     checkers of one colour (no set has them: something was misread), else ``OK``."""
@@ -477,7 +494,8 @@ def _points(
     return tuple(out)
 
 
-def _dice_in_blots(image: np.ndarray, geom: BoardGeometry, stacks: list[StackReading]) -> list[StackReading]:
+def _dice_in_blots(image: np.ndarray, geom: BoardGeometry, stacks: list[StackReading],
+                   scan: DiceScan | None = None) -> list[StackReading]:
     """``stacks`` less each lone checker that is a die: a disc of one checker whose ring is less
     complete than ``_DIE_RING``, in which the dice reader finds a die once that disc is not masked.
     A small die at a bare point's base closes a partial ring from the triangle's sides and the base
@@ -488,7 +506,11 @@ def _dice_in_blots(image: np.ndarray, geom: BoardGeometry, stacks: list[StackRea
     if not blots:
         return stacks
     others = [s for i, s in enumerate(stacks) if i not in blots]
-    found = [d.image_xy for d in _dice(image, geom, others, stacks[0].radius) if d.image_xy is not None]
+    discs = [(x, y, s.radius) for s in others for x, y in s.centres]
+    try:
+        found = board_dice_places(image, geom, discs, stacks[0].radius, None, scan)
+    except Exception:  # noqa: BLE001 -- a failing dice reader must not cost the board reading
+        found = []
     if not found:
         return stacks
     at = geom.to_rectified(np.array(found, np.float64))
@@ -502,10 +524,10 @@ def _dice_in_blots(image: np.ndarray, geom: BoardGeometry, stacks: list[StackRea
 
 
 def _dice(image: np.ndarray, geom: BoardGeometry, stacks: list[StackReading], radius: float,
-          cube_xy: tuple[float, float] | None = None) -> tuple[DieReading, ...]:
+          cube_xy: tuple[float, float] | None = None, scan: DiceScan | None = None) -> tuple[DieReading, ...]:
     """The dice on the board (:func:`vision.dice.on_board.find_board_dice`); () when that reader fails."""
     discs = [(x, y, s.radius) for s in stacks for x, y in s.centres]
     try:
-        return find_board_dice(image, geom, discs, radius, cube_xy)
+        return find_board_dice(image, geom, discs, radius, cube_xy, scan)
     except Exception:  # noqa: BLE001 -- a failing dice reader must not cost the board reading
         return ()

@@ -41,6 +41,9 @@ class FrameStatus(StrEnum):
     # the board was read, but its counts are no set's: more than 15 checkers of one colour on the
     # points, the bar and off together (a misread; the counts are given, not to be trusted)
     TOO_MANY_CHECKERS = "too_many_checkers"
+    # the board was found, but a third or more of its field is clipped white (over-exposed): the
+    # colours there are lost, the counts are given, not to be trusted
+    OVEREXPOSED = "overexposed"
 
 
 XY = tuple[float, float]

@@ -42,6 +42,17 @@ def _board_dice(frame: np.ndarray) -> tuple[list[DieReading] | None, tuple[float
     return list(reading.dice), cube
 
 
+def photo_dice(frame: np.ndarray) -> list[DieReading]:
+    """What ``tavla dice`` reads in a decoded photo (BGR uint8): the board reader's dice when it shows
+    a game in play (:func:`_board_dice`), else the whole-photo reader's, clear of the cube.
+
+    :raises vision.errors.DiceInputError: for an array the dice reader cannot take."""
+    from vision.dice.photo import find_dice
+
+    on_board, cube = _board_dice(frame)
+    return on_board if on_board is not None else find_dice(frame, cube_xy=cube)
+
+
 def _err(message: str) -> typer.Exit:
     typer.echo(f"tavla: {message}", err=True)
     return typer.Exit(2)
@@ -61,7 +72,7 @@ def register(app: typer.Typer) -> None:
         confidence (0-1); [] when there is none. A photo of a board in play is read by the board
         reader, any other photo by the whole-photo dice reader. Exit 2 when IMAGE cannot be read.
         """
-        from vision.dice.photo import DiceInputError, find_dice
+        from vision.dice.photo import DiceInputError
         from vision.frames.images import ImageError, load_image
 
         try:  # the same checks and messages as `tavla read` (missing, a directory, empty, truncated)
@@ -73,8 +84,7 @@ def register(app: typer.Typer) -> None:
             typer.echo("[]")
             return
         try:
-            on_board, cube = _board_dice(frame)
-            found = on_board if on_board is not None else find_dice(frame, cube_xy=cube)
+            found = photo_dice(frame)
         except DiceInputError as exc:
             raise _err(f"{image}: {exc}") from None
         out = []

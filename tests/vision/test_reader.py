@@ -192,7 +192,6 @@ def test_a_die_read_inside_a_weak_lone_checker_is_no_checker(monkeypatch: pytest
     import vision.reader as reader
     from vision.board.geometry import POINT_PX, BoardGeometry
     from vision.checkers.stacks import StackReading
-    from vision.reading import DieReading
 
     w, h = 12 * POINT_PX, 13 * POINT_PX
     cols = tuple((i + 0.5) * POINT_PX for i in range(12))
@@ -205,16 +204,16 @@ def test_a_die_read_inside_a_weak_lone_checker_is_no_checker(monkeypatch: pytest
     seen: list[int] = []
 
     def dice_at(*xy: tuple[float, float]):
-        def fake(image, geom, stacks, radius, cube_xy=None):  # noqa: ANN001, ANN202
-            seen.append(len(stacks))
-            return tuple(DieReading(5, p) for p in xy)
+        def fake(image, geom, discs, radius, cube_xy=None, scan=None):  # noqa: ANN001, ANN202
+            seen.append(len(discs))
+            return list(xy)
         return fake
 
-    monkeypatch.setattr(reader, "_dice", dice_at(weak.centres[0], strong.centres[0]))
+    monkeypatch.setattr(reader, "board_dice_places", dice_at(weak.centres[0], strong.centres[0]))
     out = reader._dice_in_blots(np.zeros((h, w, 3), np.uint8), geom, stacks)
     assert seen == [1]  # the weak blot's disc was not masked
     assert out[0].count == 0 and out[0].centres == () and out[1] == strong
-    monkeypatch.setattr(reader, "_dice", dice_at())
+    monkeypatch.setattr(reader, "board_dice_places", dice_at())
     assert reader._dice_in_blots(np.zeros((h, w, 3), np.uint8), geom, stacks) == stacks
 
 

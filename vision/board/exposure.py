@@ -1,11 +1,14 @@
-"""Undo an under-exposed camera's gain, so that the readers' absolute thresholds hold in a dim room."""
+"""Undo an under-exposed camera's gain, so that the readers' absolute thresholds hold in a dim room;
+and tell an over-exposed field, whose clipped pixels no gain brings back."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-__all__ = ["FIELD_EXPOSED", "FRAME_EXPOSED", "normalise_exposure"]
+from vision.board.geometry import BoardGeometry
+
+__all__ = ["FIELD_EXPOSED", "FRAME_EXPOSED", "blown_out", "clipped_share", "normalise_exposure"]
 
 # The bright reference (95th percentile of the grey level) that the absolute thresholds (gradient
 # strength, Lab distances, pattern contrast) were measured at: the labelled webcam frames sit at
@@ -14,6 +17,13 @@ FRAME_EXPOSED = 135.0
 FIELD_EXPOSED = 150.0
 # A field is never brightened more than this (noise would pass for edges).
 _MAX_GAIN = 4.0
+# A channel value at or above this is clipped: the sensor's ceiling, less a JPEG's ringing about it.
+_CLIPPED = 250
+# A field with at least this share of its pixels clipped in a channel is blown out: its checkers'
+# and points' colours are lost there, and no reading of it is to be trusted.
+_BLOWN = 1 / 3
+# The field is sampled on a grid of this many points a point's width (rectified) for the clipped share.
+_SAMPLES_PER_POINT = 4
 
 
 def normalise_exposure(rectified: np.ndarray, level: float = FIELD_EXPOSED) -> np.ndarray:
@@ -41,3 +51,28 @@ def normalise_exposure(rectified: np.ndarray, level: float = FIELD_EXPOSED) -> n
         return rectified
     gain = min(_MAX_GAIN, level / ref)
     return cv2.convertScaleAbs(rectified, alpha=gain)
+
+
+def clipped_share(pixels: np.ndarray) -> float:
+    """The share (0-1) of ``pixels`` (uint8, (..., 3) BGR or grey) with a channel clipped at the
+    sensor's ceiling."""
+    if pixels.size == 0:
+        return 0.0
+    top = pixels.max(axis=-1) if pixels.ndim >= 2 and pixels.shape[-1] == 3 else pixels
+    return float(np.count_nonzero(top >= _CLIPPED)) / float(top.size)
+
+
+def blown_out(image: np.ndarray, geom: BoardGeometry) -> bool:
+    """True when the field of ``image`` (BGR uint8, the frame ``geom`` was found in, as the camera
+    gave it) is over-exposed past reading: at least ``_BLOWN`` of it clipped (:func:`clipped_share`),
+    sampled on a grid of the rectified field mapped into the frame (no warp). A bright but unclipped
+    field keeps its colours and is read; an under-exposed one is brightened
+    (:func:`normalise_exposure`)."""
+    w, h = geom.size
+    step = geom.point_w / _SAMPLES_PER_POINT
+    xs, ys = np.meshgrid(np.arange(0.5 * step, w, step), np.arange(0.5 * step, h, step))
+    at = np.round(geom.to_image(np.stack([xs.ravel(), ys.ravel()], axis=1))).astype(np.intp)
+    ih, iw = image.shape[:2]
+    inside = (at[:, 0] >= 0) & (at[:, 0] < iw) & (at[:, 1] >= 0) & (at[:, 1] < ih)
+    at = at[inside]
+    return clipped_share(image[at[:, 1], at[:, 0]]) >= _BLOWN

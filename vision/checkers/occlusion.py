@@ -5,7 +5,8 @@ per-pixel median of those six strips is the bare board there (most of each strip
 differs from that model and is not one of the checkers the stack counter found (or a die, much
 smaller than a checker) is something else over the board. A region of that kind larger than
 ``_FOREIGN_CHECKERS`` checker areas -- a hand is several checkers large -- makes the frame occluded.
-No skin colour is assumed: a sleeve, a cup or a shadow of a hand counts as well.
+No skin colour is assumed: a sleeve, a cup or a shadow of a hand counts as well. A "stack" the
+counter found without the rims of a row of discs (``_UNSURE``) explains nothing: its discs are foreign.
 """
 
 from __future__ import annotations
@@ -41,6 +42,10 @@ _EDGE = 0.3
 _HIDDEN = 0.1
 # The band of the frame just outside the field watched for an arm reaching in (point widths).
 _BAND = (0.1, 0.35)
+# A stack on a point whose discs' mean ring score (its confidence, vision.checkers.stacks) is at most
+# this explains nothing: a row of discs has rims, a palm, a cup or a blob read as "checkers" of
+# its own colour has none. Its discs count as foreign.
+_UNSURE = 0.55
 
 
 def _bare_model(
@@ -147,7 +152,10 @@ def foreign_mask(rectified: np.ndarray | FieldView, geom: BoardGeometry, stacks:
     mask = cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
     if region is not None and previous is not None and only is not None:
         mask = np.where(only, mask, previous).astype(np.uint8)
+    unsure = [s for s in stacks if _unsure(s)]
     for s in stacks:
+        if _unsure(s):
+            continue
         for x, y in s.centres:
             cv2.circle(mask, (int(round(x)), int(round(y))), int(round(radius * 1.25)), 0, -1)
         if s.count > len(s.centres) and s.centres:
@@ -157,9 +165,22 @@ def foreign_mask(rectified: np.ndarray | FieldView, geom: BoardGeometry, stacks:
             y1 = y0 + (s.count - 1) * d if s.top else y0 - (s.count - 1) * d
             cv2.rectangle(mask, (int(x0 - 1.25 * radius), int(min(y0, y1) - 1.25 * radius)),
                           (int(x0 + 1.25 * radius), int(max(y0, y1) + 1.25 * radius)), 0, -1)
+    if unsure:
+        painted = np.zeros_like(mask)
+        for s in unsure:
+            for x, y in s.centres:
+                cv2.circle(painted, (int(round(x)), int(round(y))), int(round(radius)), 255, -1)
+        if region is not None and only is not None:
+            painted[~only] = 0  # (the earlier mask holds them there already)
+        mask |= painted
     # thin lines of a printed board and a checker's anti-aliased rim are not a hand
     k = max(3, int(_OPEN * POINT_PX) | 1)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+
+
+def _unsure(s: StackReading) -> bool:
+    """A point's stack the counter found without the rims of a row of discs (``_UNSURE``)."""
+    return s.count > 0 and s.column >= 0 and s.confidence <= _UNSURE
 
 
 def _far_within(lab: np.ndarray, model: np.ndarray, slack: int, region: np.ndarray) -> np.ndarray:

@@ -235,7 +235,7 @@ def _reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np
     """The depth (``ys``' units) of the farthest disc reached from disc ``start`` over discs half a
     diameter to one and a half apart (a pile's place between two whole rings may show none: its
     checker covered, or none there): rings of at least ``_RING_MIN`` that peak there (no clearer
-    ring within a sixth of a diameter), of the first disc's colour (as :func:`_chain_from`) and
+    ring within a sixth of a diameter), of the first disc's colour (lightness at half weight) and
     within ``_PILE_SWAY`` of its line; the nearest such disc is each next one."""
     k = max(1, int(round(d / 6 / max(float(ys[1] - ys[0]), 1e-6)))) if len(ys) > 1 else 1
     padded = np.pad(score, k, mode="constant")
@@ -243,8 +243,12 @@ def _reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np
     peaks = (score >= _RING_MIN) & (score >= top) & (ys <= limit)
     i = start
     while True:
-        sel = np.flatnonzero(peaks & (ys >= ys[i] + 0.3 * d) & (ys <= ys[i] + 1.5 * d))
-        sel = sel[channel_norm(inside[sel] - inside[start]) < _SAME_STACK]
+        # (one and a half diameters, and the sixth of one that a peak is placed within: a layer's
+        # checker and the column's next whole one beyond the covered one between them)
+        sel = np.flatnonzero(peaks & (ys >= ys[i] + 0.3 * d) & (ys <= ys[i] + (1.5 + 1 / 6) * d))
+        # (lightness at half weight, as the colours are named: the light falls off along a tall
+        # pile, from the frame's shadow at its base to the open field at its top)
+        sel = sel[channel_norm((inside[sel] - inside[start]) * _NAME_WEIGHT) < _SAME_STACK]
         sel = sel[np.abs(xs[sel] - xs[start]) <= _PILE_SWAY * d]
         if sel.size == 0:
             return float(ys[i])
@@ -282,7 +286,8 @@ def _chain_from(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
     while True:
         sel = np.flatnonzero((ys >= lo) & (ys <= hi) & (ys <= limit))
         if out and inside is not None:
-            same = channel_norm(inside[sel] - inside[out[0]]) < _SAME_STACK
+            # (lightness at half weight: the light falls off along a stack, see _reach)
+            same = channel_norm((inside[sel] - inside[out[0]]) * _NAME_WEIGHT) < _SAME_STACK
             sel = sel[same]
         if out and xs is not None:
             # a stack stands in line: a ring beside it is a neighbour's checker or a triangle's edge
@@ -742,16 +747,19 @@ def _colour_run(lab: np.ndarray, centres: list[tuple[float, float]], colour: tup
     gap_max = int(0.35 * 2 * r)
     end = y0
     gap = 0
-    # past a bridged gap, the colour must run on at least as far as a gap may be long: the next
-    # checker's body does, a sliver of shadow beyond the last checker's rim does not
-    seg_start: float | None = None
+    # past a bridged gap, the colour must show on at least as many rows as a gap may be long before
+    # it counts: the next checker's body does, a sliver of shadow beyond the last checker's rim does
+    # not. The rows are summed over further bridged gaps: a tall pile's overlapping layers each show
+    # a band narrower than a gap, one after another
+    counted, shown = True, 0  # (the stretch from the first checker on counts from its first row)
     for y in ys:
         if match[y]:
-            if gap:
-                seg_start = float(y)
-            if seg_start is None or abs(y - seg_start) >= gap_max:
+            if gap and counted:
+                counted, shown = False, 0
+            shown += 1
+            counted = counted or shown > gap_max
+            if counted:
                 end = float(y)
-                seg_start = None
             gap = 0
         else:
             gap += 1

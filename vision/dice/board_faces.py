@@ -70,23 +70,26 @@ def _face_at(pips: list[Pip], px: list[float], py: list[float], pc: list[float],
     if not used:
         return None
     pairs = [(pips[i], pips[j]) for i, j in paired]
-    vec = [np.array([b.x - a.x, b.y - a.y]) for a, b in pairs]
-    if not layout_ok(vec, centre is not None, edge, BOARD_LAYOUT):
+    # (a lone centre pip is a one whatever the layout test's lengths: the test is skipped; the
+    # pairs' vectors as plain floats, made arrays by the test only where it needs them)
+    vec = [(b.x - a.x, b.y - a.y) for a, b in pairs]
+    # (a pair's length: hypot is even in each argument, so either pip's vector gives it)
+    lens = [float(np.hypot(dx, dy)) for dx, dy in vec]
+    if vec and not layout_ok(vec, centre is not None, edge, BOARD_LAYOUT, lens):
         return None
-    chosen = [pips[i] for i in used]
-    top = max(p.contrast for p in chosen)
+    contrasts = [pc[i] for i in used]
+    top = max(contrasts)
     # pips of one face print alike; those of a crowded face (4-6 close pips) blur into each other
-    if min(p.contrast for p in chosen) < top / (_ALIKE_CROWDED if len(chosen) >= _CROWDED else _ALIKE):
+    if min(contrasts) < top / (_ALIKE_CROWDED if len(contrasts) >= _CROWDED else _ALIKE):
         return None
-    reach = max([np.hypot(p.x - cx, p.y - cy) for p in chosen] + [0.25 * edge]) + tol
+    reach = max([np.hypot(px[i] - cx, py[i] - cy) for i in used] + [0.25 * edge]) + tol
     left = sum(pc[i] for i in near if i not in used
                and (px[i] - cx) ** 2 + (py[i] - cy) ** 2 < reach * reach)
-    score = sum(p.contrast for p in chosen) - left
+    score = sum(contrasts) - left
     if score <= 0:
         return None
     # the corner pips sit about 0.28 edges from the face's centre along each side, so a diagonal
     # pair spans about 0.78 edges
-    lens = [float(np.hypot(a.x - b.x, a.y - b.y)) for a, b in pairs]
     own = max(lens) / _DIAGONAL if lens else edge
     own = min(1.25 * edge, max(0.75 * edge, own))
     return Face(float(score), (cx, cy), tuple(sorted(used)), own)

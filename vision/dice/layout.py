@@ -60,9 +60,11 @@ PHOTO_LAYOUT = LayoutLimits(span=(0.25, 1.1), ratio=1.8, ratio_six=np.inf, cos_m
 BOARD_LAYOUT = LayoutLimits(span=(0.55, 0.95), ratio=1.4, ratio_six=1.4, cos_max=0.55, middle_span=False)
 
 
-def layout_ok(vec: Sequence[np.ndarray], centre: bool, edge: float, limits: LayoutLimits) -> bool:
+def layout_ok(vec: Sequence[np.ndarray | tuple[float, float]], centre: bool, edge: float,
+              limits: LayoutLimits, lens: Sequence[float] | None = None) -> bool:
     """Do pip pairs mirrored through one centre (``vec``: each pair's vector from one pip to the
-    other) and a centre pip (``centre``) form a d6 face of edge ``edge`` px?
+    other, an array or an (x, y) pair) and a centre pip (``centre``) form a d6 face of edge ``edge`` px?
+    ``lens``: the vectors' lengths (``np.hypot``), when the caller has them.
 
     Affine invariant up to mild perspective: 2/3 = one diagonal; 4/5 = two diagonals of about equal
     length, far from parallel; 6 = two such diagonals d1, d2 and a middle pair (d1 +- d2) / 2.
@@ -71,7 +73,9 @@ def layout_ok(vec: Sequence[np.ndarray], centre: bool, edge: float, limits: Layo
     if n == 0 or n > 6 or (n == 6 and centre):
         return False
     lo, hi = limits.span[0] * edge, limits.span[1] * edge
-    lens = [float(np.hypot(*v)) for v in vec]
+    lens = [float(np.hypot(v[0], v[1])) for v in vec] if lens is None else list(lens)
+    # (as arrays where the pairs' products and sums are taken)
+    arr = [np.asarray(v, np.float64) for v in vec] if len(vec) >= 2 else []
     if len(vec) == 3 and not limits.middle_span:
         pass  # each pair is tried as the middle below, the other two as the diagonals
     elif any(v < lo or v > hi for v in lens):
@@ -80,11 +84,11 @@ def layout_ok(vec: Sequence[np.ndarray], centre: bool, edge: float, limits: Layo
         short, long = min(lens), max(lens)
         if short < lo or long > hi or long > limits.ratio * short:
             return False
-        return abs(float(vec[0] @ vec[1])) / (lens[0] * lens[1]) < limits.cos_max
+        return abs(float(arr[0] @ arr[1])) / (lens[0] * lens[1]) < limits.cos_max
     if len(vec) == 3:
         tol = limits.middle_tol * edge
         for k in range(3):
-            mid, d1, d2 = vec[k], vec[(k + 1) % 3], vec[(k + 2) % 3]
+            mid, d1, d2 = arr[k], arr[(k + 1) % 3], arr[(k + 2) % 3]
             l1, l2 = lens[(k + 1) % 3], lens[(k + 2) % 3]
             short, long = min(l1, l2), max(l1, l2)
             if short < lo or long > hi or long > limits.ratio_six * short:

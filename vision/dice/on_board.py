@@ -53,7 +53,7 @@ from vision.dice.status import BoardRegions, board_status, die_status
 from vision.dice.tilt import BOARD_COCK, is_cocked
 from vision.reading import DieReading
 
-__all__ = ["DiceView", "board_pips", "dice_view", "find_board_dice"]
+__all__ = ["DiceScan", "DiceView", "board_dice_places", "board_pips", "dice_view", "find_board_dice"]
 
 # A die's edge in checker radii: the sets seen (paper webcam boards, tournament boards, renders) make
 # it 0.65-1.6 radii; faces are looked for at these edges.
@@ -283,33 +283,62 @@ def board_pips(lab: np.ndarray, sigmas: tuple[float, ...], keep: np.ndarray | No
     :returns: a :class:`Pip` per blob; ``contrast`` is the scale-normalised determinant of
         the Hessian (Lindeberg 1998), ``dark`` the sign of the Laplacian.
     """
-    light = scratch("board_dice.light", lab.shape[:2])
-    light[:] = lab[:, :, 0]
-    scales = [blob_map(light, sigma, BOARD_WEIGHTS, slot=f"board{slot}") for slot, sigma in enumerate(sigmas)]
-    # (the strongest scale's strength and the peak test in scratch arrays too: no fresh pages)
-    strength = scratch("board_dice.strength", light.shape)
-    np.copyto(strength, scales[0].strength)
-    for sc in scales[1:]:
-        np.maximum(strength, sc.strength, out=strength)
-    ys, xs = peaks(strength, 3, _PIP_MIN, keep, slot="board")
-    if len(xs) == 0:
-        return []
-    which = np.argmax(np.stack([sc.strength[ys, xs] for sc in scales]), axis=0)
-    a = np.choose(which, [sc.dxx[ys, xs] for sc in scales])
-    b = np.choose(which, [sc.dyy[ys, xs] for sc in scales])
-    c = np.choose(which, [sc.dxy[ys, xs] for sc in scales])
-    scale = np.asarray(sigmas, np.float64)[which]
-    round_ = roundness(a, b, c)
-    ok = round_ >= _ROUND_MIN
-    ys, xs, a, b, round_, scale = ys[ok], xs[ok], a[ok], b[ok], round_[ok], scale[ok]
-    order = np.argsort(-strength[ys, xs])[:_MAX_PIPS]
-    y, x = ys[order], xs[order]
-    colour = _mean3x3(lab, x, y)
-    fx, fy = _subpixels(strength, x, y)
-    peak = strength[y, x]
-    return [Pip(float(fx[k]), float(fy[k]), float(peak[k]), bool(a[j] + b[j] > 0), float(round_[j]),
-                     (float(colour[k, 0]), float(colour[k, 1]), float(colour[k, 2])), float(scale[j]))
-            for k, j in enumerate(order)]
+    return _PeakTable.of(lab, sigmas).pips(keep)
+
+
+@dataclass(frozen=True)
+class _PeakTable:
+    """Every blob peak of a view at the pip scales, whatever is masked (float and int arrays, one
+    entry a peak, in row-major order): what :func:`board_pips` derives from the view alone, so that
+    searches of one frame with other discs masked share it (each value is worked out per peak, so a
+    peak's values are the same whichever peaks are kept)."""
+
+    ys: np.ndarray
+    xs: np.ndarray
+    strength: np.ndarray  # the strongest scale's strength at the peak
+    dark: np.ndarray
+    round_: np.ndarray
+    scale: np.ndarray
+    colour: np.ndarray  # (N, 3): the peak's 3x3 mean Lab
+    fx: np.ndarray
+    fy: np.ndarray
+
+    @classmethod
+    def of(cls, lab: np.ndarray, sigmas: tuple[float, ...]) -> _PeakTable:
+        light = scratch("board_dice.light", lab.shape[:2])
+        light[:] = lab[:, :, 0]
+        scales = [blob_map(light, sigma, BOARD_WEIGHTS, slot=f"board{slot}")
+                  for slot, sigma in enumerate(sigmas)]
+        # (the strongest scale's strength and the peak test in scratch arrays too: no fresh pages)
+        strength = scratch("board_dice.strength", light.shape)
+        np.copyto(strength, scales[0].strength)
+        for sc in scales[1:]:
+            np.maximum(strength, sc.strength, out=strength)
+        ys, xs = peaks(strength, 3, _PIP_MIN, None, slot="board")
+        which = np.argmax(np.stack([sc.strength[ys, xs] for sc in scales]), axis=0)
+        a = np.choose(which, [sc.dxx[ys, xs] for sc in scales])
+        b = np.choose(which, [sc.dyy[ys, xs] for sc in scales])
+        c = np.choose(which, [sc.dxy[ys, xs] for sc in scales])
+        round_ = roundness(a, b, c)
+        ok = round_ >= _ROUND_MIN
+        ys, xs, a, b, round_, which = ys[ok], xs[ok], a[ok], b[ok], round_[ok], which[ok]
+        fx, fy = _subpixels(strength, xs, ys)
+        return cls(ys, xs, strength[ys, xs], a + b > 0, round_, np.asarray(sigmas, np.float64)[which],
+                   _mean3x3(lab, xs, ys), fx, fy)
+
+    def pips(self, keep: np.ndarray | None) -> list[Pip]:
+        """The peaks where ``keep`` (bool (H, W), None: everywhere), strongest first, at most
+        ``_MAX_PIPS``, as :class:`Pip` s."""
+        at = np.flatnonzero(keep[self.ys, self.xs]) if keep is not None else np.arange(self.ys.size)
+        if at.size == 0:
+            return []
+        at = at[np.argsort(-self.strength[at])[:_MAX_PIPS]]
+        colour = self.colour[at].tolist()
+        return [Pip(x, y, peak, dark, round_, (c[0], c[1], c[2]), scale)
+                for x, y, peak, dark, round_, c, scale in zip(
+                    self.fx[at].tolist(), self.fy[at].tolist(), self.strength[at].tolist(),
+                    self.dark[at].tolist(), self.round_[at].tolist(), colour, self.scale[at].tolist(),
+                    strict=True)]
 
 
 def _mean3x3(lab: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -452,8 +481,19 @@ def _body(lab: np.ndarray, face: Face, pips: list[Pip], sigma: float,
     for i, dep in zip(face.members, depths, strict=True):
         p = pips[i]
         rho = _ISOLATION_RING * max(sigma, p.sigma)
-        xs = np.clip(np.rint(p.x + rho * np.cos(ang12)), 0, w - 1).astype(np.intp)
-        ys = np.clip(np.rint(p.y + rho * np.sin(ang12)), 0, h - 1).astype(np.intp)
+        rx, ry = p.x + rho * np.cos(ang12), p.y + rho * np.sin(ang12)
+        # the face's other pips are no stroke: ring samples on their own pixels (as the body
+        # leaves them out) are not judged -- a six's close pips reach into each other's rings
+        free = np.ones(ang12.size, bool)
+        for j in face.members:
+            if j != i:
+                q = pips[j]
+                clear = min(_PIP_CLEAR * max(sigma, q.sigma), _PIP_CLEAR_EDGE * face.edge)
+                free &= (rx - q.x) ** 2 + (ry - q.y) ** 2 > clear * clear
+        if not free.any():
+            continue
+        xs = np.clip(np.rint(rx[free]), 0, w - 1).astype(np.intp)
+        ys = np.clip(np.rint(ry[free]), 0, h - 1).astype(np.intp)
         ring_l = lab[ys, xs, 0].astype(np.float32)
         isolation = min(isolation, float(np.mean(np.abs(ring_l - med[0]) < 0.5 * dep)))
     ang = np.linspace(0.0, 2 * np.pi, 24, endpoint=False)
@@ -583,17 +623,38 @@ def _mean_contrast(face: Face, pips: list[Pip]) -> float:
 
 
 def _gate(image: np.ndarray, frame: _Frame, masked: list[tuple[float, float, float]],
-          cube: tuple[float, float, float] | None,
-          sigma: float) -> tuple[list[tuple[float, float]], float] | None:
+          cube: tuple[float, float, float] | None, sigma: float,
+          scan: DiceScan | None = None) -> tuple[list[tuple[float, float]], float] | None:
     """Where pips may be, from a coarse look: the grey frame at half size (a Gaussian pyramid step)
     warped to the dice view at half its scale, and the blobs there (:func:`vision.dice.blobs.blob_map`
     at half the pip scale) at least ``_GATE_MIN`` strong and ``_GATE_ROUND`` round, off the masked
     discs and the cube (``masked``, ``cube``: whole-view px). Returns the blobs' centres in whole-view
     px and the view's exposure gain (:func:`_gain`), or None when the pips are too small to be seen at half
     size (``sigma``, the pip scale in view px, below ``_GATE_SIGMA``): then the whole view is read.
-    A loose look: every pip of a die that the full search reads is much stronger than the gate asks."""
+    A loose look: every pip of a die that the full search reads is much stronger than the gate asks.
+    ``scan``: the frame's shared work (the coarse blobs, whatever is masked)."""
     if sigma < _GATE_SIGMA:
         return None
+    key = (frame.hom.tobytes(), frame.size, sigma)
+    coarse = None if scan is None else scan.gates.get(key)
+    if coarse is None:
+        coarse = _coarse_blobs(image, frame, sigma)
+        if scan is not None:
+            scan.gates[key] = coarse
+    ys, xs, ok, shape, gain = coarse
+    keep = _keep(shape, [(x / 2, y / 2, r / 2) for x, y, r in masked],
+                 None if cube is None else (cube[0] / 2, cube[1] / 2, cube[2] / 2))
+    ok = ok & keep[ys, xs]
+    return [(2.0 * float(x), 2.0 * float(y)) for x, y in zip(xs[ok], ys[ok], strict=True)], gain
+
+
+# (ys, xs, round enough, the coarse view's shape, its gain): see _coarse_blobs
+_Coarse = tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int], float]
+
+
+def _coarse_blobs(image: np.ndarray, frame: _Frame, sigma: float) -> _Coarse:
+    """The gate's blobs before any disc is masked: (ys, xs) of every peak at least ``_GATE_MIN``
+    strong, row-major, which of them are ``_GATE_ROUND`` round, the coarse view's shape and gain."""
     half = cv2.pyrDown(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     hom = np.diag([0.5, 0.5, 1.0]) @ frame.hom @ np.diag([2.0, 2.0, 1.0])
     size = ((frame.size[0] + 1) // 2, (frame.size[1] + 1) // 2)
@@ -603,11 +664,21 @@ def _gate(image: np.ndarray, frame: _Frame, masked: list[tuple[float, float, flo
     cv2.convertScaleAbs(coarse, coarse, alpha=max(1.0, gain))
     light[:] = coarse
     blobs = blob_map(light, 0.5 * sigma, BOARD_WEIGHTS, slot="gate")
-    keep = _keep(light.shape, [(x / 2, y / 2, r / 2) for x, y, r in masked],
-                 None if cube is None else (cube[0] / 2, cube[1] / 2, cube[2] / 2))
-    ys, xs = peaks(blobs.strength, 3, _GATE_MIN, keep)
+    ys, xs = peaks(blobs.strength, 3, _GATE_MIN)
     ok = roundness(blobs.dxx[ys, xs], blobs.dyy[ys, xs], blobs.dxy[ys, xs]) >= _GATE_ROUND
-    return [(2.0 * float(x), 2.0 * float(y)) for x, y in zip(xs[ok], ys[ok], strict=True)], gain
+    return ys, xs, ok, (light.shape[0], light.shape[1]), gain
+
+
+class DiceScan:
+    """What the dice searches of one frame share (:func:`find_board_dice` called again on the same
+    frame with other discs masked: the reader's check of its lone checkers, then its dice): the
+    gate's coarse blobs and each searched view with its peaks, which depend on the frame alone.
+    A per-frame context, made for one ``image`` and dropped after it."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.image = image
+        self.gates: dict[tuple[object, ...], _Coarse] = {}
+        self.views: dict[tuple[object, ...], tuple[DiceView, np.ndarray, _PeakTable]] = {}
 
 
 def _border(r: float) -> int:
@@ -665,6 +736,7 @@ def find_board_dice(
     discs: list[tuple[float, float, float]],
     radius: float,
     cube_xy: tuple[float, float] | None = None,
+    scan: DiceScan | None = None,
 ) -> tuple[DieReading, ...]:
     """Every die lying on the board, read from its pips (module docstring).
 
@@ -682,7 +754,35 @@ def find_board_dice(
 
     The view is searched in full only where a coarse look (:func:`_gate`) shows pip-like blobs: in
     boxes round them, each read as a view of its own, or the whole view when they cover much of it.
+    ``scan``: the frame's :class:`DiceScan`, when it is searched more than once (other discs masked).
     """
+    out: list[DieReading] = []
+    for part, mine in _faces(image, geom, discs, radius, cube_xy, scan):
+        out += _readings(mine, part.pips, geom, part.dv, discs, part.stack_view)
+    out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
+    return tuple(out)
+
+
+def board_dice_places(image: np.ndarray, geom: BoardGeometry, discs: list[tuple[float, float, float]],
+                      radius: float, cube_xy: tuple[float, float] | None = None,
+                      scan: DiceScan | None = None) -> list[tuple[float, float]]:
+    """The ``image_xy`` of every die :func:`find_board_dice` reads, without their statuses (for a
+    caller that asks only where dice lie)."""
+    out = []
+    for part, mine in _faces(image, geom, discs, radius, cube_xy, scan):
+        for f in mine:
+            cx, cy = f.centre
+            xy = geom.to_image(part.dv.to_rectified(np.array([[cx, cy], [cx + f.edge, cy]])))[0]
+            out.append((float(xy[0]), float(xy[1])))
+    return out
+
+
+def _faces(image: np.ndarray, geom: BoardGeometry, discs: list[tuple[float, float, float]],
+           radius: float, cube_xy: tuple[float, float] | None,
+           scan: DiceScan | None) -> list[tuple[_Part, list[Face]]]:
+    """The faces :func:`find_board_dice` reads, by the part (view) they were found in."""
+    if scan is not None and scan.image is not image:
+        scan = None  # another frame's
     frame = _view_frame(geom, radius)
     r = radius * frame.k
     cube = None
@@ -694,36 +794,35 @@ def find_board_dice(
     bar_x = geom.bar or (np.inf, -np.inf)
     masked = [((x + frame.margin[0]) * frame.k, (y + frame.margin[1]) * frame.k, rr * frame.k)
               for x, y, rr in discs if not bar_x[0] <= x <= bar_x[1]]
-    gated = _gate(image, frame, masked, cube, _sigmas(r)[0])
+    gated = _gate(image, frame, masked, cube, _sigmas(r)[0], scan)
     parts: list[_Part] = []
     if gated is None:
-        parts.append(_search(image, geom, frame, masked, cube, None, None, r))
+        parts.append(_search(image, geom, frame, masked, cube, None, None, r, scan))
     else:
         spots, gain = gated
         if not spots:
-            return ()
+            return []
         boxes: list[tuple[int, int, int, int] | None] = list(
             _boxes(spots, _BOX_PAD * r + _border(r), frame.size))
         if sum(_area(b) for b in boxes) > _WHOLE_SHARE * frame.size[0] * frame.size[1]:
             boxes = [None]  # the whole view, its gain measured on it
-        parts = [_search(image, geom, frame, masked, cube, box, None if box is None else gain, r)
+        parts = [_search(image, geom, frame, masked, cube, box, None if box is None else gain, r, scan)
                  for box in boxes]
     found = [(f, part) for part in parts for f in part.faces]
     if not found:
-        return ()
+        return []
     # one set of dice: pips printed alike, dice of one size
     best = max(_mean_contrast(f, part.pips) for f, part in found)
     sized = [f.edge for f, _ in found if len(f.members) > 1]
     ref = float(np.median(sized)) if sized else None
     kept = {id(f) for f, part in found if _mean_contrast(f, part.pips) >= _SET_CONTRAST * best
             and (ref is None or len(f.members) == 1 or 1 / _SET_SIZE <= f.edge / ref <= _SET_SIZE)}
-    out: list[DieReading] = []
+    out = []
     for part in parts:
         mine = [f for f in part.faces if id(f) in kept]
         if mine:
-            out += _readings(mine, part.pips, geom, part.dv, discs, part.stack_view)
-    out.sort(key=lambda d: d.image_xy or (0.0, 0.0))
-    return tuple(out)
+            out.append((part, mine))
+    return out
 
 
 @dataclass(frozen=True)
@@ -740,23 +839,36 @@ class _Part:
 
 def _search(image: np.ndarray, geom: BoardGeometry, frame: _Frame,
             masked: list[tuple[float, float, float]], cube: tuple[float, float, float] | None,
-            box: tuple[int, int, int, int] | None, gain: float | None, r: float) -> _Part:
+            box: tuple[int, int, int, int] | None, gain: float | None, r: float,
+            scan: DiceScan | None = None) -> _Part:
     """The d6 faces in the dice view, or in its ``box`` (whole-view px) read as a view of its own;
     ``masked``, ``cube`` in whole-view px; ``gain``: the exposure gain, None = measured on the view;
     ``r``: the checkers' radius in view px.
     A box's pips within a blob's reach of a side that cuts the view are dropped (the filters see
     the cut there)."""
     whole = box is None
-    dv = _warp(image, frame, reuse=whole, box=box)
-    shape = dv.image.shape
-    exposed = _exposed(dv.image, scratch("board_dice.exposed", shape, np.uint8) if whole else None, gain)
-    lab = cv2.cvtColor(exposed, cv2.COLOR_BGR2LAB,
-                       scratch("board_dice.lab", shape, np.uint8) if whole else None)
+    sigmas = _sigmas(r)
+    key = (frame.hom.tobytes(), frame.size, box, gain, sigmas)
+    seen = None if scan is None else scan.views.get(key)
+    if seen is None:
+        if scan is not None and whole:
+            # (a whole view is written into scratch arrays: one kept at a time)
+            for k in [k for k in scan.views if k[2] is None]:
+                del scan.views[k]
+        dv = _warp(image, frame, reuse=whole, box=box)
+        shape = dv.image.shape
+        exposed = _exposed(dv.image, scratch("board_dice.exposed", shape, np.uint8) if whole else None, gain)
+        lab = cv2.cvtColor(exposed, cv2.COLOR_BGR2LAB,
+                           scratch("board_dice.lab", shape, np.uint8) if whole else None)
+        table = _PeakTable.of(lab, sigmas)
+        if scan is not None:
+            scan.views[key] = (dv, lab, table)
+    else:
+        dv, lab, table = seen
     ox, oy = (0, 0) if box is None else box[:2]
     keep = _keep(lab.shape[:2], [(x - ox, y - oy, rr) for x, y, rr in masked],
                  None if cube is None else (cube[0] - ox, cube[1] - oy, cube[2]))
-    sigmas = _sigmas(r)
-    pips = board_pips(lab, sigmas, keep)
+    pips = table.pips(keep)
     if box is not None:
         pips = _inside_cut(pips, box, frame.size, _border(r))
     bar = None

@@ -216,15 +216,18 @@ def estimate_die_size(mask: np.ndarray, light: np.ndarray | None = None) -> floa
     return None if found is None else found[0]
 
 
-def _scale_vote(mask: np.ndarray, light: np.ndarray | None) -> tuple[float, float] | None:
+def _scale_vote(mask: np.ndarray, light: np.ndarray | None,
+                shrunk: float = 1.0) -> tuple[float, float] | None:
     """(die edge, support) for :func:`estimate_die_size`; support = the area of the die-like blobs.
 
     Voted on a copy shrunk to about _VOTE_SIDE px on the short side (the openings are the costly part).
+    ``shrunk``: the mask is already a copy this many times smaller than the image the result is for.
     """
-    f = max(1.0, min(mask.shape[:2]) / _VOTE_SIDE)
-    if f > 1.0:
+    own = max(1.0, min(mask.shape[:2]) / _VOTE_SIDE)
+    f = own * shrunk
+    if own > 1.0:
         h, w = mask.shape[:2]
-        size = (max(1, round(w / f)), max(1, round(h / f)))
+        size = (max(1, round(w / own)), max(1, round(h / own)))
         mask = (cv2.resize(mask, size, interpolation=cv2.INTER_AREA) > 127).astype(np.uint8) * 255
         if light is not None:
             light = cv2.resize(light, size, interpolation=cv2.INTER_AREA)
@@ -251,17 +254,17 @@ def _working(image: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def _surface_mask(
-    lab: np.ndarray, region: np.ndarray | None, window: float, vote: bool = True
+    lab: np.ndarray, region: np.ndarray | None, window: float, vote: bool = True, shrunk: float = 1.0,
 ) -> tuple[np.ndarray, tuple[float, float] | None]:
     """Foreground mask (uint8 0/255, small holes filled) and (die size, support) it shows, or None
-    (always None when ``vote`` is False)."""
+    (always None when ``vote`` is False); ``shrunk``: as in :func:`_scale_vote`."""
     mask = _foreground(lab, window)
     if region is not None:
         mask &= region
     cross = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, cross), np.uint8)
     mask = _fill_holes(mask, (min(mask.shape) / 12.0) ** 2)
-    return mask, _scale_vote(mask, lab[:, :, 0]) if vote else None
+    return mask, _scale_vote(mask, lab[:, :, 0], shrunk) if vote else None
 
 
 def _foreground(lab: np.ndarray, window: float) -> np.ndarray:
@@ -325,17 +328,42 @@ def _find_candidates(w: _Work, die_size: float | None) -> list[DieCandidate]:
     # A surface window of 1/8 of the frame follows the lighting and the tray's walls, but a die larger
     # than half that window passes for surface in its middle: when a window of 1/3 of the frame
     # explains more die area, the dice are large and the window is made two dice wide.
-    mask, vote = _surface_mask(lab, rm, short / 8.0)
-    wide_mask, wide = _surface_mask(lab, rm, short / 3.0)
+    # (the windows are compared on a copy the size the scale vote works at; only the chosen one's
+    # mask is made at full size, for the candidates)
+    small, rs, k = _vote_copy(lab, rm)
+    vote = _small_vote(small, rs, short / 8.0, k)
+    wide = _small_vote(small, rs, short / 3.0, k)
+    window = short / 8.0
     if wide is not None and (vote is None or wide[1] > 1.5 * vote[1]):
         if 2.0 * wide[0] > short / 3.0:
-            mask, vote = wide_mask, wide
+            window, vote = short / 3.0, wide
         else:
-            mask, vote = _surface_mask(lab, rm, max(short / 8.0, 2.0 * wide[0]))
-            vote = vote or wide
+            window = max(short / 8.0, 2.0 * wide[0])
+            vote = _small_vote(small, rs, window, k) or wide
     if vote is None:
         return []
+    mask, _ = _surface_mask(lab, rm, window, vote=False)
     return _candidates(w.bgr, mask, vote[0])
+
+
+def _vote_copy(lab: np.ndarray, region: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None, float]:
+    """The Lab image and region mask shrunk to about ``_VOTE_SIDE`` px on the short side (as they
+    are when smaller), and how many times smaller they are."""
+    k = max(1.0, min(lab.shape[:2]) / _VOTE_SIDE)
+    if k == 1.0:
+        return lab, region, 1.0
+    h, w = lab.shape[:2]
+    size = (max(1, round(w / k)), max(1, round(h / k)))
+    small = cv2.resize(lab, size, interpolation=cv2.INTER_AREA)
+    rs = None if region is None else cv2.resize(region, size, interpolation=cv2.INTER_NEAREST)
+    return small, rs, k
+
+
+def _small_vote(small: np.ndarray, region: np.ndarray | None, window: float,
+                k: float) -> tuple[float, float] | None:
+    """The (die edge, support) the foreground of a surface ``window`` px wide shows, voted on the
+    copy of :func:`_vote_copy` (``k`` times smaller), in the full image's px."""
+    return _surface_mask(small, region, window / k, shrunk=k)[1]
 
 
 def _candidates(work: np.ndarray, mask: np.ndarray, size: float) -> list[DieCandidate]:

@@ -1,9 +1,9 @@
 """The vision pipeline: frame source -> per-frame detector -> stability gate -> settled readings.
 
 ``run_pipeline(source)`` yields one `PipelineResult` per frame: the frame's status (why it gave no
-reading: ``moving``, ``too_dark``, ``no_board``, ``occluded``; or ``ok``), its own reading when the
-detector ran, and the settled `BoardReading` when this frame completed a still run (DESIGN.md data
-flow; STYLE.md 12). A result unpacks as ``status, settled``::
+reading: ``moving``, ``too_dark``, ``no_board``, ``occluded``, ``overexposed``; or ``ok``), its own
+reading when the detector ran, and the settled `BoardReading` when this frame completed a still run
+(DESIGN.md data flow; STYLE.md 12). A result unpacks as ``status, settled``::
 
     for status, settled in run_pipeline(open_source("game.mp4")):
         if settled is not None:

@@ -178,6 +178,8 @@ def _reading_status(reading: BoardReading) -> FrameStatus:
         return FrameStatus.TOO_DARK
     if not reading.board_found or reading.status == FrameStatus.NO_BOARD:
         return FrameStatus.NO_BOARD
+    if reading.status == FrameStatus.OVEREXPOSED:
+        return FrameStatus.OVEREXPOSED  # (its own: a blown-out field is often "occluded" as well)
     if reading.occluded or reading.status == FrameStatus.OCCLUDED:
         return FrameStatus.OCCLUDED
     if reading.status == FrameStatus.MOVING:

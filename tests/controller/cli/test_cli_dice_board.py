@@ -27,3 +27,24 @@ def test_board_dice_are_taken_from_a_board_in_play(monkeypatch: pytest.MonkeyPat
     got, cube = dice._board_dice(np.zeros((8, 8, 3), np.uint8))
     assert got == ([die] if taken else None)
     assert cube is None  # no cube was read
+
+
+@pytest.mark.parametrize("in_play", [True, False])
+def test_photo_dice_asks_the_board_reader_first(monkeypatch: pytest.MonkeyPatch, in_play: bool) -> None:
+    # the function `tavla dice` (and its bench row) runs: the board's dice, else the whole photo's,
+    # told where the board reader saw the cube
+    import vision.dice.photo
+    from controller.cli import dice
+
+    board_die, photo_die = DieReading(4, (10.0, 10.0)), DieReading(2, (30.0, 5.0))
+    seen: list[object] = []
+    monkeypatch.setattr(dice, "_board_dice", lambda frame: ([board_die] if in_play else None, (7.0, 8.0)))
+
+    def whole(frame: np.ndarray, cube_xy: tuple[float, float] | None = None) -> list[DieReading]:
+        seen.append(cube_xy)
+        return [photo_die]
+
+    monkeypatch.setattr(vision.dice.photo, "find_dice", whole)
+    got = dice.photo_dice(np.zeros((8, 8, 3), np.uint8))
+    assert got == ([board_die] if in_play else [photo_die])
+    assert seen == ([] if in_play else [(7.0, 8.0)])

@@ -32,8 +32,5 @@ def test_the_backgammon_demo_reads_every_frame_itself() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="measured 2026-12-01 21:10 UTC: 1 of 22 frames falls back (frame 13: "
-                   "the light head of 13 read as 3: the colour run past a bridged gap must run on a gap's "
-                   "length to count -- the rule that reads boards-real test6 B12 -- cuts the pile short)")
 def test_the_nardy_demo_reads_every_frame_itself() -> None:
     assert _fallbacks("nardy") == []

@@ -23,3 +23,57 @@ def test_the_gain_is_the_channel_means_percentile(seed: int) -> None:
 def test_a_bright_field_is_left_as_it_is() -> None:
     bright = np.full((40, 60, 3), 200, np.uint8)
     assert normalise_exposure(bright) is bright
+
+
+def _board(style: str, seed: int):
+    from vision.render.scene import Camera, random_spec, render
+
+    spec = random_spec(seed, style=style, max_stack=5, with_dice=False)
+    return render(spec, size=(640, 360), camera=Camera(tilt_deg=8, fill=0.8), seed=seed, jpeg_quality=80)
+
+
+@pytest.mark.parametrize("style,seed", [("wood", 1), ("tournament", 2)])
+def test_a_blown_out_board_is_said_so(style: str, seed: int) -> None:
+    """A frame whose field is mostly clipped white is read ``overexposed``, not ``ok``; the same
+    frame as exposed, and brightened short of clipping, is not."""
+    from vision.board.exposure import blown_out
+    from vision.board.finder import find_board
+    from vision.reader import read_board
+    from vision.reading import FrameStatus
+    from vision.render.occluders import expose
+
+    image = _board(style, seed).image
+    geom = find_board(image)
+    assert geom is not None
+    assert not blown_out(image, geom) and not blown_out(expose(image, 1.1), geom)
+    over = expose(image, 2.5)
+    assert blown_out(over, geom)
+    assert read_board(image).status == FrameStatus.OK
+    assert read_board(over).status == FrameStatus.OVEREXPOSED
+
+
+def test_the_clipped_share_counts_pixels_with_any_channel_at_the_ceiling() -> None:
+    from vision.board.exposure import clipped_share
+
+    px = np.zeros((4, 5, 3), np.uint8)
+    px[0, :, 2] = 255  # one channel clipped is clipped
+    px[1, :2] = 252
+    assert clipped_share(px) == pytest.approx(7 / 20)
+    assert clipped_share(np.zeros((0, 3), np.uint8)) == 0.0
+
+
+@pytest.mark.slow
+def test_no_labelled_real_photo_is_blown_out() -> None:
+    import json
+
+    from tests.conftest import shared_data
+    from vision.board.exposure import blown_out
+    from vision.board.finder import find_board
+
+    for name in ("boards-real", "boards-webcam"):
+        folder = shared_data(name)
+        for line in (folder / "labels.jsonl").read_text().splitlines():
+            lab = json.loads(line) if line.strip() else {}
+            img = cv2.imread(str(folder / lab["image"])) if lab.get("board", True) and lab else None
+            geom = None if img is None else find_board(img)
+            assert geom is None or not blown_out(img, geom), lab["image"]

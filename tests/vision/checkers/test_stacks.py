@@ -11,9 +11,11 @@ from vision.board.view import colour_gradient
 from vision.checkers.stacks import (
     _SQUARE_BETTER,
     StackReading,
+    _chain,
     _colour_run,
     _gap_bare,
     _outline_fits,
+    _reach,
     count_stacks,
     drop_third_colour,
     name_colours,
@@ -310,3 +312,72 @@ def test_a_sliver_of_the_stacks_colour_past_its_last_checker_is_no_checker() -> 
     bare = np.float32([field, (40.0, 128.0, 128.0)])
     run = _colour_run(lab, [(10.0, r)], blue, bare, r, True)
     assert run == 112.0
+
+
+def test_a_tall_piles_overlapping_layers_run_on_past_bands_narrower_than_a_gap() -> None:
+    """A tall pile's upper layers overlap, each showing a band of the stack's colour narrower than a
+    gap may be long, one after another: their rows are summed over the bridged gaps, so the run
+    goes on to the pile's last band (a lone sliver past the last checker still does not count)."""
+    r = 14.0
+    blue, field = (120.0, 150.0, 90.0), (200.0, 128.0, 140.0)
+    lab = np.tile(np.float32(field), (400, 20, 1))
+    lab[0:56] = blue  # two checkers from the base
+    for top in range(59, 59 + 4 * 12, 12):
+        lab[top : top + 9] = blue  # four bands of 9 rows (a gap may be 9), 3 rows apart
+    bare = np.float32([field, (40.0, 128.0, 128.0)])
+    run = _colour_run(lab, [(10.0, r)], blue, bare, r, True)
+    assert run == 59 + 3 * 12 + 9.0
+
+
+def test_a_piles_reach_is_followed_as_the_light_falls_off_along_it() -> None:
+    """A tall pile's discs grow lighter from the frame's shadow at its base to the open field: the
+    reach over them follows lightness drifting past the same-stack bound (hue unchanged), and
+    stops at a disc of another hue."""
+    d = 30.0
+    ys = np.arange(0.0, 200.0, 2.0)
+    score = np.zeros_like(ys)
+    inside = np.tile(np.float32([180.0, 128.0, 145.0]), (ys.size, 1))
+    for k, y in enumerate(range(16, 140, 14)):  # a ring every half diameter, 6 lighter each time
+        score[ys == y] = 0.9
+        inside[ys == y] = (180.0 + 6 * k, 128.0, 145.0)
+    xs = np.zeros_like(ys)
+    start = int(np.flatnonzero(ys == 16)[0])
+    assert _reach(score, ys, d, 190.0, inside, xs, start) == 128.0
+    inside[ys >= 72] = (200.0, 128.0, 185.0)  # another hue from there on: the pile ends before it
+    assert _reach(score, ys, d, 190.0, inside, xs, start) == 58.0
+
+
+def test_a_column_is_chained_as_the_light_falls_off_along_it() -> None:
+    """A column of five from the frame's shadow at the base to the open field: each checker a
+    little lighter than the one before, past the same-stack bound from the first to the last; the
+    chain runs to the fifth, and stops before a disc of another hue."""
+    d = 30.0
+    ys = np.arange(0.0, 200.0, 2.0)
+    score = np.zeros_like(ys)
+    inside = np.tile(np.float32([120.0, 128.0, 145.0]), (ys.size, 1))
+    for k, y in enumerate(range(14, 150, 30)):  # five discs a diameter apart, 9 lighter each
+        score[ys == y] = 0.9
+        inside[ys == y] = (177.0 + 9 * k, 128.0, 145.0)
+    xs = np.zeros_like(ys)
+    assert len(_chain(score, ys, d, 190.0, inside, xs)) == 5
+    inside[ys == 134] = (213.0, 128.0, 185.0)
+    assert len(_chain(score, ys, d, 190.0, inside, xs)) == 4
+
+
+def test_a_piles_reach_steps_from_a_layers_checker_to_the_columns_next_whole_one() -> None:
+    """The sixth checker lies over the gap between the first two and covers the second: the next
+    whole ring is the column's third, one and a half steps on -- a little more than one and a half
+    diameters where the peaks fall a sample or two apart; the reach gets there, and no further
+    than a ring two diameters on."""
+    d = 27.0
+    ys = np.arange(0.0, 200.0, 2.0)
+    score = np.zeros_like(ys)
+    inside = np.tile(np.float32([190.0, 128.0, 145.0]), (ys.size, 1))
+    xs = np.zeros_like(ys)
+    for y in (26, 68, 96, 124):  # the sixth over the gap, then the column's third to fifth
+        score[ys == y] = 1.0
+    start = int(np.flatnonzero(ys == 26)[0])
+    assert _reach(score, ys, d, 190.0, inside, xs, start) == 124.0
+    score[:] = 0.0
+    score[(ys == 26) | (ys == 80)] = 1.0
+    assert _reach(score, ys, d, 190.0, inside, xs, start) == 26.0

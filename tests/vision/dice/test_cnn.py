@@ -13,8 +13,10 @@ from tests.vision.dice.test_photo import STYLES, blur, draw_die, tray
 from vision.dice.cnn import (
     CLASSIFIER,
     CROP,
+    READ_TURNS,
     STRIDE,
     WEIGHTS,
+    DiceClassifier,
     DieClass,
     classify_die,
     load_classifier,
@@ -36,6 +38,24 @@ def test_shipped_networks_are_small_and_load() -> None:
     p = cls.probabilities([np.full((CROP, CROP, 3), v, np.uint8) for v in (0, 128, 255)])
     assert p.shape == (3, 7) and np.allclose(p.sum(axis=1), 1.0)
     assert cls.probabilities([]).shape == (0, 7)
+
+
+def test_shipped_classifier_reads_a_crop_and_its_half_turn_alike() -> None:
+    # the views it averages (as is and turned half round) are the same pair for both
+    cls = load_classifier()
+    assert cls is not None and cls.turns == READ_TURNS == (0, 2)
+    rng = np.random.default_rng(5)
+    crop = rng.integers(0, 256, (CROP, CROP, 3), dtype=np.uint8)
+    turned = np.ascontiguousarray(np.rot90(crop, 2))
+    p = cls.probabilities([crop, turned])
+    assert np.allclose(p[0], p[1], atol=1e-5)
+    every = DiceClassifier(CLASSIFIER, flips=False)
+    assert every.turns == (0, 1, 2, 3)
+    img = tray(seed=2)
+    draw_die(img, 6, (240.0, 180.0), 46, 30, *STYLES["white-black"])
+    img = blur(img)
+    assert classify_die(img, (240.0, 180.0), 46.0, cls).value == 6
+    assert classify_die(img, (240.0, 180.0), 46.0, every).value == 6
 
 
 def test_missing_network_leaves_the_classical_reader(tmp_path: Path) -> None:

@@ -53,3 +53,26 @@ def test_no_layout_of_more_than_six_or_of_nothing() -> None:
     assert not layout_ok(vec, True, 30.0, PHOTO_LAYOUT)  # 7 pips
     assert not layout_ok([], False, 30.0, BOARD_LAYOUT)
     assert layout_ok([], True, 30.0, BOARD_LAYOUT)  # a one
+
+
+def test_vectors_as_pairs_of_floats_and_given_lengths_decide_as_arrays_do() -> None:
+    # each face's pips (a d6 and skewed, stretched and oversized ones) tried at several edges
+    rng = np.random.default_rng(3)
+    checked = 0
+    for _ in range(200):
+        n = int(rng.integers(1, 7))
+        points = [(float(x), float(y)) for x, y in rng.normal(0.0, 0.3, (n, 2))]
+        points = points if rng.random() < 0.7 else _SIX[:n]
+        for edge in (12.0, 20.0, 30.0):
+            centre, pairs = _pairs(points, edge)
+            vec = _vec(points, pairs, edge)
+            if not vec:
+                continue
+            floats = [(float(v[0]), float(v[1])) for v in vec]
+            lens = [float(np.hypot(v[0], v[1])) for v in vec]
+            for limits in (BOARD_LAYOUT, PHOTO_LAYOUT):
+                want = layout_ok(vec, centre is not None, edge, limits)
+                assert layout_ok(floats, centre is not None, edge, limits) == want
+                assert layout_ok(vec, centre is not None, edge, limits, lens) == want
+                checked += want
+    assert checked  # some layouts passed

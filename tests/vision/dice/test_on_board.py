@@ -120,6 +120,31 @@ def test_a_six_whose_middle_pips_blur_away_is_no_lower_face() -> None:
     assert all(len(f.members) == 6 for f in faces)
 
 
+def _small_die(value: int, edge: int, pip: float) -> np.ndarray:
+    """A die of ``edge`` px whose pips are ``pip`` edges in radius, drawn 8 times finer and reduced
+    (the anti-aliased pips of a render)."""
+    s = 8
+    img = np.full((120 * s, 160 * s, 3), (225, 228, 230), np.uint8)
+    cv2.rectangle(img, (60 * s, 40 * s), ((60 + edge) * s, (40 + edge) * s), (245, 245, 245), -1)
+    for u, v in LAYOUTS[value]:
+        x, y = 60 + edge / 2 + 0.28 * edge * u, 40 + edge / 2 + 0.28 * edge * v
+        cv2.circle(img, (round(x * s), round(y * s)), round(pip * edge * s), (20, 20, 20), -1, cv2.LINE_AA)
+    return cv2.resize(img, (160, 120), interpolation=cv2.INTER_AREA)
+
+
+def test_a_small_six_with_large_pips_reads() -> None:
+    """A small six whose pips are large for it (those of a column nearly touch): each pip's
+    isolation ring reaches into its neighbours on the face, which are no stroke; the face reads
+    (the demo's renders lost a six on a die 14-17 px across this way)."""
+    r, value = 13.4, 6
+    lab = cv2.cvtColor(_small_die(value, 14, 0.12), cv2.COLOR_BGR2LAB)
+    sigmas = bd._sigmas(r)
+    pips = bd.board_pips(lab, sigmas)
+    faces = find_faces(pips, tuple(e * r for e in bd._EDGES_OF_RADIUS), bd._accept(lab, pips, sigmas[0], r),
+                       bd._ONE_ROUND)
+    assert [len(f.members) for f in faces] == [value]
+
+
 def test_a_two_with_one_unlike_pip_is_no_one() -> None:
     """A two whose pips print unlike (one by a shadow, one blurred) is no face of two; neither pip is
     then a one: a one's pip stands alone, with no round like blob a diagonal away."""

@@ -11,7 +11,7 @@ import pytest
 
 from tests.vision.dice.layouts import LAYOUTS
 from vision.dice.faces import Pip, select_face
-from vision.dice.photo import DiceFrame, DiceInputError, read_dice_with
+from vision.dice.photo import DiceFrame, DiceInputError, find_die_candidates, read_dice_with
 from vision.reading import DieReading, DieStatus
 
 
@@ -184,6 +184,21 @@ def test_read_dice_reports_the_die_size() -> None:
     frame = read_dice(blur(img))
     assert [d.value for d in frame.dice] == [3]
     assert 30 < frame.die_size < 55
+
+
+@pytest.mark.parametrize("edge", [24, 40, 90, 150])
+def test_scale_voted_on_a_small_copy_of_a_hd_frame(edge: int) -> None:
+    # the windows are compared on a copy a third the size: the edge comes back in the frame's px,
+    # small dice (the 1/8 window) and large ones (the 1/3 window) alike, and the candidates are
+    # cut from a full-size mask
+    img = tray(720, 1280, seed=edge)
+    for i, (x, y) in enumerate(((400.0, 300.0), (800.0, 420.0))):
+        draw_die(img, 5 - 2 * i, (x, y), edge, 12 * i, *STYLES["white-black"])
+    cands, scale = find_die_candidates(blur(img))
+    assert scale == 1.0 and len(cands) == 2
+    for c in cands:
+        assert 0.8 * edge < c.size < 1.25 * edge, c.size
+        assert c.x0 + c.mask.shape[1] <= 1280 and c.y0 + c.mask.shape[0] <= 720
 
 
 # --- bad input: a clear error or an empty list, never a crash -------------------------------------

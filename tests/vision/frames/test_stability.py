@@ -92,6 +92,17 @@ def test_a_reading_with_more_checkers_than_a_set_settles_nothing() -> None:
     assert r.status == FrameStatus.TOO_MANY_CHECKERS and r.settled is None and r.still_count == 0
 
 
+def test_an_overexposed_reading_settles_nothing() -> None:
+    """A field the light blew out is said so and resets the run, as a misread frame does."""
+    gate = StabilityGate(GateConfig(still_frames=2))
+    img = render(starting_spec("paper"), size=SIZE, view="rectified", seed=0, noise=0).image
+    good = _reading([(LIGHT, 2)] + [(None, 0)] * 23)
+    blown = dataclasses.replace(good, status=FrameStatus.OVEREXPOSED)
+    assert gate.update(good, image=img).status == FrameStatus.OK
+    r = gate.update(blown, image=img)
+    assert r.status == FrameStatus.OVEREXPOSED and r.settled is None and r.still_count == 0
+
+
 def test_vote_takes_each_points_majority() -> None:
     base = [(LIGHT, 2), (DARK, 5)] + [(None, 0)] * 22
     odd = [(LIGHT, 3), (DARK, 5)] + [(None, 0)] * 21 + [(DARK, 1)]

@@ -1,0 +1,50 @@
+"""One frame's dice searches sharing their views (vision.dice.on_board.DiceScan): searched again
+with other discs masked, a frame reads what a fresh search of it reads."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.board.finder import find_board
+from vision.checkers.stacks import count_stacks
+from vision.dice import on_board as bd
+from vision.render.scene import Camera, random_spec, render
+
+
+@pytest.mark.parametrize("whole", [False, True])
+def test_a_shared_scan_reads_what_fresh_searches_read(whole: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if whole:
+        monkeypatch.setattr(bd, "_GATE_SIGMA", np.inf)  # never gated: the whole view, in scratch arrays
+    seen = 0
+    for seed, style in enumerate(("paper", "wood", "tournament")):
+        r = render(random_spec(seed, style=style), size=(1280, 720), camera=Camera(tilt_deg=6, roll_deg=2),
+                   seed=seed)
+        geom = find_board(r.image)
+        assert geom is not None
+        stacks = count_stacks(geom.rectify(r.image), geom)
+        discs = [(x, y, s.radius) for s in stacks for x, y in s.centres]
+        radius = stacks[0].radius
+        scan = bd.DiceScan(r.image)
+        # the lone checkers unmasked first (as the reader's check of them), then every disc
+        fewer = [(x, y, s.radius) for s in stacks if s.count != 1 for x, y in s.centres]
+        for masked in (fewer, discs, fewer):
+            fresh = bd.find_board_dice(r.image, geom, masked, radius)
+            assert bd.find_board_dice(r.image, geom, masked, radius, scan=scan) == fresh, (seed, style)
+            assert sorted(bd.board_dice_places(r.image, geom, masked, radius, scan=scan)) == sorted(
+                d.image_xy for d in fresh if d.image_xy is not None), (seed, style)
+            seen += len(fresh)
+        assert scan.views  # the views were kept and shared
+    assert seen  # some dice were read at all
+
+
+def test_a_scan_of_another_frame_is_not_used() -> None:
+    r = render(random_spec(1, style="wood"), size=(1280, 720), camera=Camera(tilt_deg=6, roll_deg=2), seed=1)
+    geom = find_board(r.image)
+    assert geom is not None
+    stacks = count_stacks(geom.rectify(r.image), geom)
+    discs = [(x, y, s.radius) for s in stacks for x, y in s.centres]
+    other = bd.DiceScan(np.zeros_like(r.image))
+    assert bd.find_board_dice(r.image, geom, discs, stacks[0].radius, scan=other) == bd.find_board_dice(
+        r.image, geom, discs, stacks[0].radius)
+    assert not other.views and not other.gates
