@@ -46,8 +46,9 @@ _RING_MIN = 0.6
 _MAX_STRETCH = 1.5
 # Enough discs to take their median (a third of the points' worth).
 _MIN_DISCS = 8
-# A stretch this close to 1 is left alone: the stacks' readers do not tell it from none.
-_TOLERANCE = 0.02
+# A stretch this close to 1 is left alone: the measure spreads this far on boards seen from above,
+# and a corrected view is left within it too.
+_TOLERANCE = 0.05
 
 
 @functools.lru_cache(maxsize=1)
