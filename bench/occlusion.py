@@ -16,7 +16,6 @@ flags on the untouched photos. ``BENCH_OCCLUSION_LIMIT``: read only the first N 
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from rich.table import Table
 
 from vision.board.finder import find_board
 from vision.board.geometry import BoardGeometry
+from vision.eval.boards import read_labels
 from vision.reader import read_board
 from vision.reading import BoardReading, FrameStatus
 from vision.render.occluders import expose, paste_occluder
@@ -53,13 +53,7 @@ KINDS = (
 def photos(name: str) -> Iterator[tuple[str, np.ndarray]]:
     """The labelled photos of set ``name`` with a board and nothing over it."""
     folder = DATA / name
-    labels = folder / "labels.jsonl"
-    if not labels.exists():
-        return
-    for line in labels.read_text().splitlines():
-        if not line.strip():
-            continue
-        lab = json.loads(line)
+    for lab in read_labels(folder / "labels.jsonl"):
         if lab.get("occluded") or lab.get("board") is False:
             continue
         img = cv2.imread(str(folder / lab["image"]))

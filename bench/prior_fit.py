@@ -120,14 +120,14 @@ def renders(tally: Tally, n: int, seed0: int) -> None:
 
 
 def photos(tally: Tally, folder: Path, console: Console) -> None:
-    from vision.eval.boards import parse_cell, rows_from_points
+    from vision.eval.boards import parse_cell, read_labels, rows_from_points
     from vision.reader import read_board
 
     labels = folder / "labels.jsonl"
     if not labels.exists():
         console.print(f"[yellow]note:[/] {labels} absent: fitted on renders only")
         return
-    lines = [json.loads(x) for x in labels.read_text().splitlines() if x.strip()]
+    lines = read_labels(labels)
     for label in track(lines, description=f"{folder.name} photos", console=Console(stderr=True)):
         if label.get("occluded") or label.get("board") is False:
             continue

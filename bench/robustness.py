@@ -27,6 +27,8 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from vision.eval.boards import read_labels
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 DATA = Path(os.environ.get("BENCH_ROBUST_DATA", SHARED / "data" / "boards-real"))
@@ -120,8 +122,7 @@ def main() -> None:
     if not (DATA / "labels.jsonl").exists() or not SCORER.exists():
         console.print(f"robustness: skipped, no {DATA / 'labels.jsonl'} or {SCORER} (needs ../shared)")
         return
-    labels = [json.loads(line) for line in (DATA / "labels.jsonl").open() if line.strip()]
-    labels = [label for label in labels if label.get("board") is not False]
+    labels = [label for label in read_labels(DATA / "labels.jsonl") if label.get("board") is not False]
     only = {s.strip() for s in os.environ.get("BENCH_ROBUST_ONLY", "").split(";") if s.strip()}
     names = ["untouched"] + [n for n in PERTURBATIONS if not only or n in only]
     table = Table(title=f"The real photos taken another way ({len(labels)} photos, {DATA.name})")

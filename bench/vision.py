@@ -136,8 +136,8 @@ def _inputs() -> tuple[list[tuple[str, list[bytes]]], list[str]]:
 def _search_frames() -> list[tuple[str, list[np.ndarray]]]:
     """(set name, frames) for the first-reading row: the labelled photos of each real set, scaled
     to a long side of ``SEARCH_SIDE``."""
-    import json
 
+    from vision.eval.boards import read_labels
     from vision.frames.images import load_image
 
     out = []
@@ -145,7 +145,7 @@ def _search_frames() -> list[tuple[str, list[np.ndarray]]]:
         folder = DATA / name
         if not (folder / "labels.jsonl").is_file():
             continue
-        labels = [json.loads(x) for x in (folder / "labels.jsonl").read_text().splitlines() if x.strip()]
+        labels = read_labels(folder / "labels.jsonl")
         frames = []
         for label in labels:
             if label.get("board") is False:

@@ -14,13 +14,23 @@ when the reading says ``occluded``. This is the scoring of the project's accepta
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-__all__ = ["ImageScore", "Tally", "score_reading", "parse_cell"]
+__all__ = ["ImageScore", "Tally", "read_labels", "score_reading", "parse_cell"]
 
 Cell = tuple[str | None, int]
+
+
+def read_labels(path: Path) -> list[dict[str, Any]]:
+    """The labels of a ``labels.jsonl`` (one JSON object a line, blank lines skipped), in file order;
+    ``[]`` when ``path`` does not exist. A malformed line raises ``json.JSONDecodeError``."""
+    if not path.is_file():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
 def parse_cell(cell: str) -> Cell | None:

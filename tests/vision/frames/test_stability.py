@@ -82,25 +82,16 @@ def test_too_dark_and_no_board_say_why_and_reset_the_run() -> None:
     assert gate.update(occl, image=img).status == FrameStatus.OCCLUDED
 
 
-def test_a_reading_with_more_checkers_than_a_set_settles_nothing() -> None:
+@pytest.mark.parametrize("status", [FrameStatus.TOO_MANY_CHECKERS, FrameStatus.OVEREXPOSED])
+def test_a_misread_or_overexposed_reading_settles_nothing(status: FrameStatus) -> None:
+    """More checkers than a set, or a field the light blew out, is said so and resets the run."""
     gate = StabilityGate(GateConfig(still_frames=2))
     img = render(starting_spec("paper"), size=SIZE, view="rectified", seed=0, noise=0).image
     good = _reading([(LIGHT, 2)] + [(None, 0)] * 23)
-    over = dataclasses.replace(good, status=FrameStatus.TOO_MANY_CHECKERS)
+    bad = dataclasses.replace(good, status=status)
     assert gate.update(good, image=img).status == FrameStatus.OK
-    r = gate.update(over, image=img)
-    assert r.status == FrameStatus.TOO_MANY_CHECKERS and r.settled is None and r.still_count == 0
-
-
-def test_an_overexposed_reading_settles_nothing() -> None:
-    """A field the light blew out is said so and resets the run, as a misread frame does."""
-    gate = StabilityGate(GateConfig(still_frames=2))
-    img = render(starting_spec("paper"), size=SIZE, view="rectified", seed=0, noise=0).image
-    good = _reading([(LIGHT, 2)] + [(None, 0)] * 23)
-    blown = dataclasses.replace(good, status=FrameStatus.OVEREXPOSED)
-    assert gate.update(good, image=img).status == FrameStatus.OK
-    r = gate.update(blown, image=img)
-    assert r.status == FrameStatus.OVEREXPOSED and r.settled is None and r.still_count == 0
+    r = gate.update(bad, image=img)
+    assert r.status == status and r.settled is None and r.still_count == 0
 
 
 def test_vote_takes_each_points_majority() -> None:
