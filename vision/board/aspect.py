@@ -10,6 +10,13 @@ miscount. The checkers themselves measure it: each disc found along the points' 
 an ellipse whose axes lie along the view's, and the median ratio of their heights to their widths is
 the stretch to undo. A board with too few checkers keeps the finder's height.
 
+Each disc is read twice. Its whole outline gives the stretch, but it is measured short where the
+disc touches a stacked neighbour or the frame at the point's base: where two rims of one colour meet
+there is no edge, and the edge search takes the nearest other one (an inner ring, a shadow), inside
+the outline. Its outline's sides alone (its ends along the points' axis left out) are spared that,
+though they fit a strong stretch short: they confirm it. A stretch is undone only where both lie
+beyond the tolerance on the same side of round.
+
 The discs are found with rings as :func:`vision.checkers.stacks.ring_scores` finds them (but of a
 few heights per width), placed by a coarse search on a matched filter (the gradient's component
 across the ring's outline), then fitted to the outline's edge points (each the sub-pixel peak of that
@@ -46,6 +53,9 @@ _RING_MIN = 0.6
 _MAX_STRETCH = 1.5
 # Enough discs to take their median (a third of the points' worth).
 _MIN_DISCS = 8
+# The outline's ends, either side of the points' axis, left out of its sides' reading: the arc over
+# which a touching neighbour's outline lies within the first edge search's reach of a disc's.
+_END_ARC_DEG = 35.0
 # A stretch this close to 1 is left alone: the measure spreads this far on boards seen from above,
 # and a corrected view is left within it too.
 _TOLERANCE = 0.05
@@ -55,6 +65,15 @@ _TOLERANCE = 0.05
 def _ring() -> tuple[np.ndarray, np.ndarray]:
     angles = np.linspace(0.0, 2.0 * np.pi, _RING_N, endpoint=False)
     return np.cos(angles), np.sin(angles)
+
+
+@functools.lru_cache(maxsize=2)
+def _arcs(sides: bool) -> np.ndarray:
+    """The ring's samples a reading uses: all of them, or (``sides``) those off its ends."""
+    _, s = _ring()
+    if not sides:
+        return np.ones(_RING_N, dtype=bool)
+    return np.abs(s) <= np.cos(np.radians(_END_ARC_DEG)) + 1e-9
 
 
 def _sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -118,11 +137,12 @@ def _find_discs(gx: np.ndarray, gy: np.ndarray, columns: tuple[float, ...]) -> n
     return np.array(out, dtype=np.float64).reshape(-1, 4)
 
 
-def _edge_points(gx: np.ndarray, gy: np.ndarray, ellipse: np.ndarray,
-                 reach: float) -> tuple[np.ndarray, np.ndarray] | None:
+def _edge_points(gx: np.ndarray, gy: np.ndarray, ellipse: np.ndarray, reach: float,
+                 arcs: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """The outline's edge points near ``ellipse`` (x, y, half-width, half-height), relative to its
-    centre: on each of the ring's normals, within ``reach`` pixels, the sub-pixel peak of the
-    gradient across the outline, where it is an edge. None where too little of the outline shows."""
+    centre: on each of the ring's normals in ``arcs`` (bool, the ring's samples), within ``reach``
+    pixels, the sub-pixel peak of the gradient across the outline, where it is an edge. None where
+    too little of those arcs shows."""
     xc, yc, rx, ry = ellipse
     c, s = _ring()
     nx, ny = ry * c, rx * s
@@ -139,8 +159,8 @@ def _edge_points(gx: np.ndarray, gy: np.ndarray, ellipse: np.ndarray,
     k = np.argmax(across, axis=1)
     rows = np.arange(_RING_N)
     peak = across[rows, k]
-    ok = (k > 0) & (k < len(offsets) - 1) & (peak > np.maximum(_EDGE, along[rows, k])) & inside
-    if ok.sum() < 0.6 * _RING_N:
+    ok = (k > 0) & (k < len(offsets) - 1) & (peak > np.maximum(_EDGE, along[rows, k])) & inside & arcs
+    if ok.sum() < 0.6 * arcs.sum():
         return None
     kk = np.clip(k, 1, len(offsets) - 2)
     lo, mid, hi = across[rows, kk - 1], across[rows, kk], across[rows, kk + 1]
@@ -150,10 +170,11 @@ def _edge_points(gx: np.ndarray, gy: np.ndarray, ellipse: np.ndarray,
     return (rx * c + d * nx)[ok], (ry * s + d * ny)[ok]
 
 
-def _conic(px: np.ndarray, py: np.ndarray) -> tuple[float, float, float, float] | None:
+def _conic(px: np.ndarray, py: np.ndarray, least: float) -> tuple[float, float, float, float] | None:
     """The axis-aligned ellipse (x, y, half-width, half-height) through edge points ``px, py``
     (relative to a point inside it, so the conic's constant term is positive), least squares with
-    the points far off it dropped twice; None where it is no ellipse or too few points remain."""
+    the points far off it dropped twice; None where it is no ellipse or fewer than ``least`` points
+    remain."""
     for _ in range(3):
         m = np.stack([px * px, py * py, px, py], axis=1)
         (ca, cb, cc, cd), *_ = np.linalg.lstsq(m, np.ones(len(px)), rcond=None)
@@ -169,19 +190,20 @@ def _conic(px: np.ndarray, py: np.ndarray) -> tuple[float, float, float, float] 
         if keep.all():
             break
         px, py = px[keep], py[keep]
-        if len(px) < 0.5 * _RING_N:
+        if len(px) < least:
             return None
     return x0, y0, rx, ry
 
 
-def _fit(gx: np.ndarray, gy: np.ndarray, ellipse: np.ndarray) -> float | None:
+def _fit(gx: np.ndarray, gy: np.ndarray, ellipse: np.ndarray, arcs: np.ndarray) -> float | None:
     """Height over width of the checker's outline found near ``ellipse`` (x, y, half-width,
-    half-height): fitted to the edge points within a few pixels, then again to those within two
-    of that fit. None where too little of it shows, or it is no checker's shape."""
+    half-height), read on the ring's samples ``arcs``: fitted to the edge points within a few
+    pixels, then again to those within two of that fit. None where too little of it shows, or it
+    is no checker's shape."""
     e = ellipse
     for reach in (4.0, 2.0):
-        pts = _edge_points(gx, gy, e, reach)
-        fitted = None if pts is None else _conic(*pts)
+        pts = _edge_points(gx, gy, e, reach, arcs)
+        fitted = None if pts is None else _conic(*pts, 0.5 * float(arcs.sum()))
         if fitted is None:
             return None
         x0, y0, rx, ry = fitted
@@ -194,16 +216,23 @@ def _fit(gx: np.ndarray, gy: np.ndarray, ellipse: np.ndarray) -> float | None:
 
 def checker_stretch(view: FieldView) -> float | None:
     """How much taller than wide the checkers lie in ``view`` (its field's rectified view): the
-    median height over width of the discs found on the points' axes; None with fewer than
-    ``_MIN_DISCS`` of them (an empty board, a bear-off)."""
+    median height over width of the whole outlines of the discs found on the points' axes, where
+    the median of their sides' readings confirms it (lies beyond ``_TOLERANCE`` on the same side of
+    1), else 1; None with fewer than ``_MIN_DISCS`` discs in either reading (an empty board, a
+    bear-off)."""
     gx, gy = view.gradients
     discs = _find_discs(gx, gy, view.geom.columns)
     if len(discs) < _MIN_DISCS:
         return None
-    ratios = [v for v in (_fit(gx, gy, e) for e in discs) if v is not None]
-    if len(ratios) < _MIN_DISCS:
-        return None
-    return float(np.median(ratios))
+    readings = []
+    for sides_only in (False, True):
+        ratios = [v for v in (_fit(gx, gy, e, _arcs(sides_only)) for e in discs) if v is not None]
+        if len(ratios) < _MIN_DISCS:
+            return None
+        readings.append(float(np.median(ratios)) - 1.0)
+    whole, sides = readings
+    confirmed = abs(sides) > _TOLERANCE and whole * sides > 0
+    return 1.0 + whole if confirmed else 1.0
 
 
 def with_round_checkers(image: np.ndarray, geom: BoardGeometry) -> BoardGeometry:
