@@ -45,6 +45,7 @@ import cv2
 import numpy as np
 
 from vision.arrays import median
+from vision.board.aspect import with_round_checkers
 from vision.board.exposure import FRAME_EXPOSED, normalise_exposure
 from vision.board.geometry import POINT_PX, BoardGeometry, point_centres_u, point_edges_u
 from vision.board.triangles import field_candidates, find_triangles, support
@@ -1054,7 +1055,9 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
         return None
     cands.sort(key=lambda c: -c[0])
     # a completed outline is under a hand: the triangles' field is not offered against it
-    return _finish(image, work, lab, cands, broken, [] if broken else triangles, tri)
+    geom = _finish(image, work, lab, cands, broken, [] if broken else triangles, tri)
+    # the corners fix the field's shape but not its height under a keystone: the checkers tell it
+    return None if geom is None else with_round_checkers(image, geom)
 
 
 def _triangle_fields(lab: np.ndarray, tri: np.ndarray) -> list[tuple[float, np.ndarray, float, bool]]:

@@ -1,0 +1,253 @@
+"""The field's true height, from its checkers: they are round on the board, so they must be round in
+the rectified view.
+
+The finder knows the field's four corners, and so its homography up to one unknown: how tall the
+rectangle they bound is against its width. It takes that from the quadrilateral's sides, which is
+right for a camera straight above the board but not for an oblique one: a keystone (the far edge
+narrowed) lets the same four corners bound fields of different heights. A wrong height stretches
+every checker into an ellipse, and the stacks' readers, which step one diameter per checker, then
+miscount. The checkers themselves measure it: each disc found along the points' axes is fitted with
+an ellipse whose axes lie along the view's, and the median ratio of their heights to their widths is
+the stretch to undo. A board with too few checkers keeps the finder's height.
+
+Each disc is read twice. Its whole outline gives the stretch, but it is measured short where the
+disc touches a stacked neighbour or the frame at the point's base: where two rims of one colour meet
+there is no edge, and the edge search takes the nearest other one (an inner ring, a shadow), inside
+the outline. Its outline's sides alone (its ends along the points' axis left out) are spared that,
+though they fit a strong stretch short: they confirm it. A stretch is undone only where both lie
+beyond the tolerance on the same side of round.
+
+The discs are found with rings as :func:`vision.checkers.stacks.ring_scores` finds them (but of a
+few heights per width), placed by a coarse search on a matched filter (the gradient's component
+across the ring's outline), then fitted to the outline's edge points (each the sub-pixel peak of that
+component on the normal) by least squares on an axis-aligned conic, trimmed of the edge points that
+lie off it (a neighbour's outline, a shadow).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+import numpy as np
+
+from vision.board.geometry import POINT_PX, BoardGeometry
+from vision.board.view import FieldView
+
+__all__ = ["checker_stretch", "with_round_checkers"]
+
+# Checker radii (point widths) and heights over widths tried to find the discs.
+_FIND_RADII = (0.38, 0.42, 0.46)
+_FIND_STRETCH = (0.8, 0.9, 1.0, 1.12, 1.25)
+# Ring samples per disc.
+_RING_N = 48
+# ... of which every second is scored to find the discs.
+_FIND_N = 24
+# A ring sample is an edge when the gradient across the outline exceeds this and the one along it
+# (Sobel units on 8-bit Lab, as the stacks' rings).
+_EDGE = 45.0
+# A disc is found where this share of its ring is an edge (a bare triangle's straight sides fill
+# about half of a ring).
+_RING_MIN = 0.6
+# Heights over widths the fit may reach: a camera tilted by up to about 45 degrees either way.
+_MAX_STRETCH = 1.5
+# Enough discs to take their median (a third of the points' worth).
+_MIN_DISCS = 8
+# The outline's ends, either side of the points' axis, left out of its sides' reading: the arc over
+# which a touching neighbour's outline lies within the first edge search's reach of a disc's.
+_END_ARC_DEG = 35.0
+# A stretch this close to 1 is left alone: the measure spreads this far on boards seen from above,
+# and a corrected view is left within it too.
+_TOLERANCE = 0.05
+
+
+@functools.lru_cache(maxsize=1)
+def _ring() -> tuple[np.ndarray, np.ndarray]:
+    angles = np.linspace(0.0, 2.0 * np.pi, _RING_N, endpoint=False)
+    return np.cos(angles), np.sin(angles)
+
+
+@functools.lru_cache(maxsize=2)
+def _arcs(sides: bool) -> np.ndarray:
+    """The ring's samples a reading uses: all of them, or (``sides``) those off its ends."""
+    _, s = _ring()
+    if not sides:
+        return np.ones(_RING_N, dtype=bool)
+    return np.abs(s) <= np.cos(np.radians(_END_ARC_DEG)) + 1e-9
+
+
+def _sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``img`` (float32 (H, W)) at the points ``x, y`` (any one shape), bilinear, clamped at the edges."""
+    h, w = img.shape
+    x = np.clip(x, 0.0, w - 1.001)
+    y = np.clip(y, 0.0, h - 1.001)
+    x0 = x.astype(np.intp)
+    y0 = y.astype(np.intp)
+    fx, fy = x - x0, y - y0
+    flat = img.ravel()
+    i = y0 * w + x0
+    return ((flat[i] * (1 - fx) + flat[i + 1] * fx) * (1 - fy)
+            + (flat[i + w] * (1 - fx) + flat[i + w + 1] * fx) * fy)
+
+
+def _find_discs(gx: np.ndarray, gy: np.ndarray, columns: tuple[float, ...]) -> np.ndarray:
+    """Disc ellipses along the points' axes: float (N, 4) x, y, half-width, height (rectified pixels).
+
+    Every two pixels along each axis, the ring of each radius and stretch is scored (the share of
+    its samples, taken at the nearest pixel, that are edges across it); the best-scoring places of at
+    least ``_RING_MIN``, each at least most of a diameter from the last one kept on its axis, are
+    the discs."""
+    height, width = gx.shape
+    ys = np.arange(0.0, height, 2.0)
+    radii = np.array(_FIND_RADII) * POINT_PX
+    stretch = np.array(_FIND_STRETCH)
+    step = _RING_N // _FIND_N
+    c, s = (v[::step] for v in _ring())
+    # the ring's samples and normals for each (radius, stretch), relative to its centre
+    rx = radii[:, None, None] * c  # (radii, 1, samples)
+    ry = radii[:, None, None] * stretch[None, :, None] * s  # (radii, stretches, samples)
+    nx, ny = stretch[None, :, None] * c, np.broadcast_to(s, ry.shape)
+    norm = np.hypot(nx, ny)
+    nx, ny = nx / norm, ny / norm
+    out = []
+    for x in columns:
+        xs = x + rx  # (radii, 1, samples)
+        yy = ys[:, None, None, None] + ry  # (places, radii, stretches, samples)
+        inside = (xs >= 0) & (xs <= width - 1) & (yy >= 0) & (yy <= height - 1)
+        flat = (np.clip(np.rint(yy), 0, height - 1).astype(np.intp) * width
+                + np.clip(np.rint(xs), 0, width - 1).astype(np.intp))
+        vx, vy = gx.ravel()[flat], gy.ravel()[flat]
+        across = np.abs(vx * nx + vy * ny)
+        along = np.abs(vy * nx - vx * ny)
+        hit = (across > np.maximum(_EDGE, along)) & inside
+        shown = inside.sum(axis=-1)
+        score = np.where(shown >= 0.8 * len(c), hit.sum(axis=-1) / np.maximum(shown, 1), 0.0)
+        flat_score = score.reshape(len(ys), -1)
+        best = flat_score.max(axis=1)
+        pick = flat_score.argmax(axis=1)
+        taken: list[float] = []
+        for i in np.argsort(-best, kind="stable"):
+            if best[i] < _RING_MIN:
+                break
+            if any(abs(ys[i] - t) < 0.8 * POINT_PX for t in taken):
+                continue
+            taken.append(float(ys[i]))
+            ri, ai = divmod(int(pick[i]), len(stretch))
+            out.append((float(x), float(ys[i]), float(radii[ri]), float(radii[ri] * stretch[ai])))
+    return np.array(out, dtype=np.float64).reshape(-1, 4)
+
+
+def _edge_points(gx: np.ndarray, gy: np.ndarray, ellipse: np.ndarray, reach: float,
+                 arcs: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The outline's edge points near ``ellipse`` (x, y, half-width, half-height), relative to its
+    centre: on each of the ring's normals in ``arcs`` (bool, the ring's samples), within ``reach``
+    pixels, the sub-pixel peak of the gradient across the outline, where it is an edge. None where
+    too little of those arcs shows."""
+    xc, yc, rx, ry = ellipse
+    c, s = _ring()
+    nx, ny = ry * c, rx * s
+    norm = np.hypot(nx, ny)
+    nx, ny = nx / norm, ny / norm
+    offsets = np.arange(-reach, reach + 1e-9, 0.25)
+    px = (rx * c)[:, None] + offsets * nx[:, None]
+    py = (ry * s)[:, None] + offsets * ny[:, None]
+    h, w = gx.shape
+    inside = ((xc + px >= 0) & (xc + px <= w - 1) & (yc + py >= 0) & (yc + py <= h - 1)).all(axis=1)
+    vx, vy = _sample(gx, xc + px, yc + py), _sample(gy, xc + px, yc + py)
+    across = np.abs(vx * nx[:, None] + vy * ny[:, None])
+    along = np.abs(vy * nx[:, None] - vx * ny[:, None])
+    k = np.argmax(across, axis=1)
+    rows = np.arange(_RING_N)
+    peak = across[rows, k]
+    ok = (k > 0) & (k < len(offsets) - 1) & (peak > np.maximum(_EDGE, along[rows, k])) & inside & arcs
+    if ok.sum() < 0.6 * arcs.sum():
+        return None
+    kk = np.clip(k, 1, len(offsets) - 2)
+    lo, mid, hi = across[rows, kk - 1], across[rows, kk], across[rows, kk + 1]
+    curve = lo - 2.0 * mid + hi
+    shift = np.where(curve < 0, 0.5 * (lo - hi) / np.where(curve < 0, curve, -1.0), 0.0)
+    d = offsets[kk] + np.clip(shift, -0.5, 0.5) * 0.25
+    return (rx * c + d * nx)[ok], (ry * s + d * ny)[ok]
+
+
+def _conic(px: np.ndarray, py: np.ndarray, least: float) -> tuple[float, float, float, float] | None:
+    """The axis-aligned ellipse (x, y, half-width, half-height) through edge points ``px, py``
+    (relative to a point inside it, so the conic's constant term is positive), least squares with
+    the points far off it dropped twice; None where it is no ellipse or fewer than ``least`` points
+    remain."""
+    for _ in range(3):
+        m = np.stack([px * px, py * py, px, py], axis=1)
+        (ca, cb, cc, cd), *_ = np.linalg.lstsq(m, np.ones(len(px)), rcond=None)
+        if ca <= 0 or cb <= 0:
+            return None
+        g = 1.0 + cc * cc / (4.0 * ca) + cd * cd / (4.0 * cb)
+        if g <= 0:
+            return None
+        rx, ry = float(np.sqrt(g / ca)), float(np.sqrt(g / cb))
+        x0, y0 = float(-cc / (2.0 * ca)), float(-cd / (2.0 * cb))
+        off = np.abs(np.hypot((px - x0) / rx, (py - y0) / ry) - 1.0) * rx
+        keep = off < max(0.75, 2.0 * float(np.median(off)))
+        if keep.all():
+            break
+        px, py = px[keep], py[keep]
+        if len(px) < least:
+            return None
+    return x0, y0, rx, ry
+
+
+def _fit(gx: np.ndarray, gy: np.ndarray, ellipse: np.ndarray, arcs: np.ndarray) -> float | None:
+    """Height over width of the checker's outline found near ``ellipse`` (x, y, half-width,
+    half-height), read on the ring's samples ``arcs``: fitted to the edge points within a few
+    pixels, then again to those within two of that fit. None where too little of it shows, or it
+    is no checker's shape."""
+    e = ellipse
+    for reach in (4.0, 2.0):
+        pts = _edge_points(gx, gy, e, reach, arcs)
+        fitted = None if pts is None else _conic(*pts, 0.5 * float(arcs.sum()))
+        if fitted is None:
+            return None
+        x0, y0, rx, ry = fitted
+        if abs(x0) > reach + 1.0 or abs(y0) > reach + 1.0:
+            return None  # drawn off the disc (a neighbour's outline)
+        e = np.array([e[0] + x0, e[1] + y0, rx, ry])
+    ratio = float(e[3] / e[2])
+    return ratio if 1.0 / _MAX_STRETCH <= ratio <= _MAX_STRETCH else None
+
+
+def checker_stretch(view: FieldView) -> float | None:
+    """How much taller than wide the checkers lie in ``view`` (its field's rectified view): the
+    median height over width of the whole outlines of the discs found on the points' axes, where
+    the median of their sides' readings confirms it (lies beyond ``_TOLERANCE`` on the same side of
+    1), else 1; None with fewer than ``_MIN_DISCS`` discs in either reading (an empty board, a
+    bear-off)."""
+    gx, gy = view.gradients
+    discs = _find_discs(gx, gy, view.geom.columns)
+    if len(discs) < _MIN_DISCS:
+        return None
+    readings = []
+    for sides_only in (False, True):
+        ratios = [v for v in (_fit(gx, gy, e, _arcs(sides_only)) for e in discs) if v is not None]
+        if len(ratios) < _MIN_DISCS:
+            return None
+        readings.append(float(np.median(ratios)) - 1.0)
+    whole, sides = readings
+    confirmed = abs(sides) > _TOLERANCE and whole * sides > 0
+    return 1.0 + whole if confirmed else 1.0
+
+
+def with_round_checkers(image: np.ndarray, geom: BoardGeometry) -> BoardGeometry:
+    """``geom`` with its rectified height made the one in which the checkers of ``image`` (the BGR
+    uint8 frame it belongs to) are round; ``geom`` itself when they are (within ``_TOLERANCE``) or
+    too few show. The corners, the columns and the bar stay: only the view's vertical scale moves."""
+    out = geom
+    # (measured again in the view it gives: a strong stretch is measured a little short, the fit's
+    # edge search starting from rings of at most a few stretches)
+    for _ in range(2):
+        stretch = checker_stretch(FieldView.of_frame(image, out))
+        if stretch is None or abs(stretch - 1.0) <= _TOLERANCE:
+            break
+        width, height = out.size
+        new_height = max(1, int(round(height / stretch)))
+        scale = np.diag([1.0, new_height / height, 1.0])
+        out = dataclasses.replace(out, homography=scale @ out.homography, size=(width, new_height))
+    return out
