@@ -144,7 +144,7 @@ def _edge_points(gx: np.ndarray, gy: np.ndarray, ellipse: np.ndarray, reach: flo
     pixels, the sub-pixel peak of the gradient across the outline, where it is an edge. None where
     too little of those arcs shows."""
     xc, yc, rx, ry = ellipse
-    c, s = _ring()
+    c, s = (v[arcs] for v in _ring())
     nx, ny = ry * c, rx * s
     norm = np.hypot(nx, ny)
     nx, ny = nx / norm, ny / norm
@@ -157,10 +157,10 @@ def _edge_points(gx: np.ndarray, gy: np.ndarray, ellipse: np.ndarray, reach: flo
     across = np.abs(vx * nx[:, None] + vy * ny[:, None])
     along = np.abs(vy * nx[:, None] - vx * ny[:, None])
     k = np.argmax(across, axis=1)
-    rows = np.arange(_RING_N)
+    rows = np.arange(len(c))
     peak = across[rows, k]
-    ok = (k > 0) & (k < len(offsets) - 1) & (peak > np.maximum(_EDGE, along[rows, k])) & inside & arcs
-    if ok.sum() < 0.6 * arcs.sum():
+    ok = (k > 0) & (k < len(offsets) - 1) & (peak > np.maximum(_EDGE, along[rows, k])) & inside
+    if ok.sum() < 0.6 * len(c):
         return None
     kk = np.clip(k, 1, len(offsets) - 2)
     lo, mid, hi = across[rows, kk - 1], across[rows, kk], across[rows, kk + 1]
@@ -216,20 +216,22 @@ def _fit(gx: np.ndarray, gy: np.ndarray, ellipse: np.ndarray, arcs: np.ndarray) 
 
 def checker_stretch(view: FieldView) -> float | None:
     """How much taller than wide the checkers lie in ``view`` (its field's rectified view): the
-    median height over width of the whole outlines of the discs found on the points' axes, where
-    the median of their sides' readings confirms it (lies beyond ``_TOLERANCE`` on the same side of
-    1), else 1; None with fewer than ``_MIN_DISCS`` discs in either reading (an empty board, a
-    bear-off)."""
+    median height over width of the whole outlines of the discs found on the points' axes; one
+    beyond ``_TOLERANCE`` stands where the median of their sides' readings confirms it (lies beyond
+    it on the same side of 1), else 1. None with fewer than ``_MIN_DISCS`` discs in a reading (an
+    empty board, a bear-off)."""
     gx, gy = view.gradients
     discs = _find_discs(gx, gy, view.geom.columns)
     if len(discs) < _MIN_DISCS:
         return None
-    readings = []
+    readings: list[float] = []
     for sides_only in (False, True):
         ratios = [v for v in (_fit(gx, gy, e, _arcs(sides_only)) for e in discs) if v is not None]
         if len(ratios) < _MIN_DISCS:
             return None
         readings.append(float(np.median(ratios)) - 1.0)
+        if abs(readings[0]) <= _TOLERANCE:
+            return 1.0 + readings[0]  # (round enough: nothing to confirm)
     whole, sides = readings
     confirmed = abs(sides) > _TOLERANCE and whole * sides > 0
     return 1.0 + whole if confirmed else 1.0
