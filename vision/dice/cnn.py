@@ -114,11 +114,16 @@ class DiceNet:
             out = self._net.forward()
         return np.asarray(out[0], np.float32)
 
-    def scan(self, image: np.ndarray, edge: float, region: np.ndarray | None = None) -> list[CnnDie]:
+    def scan(self, image: np.ndarray, edge: float, region: np.ndarray | None = None,
+             near: np.ndarray | None = None) -> list[CnnDie]:
         """Every die of an HxWx3 uint8 BGR image whose dice have edges of about ``edge`` px.
 
         The image is scaled by ``EDGE_PX / edge`` and padded to a multiple of ``STRIDE`` (border
-        replicated); ``region`` (HxW bool, optional) keeps only dice centred where it is True.
+        replicated); ``region`` (HxW bool, optional) keeps only dice centred where it is True, and
+        ``near`` (HxW bool, optional: where the image differs from the surface under the dice) only
+        dice centred within ``NEAR_EDGES`` die edges of it. The network is run only round the places
+        such dice may be centred (:func:`_parts`), with the context its output there depends on, so
+        what it finds there is what a scan of the whole image finds.
         """
         h, w = image.shape[:2]
         f = EDGE_PX / max(edge, 1.0)
@@ -129,14 +134,119 @@ class DiceNet:
         pw, ph = (-sw) % STRIDE + 2 * STRIDE, (-sh) % STRIDE + 2 * STRIDE
         pad = STRIDE
         small = cv2.copyMakeBorder(small, pad, ph - pad, pad, pw - pad, cv2.BORDER_REPLICATE)
-        out = self.forward(small)
-        return _decode(out, f, (sw / w, sh / h), pad, region)
+        centres, cells = _cells_wanted(small.shape[:2], pad, (sw, sh), region, near, f)
+        parts = None if cells is None else _parts(cells)
+        out = self.forward(small) if cells is None or parts is None else self._forward_parts(small, parts)
+        return _decode(out, f, (sw / w, sh / h), pad, region, centres)
+
+    def _forward_parts(self, small: np.ndarray, parts: list[tuple[int, int, int, int]]) -> np.ndarray:
+        """:meth:`forward` of ``small`` computed only in the rectangles ``parts`` (y0, y1, x0, x1 of
+        its output cells, :func:`_parts`); elsewhere no die (heat logit -30)."""
+        out = np.zeros((8, small.shape[0] // STRIDE, small.shape[1] // STRIDE), np.float32)
+        out[0] = -30.0
+        for y0, y1, x0, x1 in parts:
+            iy0, ix0 = max(0, y0 * STRIDE - _HALO), max(0, x0 * STRIDE - _HALO)
+            iy1, ix1 = min(small.shape[0], y1 * STRIDE + _HALO), min(small.shape[1], x1 * STRIDE + _HALO)
+            part = self.forward(small[iy0:iy1, ix0:ix1])
+            oy, ox = y0 - iy0 // STRIDE, x0 - ix0 // STRIDE
+            out[:, y0:y1, x0:x1] = part[:, oy : oy + y1 - y0, ox : ox + x1 - x0]
+        return out
+
+
+def odd_kernel(px: float) -> int:
+    """The odd kernel side (>= 3) nearest above ``px``."""
+    k = max(3, int(math.ceil(px)))
+    return k + 1 - k % 2
+
+
+def _cells_wanted(shape: tuple[int, int], pad: int, scaled: tuple[int, int], region: np.ndarray | None,
+                  near: np.ndarray | None, f: float) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """(centres, cells) for the network's output of a padded input of ``shape`` (bool, its h x w):
+    ``centres``, where a die may be centred: in ``region`` and within ``NEAR_EDGES`` die edges
+    (``EDGE_PX`` scaled px) of ``near`` (None when ``near`` is); ``cells``, what a scan needs computed:
+    within 2 cells of those (a peak's 3x3 neighbourhood and its centroid's shift), or None (the whole
+    output) when both masks are None. The masks may be at any scale of the image."""
+    if region is None and near is None:
+        return None, None
+    hc, wc = shape[0] // STRIDE, shape[1] // STRIDE
+    sw, sh = scaled
+
+    def to_cells(mask: np.ndarray) -> np.ndarray:
+        # any True pixel marks its cell (an area average above zero), the pad's cells left False
+        m = cv2.resize(mask.astype(np.float32), (sw, sh), interpolation=cv2.INTER_AREA if f < 1 else
+                       cv2.INTER_NEAREST)
+        m = cv2.copyMakeBorder(m, pad, shape[0] - sh - pad, pad, shape[1] - sw - pad, cv2.BORDER_CONSTANT)
+        return np.asarray(cv2.resize(m, (wc, hc), interpolation=cv2.INTER_AREA) > 0)
+
+    centres = np.ones((hc, wc), bool)
+    if near is not None:
+        reach = odd_kernel(2.0 * NEAR_EDGES * EDGE_PX / STRIDE + 2.0)
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+        centres &= cv2.dilate(to_cells(near).astype(np.uint8), disc) > 0
+    if region is not None:
+        centres &= to_cells(region)
+    cells = cv2.dilate(centres.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    return (centres if near is not None else None), cells
+
+
+def _parts(cells: np.ndarray) -> list[tuple[int, int, int, int]] | None:
+    """Rectangles (y0, y1, x0, x1, output cells) that cover the True ``cells`` at little cost, or None
+    when one whole-image pass costs less. A rectangle costs its input area with ``_HALO`` px of
+    context round it: groups of cells further apart than two halos get rectangles of their own, and
+    a rectangle is split in two (along a row or column of ``_BLOCK`` cells, the split that costs
+    least) while the two parts' bounding boxes cost less than it."""
+    def cost(r: tuple[int, int, int, int]) -> float:
+        return float((r[1] - r[0]) * STRIDE + 2 * _HALO) * ((r[3] - r[2]) * STRIDE + 2 * _HALO)
+
+    def bbox(y0: int, y1: int, x0: int, x1: int) -> tuple[int, int, int, int] | None:
+        sub = cells[y0:y1, x0:x1]
+        rows, cols = np.flatnonzero(sub.any(axis=1)), np.flatnonzero(sub.any(axis=0))
+        if not rows.size:
+            return None
+        return y0 + int(rows[0]), y0 + int(rows[-1]) + 1, x0 + int(cols[0]), x0 + int(cols[-1]) + 1
+
+    apart = odd_kernel(2.0 * _HALO / STRIDE)
+    groups = cv2.dilate(cells.astype(np.uint8), np.ones((apart, apart), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(groups, connectivity=8)
+    todo = [b for x, y, w, h, _ in stats[1:] if (b := bbox(y, y + h, x, x + w)) is not None]
+    out: list[tuple[int, int, int, int]] = []
+    while todo:
+        r = todo.pop()
+        y0, y1, x0, x1 = r
+        best: tuple[float, list[tuple[int, int, int, int]]] = (cost(r), [r])
+        for cut in range(y0 + _BLOCK, y1, _BLOCK):
+            halves = [b for b in (bbox(y0, cut, x0, x1), bbox(cut, y1, x0, x1)) if b is not None]
+            best = min(best, (sum(cost(b) for b in halves), halves), key=lambda t: t[0])
+        for cut in range(x0 + _BLOCK, x1, _BLOCK):
+            halves = [b for b in (bbox(y0, y1, x0, cut), bbox(y0, y1, cut, x1)) if b is not None]
+            best = min(best, (sum(cost(b) for b in halves), halves), key=lambda t: t[0])
+        if best[1] == [r]:
+            out.append(r)
+        else:
+            todo.extend(best[1])
+    whole = float(cells.shape[0] * cells.shape[1] * STRIDE * STRIDE)
+    return None if sum(cost(r) for r in out) >= _WHOLE_SHARE * whole else out
+
+
+# Scaled px of context round a part of the network's input: its receptive field reaches 42 px from
+# a cell (three convolutions at full, half and, dilated, quarter resolution), so 44 (a multiple of
+# STRIDE) leaves the output inside exactly as in a whole-image pass.
+_HALO = 44
+# Output cells between the places where :func:`_parts` may split a rectangle.
+_BLOCK = 8
+# A scan runs the network on the whole image when its parts would cost more than this share of it
+# (the parts' own overhead: a call per part, their outputs copied).
+_WHOLE_SHARE = 0.9
+# A die is centred within this many die edges of the image's foreground (its own body, or its pips
+# where the body is the surface's colour) when ``near`` is given.
+NEAR_EDGES = 1.0
 
 
 def _decode(out: np.ndarray, f: float, fxy: tuple[float, float], pad: int,
-            region: np.ndarray | None) -> list[CnnDie]:
+            region: np.ndarray | None, centres: np.ndarray | None = None) -> list[CnnDie]:
     """Heat peaks of a network output (8 x h x w) -> dice in input px (``fxy``: scaled px per input
-    px in x and y; ``pad``: scaled px of border added on the top and left)."""
+    px in x and y; ``pad``: scaled px of border added on the top and left); only those centred in
+    ``region`` (input px) and in a cell of ``centres`` (h x w), each when given."""
     heat = _sigmoid(out[0])
     peak = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > DETECT)
     ys, xs = np.nonzero(peak)
@@ -155,6 +265,8 @@ def _decode(out: np.ndarray, f: float, fxy: tuple[float, float], pad: int,
         # cell centre -> scaled px -> input px
         px = ((cx + 0.5) * STRIDE - pad) / fxy[0]
         py = ((cy + 0.5) * STRIDE - pad) / fxy[1]
+        if centres is not None and not centres[min(h - 1, int(cy + 0.5)), min(w - 1, int(cx + 0.5))]:
+            continue
         if region is not None:
             ry, rx = int(round(py)), int(round(px))
             if not (0 <= ry < region.shape[0] and 0 <= rx < region.shape[1] and region[ry, rx]):
@@ -264,8 +376,10 @@ def load_classifier(path: Path = CLASSIFIER) -> DiceClassifier | None:
 
 
 def find(image: np.ndarray, edge: float, net: DiceNet, classifier: DiceClassifier | None,
-         region: np.ndarray | None = None, trust_edge: bool = False) -> tuple[list[CnnDie], float]:
-    """The dice of an HxWx3 uint8 BGR image and the die edge used (input px).
+         region: np.ndarray | None = None, trust_edge: bool = False,
+         near: np.ndarray | None = None) -> tuple[list[CnnDie], float]:
+    """The dice of an HxWx3 uint8 BGR image and the die edge used (input px); ``region`` and
+    ``near`` (bool masks, optional) as in :meth:`DiceNet.scan`, for every scan.
 
     ``edge``: the expected die edge in px. With ``trust_edge`` (a board reader knows its dice's size) the
     image is scanned at that size only. Otherwise, when the median size the network reports for its dice
@@ -287,12 +401,12 @@ def find(image: np.ndarray, edge: float, net: DiceNet, classifier: DiceClassifie
 
     :returns: the dice and the die edge (input px) they were read at.
     """
-    dice = net.scan(image, edge, region)
+    dice = net.scan(image, edge, region, near)
     if not trust_edge and dice:
         sure = [d.edge for d in dice if d.p_die > 0.6] or [d.edge for d in dice]
         own = float(np.median(sure))
         if max(own / edge, edge / own) > RESCALE:
-            again = net.scan(image, own, region)
+            again = net.scan(image, own, region, near)
             if sum(d.p_die for d in again) >= sum(d.p_die for d in dice):
                 dice, edge = again, own
     found = _classified(image, dice, edge, classifier)
@@ -300,7 +414,7 @@ def find(image: np.ndarray, edge: float, net: DiceNet, classifier: DiceClassifie
         return found, edge
 
     def scans(edges: list[float]) -> Iterator[tuple[float, list[CnnDie]]]:
-        return _rescans(image, net, classifier, region, edges)
+        return _rescans(image, net, classifier, region, edges, near)
 
     if not found:
         # nothing at the guess (a die seen far off its scale is "not a die"): the surest other scale
@@ -329,14 +443,14 @@ def find(image: np.ndarray, edge: float, net: DiceNet, classifier: DiceClassifie
 
 
 def _rescans(image: np.ndarray, net: DiceNet, classifier: DiceClassifier, region: np.ndarray | None,
-             edges: list[float]) -> Iterator[tuple[float, list[CnnDie]]]:
+             edges: list[float], near: np.ndarray | None = None) -> Iterator[tuple[float, list[CnnDie]]]:
     """(edge, the dice :func:`_classified` reads at it) for each die edge of ``edges`` (input px) that
     is worth a scan: at least ``_MIN_EDGE``, at most half the image's short side, and not needing an
     input over ``_MAX_INPUT`` px."""
     h, w = image.shape[:2]
     for e in edges:
         if _MIN_EDGE <= e <= min(h, w) / 2.0 and max(h, w) * EDGE_PX / e <= _MAX_INPUT:
-            yield e, _classified(image, net.scan(image, e, region), e, classifier)
+            yield e, _classified(image, net.scan(image, e, region, near), e, classifier)
 
 
 # Multiples of the die edge at which :func:`find` looks for dice whose pips the first scan took for

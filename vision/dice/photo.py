@@ -311,11 +311,12 @@ def find_die_candidates(
         = estimate it from the image.
     """
     w = _work_of(image, region_mask)
-    return _find_candidates(w, die_size), w.scale
+    return _find_candidates(w, die_size)[0], w.scale
 
 
-def _find_candidates(w: _Work, die_size: float | None) -> list[DieCandidate]:
-    """:func:`find_die_candidates` on a prepared image."""
+def _find_candidates(w: _Work, die_size: float | None) -> tuple[list[DieCandidate], np.ndarray | None]:
+    """:func:`find_die_candidates` on a prepared image, and the foreground mask they were cut from
+    (working px, uint8 0/255; None when nothing looks like a die)."""
     lab = w.lab
     rm = None if w.region is None else w.region.astype(np.uint8) * 255
     short = min(lab.shape[:2])
@@ -324,7 +325,7 @@ def _find_candidates(w: _Work, die_size: float | None) -> list[DieCandidate]:
         if not size > 2.0:
             raise DiceInputError(f"die_size {die_size} px is too small to read pips")
         mask, _ = _surface_mask(lab, rm, max(short / 8.0, 3.0 * size), vote=False)
-        return _candidates(w.bgr, mask, size)
+        return _candidates(w.bgr, mask, size), mask
     # A surface window of 1/8 of the frame follows the lighting and the tray's walls, but a die larger
     # than half that window passes for surface in its middle: when a window of 1/3 of the frame
     # explains more die area, the dice are large and the window is made two dice wide.
@@ -341,9 +342,9 @@ def _find_candidates(w: _Work, die_size: float | None) -> list[DieCandidate]:
             window = max(short / 8.0, 2.0 * wide[0])
             vote = _small_vote(small, rs, window, k) or wide
     if vote is None:
-        return []
+        return [], None
     mask, _ = _surface_mask(lab, rm, window, vote=False)
-    return _candidates(w.bgr, mask, vote[0])
+    return _candidates(w.bgr, mask, vote[0]), mask
 
 
 def _vote_copy(lab: np.ndarray, region: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None, float]:
@@ -562,8 +563,8 @@ def read_dice_with(
     w = _work_of(img, region_mask)
     if net is not None:
         # the network finds dice itself: the classical candidates give the die size and cocked status
-        cands, size = _sized_candidates(w, die_size, pip_first=False)
-        return _read_with_net(img, w, net, classifier, cands, size, region_mask, die_size)
+        cands, size, fg = _sized_candidates(w, die_size, pip_first=False)
+        return _read_with_net(img, w, net, classifier, cands, size, region_mask, die_size, fg)
     reads, size = read_candidates(w, die_size)
     out: list[DieReading] = []
     for c, face in reads:
@@ -579,14 +580,18 @@ def read_dice_with(
 def _read_with_net(
     img: np.ndarray, w: _Work, net: DiceNet, classifier: DiceClassifier | None,
     cands: list[DieCandidate], size: float, region_mask: np.ndarray | None, die_size: float | None,
+    fg: np.ndarray | None = None,
 ) -> DiceFrame:
     """Dice found and read by the network (:func:`vision.dice.cnn.find`) at the classical die size;
     the status is judged on the nearest classical face (:func:`_cocked`). Only the candidates that
-    may hold such a face are read (:func:`_near_found`)."""
+    may hold such a face are read (:func:`_near_found`). ``fg``: the foreground mask (working px)
+    the candidates came from: a die differs from the surface under it (its body, else its pips),
+    so the network looks for dice only near it (``near`` of :func:`vision.dice.cnn.find`)."""
     h, wd = img.shape[:2]
     edge = float(die_size) if die_size else size if size > 0 else min(h, wd) / 15.0
     region = None if region_mask is None else np.asarray(region_mask) > 0
-    found, edge = cnn_find(img, edge, net, classifier, region, trust_edge=die_size is not None)
+    where = None if fg is None else fg > 0
+    found, edge = cnn_find(img, edge, net, classifier, region, trust_edge=die_size is not None, near=where)
     reads = _read_faces(w.lab, _near_found(cands, w.scale, found))
     faces = [((c.x0 + f.centre[0]) / w.scale, (c.y0 + f.centre[1]) / w.scale, f, c)
              for c, f in reads if f is not None]
@@ -627,18 +632,20 @@ def read_candidates(
     """Every die candidate of a prepared image with its classical face reading (None: no d6 face)
     and the typical die edge in input pixels. ``pip_first``: also look for dice by their pips
     outside the foreground blobs."""
-    cands, size = _sized_candidates(w, die_size, pip_first)
+    cands, size, _ = _sized_candidates(w, die_size, pip_first)
     return _read_faces(w.lab, cands), size
 
 
-def _sized_candidates(w: _Work, die_size: float | None, pip_first: bool) -> tuple[list[DieCandidate], float]:
-    """The candidates of :func:`read_candidates`, unread, and the typical die edge (input px)."""
-    cands = _find_candidates(w, die_size)
+def _sized_candidates(w: _Work, die_size: float | None,
+                      pip_first: bool) -> tuple[list[DieCandidate], float, np.ndarray | None]:
+    """The candidates of :func:`read_candidates`, unread, the typical die edge (input px) and the
+    foreground mask they came from (:func:`_find_candidates`)."""
+    cands, mask = _find_candidates(w, die_size)
     if not cands:
-        return [], float(die_size or 0.0)
+        return [], float(die_size or 0.0), mask
     if pip_first:
         cands = cands + _pip_first_candidates(w.lab, cands, w.region)
-    return cands, float(np.median([c.size for c in cands])) / w.scale
+    return cands, float(np.median([c.size for c in cands])) / w.scale, mask
 
 
 def _read_faces(lab: np.ndarray, cands: list[DieCandidate]) -> list[tuple[DieCandidate, FaceRead | None]]:

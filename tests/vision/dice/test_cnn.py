@@ -172,3 +172,62 @@ def test_a_wrong_die_size_guess_is_corrected_by_scanning_other_scales(guess: flo
     read = {xy: [d.value for d in got if np.hypot(d.xy[0] - xy[0], d.xy[1] - xy[1]) < 20] for xy in want}
     assert read == {xy: [v] for xy, v in want.items()}
     assert len(got) == 3
+
+
+def _two_dice_far_apart() -> tuple[np.ndarray, np.ndarray]:
+    """A wide tray with a die near each end and the foreground mask of the dice alone."""
+    img = tray(h=240, w=960, seed=3)
+    near = np.zeros(img.shape[:2], bool)
+    for k, (value, x) in enumerate(((3, 80.0), (5, 880.0))):
+        draw_die(img, value, (x, 120.0), 24, 15 + 30 * k, *STYLES["white-black"])
+        near[108:133, int(x) - 12 : int(x) + 13] = True
+    return blur(img), near
+
+
+def test_a_scan_near_the_foreground_runs_on_parts_and_finds_what_a_whole_scan_finds() -> None:
+    """The network runs only round the foreground, with its receptive field as context: the dice
+    there are found exactly as by a pass over the whole image, at a fraction of the pixels."""
+    net = load_net()
+    assert net is not None
+    img, near = _two_dice_far_apart()
+    seen: list[int] = []
+    forward = net.forward
+
+    def counted(bgr: np.ndarray) -> np.ndarray:
+        seen.append(bgr.shape[0] * bgr.shape[1])
+        return forward(bgr)
+
+    net.forward = counted  # type: ignore[method-assign]
+    try:
+        whole = net.scan(img, 24.0)
+        whole_px = sum(seen)
+        seen.clear()
+        parts = net.scan(img, 24.0, near=near)
+    finally:
+        del net.forward
+    assert len(whole) == 2 and parts == whole
+    assert len(seen) == 2 and sum(seen) < 0.6 * whole_px
+
+
+def test_a_scan_keeps_only_dice_near_the_foreground() -> None:
+    net = load_net()
+    assert net is not None
+    img, near = _two_dice_far_apart()
+    near[:, 480:] = False
+    kept = net.scan(img, 24.0, near=near)
+    assert len(kept) == 1 and kept[0].xy[0] < 480
+
+
+def test_parts_cover_every_wanted_cell_and_fall_back_to_one_pass_when_dense() -> None:
+    from vision.dice.cnn import _parts
+
+    cells = np.zeros((60, 240), bool)
+    cells[5:10, 5:12] = cells[40:50, 200:230] = True
+    rects = _parts(cells)
+    assert rects is not None and len(rects) == 2
+    covered = np.zeros_like(cells)
+    for y0, y1, x0, x1 in rects:
+        covered[y0:y1, x0:x1] = True
+    assert covered[cells].all()
+    assert _parts(np.ones((60, 240), bool)) is None
+    assert _parts(np.zeros((60, 240), bool)) == []
