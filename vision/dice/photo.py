@@ -200,8 +200,18 @@ def _open(mask: np.ndarray, size: float, dist: np.ndarray | None = None) -> np.n
     if dist is None:
         dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
     eroded = (dist > r).astype(np.uint8)
-    back = cv2.distanceTransform(1 - eroded, cv2.DIST_L2, 5)
-    return (back <= r).astype(np.uint8) * 255
+    out = np.zeros(mask.shape, np.uint8)
+    ys, xs = np.nonzero(eroded.any(axis=1))[0], np.nonzero(eroded.any(axis=0))[0]
+    if not ys.size:
+        return out
+    # the second transform only round what is left: a pixel further than r from it stays out, and a
+    # chamfer path to the nearest one runs inside the box the two span (so the distances are the same)
+    m = int(math.ceil(r)) + 1
+    y0, y1 = max(0, int(ys[0]) - m), min(mask.shape[0], int(ys[-1]) + m + 1)
+    x0, x1 = max(0, int(xs[0]) - m), min(mask.shape[1], int(xs[-1]) + m + 1)
+    back = cv2.distanceTransform(1 - eroded[y0:y1, x0:x1], cv2.DIST_L2, 5)
+    out[y0:y1, x0:x1] = (back <= r).astype(np.uint8) * 255
+    return out
 
 
 def estimate_die_size(mask: np.ndarray, light: np.ndarray | None = None) -> float | None:

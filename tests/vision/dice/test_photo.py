@@ -372,3 +372,22 @@ def test_a_die_read_on_the_cube_is_the_cube(monkeypatch: pytest.MonkeyPatch) -> 
     assert photo.read_dice(img).dice == dice
     assert photo.read_dice(img, cube_xy=(104.0, 97.0)).dice == dice[1:]
     assert photo.find_dice(img, cube_xy=(104.0, 97.0)) == list(dice[1:])
+
+
+@pytest.mark.parametrize("size", [4.0, 12.0, 40.0, 90.0])
+def test_opening_round_what_the_erosion_leaves_is_the_whole_image_opening(size: float) -> None:
+    """The opening's second distance transform runs only round what the erosion left: the result is
+    pixel for pixel the transform of the whole mask (thin lines go, blocks stay, nothing left is empty)."""
+    from vision.dice.photo import _open
+
+    rng = np.random.default_rng(int(size))
+    mask = np.zeros((300, 500), np.uint8)
+    for _ in range(12):
+        x, y, s = int(rng.integers(0, 460)), int(rng.integers(0, 260)), int(rng.integers(3, 70))
+        mask[y : y + s, x : x + s] = 255
+    mask[150, :] = 255
+    r = max(1.0, size * 0.3)
+    eroded = (cv2.distanceTransform(mask, cv2.DIST_L2, 5) > r).astype(np.uint8)
+    whole = (cv2.distanceTransform(1 - eroded, cv2.DIST_L2, 5) <= r).astype(np.uint8) * 255
+    assert np.array_equal(_open(mask, size), whole)
+    assert not _open(np.zeros((40, 40), np.uint8), size).any()
