@@ -109,19 +109,26 @@ def _find_discs(gx: np.ndarray, gy: np.ndarray, columns: tuple[float, ...]) -> n
     nx, ny = stretch[None, :, None] * c, np.broadcast_to(s, ry.shape)
     norm = np.hypot(nx, ny)
     nx, ny = nx / norm, ny / norm
+    # every place is an even row, and no ring offset lies near a half pixel, so a sample's row is
+    # the place's row plus its offset rounded (the same pixel as rounding their sum)
+    dy = np.rint(ry).astype(np.intp)  # (radii, stretches, samples)
+    # places whose rings all lie within the rows need no test of their samples' rows
+    inner = (ys + ry.min() >= 0) & (ys + ry.max() <= height - 1)
+    rows = (ys.astype(np.intp) * width)[inner, None, None, None]
+    # an edge across a ring is a strong gradient: the pixels that can be one (|across| <= |gradient|)
+    strong = (np.hypot(gx, gy) > 0.999 * _EDGE).ravel()
     out = []
     for x in columns:
         xs = x + rx  # (radii, 1, samples)
-        yy = ys[:, None, None, None] + ry  # (places, radii, stretches, samples)
-        inside = (xs >= 0) & (xs <= width - 1) & (yy >= 0) & (yy <= height - 1)
-        flat = (np.clip(np.rint(yy), 0, height - 1).astype(np.intp) * width
-                + np.clip(np.rint(xs), 0, width - 1).astype(np.intp))
-        vx, vy = gx.ravel()[flat], gy.ravel()[flat]
-        across = np.abs(vx * nx + vy * ny)
-        along = np.abs(vy * nx - vx * ny)
-        hit = (across > np.maximum(_EDGE, along)) & inside
-        shown = inside.sum(axis=-1)
-        score = np.where(shown >= 0.8 * len(c), hit.sum(axis=-1) / np.maximum(shown, 1), 0.0)
+        in_x = (xs >= 0) & (xs <= width - 1)
+        xi = np.clip(np.rint(xs), 0, width - 1).astype(np.intp)
+        score = np.empty((len(ys), len(radii), len(stretch)))
+        score[inner] = _ring_scores(gx, gy, strong, rows + (dy * width + xi), in_x, nx, ny)
+        # the places at the view's ends: each sample's row tested
+        yy = ys[~inner, None, None, None] + ry  # (places, radii, stretches, samples)
+        inside = in_x & (yy >= 0) & (yy <= height - 1)
+        flat = np.clip(np.rint(yy), 0, height - 1).astype(np.intp) * width + xi
+        score[~inner] = _ring_scores(gx, gy, strong, flat, inside, nx, ny)
         flat_score = score.reshape(len(ys), -1)
         best = flat_score.max(axis=1)
         pick = flat_score.argmax(axis=1)
@@ -135,6 +142,29 @@ def _find_discs(gx: np.ndarray, gy: np.ndarray, columns: tuple[float, ...]) -> n
             ri, ai = divmod(int(pick[i]), len(stretch))
             out.append((float(x), float(ys[i]), float(radii[ri]), float(radii[ri] * stretch[ai])))
     return np.array(out, dtype=np.float64).reshape(-1, 4)
+
+
+def _ring_scores(gx: np.ndarray, gy: np.ndarray, strong: np.ndarray, flat: np.ndarray,
+                 inside: np.ndarray, nx: np.ndarray, ny: np.ndarray) -> np.ndarray:
+    """Each ring's share of edges across it (:func:`_find_discs`): float (..., ) over ``flat`` (int
+    (..., samples), the samples' pixels in the raveled view), 0 where under 80 % of it is inside
+    (``inside``, bool, broadcast to ``flat``). ``nx, ny``: the samples' normals (broadcast to it).
+    ``strong``: bool (H * W), the pixels whose gradient could be an edge. A ring whose strong samples
+    alone fall short of ``_RING_MIN`` scores 0 (it is no disc either way); the rest exactly."""
+    n = flat.shape[-1]
+    shown = np.broadcast_to(inside.sum(axis=-1), flat.shape[:-1])
+    maybe = (strong[flat] & inside).sum(axis=-1)
+    need = (shown >= 0.8 * n) & (maybe >= (_RING_MIN - 1e-9) * shown)
+    score = np.zeros(flat.shape[:-1])
+    if need.any():
+        f = flat[need]
+        vx, vy = gx.ravel()[f], gy.ravel()[f]
+        sx, sy = np.broadcast_to(nx, flat.shape)[need], np.broadcast_to(ny, flat.shape)[need]
+        across = np.abs(vx * sx + vy * sy)
+        along = np.abs(vy * sx - vx * sy)
+        hit = (across > np.maximum(_EDGE, along)) & np.broadcast_to(inside, flat.shape)[need]
+        score[need] = hit.sum(axis=-1) / np.maximum(shown[need], 1)
+    return score
 
 
 def _edge_points(gx: np.ndarray, gy: np.ndarray, ellipse: np.ndarray, reach: float,
