@@ -167,37 +167,38 @@ def _ring_scores(gx: np.ndarray, gy: np.ndarray, strong: np.ndarray, flat: np.nd
     return score
 
 
-def _edge_points(gx: np.ndarray, gy: np.ndarray, ellipse: np.ndarray, reach: float,
-                 arcs: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """The outline's edge points near ``ellipse`` (x, y, half-width, half-height), relative to its
-    centre: on each of the ring's normals in ``arcs`` (bool, the ring's samples), within ``reach``
-    pixels, the sub-pixel peak of the gradient across the outline, where it is an edge. None where
-    too little of those arcs shows."""
-    xc, yc, rx, ry = ellipse
+def _edge_points(gx: np.ndarray, gy: np.ndarray, ellipses: np.ndarray, reach: float,
+                 arcs: np.ndarray) -> list[tuple[np.ndarray, np.ndarray] | None]:
+    """The outline's edge points near each of ``ellipses`` (float (D, 4): x, y, half-width,
+    half-height), relative to its centre: on each of the ring's normals in ``arcs`` (bool, the ring's
+    samples), within ``reach`` pixels, the sub-pixel peak of the gradient across the outline, where it
+    is an edge. None for a disc where too little of those arcs shows. All discs in one array pass."""
+    xc, yc, rx, ry = (ellipses[:, i, None] for i in range(4))  # (D, 1) each
     c, s = (v[arcs] for v in _ring())
-    nx, ny = ry * c, rx * s
+    nx, ny = ry * c, rx * s  # (D, samples)
     norm = np.hypot(nx, ny)
     nx, ny = nx / norm, ny / norm
     offsets = np.arange(-reach, reach + 1e-9, 0.25)
-    px = (rx * c)[:, None] + offsets * nx[:, None]
-    py = (ry * s)[:, None] + offsets * ny[:, None]
+    px = (rx * c)[..., None] + offsets * nx[..., None]  # (D, samples, offsets)
+    py = (ry * s)[..., None] + offsets * ny[..., None]
     h, w = gx.shape
-    inside = ((xc + px >= 0) & (xc + px <= w - 1) & (yc + py >= 0) & (yc + py <= h - 1)).all(axis=1)
-    vx, vy = _sample(gx, xc + px, yc + py), _sample(gy, xc + px, yc + py)
-    across = np.abs(vx * nx[:, None] + vy * ny[:, None])
-    along = np.abs(vy * nx[:, None] - vx * ny[:, None])
-    k = np.argmax(across, axis=1)
-    rows = np.arange(len(c))
-    peak = across[rows, k]
-    ok = (k > 0) & (k < len(offsets) - 1) & (peak > np.maximum(_EDGE, along[rows, k])) & inside
-    if ok.sum() < 0.6 * len(c):
-        return None
+    ax, ay = xc[..., None] + px, yc[..., None] + py
+    inside = ((ax >= 0) & (ax <= w - 1) & (ay >= 0) & (ay <= h - 1)).all(axis=-1)
+    vx, vy = _sample(gx, ax, ay), _sample(gy, ax, ay)
+    across = np.abs(vx * nx[..., None] + vy * ny[..., None])
+    along = np.abs(vy * nx[..., None] - vx * ny[..., None])
+    k = np.argmax(across, axis=-1)  # (D, samples)
+    peak = np.take_along_axis(across, k[..., None], axis=-1)[..., 0]
+    side = np.take_along_axis(along, k[..., None], axis=-1)[..., 0]
+    ok = (k > 0) & (k < len(offsets) - 1) & (peak > np.maximum(_EDGE, side)) & inside
     kk = np.clip(k, 1, len(offsets) - 2)
-    lo, mid, hi = across[rows, kk - 1], across[rows, kk], across[rows, kk + 1]
+    lo, mid, hi = (np.take_along_axis(across, (kk + d)[..., None], axis=-1)[..., 0] for d in (-1, 0, 1))
     curve = lo - 2.0 * mid + hi
     shift = np.where(curve < 0, 0.5 * (lo - hi) / np.where(curve < 0, curve, -1.0), 0.0)
     d = offsets[kk] + np.clip(shift, -0.5, 0.5) * 0.25
-    return (rx * c + d * nx)[ok], (ry * s + d * ny)[ok]
+    ex, ey = rx * c + d * nx, ry * s + d * ny
+    return [(ex[i][ok[i]], ey[i][ok[i]]) if ok[i].sum() >= 0.6 * len(c) else None
+            for i in range(len(ellipses))]
 
 
 def _conic(px: np.ndarray, py: np.ndarray, least: float) -> tuple[float, float, float, float] | None:
@@ -225,23 +226,29 @@ def _conic(px: np.ndarray, py: np.ndarray, least: float) -> tuple[float, float, 
     return x0, y0, rx, ry
 
 
-def _fit(gx: np.ndarray, gy: np.ndarray, ellipse: np.ndarray, arcs: np.ndarray) -> float | None:
-    """Height over width of the checker's outline found near ``ellipse`` (x, y, half-width,
-    half-height), read on the ring's samples ``arcs``: fitted to the edge points within a few
-    pixels, then again to those within two of that fit. None where too little of it shows, or it
-    is no checker's shape."""
-    e = ellipse
+def _fits(gx: np.ndarray, gy: np.ndarray, ellipses: np.ndarray, arcs: np.ndarray) -> list[float]:
+    """Height over width of each checker's outline found near ``ellipses`` (float (D, 4): x, y,
+    half-width, half-height), read on the ring's samples ``arcs``: fitted to the edge points within a
+    few pixels, then again to those within two of that fit. A disc where too little of it shows, or
+    that is no checker's shape, gives none (the list holds the others, in order)."""
+    live = list(range(len(ellipses)))
+    current = np.asarray(ellipses, dtype=np.float64).reshape(-1, 4)
     for reach in (4.0, 2.0):
-        pts = _edge_points(gx, gy, e, reach, arcs)
-        fitted = None if pts is None else _conic(*pts, 0.5 * float(arcs.sum()))
-        if fitted is None:
-            return None
-        x0, y0, rx, ry = fitted
-        if abs(x0) > reach + 1.0 or abs(y0) > reach + 1.0:
-            return None  # drawn off the disc (a neighbour's outline)
-        e = np.array([e[0] + x0, e[1] + y0, rx, ry])
-    ratio = float(e[3] / e[2])
-    return ratio if 1.0 / _MAX_STRETCH <= ratio <= _MAX_STRETCH else None
+        found = _edge_points(gx, gy, current[live], reach, arcs)
+        kept = []
+        for i, pts in zip(live, found, strict=True):
+            fitted = None if pts is None else _conic(*pts, 0.5 * float(arcs.sum()))
+            if fitted is None:
+                continue
+            x0, y0, rx, ry = fitted
+            if abs(x0) > reach + 1.0 or abs(y0) > reach + 1.0:
+                continue  # drawn off the disc (a neighbour's outline)
+            e = current[i]
+            current[i] = (e[0] + x0, e[1] + y0, rx, ry)
+            kept.append(i)
+        live = kept
+    ratios = (float(current[i, 3] / current[i, 2]) for i in live)
+    return [r for r in ratios if 1.0 / _MAX_STRETCH <= r <= _MAX_STRETCH]
 
 
 def checker_stretch(view: FieldView) -> float | None:
@@ -256,7 +263,7 @@ def checker_stretch(view: FieldView) -> float | None:
         return None
     readings: list[float] = []
     for sides_only in (False, True):
-        ratios = [v for v in (_fit(gx, gy, e, _arcs(sides_only)) for e in discs) if v is not None]
+        ratios = _fits(gx, gy, discs, _arcs(sides_only))
         if len(ratios) < _MIN_DISCS:
             return None
         readings.append(float(np.median(ratios)) - 1.0)
