@@ -232,7 +232,7 @@ def _fits(gx: np.ndarray, gy: np.ndarray, ellipses: np.ndarray, arcs: np.ndarray
     few pixels, then again to those within two of that fit. A disc where too little of it shows, or
     that is no checker's shape, gives none (the list holds the others, in order)."""
     live = list(range(len(ellipses)))
-    current = np.asarray(ellipses, dtype=np.float64).reshape(-1, 4)
+    current = np.array(ellipses, dtype=np.float64).reshape(-1, 4)  # (a copy: moved as fitted)
     for reach in (4.0, 2.0):
         found = _edge_points(gx, gy, current[live], reach, arcs)
         kept = []
