@@ -109,19 +109,26 @@ def _find_discs(gx: np.ndarray, gy: np.ndarray, columns: tuple[float, ...]) -> n
     nx, ny = stretch[None, :, None] * c, np.broadcast_to(s, ry.shape)
     norm = np.hypot(nx, ny)
     nx, ny = nx / norm, ny / norm
+    # every place is an even row, and no ring offset lies near a half pixel, so a sample's row is
+    # the place's row plus its offset rounded (the same pixel as rounding their sum)
+    dy = np.rint(ry).astype(np.intp)  # (radii, stretches, samples)
+    # places whose rings all lie within the rows need no test of their samples' rows
+    inner = (ys + ry.min() >= 0) & (ys + ry.max() <= height - 1)
+    rows = (ys.astype(np.intp) * width)[inner, None, None, None]
+    # an edge across a ring is a strong gradient: the pixels that can be one (|across| <= |gradient|)
+    strong = (np.hypot(gx, gy) > 0.999 * _EDGE).ravel()
     out = []
     for x in columns:
         xs = x + rx  # (radii, 1, samples)
-        yy = ys[:, None, None, None] + ry  # (places, radii, stretches, samples)
-        inside = (xs >= 0) & (xs <= width - 1) & (yy >= 0) & (yy <= height - 1)
-        flat = (np.clip(np.rint(yy), 0, height - 1).astype(np.intp) * width
-                + np.clip(np.rint(xs), 0, width - 1).astype(np.intp))
-        vx, vy = gx.ravel()[flat], gy.ravel()[flat]
-        across = np.abs(vx * nx + vy * ny)
-        along = np.abs(vy * nx - vx * ny)
-        hit = (across > np.maximum(_EDGE, along)) & inside
-        shown = inside.sum(axis=-1)
-        score = np.where(shown >= 0.8 * len(c), hit.sum(axis=-1) / np.maximum(shown, 1), 0.0)
+        in_x = (xs >= 0) & (xs <= width - 1)
+        xi = np.clip(np.rint(xs), 0, width - 1).astype(np.intp)
+        score = np.empty((len(ys), len(radii), len(stretch)))
+        score[inner] = _ring_scores(gx, gy, strong, rows + (dy * width + xi), in_x, nx, ny)
+        # the places at the view's ends: each sample's row tested
+        yy = ys[~inner, None, None, None] + ry  # (places, radii, stretches, samples)
+        inside = in_x & (yy >= 0) & (yy <= height - 1)
+        flat = np.clip(np.rint(yy), 0, height - 1).astype(np.intp) * width + xi
+        score[~inner] = _ring_scores(gx, gy, strong, flat, inside, nx, ny)
         flat_score = score.reshape(len(ys), -1)
         best = flat_score.max(axis=1)
         pick = flat_score.argmax(axis=1)
@@ -137,37 +144,61 @@ def _find_discs(gx: np.ndarray, gy: np.ndarray, columns: tuple[float, ...]) -> n
     return np.array(out, dtype=np.float64).reshape(-1, 4)
 
 
-def _edge_points(gx: np.ndarray, gy: np.ndarray, ellipse: np.ndarray, reach: float,
-                 arcs: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """The outline's edge points near ``ellipse`` (x, y, half-width, half-height), relative to its
-    centre: on each of the ring's normals in ``arcs`` (bool, the ring's samples), within ``reach``
-    pixels, the sub-pixel peak of the gradient across the outline, where it is an edge. None where
-    too little of those arcs shows."""
-    xc, yc, rx, ry = ellipse
+def _ring_scores(gx: np.ndarray, gy: np.ndarray, strong: np.ndarray, flat: np.ndarray,
+                 inside: np.ndarray, nx: np.ndarray, ny: np.ndarray) -> np.ndarray:
+    """Each ring's share of edges across it (:func:`_find_discs`): float (..., ) over ``flat`` (int
+    (..., samples), the samples' pixels in the raveled view), 0 where under 80 % of it is inside
+    (``inside``, bool, broadcast to ``flat``). ``nx, ny``: the samples' normals (broadcast to it).
+    ``strong``: bool (H * W), the pixels whose gradient could be an edge. A ring whose strong samples
+    alone fall short of ``_RING_MIN`` scores 0 (it is no disc either way); the rest exactly."""
+    n = flat.shape[-1]
+    shown = np.broadcast_to(inside.sum(axis=-1), flat.shape[:-1])
+    maybe = (strong[flat] & inside).sum(axis=-1)
+    need = (shown >= 0.8 * n) & (maybe >= (_RING_MIN - 1e-9) * shown)
+    score = np.zeros(flat.shape[:-1])
+    if need.any():
+        f = flat[need]
+        vx, vy = gx.ravel()[f], gy.ravel()[f]
+        sx, sy = np.broadcast_to(nx, flat.shape)[need], np.broadcast_to(ny, flat.shape)[need]
+        across = np.abs(vx * sx + vy * sy)
+        along = np.abs(vy * sx - vx * sy)
+        hit = (across > np.maximum(_EDGE, along)) & np.broadcast_to(inside, flat.shape)[need]
+        score[need] = hit.sum(axis=-1) / np.maximum(shown[need], 1)
+    return score
+
+
+def _edge_points(gx: np.ndarray, gy: np.ndarray, ellipses: np.ndarray, reach: float,
+                 arcs: np.ndarray) -> list[tuple[np.ndarray, np.ndarray] | None]:
+    """The outline's edge points near each of ``ellipses`` (float (D, 4): x, y, half-width,
+    half-height), relative to its centre: on each of the ring's normals in ``arcs`` (bool, the ring's
+    samples), within ``reach`` pixels, the sub-pixel peak of the gradient across the outline, where it
+    is an edge. None for a disc where too little of those arcs shows. All discs in one array pass."""
+    xc, yc, rx, ry = (ellipses[:, i, None] for i in range(4))  # (D, 1) each
     c, s = (v[arcs] for v in _ring())
-    nx, ny = ry * c, rx * s
+    nx, ny = ry * c, rx * s  # (D, samples)
     norm = np.hypot(nx, ny)
     nx, ny = nx / norm, ny / norm
     offsets = np.arange(-reach, reach + 1e-9, 0.25)
-    px = (rx * c)[:, None] + offsets * nx[:, None]
-    py = (ry * s)[:, None] + offsets * ny[:, None]
+    px = (rx * c)[..., None] + offsets * nx[..., None]  # (D, samples, offsets)
+    py = (ry * s)[..., None] + offsets * ny[..., None]
     h, w = gx.shape
-    inside = ((xc + px >= 0) & (xc + px <= w - 1) & (yc + py >= 0) & (yc + py <= h - 1)).all(axis=1)
-    vx, vy = _sample(gx, xc + px, yc + py), _sample(gy, xc + px, yc + py)
-    across = np.abs(vx * nx[:, None] + vy * ny[:, None])
-    along = np.abs(vy * nx[:, None] - vx * ny[:, None])
-    k = np.argmax(across, axis=1)
-    rows = np.arange(len(c))
-    peak = across[rows, k]
-    ok = (k > 0) & (k < len(offsets) - 1) & (peak > np.maximum(_EDGE, along[rows, k])) & inside
-    if ok.sum() < 0.6 * len(c):
-        return None
+    ax, ay = xc[..., None] + px, yc[..., None] + py
+    inside = ((ax >= 0) & (ax <= w - 1) & (ay >= 0) & (ay <= h - 1)).all(axis=-1)
+    vx, vy = _sample(gx, ax, ay), _sample(gy, ax, ay)
+    across = np.abs(vx * nx[..., None] + vy * ny[..., None])
+    along = np.abs(vy * nx[..., None] - vx * ny[..., None])
+    k = np.argmax(across, axis=-1)  # (D, samples)
+    peak = np.take_along_axis(across, k[..., None], axis=-1)[..., 0]
+    side = np.take_along_axis(along, k[..., None], axis=-1)[..., 0]
+    ok = (k > 0) & (k < len(offsets) - 1) & (peak > np.maximum(_EDGE, side)) & inside
     kk = np.clip(k, 1, len(offsets) - 2)
-    lo, mid, hi = across[rows, kk - 1], across[rows, kk], across[rows, kk + 1]
+    lo, mid, hi = (np.take_along_axis(across, (kk + d)[..., None], axis=-1)[..., 0] for d in (-1, 0, 1))
     curve = lo - 2.0 * mid + hi
     shift = np.where(curve < 0, 0.5 * (lo - hi) / np.where(curve < 0, curve, -1.0), 0.0)
     d = offsets[kk] + np.clip(shift, -0.5, 0.5) * 0.25
-    return (rx * c + d * nx)[ok], (ry * s + d * ny)[ok]
+    ex, ey = rx * c + d * nx, ry * s + d * ny
+    return [(ex[i][ok[i]], ey[i][ok[i]]) if ok[i].sum() >= 0.6 * len(c) else None
+            for i in range(len(ellipses))]
 
 
 def _conic(px: np.ndarray, py: np.ndarray, least: float) -> tuple[float, float, float, float] | None:
@@ -195,23 +226,29 @@ def _conic(px: np.ndarray, py: np.ndarray, least: float) -> tuple[float, float, 
     return x0, y0, rx, ry
 
 
-def _fit(gx: np.ndarray, gy: np.ndarray, ellipse: np.ndarray, arcs: np.ndarray) -> float | None:
-    """Height over width of the checker's outline found near ``ellipse`` (x, y, half-width,
-    half-height), read on the ring's samples ``arcs``: fitted to the edge points within a few
-    pixels, then again to those within two of that fit. None where too little of it shows, or it
-    is no checker's shape."""
-    e = ellipse
+def _fits(gx: np.ndarray, gy: np.ndarray, ellipses: np.ndarray, arcs: np.ndarray) -> list[float]:
+    """Height over width of each checker's outline found near ``ellipses`` (float (D, 4): x, y,
+    half-width, half-height), read on the ring's samples ``arcs``: fitted to the edge points within a
+    few pixels, then again to those within two of that fit. A disc where too little of it shows, or
+    that is no checker's shape, gives none (the list holds the others, in order)."""
+    live = list(range(len(ellipses)))
+    current = np.array(ellipses, dtype=np.float64).reshape(-1, 4)  # (a copy: moved as fitted)
     for reach in (4.0, 2.0):
-        pts = _edge_points(gx, gy, e, reach, arcs)
-        fitted = None if pts is None else _conic(*pts, 0.5 * float(arcs.sum()))
-        if fitted is None:
-            return None
-        x0, y0, rx, ry = fitted
-        if abs(x0) > reach + 1.0 or abs(y0) > reach + 1.0:
-            return None  # drawn off the disc (a neighbour's outline)
-        e = np.array([e[0] + x0, e[1] + y0, rx, ry])
-    ratio = float(e[3] / e[2])
-    return ratio if 1.0 / _MAX_STRETCH <= ratio <= _MAX_STRETCH else None
+        found = _edge_points(gx, gy, current[live], reach, arcs)
+        kept = []
+        for i, pts in zip(live, found, strict=True):
+            fitted = None if pts is None else _conic(*pts, 0.5 * float(arcs.sum()))
+            if fitted is None:
+                continue
+            x0, y0, rx, ry = fitted
+            if abs(x0) > reach + 1.0 or abs(y0) > reach + 1.0:
+                continue  # drawn off the disc (a neighbour's outline)
+            e = current[i]
+            current[i] = (e[0] + x0, e[1] + y0, rx, ry)
+            kept.append(i)
+        live = kept
+    ratios = (float(current[i, 3] / current[i, 2]) for i in live)
+    return [r for r in ratios if 1.0 / _MAX_STRETCH <= r <= _MAX_STRETCH]
 
 
 def checker_stretch(view: FieldView) -> float | None:
@@ -226,7 +263,7 @@ def checker_stretch(view: FieldView) -> float | None:
         return None
     readings: list[float] = []
     for sides_only in (False, True):
-        ratios = [v for v in (_fit(gx, gy, e, _arcs(sides_only)) for e in discs) if v is not None]
+        ratios = _fits(gx, gy, discs, _arcs(sides_only))
         if len(ratios) < _MIN_DISCS:
             return None
         readings.append(float(np.median(ratios)) - 1.0)
