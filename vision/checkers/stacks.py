@@ -643,6 +643,11 @@ def _pyramid_rings(n: int) -> np.ndarray:
 
 
 _PYRAMIDS = {n: _pyramid_rings(n) for n in range(1, 16)}
+# (the same expectations as one (15, 9) array, counts 1-15 in order, and for each pile over five the
+# half-step positions where its rings are whole)
+_PYRAMID_ROWS = np.stack(list(_PYRAMIDS.values()))
+_PYRAMID_WHOLE = {n: np.flatnonzero(e == _RING_WHOLE) for n, e in _PYRAMIDS.items() if n > 5}
+_HALF_STEPS = 0.5 * np.arange(9)
 
 
 def _pyramid_fits(score: np.ndarray, depth: np.ndarray, column: list[float], d: float) -> dict[int, float]:
@@ -658,16 +663,17 @@ def _pyramid_fits(score: np.ndarray, depth: np.ndarray, column: list[float], d: 
     for i, first in enumerate((column[0], column[0] - 0.5 * step)):
         if i and first < 0.3 * d:
             continue
-        seen = np.zeros(9)
-        for k in range(9):
-            near = np.abs(depth - (first + 0.5 * k * step)) <= tol
-            seen[k] = float(score[near].max()) if near.any() else 0.0
-        for n, e in _PYRAMIDS.items():
-            if n > 5 and float(seen[e == _RING_WHOLE].mean()) < _PILE_WHOLE:
+        # the best score within tol of each of the nine half-step positions (0 where none lies)
+        near = np.abs(depth[None, :] - (first + _HALF_STEPS * step)[:, None]) <= tol  # (9, D)
+        best = np.where(near, score[None, :], -np.inf).max(axis=1)
+        seen = np.where(near.any(axis=1), best, 0.0).astype(np.float64)
+        # (each count's sum of squares along its row: the same sums as one count at a time)
+        fits = ((seen[None, :] - _PYRAMID_ROWS) ** 2).sum(axis=1).tolist()
+        piles = bool(seen[0] < _PILE_BASE)  # the sixth checker lies over the first two: never whole
+        for n, err in enumerate(fits, start=1):
+            if n > 5 and (not piles or float(seen[_PYRAMID_WHOLE[n]].mean()) < _PILE_WHOLE):
                 continue  # a pile shows its top checkers whole, or it is not read as one
-            if n > 5 and seen[0] >= _PILE_BASE:
-                continue  # the sixth checker lies over the first two: the first is never whole
-            errs[n] = min(errs.get(n, np.inf), float(((seen - e) ** 2).sum()))
+            errs[n] = min(errs.get(n, np.inf), err)
     return errs
 
 
