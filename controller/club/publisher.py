@@ -114,6 +114,10 @@ class ClubLink:
         self.journal = ""
         self.acked = -1
         self.connected = False
+        # the broker has acknowledged the command, ack and replay subscriptions of this connection: a
+        # command published before then may reach the broker ahead of them and pass this board by
+        self.listening = False
+        self._subscribing: set[int] = set()
         self.published = 0
         self.republished = 0
         self.commands = 0
@@ -132,6 +136,7 @@ class ClubLink:
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
         self._client.on_publish = self._on_publish
+        self._client.on_subscribe = self._on_subscribe
 
     def _topic(self, leaf: str) -> str:
         return topics.board_topic(self.club, self.board, leaf)
@@ -240,11 +245,19 @@ class ClubLink:
             return
         self.connected = True
         self.say(f"club broker {self.url}: connected as board {self.board} of {self.club}")
-        client.subscribe(topics.director_topic(self.club, "command"), qos=1)
-        client.subscribe(topics.director_topic(self.club, "ack", self.board), qos=1)
-        client.subscribe(topics.director_topic(self.club, "replay", self.board), qos=1)
+        self.listening = False
+        self._subscribing = set()
+        for leaf, tail in (("command", ()), ("ack", (self.board,)), ("replay", (self.board,))):
+            _rc, mid = client.subscribe(topics.director_topic(self.club, leaf, *tail), qos=1)
+            if mid is not None:  # None: not sent; this connection stays not listening
+                self._subscribing.add(mid)
         self._publish(self._topic("online"), b"1", retain=True)
         self._republish(self.acked)
+
+    def _on_subscribe(self, _c: Any, _u: Any, mid: int, _r: Any, _p: Any) -> None:
+        self._subscribing.discard(mid)
+        if not self._subscribing:
+            self.listening = True
 
     def _on_disconnect(self, _c: Any, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
         if self._closing:
@@ -252,6 +265,7 @@ class ClubLink:
         elif self.connected:
             self.say(f"club broker {self.url}: connection lost ({reason}); playing on, retrying")
         self.connected = False
+        self.listening = False
 
     def _republish(self, after: int) -> None:
         with self._lock:

@@ -154,7 +154,7 @@ def test_the_director_losing_its_broker_shows_no_board_online(broker, tmp_path):
     d = director(broker.director_url())
     s = SimStation("1", tmp_path, broker.station_url("1"))
     try:
-        wait_until(lambda: d.connected.is_set() and s.link.connected, 10, "both connect")
+        wait_until(lambda: d.connected.is_set() and s.link.listening, 10, "both connect")
         s.station.submit(MatchStarted())
 
         def onlines() -> list:

@@ -33,7 +33,7 @@ def test_director_pause_resume_and_round_are_journaled_by_the_station(broker, tm
     s = SimStation("1", tmp_path, broker.station_url("1"))
     other = SimStation("2", tmp_path, broker.station_url("2"))
     try:
-        wait_until(lambda: d.connected.is_set() and s.link.connected and other.link.connected, 10,
+        wait_until(lambda: d.connected.is_set() and s.link.listening and other.link.listening, 10,
                    "all connect")
         d.send("round", round=1, pairings=[
             {"board": "1", "light": "Ana", "dark": "Ion", "match_length": 5},
@@ -72,7 +72,7 @@ def test_a_round_is_refused_on_a_board_whose_match_is_in_progress_unless_forced(
     d = director(broker.director_url())
     pairing = [{"board": "1", "light": "Ana", "dark": "Ion", "match_length": 5}]
     try:
-        wait_until(lambda: s.link.connected and d.connected.is_set(), 10, "both connect")
+        wait_until(lambda: s.link.listening and d.connected.is_set(), 10, "both connect")
         s.play()
         wait_until(lambda: len(s.journal) == len(events), 10, "the game is under way")
         assert s.station.state.phase in ("to_roll", "moving")
@@ -114,7 +114,7 @@ def test_a_round_on_a_board_with_no_game_under_way_starts_at_once(broker, tmp_pa
     s = SimStation("1", tmp_path, broker.station_url("1"))
     d = director(broker.director_url())
     try:
-        wait_until(lambda: s.link.connected and d.connected.is_set(), 10, "both connect")
+        wait_until(lambda: s.link.listening and d.connected.is_set(), 10, "both connect")
         d.send("round", round=1, pairings=[{"board": "1", "light": "Ana", "dark": "Ion", "match_length": 3}])
         wait_until(lambda: len(s.journal) == 1, 10, "the round is journaled")
         assert isinstance(s.journal.events[0], MatchStarted)
@@ -133,7 +133,7 @@ def test_a_pause_pauses_the_clock_like_an_offline_device(broker, tmp_path):
     d = director(broker.director_url())
     try:
         s.station.submit(MatchStarted(settings=settings.to_json()))
-        wait_until(lambda: s.link.connected and d.connected.is_set(), 10, "both connect")
+        wait_until(lambda: s.link.listening and d.connected.is_set(), 10, "both connect")
         d.send("pause")
         wait_until(lambda: "director" in s.station.state.offline, 10, "the station pauses")
         d.send("resume")

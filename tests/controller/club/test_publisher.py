@@ -29,7 +29,7 @@ def test_without_a_broker_the_station_plays_on_and_keeps_every_entry(tmp_path):
         station.start()
         station.stop()
         link.close()
-    assert not link.connected and link.published == 0
+    assert not link.connected and not link.listening and link.published == 0
     lines = [json.loads(x) for x in path.read_text().splitlines()]
     kept = [json.loads(p) for _, p in link._entries]
     assert kept == [{**x, "journal": journal_id(path)} for x in lines]
