@@ -3,6 +3,7 @@ readings are reported, not raised), and replaying the same events gives the same
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -50,9 +51,7 @@ start_settings = st.sampled_from(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(start_settings, st.integers(0, 60), st.lists(event, max_size=12))
-def test_step_never_raises_and_replays_identically(s, prefix, noise):
+def _step_never_raises_and_replays_identically(s, prefix, noise):
     # a real game up to some point, then anything at all
     events = scripted_events(3, settings=s)[: prefix + 1] + noise
     state = game.new_state(s)
@@ -62,3 +61,14 @@ def test_step_never_raises_and_replays_identically(s, prefix, noise):
     for ev in events:
         again, _ = game.step(again, ev)
     assert again == state
+
+
+_STEP_ARGS = (start_settings, st.integers(0, 60), st.lists(event, max_size=12))
+_SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+# a fuzzer: a sample in the default run, the long run under ``make slow``
+test_step_never_raises_and_replays_identically = settings(max_examples=50, **_SETTINGS)(
+    given(*_STEP_ARGS)(_step_never_raises_and_replays_identically)
+)
+test_step_never_raises_and_replays_identically_long = pytest.mark.slow(
+    settings(max_examples=1000, **_SETTINGS)(given(*_STEP_ARGS)(_step_never_raises_and_replays_identically))
+)

@@ -134,20 +134,20 @@ def _sweep(frames: list[tuple[str, list[int], np.ndarray]], names: list[str], st
 
 def test_no_wrong_roll_on_perturbed_webcam_frames_sample() -> None:
     """Each perturbation on a sample of frames (every third labelled frame, read under one
-    perturbation in three, in turn: 69 rolls). Measured 16:05 UTC: 61 right, none wrong (before
-    these checks: 56 right, 1 wrong)."""
-    tallies = _sweep(_frames(every=3), list(PERTURBATIONS), stride=3)
+    perturbation in six, in turn: 35 rolls; the slow sweep below reads them all). Measured: 31
+    right, none wrong."""
+    tallies = _sweep(_frames(every=3), list(PERTURBATIONS), stride=6)
     wrong = [n for t in tallies.values() for n in t.notes]
     assert not wrong, wrong
     # RULES.md B15/N10: these dice all lie flat; none may be called cocked (a re-throw)
     assert not {k: t.cocked for k, t in tallies.items() if t.cocked}
     right = sum(t.right for t in tallies.values())
     scored = sum(t.scored for t in tallies.values())
-    assert scored >= 60
+    assert scored >= 35
     assert right >= FLOOR_SAMPLE, {k: (t.right, t.scored) for k, t in tallies.items()}
 
 
-FLOOR_SAMPLE = 59
+FLOOR_SAMPLE = 30
 
 
 @pytest.mark.slow
