@@ -51,7 +51,13 @@ start_settings = st.sampled_from(
 )
 
 
-def _step_never_raises_and_replays_identically(s, prefix, noise):
+# a fuzzer: a sample in the default run, the long run under ``make slow``
+FUZZ = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SLOW_FUZZ = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_STEPS = (start_settings, st.integers(0, 60), st.lists(event, max_size=12))
+
+
+def _check_steps(s, prefix, noise):
     # a real game up to some point, then anything at all
     events = scripted_events(3, settings=s)[: prefix + 1] + noise
     state = game.new_state(s)
@@ -63,12 +69,14 @@ def _step_never_raises_and_replays_identically(s, prefix, noise):
     assert again == state
 
 
-_STEP_ARGS = (start_settings, st.integers(0, 60), st.lists(event, max_size=12))
-_SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
-# a fuzzer: a sample in the default run, the long run under ``make slow``
-test_step_never_raises_and_replays_identically = settings(max_examples=50, **_SETTINGS)(
-    given(*_STEP_ARGS)(_step_never_raises_and_replays_identically)
-)
-test_step_never_raises_and_replays_identically_long = pytest.mark.slow(
-    settings(max_examples=1000, **_SETTINGS)(given(*_STEP_ARGS)(_step_never_raises_and_replays_identically))
-)
+@FUZZ
+@given(*_STEPS)
+def test_step_never_raises_and_replays_identically(s, prefix, noise):
+    _check_steps(s, prefix, noise)
+
+
+@pytest.mark.slow
+@SLOW_FUZZ
+@given(*_STEPS)
+def test_step_never_raises_and_replays_identically_long(s, prefix, noise):
+    _check_steps(s, prefix, noise)
