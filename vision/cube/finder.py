@@ -167,7 +167,7 @@ def find_cube(image: np.ndarray, geom: BoardGeometry, checker_radius: float) -> 
     pad = int(_REACH * POINT_PX)
     width, height = geom.size
     shift = np.array([[1, 0, pad], [0, 1, 0], [0, 0, 1]], dtype=np.float64)
-    ext = cv2.warpPerspective(image, shift @ geom.homography, (width + 2 * pad, height))
+    to_ext = shift @ geom.homography
     side = 1.6 * checker_radius  # a cube is about 0.8 of a checker across
     found: list[tuple[float, float, float, float, float]] = []  # dist, x, y (ext px), side, angle
     regions = []
@@ -175,7 +175,9 @@ def find_cube(image: np.ndarray, geom: BoardGeometry, checker_radius: float) -> 
         if x1 - x0 < 0.5 * side:
             continue
         # only the places are converted (the field between them is two thirds of the canvas)
-        place = np.ascontiguousarray(ext[:, x0:x1])
+        # (each place warped alone: the field between them is two thirds of the extended canvas)
+        to_place = np.array([[1, 0, -x0], [0, 1, 0], [0, 0, 1]], dtype=np.float64) @ to_ext
+        place = cv2.warpPerspective(image, to_place, (x1 - x0, height))
         lab = cv2.cvtColor(cv2.GaussianBlur(place, (5, 5), 0), cv2.COLOR_BGR2LAB)
         # two backgrounds: the place's median colour (a cube on the bar or on the table), and the
         # median round each pixel (a cube inside a tray, which itself differs from the place)
