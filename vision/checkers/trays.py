@@ -43,6 +43,7 @@ autocorrelation peak.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -157,9 +158,16 @@ class TrayStrip:
         lab = cv2.cvtColor(cv2.GaussianBlur(strip, (3, 3), 0), cv2.COLOR_BGR2LAB)
         self.lab = lab.astype(np.float32)
         self.line = _horizontal_edges(lab)
-        self.small = cv2.resize(self.lab, (self.lab.shape[1] // 2, self.lab.shape[0] // 2),
-                                interpolation=cv2.INTER_AREA)
-        self.grads = colour_gradient(self.small)
+
+    # (made on first use: a tray with no checker-coloured place has no disc's ring to score)
+    @cached_property
+    def small(self) -> np.ndarray:
+        h, w = self.lab.shape[:2]
+        return cv2.resize(self.lab, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+
+    @cached_property
+    def grads(self) -> tuple[np.ndarray, np.ndarray]:
+        return colour_gradient(self.small)
 
 
 _ONES = np.ones((1, 3), np.float32)
@@ -324,15 +332,23 @@ def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray, x_range: tuple[floa
     half = max(2, int(round(0.08 * d)))
     top = cv2.dilate(span, np.ones((2 * half + 1, 1), np.uint8))
     is_peak = (span >= top) & (span > _GROOVE_SPAN)
-    # per row and column: the mean colour of the slab's middle and how much its lightness varies
-    # (only the columns the windows at xs reach: a box sum of whole numbers is exact, so a window
-    # inside the crop has the whole strip's value; the lightness's mean is the colour's first channel)
-    a, b = xs[0] - hw // 2, xs[-1] + hw // 2 + 1
-    mean = cv2.boxFilter(lab[:, a:b], -1, (2 * (hw // 2) + 1, 1), borderType=cv2.BORDER_REPLICATE)[:, xs - a]
-    light = np.ascontiguousarray(lab[:, a:b, 0])
-    m1 = mean[:, :, 0]
-    m2 = cv2.boxFilter(light * light, -1, (2 * (hw // 2) + 1, 1), borderType=cv2.BORDER_REPLICATE)[:, xs - a]
-    spread = np.sqrt(np.maximum(m2 - m1 * m1, 0.0))  # (H, X)
+    measures: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def slab_measures() -> tuple[np.ndarray, np.ndarray]:
+        """Per row and column: the mean colour of the slab's middle and how much its lightness
+        varies, made when a run first asks (only the columns the windows at xs reach: a box sum of
+        whole numbers is exact, so a window inside the crop has the whole strip's value; the
+        lightness's mean is the colour's first channel)."""
+        if not measures:
+            c0, c1 = xs[0] - hw // 2, xs[-1] + hw // 2 + 1
+            box = (2 * (hw // 2) + 1, 1)
+            mean = cv2.boxFilter(lab[:, c0:c1], -1, box, borderType=cv2.BORDER_REPLICATE)[:, xs - c0]
+            light = np.ascontiguousarray(lab[:, c0:c1, 0])
+            m1 = mean[:, :, 0]
+            m2 = cv2.boxFilter(light * light, -1, box, borderType=cv2.BORDER_REPLICATE)[:, xs - c0]
+            measures.append((mean, np.sqrt(np.maximum(m2 - m1 * m1, 0.0))))  # (H, X, 3), (H, X)
+        return measures[0]
+
     found = []
     for xi in np.flatnonzero(is_peak.sum(axis=0) >= 3):
         ys = _plateaus(np.flatnonzero(is_peak[:, xi]), half)
@@ -340,6 +356,7 @@ def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray, x_range: tuple[floa
             seg, pitch = _one_pitch(ys[i : j + 1], span[:, xi], d)
             if len(seg) < 3 or pitch <= 0:
                 continue
+            mean, spread = slab_measures()
             cols, ok, plains = [], [], []
             for a, b in zip(seg[:-1], seg[1:], strict=True):
                 m = max(1, (b - a) // 3)
