@@ -362,7 +362,7 @@ def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray, x_range: tuple[floa
                 m = max(1, (b - a) // 3)
                 # the slab's colour: most rows between two grooves (a groove found on a face's rim
                 # puts the dark seam in the middle)
-                c = np.median(mean[a + 1 : max(a + 2, b), xi], axis=0)
+                c = median(mean[a + 1 : max(a + 2, b), xi], 0)
                 cols.append(c)
                 # a slab is one colour along its length (its round edge shades it across only): a
                 # card's line of print is not
@@ -403,7 +403,7 @@ def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray, x_range: tuple[floa
                 if (0 <= e < len(ok) and plains[e] and abs((seg[e + 1] - seg[e]) / pitch - 1) <= _PITCH_TOL
                         and _nearest(cols[e], cols[n][None]) <= _SAME_SLAB):
                     lo, hi = (e, hi) if step < 0 else (lo, e)
-            colour = np.median(np.stack(cols[lo : hi + 1]), axis=0)
+            colour = median(np.stack(cols[lo : hi + 1]), 0)
             seg = seg[lo : hi + 2]
             count = _count_run(np.diff(seg).astype(np.float64), pitch)
             if count is None:
