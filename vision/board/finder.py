@@ -277,14 +277,32 @@ def colour_gradient(bgr: np.ndarray) -> np.ndarray:
     (S. Di Zenzo, "A note on the gradient of a multi-image", CVGIP 33, 1986: the largest eigenvalue of
     the channels' gradient structure tensor.)
     """
-    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
-    gx = [cv2.Sobel(lab[:, :, c], cv2.CV_32F, 1, 0, ksize=3) for c in range(3)]
-    gy = [cv2.Sobel(lab[:, :, c], cv2.CV_32F, 0, 1, ksize=3) for c in range(3)]
-    jxx = sum(g * g for g in gx)
-    jyy = sum(g * g for g in gy)
-    jxy = sum(a * b for a, b in zip(gx, gy, strict=True))
-    lam = 0.5 * (jxx + jyy + np.sqrt((jxx - jyy) ** 2 + 4.0 * jxy * jxy))
-    return np.sqrt(lam).astype(np.float32)
+    # (the Sobels of the Lab bytes are whole numbers: taken of the three channels at once, then
+    # split, they are the per-channel float ones exactly)
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
+    gx = cv2.split(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3))
+    gy = cv2.split(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3))
+    # the structure tensor in place, in the order and rounding of its formula:
+    # 0.5 * (jxx + jyy + sqrt((jxx - jyy) ** 2 + 4 jxy jxy)), each j a sum of the channels' products
+    jxx, jyy, jxy = (_channel_products(a, b) for a, b in ((gx, gx), (gy, gy), (gx, gy)))
+    diff = jxx - jyy
+    diff *= diff
+    jxy *= 4.0 * jxy  # (4 jxy) jxy, as 4.0 * jxy * jxy
+    diff += jxy
+    jxx += jyy
+    jxx += np.sqrt(diff, out=diff)
+    jxx *= 0.5
+    return np.sqrt(jxx, out=jxx)
+
+
+def _channel_products(a: tuple[np.ndarray, ...], b: tuple[np.ndarray, ...]) -> np.ndarray:
+    """``sum(x * y for x, y in zip(a, b))`` of float32 arrays, the same values, in one array
+    (sum() starts from 0: a -0 product becomes +0)."""
+    out = np.multiply(a[0], b[0])
+    out += 0.0
+    for x, y in zip(a[1:], b[1:], strict=True):
+        out += x * y
+    return out
 
 
 def _refine_side(mag: np.ndarray, p0: np.ndarray, p1: np.ndarray, inward: np.ndarray,

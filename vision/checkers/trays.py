@@ -43,11 +43,12 @@ autocorrelation peak.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
 
-from vision.arrays import channel_sq, channel_sum
+from vision.arrays import channel_norm, median
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import colour_gradient
 from vision.checkers.stacks import StackReading, name_colours, ring_scores
@@ -154,15 +155,33 @@ class TrayStrip:
     def __init__(self, side: str, strip: np.ndarray, x0: float) -> None:
         self.side = side
         self.x0 = x0
-        self.lab = cv2.cvtColor(cv2.GaussianBlur(strip, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-        hy = channel_sum(np.abs(cv2.Sobel(self.lab, cv2.CV_32F, 0, 1, ksize=3)))
-        hx = channel_sum(np.abs(cv2.Sobel(self.lab, cv2.CV_32F, 1, 0, ksize=3)))
-        line = ((hy > _EDGE) & (hy > _HORIZONTAL * hx)).astype(np.float32)
-        # a groove slanted by the camera crosses a few rows: each row of it counts for its neighbours
-        self.line = cv2.dilate(line, np.ones((3, 1), np.uint8))
-        self.small = cv2.resize(self.lab, (self.lab.shape[1] // 2, self.lab.shape[0] // 2),
-                                interpolation=cv2.INTER_AREA)
-        self.grads = colour_gradient(self.small)
+        lab = cv2.cvtColor(cv2.GaussianBlur(strip, (3, 3), 0), cv2.COLOR_BGR2LAB)
+        self.lab = lab.astype(np.float32)
+        self.line = _horizontal_edges(lab)
+
+    # (made on first use: a tray with no checker-coloured place has no disc's ring to score)
+    @cached_property
+    def small(self) -> np.ndarray:
+        h, w = self.lab.shape[:2]
+        return cv2.resize(self.lab, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+
+    @cached_property
+    def grads(self) -> tuple[np.ndarray, np.ndarray]:
+        return colour_gradient(self.small)
+
+
+_ONES = np.ones((1, 3), np.float32)
+
+
+def _horizontal_edges(lab: np.ndarray) -> np.ndarray:
+    """float32 (H, W), 1 where a strip's Lab (uint8 (H, W, 3)) has a horizontal edge: its summed
+    |Sobel y| over the channels above ``_EDGE`` and ``_HORIZONTAL`` times its |Sobel x|; each row of
+    an edge counts for its neighbours (a groove slanted by the camera crosses a few rows). The
+    Sobels of bytes are whole numbers: made in int16, they are the float32 ones exactly."""
+    hy = cv2.transform(np.abs(cv2.Sobel(lab, cv2.CV_16S, 0, 1, ksize=3)), _ONES)
+    hx = cv2.transform(np.abs(cv2.Sobel(lab, cv2.CV_16S, 1, 0, ksize=3)), _ONES)
+    line = ((hy > _EDGE) & (hy > _HORIZONTAL * hx)).view(np.uint8)
+    return cv2.dilate(line, np.ones((3, 1), np.uint8)).astype(np.float32)
 
 
 def tray_strips(image: np.ndarray, geom: BoardGeometry) -> tuple[TrayStrip, ...]:
@@ -175,8 +194,10 @@ def _plateaus(rows: np.ndarray, half: int) -> np.ndarray:
     rows), runs closer than ``half`` merged (a dark groove's two edges): int (N,)."""
     if len(rows) == 0:
         return rows
-    groups = np.split(rows, np.flatnonzero(np.diff(rows) > 1) + 1)
-    centres = [int(round(0.5 * (g[0] + g[-1]))) for g in groups]
+    cut = np.flatnonzero(np.diff(rows) > 1)
+    first, last = rows[np.r_[0, cut + 1]], rows[np.r_[cut, len(rows) - 1]]
+    # (np.rint rounds halves to even, as round() does)
+    centres = np.rint(0.5 * (first + last)).astype(np.intp).tolist()
     out = [centres[0]]
     for c in centres[1:]:
         if c - out[-1] <= half:
@@ -299,11 +320,7 @@ def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray, x_range: tuple[floa
     colour only, so a row of a colour unlike it (at least _OTHER_FAR away) is counted too.
     ``line``: the strip's horizontal edges (:class:`TrayStrip`), when made already."""
     if line is None:
-        hy = channel_sum(np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)))
-        hx = channel_sum(np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)))
-        line = ((hy > _EDGE) & (hy > _HORIZONTAL * hx)).astype(np.float32)
-        # a groove slanted by the camera crosses a few rows: each row of it counts for its neighbours
-        line = cv2.dilate(line, np.ones((3, 1), np.uint8))
+        line = _horizontal_edges(lab.astype(np.uint8))
     hw = max(2, int(round(_WINDOW * d)))
     h, w = line.shape
     step = max(1, int(round(0.15 * d)))
@@ -315,12 +332,23 @@ def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray, x_range: tuple[floa
     half = max(2, int(round(0.08 * d)))
     top = cv2.dilate(span, np.ones((2 * half + 1, 1), np.uint8))
     is_peak = (span >= top) & (span > _GROOVE_SPAN)
-    # per row and column: the mean colour of the slab's middle and how much its lightness varies
-    mean = cv2.boxFilter(lab, -1, (2 * (hw // 2) + 1, 1), borderType=cv2.BORDER_REPLICATE)[:, xs]
-    light = np.ascontiguousarray(lab[:, :, 0])
-    m1 = cv2.boxFilter(light, -1, (2 * (hw // 2) + 1, 1), borderType=cv2.BORDER_REPLICATE)[:, xs]
-    m2 = cv2.boxFilter(light * light, -1, (2 * (hw // 2) + 1, 1), borderType=cv2.BORDER_REPLICATE)[:, xs]
-    spread = np.sqrt(np.maximum(m2 - m1 * m1, 0.0))  # (H, X)
+    measures: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def slab_measures() -> tuple[np.ndarray, np.ndarray]:
+        """Per row and column: the mean colour of the slab's middle and how much its lightness
+        varies, made when a run first asks (only the columns the windows at xs reach: a box sum of
+        whole numbers is exact, so a window inside the crop has the whole strip's value; the
+        lightness's mean is the colour's first channel)."""
+        if not measures:
+            c0, c1 = xs[0] - hw // 2, xs[-1] + hw // 2 + 1
+            box = (2 * (hw // 2) + 1, 1)
+            mean = cv2.boxFilter(lab[:, c0:c1], -1, box, borderType=cv2.BORDER_REPLICATE)[:, xs - c0]
+            light = np.ascontiguousarray(lab[:, c0:c1, 0])
+            m1 = mean[:, :, 0]
+            m2 = cv2.boxFilter(light * light, -1, box, borderType=cv2.BORDER_REPLICATE)[:, xs - c0]
+            measures.append((mean, np.sqrt(np.maximum(m2 - m1 * m1, 0.0))))  # (H, X, 3), (H, X)
+        return measures[0]
+
     found = []
     for xi in np.flatnonzero(is_peak.sum(axis=0) >= 3):
         ys = _plateaus(np.flatnonzero(is_peak[:, xi]), half)
@@ -328,12 +356,13 @@ def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray, x_range: tuple[floa
             seg, pitch = _one_pitch(ys[i : j + 1], span[:, xi], d)
             if len(seg) < 3 or pitch <= 0:
                 continue
+            mean, spread = slab_measures()
             cols, ok, plains = [], [], []
             for a, b in zip(seg[:-1], seg[1:], strict=True):
                 m = max(1, (b - a) // 3)
                 # the slab's colour: most rows between two grooves (a groove found on a face's rim
                 # puts the dark seam in the middle)
-                c = np.median(mean[a + 1 : max(a + 2, b), xi], axis=0)
+                c = median(mean[a + 1 : max(a + 2, b), xi], 0)
                 cols.append(c)
                 # a slab is one colour along its length (its round edge shades it across only): a
                 # card's line of print is not
@@ -374,7 +403,7 @@ def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray, x_range: tuple[floa
                 if (0 <= e < len(ok) and plains[e] and abs((seg[e + 1] - seg[e]) / pitch - 1) <= _PITCH_TOL
                         and _nearest(cols[e], cols[n][None]) <= _SAME_SLAB):
                     lo, hi = (e, hi) if step < 0 else (lo, e)
-            colour = np.median(np.stack(cols[lo : hi + 1]), axis=0)
+            colour = median(np.stack(cols[lo : hi + 1]), 0)
             seg = seg[lo : hi + 2]
             count = _count_run(np.diff(seg).astype(np.float64), pitch)
             if count is None:
@@ -408,19 +437,21 @@ def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray, x_range: tuple[flo
     x0, x1 = int(x_range[0] / 2), int(x_range[1] / 2)
     # checker-coloured pixels, only in the columns a centre may lie in (and the erosion's margin)
     a, b = max(0, x0 - k), min(small.shape[1], x1 + k)
-    band = small[:, a:b] * _LAB_WEIGHT
-    near = np.zeros(band.shape[:2], bool)
+    # (each pixel's channels in a row of their own: numpy runs an axis of three slowly)
+    n = b - a
+    band = np.ascontiguousarray(small[:, a:b]).reshape(-1, 3 * n) * np.tile(_LAB_WEIGHT, n)
+    near = np.zeros((band.shape[0], n), bool)
     for c in known:
-        diff = band - c * _LAB_WEIGHT
-        near |= channel_sq(diff) < _COLOUR_ONE * _COLOUR_ONE
-    middle = cv2.erode(near.astype(np.uint8), np.ones((k, k), np.uint8))
-    ys, xs = np.nonzero(middle[:, x0 - a : x1 - a])
+        diff = band - np.tile(c * _LAB_WEIGHT, n)
+        diff *= diff
+        sq = diff.reshape(-1, n, 3)
+        near |= sq[:, :, 0] + sq[:, :, 1] + sq[:, :, 2] < _COLOUR_ONE * _COLOUR_ONE
+    middle = cv2.erode(near.view(np.uint8), np.ones((k, k), np.uint8))
+    # (the centres tried lie on every other row and column: in the same order as the whole mask's)
+    ys, xs = np.nonzero(middle[::2, x0 - a : x1 - a : 2])
     if len(xs) == 0:
         return []
-    keep = (ys % 2 == 0) & (xs % 2 == 0)
-    cx, cy = (xs[keep] + x0).astype(np.float64), ys[keep].astype(np.float64)
-    if len(cx) == 0:
-        return []
+    cx, cy = (2 * xs + x0).astype(np.float64), (2 * ys).astype(np.float64)
     gx, gy = colour_gradient(small) if strip is None else strip.grads
     score = ring_scores(gx, gy, cx, cy, rs)
     out: list[tuple[float, float, float, np.ndarray]] = []
@@ -433,7 +464,7 @@ def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray, x_range: tuple[flo
         if i not in colours:
             yi, xi = int(cy[i]), int(cx[i])
             patch = small[max(0, yi - k) : yi + k + 1, max(0, xi - k) : xi + k + 1]
-            colours[i] = np.median(patch.reshape(-1, 3), axis=0)
+            colours[i] = median(patch.reshape(-1, 3), 0)
         return colours[i]
 
     ang = np.linspace(0, 2 * np.pi, 24, endpoint=False)
@@ -448,7 +479,7 @@ def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray, x_range: tuple[flo
         if i not in lone:
             xs_ = np.clip(np.rint(cx[i] + _AROUND * rs * np.cos(ang)), 0, ws - 1).astype(np.intp)
             ys_ = np.clip(np.rint(cy[i] + _AROUND * rs * np.sin(ang)), 0, hs - 1).astype(np.intp)
-            same = np.linalg.norm(small[ys_, xs_] - colour_at(i), axis=1) < _COLOUR_ONE
+            same = channel_norm(small[ys_, xs_] - colour_at(i)) < _COLOUR_ONE
             lone[i] = float(same.mean()) < _SAME_AROUND
         return lone[i]
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.arrays import byte_median, channel_norm
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.cube.face import read_face
 from vision.reading import CubeReading
@@ -55,10 +54,40 @@ def _places(geom: BoardGeometry, pad: int) -> list[tuple[int, int]]:
     return out
 
 
-def _unlike(region: np.ndarray, bg: np.ndarray) -> np.ndarray:
-    """uint8 (H, w), 255 where a place (Lab float32 (H, w, 3)) is unlike ``bg`` (a colour, or one
-    per pixel): the objects lying there."""
-    return (channel_norm(region - bg) > _DIFF).astype(np.uint8) * 255
+# Squares of byte differences: a place's Lab bytes and its backgrounds' differ by whole numbers (or
+# halves), so squared distances add exactly and compare with _DIFF squared as their roots with _DIFF.
+_SQUARES = (np.arange(256, dtype=np.float32) ** 2).reshape(1, 256)
+_ONES = np.ones((1, 3), np.float32)
+
+
+def _far(sq: np.ndarray, limit: float) -> np.ndarray:
+    """uint8 (H, w), 255 where the summed channels of ``sq`` (float32 (H, w, 3)) exceed ``limit``."""
+    total = cv2.transform(sq, _ONES)
+    return (total > limit).view(np.uint8) * np.uint8(255)
+
+
+def _unlike(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    """uint8 (H, w), 255 where a place (Lab uint8 (H, w, 3)) is further than ``_DIFF`` from ``bg``:
+    the objects lying there. ``bg``: Lab uint8 (H, w, 3), one colour per pixel, or float32 (3,), one
+    colour for the place (a median of bytes: whole or half)."""
+    if bg.ndim == 3:
+        return _far(cv2.LUT(cv2.absdiff(lab, bg), _SQUARES), _DIFF * _DIFF)
+    # (doubled, the colour's halves are whole: each channel's squared distance from one table)
+    v = 2.0 * np.arange(256, dtype=np.float64)
+    table = np.stack([(v - 2.0 * float(c)) ** 2 for c in bg], axis=-1).astype(np.float32)
+    return _far(cv2.LUT(lab, table.reshape(1, 256, 3)), 4.0 * _DIFF * _DIFF)
+
+
+def _median_colour(lab: np.ndarray) -> np.ndarray:
+    """The per-channel median of a place's Lab bytes (uint8 (H, w, 3)): float32 (3,), the middle
+    order statistics read off each channel's histogram (the same values as np.median's)."""
+    n = lab.shape[0] * lab.shape[1]
+    out = np.empty(3, np.float32)
+    for c in range(3):
+        cum = np.cumsum(cv2.calcHist([lab], [c], None, [256], [0, 256]).ravel())
+        lo, mid = np.searchsorted(cum, [(n - 1) // 2 + 1, n // 2 + 1])
+        out[c] = np.float32(mid) if n % 2 else (np.float32(lo) + np.float32(mid)) / np.float32(2)
+    return out
 
 
 def _squares(unlike: np.ndarray, side: float, x0: int, pad: int,
@@ -138,7 +167,7 @@ def find_cube(image: np.ndarray, geom: BoardGeometry, checker_radius: float) -> 
     pad = int(_REACH * POINT_PX)
     width, height = geom.size
     shift = np.array([[1, 0, pad], [0, 1, 0], [0, 0, 1]], dtype=np.float64)
-    ext = cv2.warpPerspective(image, shift @ geom.homography, (width + 2 * pad, height))
+    to_ext = shift @ geom.homography
     side = 1.6 * checker_radius  # a cube is about 0.8 of a checker across
     found: list[tuple[float, float, float, float, float]] = []  # dist, x, y (ext px), side, angle
     regions = []
@@ -146,9 +175,10 @@ def find_cube(image: np.ndarray, geom: BoardGeometry, checker_radius: float) -> 
         if x1 - x0 < 0.5 * side:
             continue
         # only the places are converted (the field between them is two thirds of the canvas)
-        place = np.ascontiguousarray(ext[:, x0:x1])
+        # (each place warped alone: the field between them is two thirds of the extended canvas)
+        to_place = np.array([[1, 0, -x0], [0, 1, 0], [0, 0, 1]], dtype=np.float64) @ to_ext
+        place = cv2.warpPerspective(image, to_place, (x1 - x0, height))
         lab = cv2.cvtColor(cv2.GaussianBlur(place, (5, 5), 0), cv2.COLOR_BGR2LAB)
-        region = lab.astype(np.float32)
         # two backgrounds: the place's median colour (a cube on the bar or on the table), and the
         # median round each pixel (a cube inside a tray, which itself differs from the place)
         kb = min(255, max(3, int(_BG_SIDES * side) | 1))
@@ -158,11 +188,9 @@ def find_cube(image: np.ndarray, geom: BoardGeometry, checker_radius: float) -> 
         local = cv2.resize(cv2.medianBlur(half, max(3, (kb // 2) | 1)), (x1 - x0, place.shape[0]),
                            interpolation=cv2.INTER_LINEAR)
         local = cv2.cvtColor(local, cv2.COLOR_BGR2LAB)
-        # (the place's median colour from its bytes' histograms: the same values as the floats')
-        whole = byte_median(np.ascontiguousarray(lab.reshape(-1, 3).T))
-        around = _unlike(region, local.astype(np.float32))
+        around = _unlike(lab, local)
         regions.append((x0, around))
-        for unlike in (_unlike(region, whole), around):
+        for unlike in (_unlike(lab, _median_colour(lab)), around):
             found += _squares(unlike, side, x0, pad, width)
     # of several squares (score cards, a clock), the cube is the one whose face reads among those
     # within the trays' reach, else the one nearest the field

@@ -13,7 +13,16 @@ import pytest
 from tests.conftest import per_photo, shared_data
 from vision.board.finder import find_board
 from vision.checkers.stacks import StackReading, count_stacks, name_colours
-from vision.checkers.trays import OffGroup, find_off, name_by_off, name_off
+from vision.checkers.trays import (
+    _EDGE,
+    _HORIZONTAL,
+    OffGroup,
+    _horizontal_edges,
+    _plateaus,
+    find_off,
+    name_by_off,
+    name_off,
+)
 from vision.reader import read_board
 from vision.reading import DARK, LIGHT
 from vision.render.scene import Camera, random_spec, render
@@ -230,3 +239,25 @@ def test_strips_made_once_read_as_the_frame_itself(style: str, pose: str) -> Non
     groups = find_off(r.image, geom, stacks[0].radius, stacks)
     assert groups
     assert find_off(r.image, geom, stacks[0].radius, stacks, strips=tray_strips(r.image, geom)) == groups
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_horizontal_edges_match_the_float_sobels(seed: int) -> None:
+    """The strip's edges from int16 Sobels of its Lab bytes are those of float32 Sobels exactly."""
+    rng = np.random.default_rng(seed)
+    lab = cv2.GaussianBlur(rng.integers(0, 256, (60, 41, 3), dtype=np.uint8), (3, 3), 0)
+    lab[20:23] = 200  # a bright band: strong horizontal edges, and weak ones at the limits
+    f = lab.astype(np.float32)
+    hy = np.abs(cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)
+    hx = np.abs(cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)).sum(axis=2)
+    want = cv2.dilate(((hy > _EDGE) & (hy > _HORIZONTAL * hx)).astype(np.float32), np.ones((3, 1), np.uint8))
+    got = _horizontal_edges(lab)
+    assert got.dtype == np.float32 and np.array_equal(got, want) and want.any()
+
+
+def test_plateaus_take_each_runs_middle_rounding_halves_to_even() -> None:
+    rows = np.array([3, 4, 10, 11, 12, 30, 31, 32, 33, 50], np.intp)
+    # runs 3-4 (3.5 -> 4), 10-12 (11), 30-33 (31.5 -> 32), 50; 10 and 11 merge within half = 8
+    assert _plateaus(rows, 8).tolist() == [7, 32, 50]
+    assert _plateaus(rows, 2).tolist() == [4, 11, 32, 50]
+    assert _plateaus(np.array([], np.intp), 2).size == 0

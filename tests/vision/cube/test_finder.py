@@ -11,7 +11,7 @@ import pytest
 from vision.board.calibration import calibrate
 from vision.checkers.stacks import count_stacks
 from vision.cube.face import VALUES, read_face, score_face
-from vision.cube.finder import find_cube
+from vision.cube.finder import _DIFF, _median_colour, _unlike, find_cube
 from vision.render import draw
 from vision.render.scene import Camera, render, starting_spec
 
@@ -132,3 +132,24 @@ def test_cube_on_random_renders() -> None:
             wrong.append((i, want.value, got.value))
     assert not wrong, f"cube values made up: {wrong}"
     assert found >= CUBE_FOUND_FLOOR and right >= CUBE_VALUE_FLOOR, (found, right)
+
+
+def _float_unlike(lab: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    """The objects' mask as first written: the Lab distance in float32, its root compared."""
+    diff = lab.astype(np.float32) - bg.astype(np.float32)
+    dist = np.sqrt(diff[..., 0] * diff[..., 0] + diff[..., 1] * diff[..., 1] + diff[..., 2] * diff[..., 2])
+    return (dist > _DIFF).astype(np.uint8) * 255
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_unlike_and_median_colour_match_the_float_measures(seed: int) -> None:
+    """The byte-table distances and histogram medians give the float computation's masks exactly,
+    at distances on either side of the limit and for medians of whole and half values."""
+    rng = np.random.default_rng(seed)
+    h, w = 31 + seed, 17 + 2 * seed  # an even pixel count for even seeds: a median of two middles
+    lab = rng.integers(90, 170, (h, w, 3), dtype=np.uint8)
+    local = np.clip(lab.astype(np.int16) + rng.integers(-30, 31, (h, w, 3)), 0, 255).astype(np.uint8)
+    assert np.array_equal(_unlike(lab, local), _float_unlike(lab, local))
+    whole = _median_colour(lab)
+    assert np.array_equal(whole, np.median(lab.reshape(-1, 3).astype(np.float32), axis=0))
+    assert np.array_equal(_unlike(lab, whole), _float_unlike(lab, whole))
