@@ -1294,7 +1294,10 @@ def _align_columns(image: np.ndarray, geom: BoardGeometry) -> BoardGeometry:
     height, width = lab.shape[:2]
     rows = np.r_[int(0.2 * height) : int(0.38 * height), int(0.62 * height) : int(0.8 * height)]
     band = lab[rows]  # (R, W, 3)
-    field = np.median(band.reshape(-1, 3), axis=0)
+    # the field's own colour from between the rows' tips: the tip bands' median is the points'
+    # colour where long triangles fill most of them, and the profile would then peak between them
+    middle = lab[int(0.45 * height) : int(0.55 * height)]
+    field = np.median(middle.reshape(-1, 3), axis=0)
     prof = np.median(np.linalg.norm(band - field, axis=2), axis=0)  # (W,)
     prof = cv2.blur(prof.reshape(1, -1).astype(np.float32), (5, 1)).ravel()
     xs = np.arange(width, dtype=np.float64)
