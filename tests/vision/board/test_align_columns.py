@@ -1,6 +1,7 @@
 """The columns of a board with a bar are put on its triangles' axes (`vision.board.finder`,
 through :func:`geometry_from_corners`), also where the triangles are long enough to fill most of
-the bands near their tips, so that the bands' own median colour is the points', not the field's."""
+the bands near their tips, so that the bands' own median colour is the points', not the field's,
+and where the light falls off across the board, so that no one colour is the field's everywhere."""
 
 from __future__ import annotations
 
@@ -44,11 +45,15 @@ def _board(tip_depth: float, stacks: int) -> tuple[np.ndarray, list[float]]:
     return img, axes
 
 
-@pytest.mark.parametrize(("tip_depth", "stacks"), [(0.36, 0), (0.46, 0), (0.46, 2)])
-def test_the_columns_lie_on_the_triangles_axes(tip_depth: float, stacks: int) -> None:
+@pytest.mark.parametrize(("tip_depth", "stacks", "light"),
+                         [(0.36, 0, 1.0), (0.46, 0, 1.0), (0.46, 2, 1.0), (0.36, 2, 0.5), (0.46, 2, 2.0)])
+def test_the_columns_lie_on_the_triangles_axes(tip_depth: float, stacks: int, light: float) -> None:
     """Short triangles and long ones (tips near the field's middle), bare or with dark stacks on
-    every second point: every column within a tenth of a point of its triangle's axis."""
+    every second point, evenly lit or with the light falling off (``light``: the right edge's
+    brightness over the left's): every column within a tenth of a point of its triangle's axis."""
     img, axes = _board(tip_depth, stacks)
+    gain = np.linspace(1.0, light, img.shape[1]) / max(1.0, light) * 1.2
+    img = np.clip(img * gain[None, :, None], 0, 255).astype(np.uint8)
     x0, y0, x1, y1 = _FIELD
     geom = geometry_from_corners(img, np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]), _BAR)
     assert geom.bar is not None
