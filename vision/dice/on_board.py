@@ -537,11 +537,15 @@ def _grid(y0: int, y1: int, x0: int, x1: int) -> tuple[np.ndarray, np.ndarray]:
     return np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
 
 
+# A face's place, edge and pips (x, y), edge, pips: what the checks of its own pixels look at.
+_LookKey = tuple[tuple[float, float], float, tuple[Pip, ...]]
+
+
 def _accept(
     lab: np.ndarray, pips: list[Pip], sigma: float, radius: float,
     keep: np.ndarray | None = None, bar: tuple[float, float] | None = None,
     field: tuple[float, float, float, float] | None = None, min_edge: float = 0.0,
-    verdicts: dict[Face, bool] | None = None,
+    verdicts: dict[Face, bool] | None = None, looks: dict[_LookKey, bool] | None = None,
 ) -> Callable[[Face], bool]:
     """The checks a face must pass to be taken for a die (module docstring, step 3). Where pips
     were not looked for (``keep`` False: a checker's disc) a face may have lost some: a face whose
@@ -550,7 +554,10 @@ def _accept(
     score cards, the table) a die must stand out clearly and show round pips. ``min_edge``: the least
     die edge (px) whose pips the input resolves (``_MIN_EDGE_PX`` input pixels). ``verdicts``: the
     checks that do not look at ``keep``, by face, kept from a search of the same view, pips and
-    arguments but other discs masked (filled in here)."""
+    arguments but other discs masked (filled in here). ``looks``: the checks of a face's own pixels
+    (all but ``hidden`` and the crowding by other pips), by the face's place, edge and pips, kept
+    from any search of the same view and arguments (filled in here): a search with other discs
+    masked finds other pips, and so other candidate faces, but mostly the same faces among them."""
     h, w = lab.shape[:2]
 
     def off_field(face: Face) -> bool:
@@ -613,11 +620,22 @@ def _accept(
 
     def judged(face: Face) -> bool:
         """The checks after :func:`plain` and ``hidden`` (none of them looks at ``keep``)."""
+        if crowded(face):
+            return False
+        if looks is None:
+            return looked(face)
+        key = (face.centre, face.edge, tuple(pips[i] for i in face.members))
+        seen = looks.get(key)
+        if seen is None:
+            seen = looks[key] = looked(face)
+        return seen
+
+    def looked(face: Face) -> bool:
+        """The checks of :func:`judged` after the crowding: a function of the face's centre, edge
+        and pips alone."""
         one = len(face.members) == 1
         roundest = min(pips[i].roundness for i in face.members)
         off = off_field(face)
-        if crowded(face):
-            return False
         on_bar = bar is not None and bar[0] <= face.centre[0] <= bar[1]
         # (the cleanest body any check below asks of this face: below it the face is refused)
         cleanest = max(_SAME_MIN, _ONE_SAME if one else 0.0, _BAR_SAME if on_bar else 0.0)
@@ -709,6 +727,8 @@ class DiceScan:
         self.views: dict[tuple[object, ...], tuple[DiceView, np.ndarray, _PeakTable]] = {}
         # by view and search: its pips, their candidate faces and the face checks blind to the mask
         self.faces: dict[tuple[object, ...], tuple[list[Pip], list[Face], dict[Face, bool]]] = {}
+        # by view and search: the checks of faces' own pixels, whatever pips the search found
+        self.looks: dict[tuple[object, ...], dict[_LookKey, bool]] = {}
 
 
 def _border(r: float) -> int:
@@ -916,7 +936,8 @@ def _search(image: np.ndarray, geom: BoardGeometry, frame: _Frame,
         memo = (pips, face_hypotheses(pips, edges, _ONE_ROUND), {})
         if scan is not None:
             scan.faces[memo_key] = memo
-    accept = _accept(lab, pips, sigmas[0], r, keep, bar, field, _MIN_EDGE_PX / dv.source, memo[2])
+    looks = None if scan is None else scan.looks.setdefault(memo_key, {})
+    accept = _accept(lab, pips, sigmas[0], r, keep, bar, field, _MIN_EDGE_PX / dv.source, memo[2], looks)
     faces = take_faces(pips, memo[1], edges, accept, _ONE_ROUND)
 
     def stack_view(xy: np.ndarray) -> tuple[DiceView, np.ndarray]:

@@ -54,3 +54,27 @@ def test_grid_is_ogrid() -> None:
     yy, xx = bd._grid(3, 7, -2, 5)
     want_y, want_x = np.ogrid[3:7, -2:5]
     assert yy.dtype == want_y.dtype and np.array_equal(yy, want_y) and np.array_equal(xx, want_x)
+
+
+def test_searches_with_other_discs_masked_measure_no_face_twice(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the whole view (no gate): many candidate faces, among pips that differ between the masks
+    monkeypatch.setattr(bd, "_GATE_SIGMA", np.inf)
+    r = render(random_spec(2, style="tournament"), size=(1280, 720), camera=Camera(tilt_deg=6, roll_deg=2),
+               seed=2)
+    geom = find_board(r.image)
+    assert geom is not None
+    stacks = count_stacks(geom.rectify(r.image), geom)
+    discs = [(x, y, s.radius) for s in stacks for x, y in s.centres]
+    fewer = [(x, y, s.radius) for s in stacks if s.count != 1 for x, y in s.centres]
+    measured: list[object] = []
+    body = bd._body
+
+    def counted(lab: np.ndarray, face: bd.Face, pips: list[bd.Pip], *rest: float) -> object:
+        measured.append((face.centre, face.edge, tuple(pips[i] for i in face.members)))
+        return body(lab, face, pips, *rest)
+
+    monkeypatch.setattr(bd, "_body", counted)
+    scan = bd.DiceScan(r.image)
+    for masked in (fewer, discs):
+        bd.find_board_dice(r.image, geom, masked, stacks[0].radius, scan=scan)
+    assert measured and len(set(measured)) == len(measured)
