@@ -237,12 +237,21 @@ def _face_rows(px: np.ndarray, py: np.ndarray, pc: np.ndarray, near: np.ndarray,
     return table, big
 
 
+def _square_gaps(xy: np.ndarray) -> np.ndarray:
+    """(N, N): the squared distances between the points ``xy`` (N, 2), the same values as
+    ``((xy[:, None] - xy[None]) ** 2).sum(axis=2)`` (a sum over two terms adds them in order) without
+    numpy's slow reduction over a short axis."""
+    dx = xy[:, None, 0] - xy[None, :, 0]
+    dy = xy[:, None, 1] - xy[None, :, 1]
+    return np.asarray(dx * dx + dy * dy)
+
+
 def _like_blobs(xy: np.ndarray, dark: np.ndarray, contrast: np.ndarray, round_: np.ndarray,
                 reach: float) -> list[list[int]]:
     """For each blob, the blobs like it as a one's pip (same polarity, ``_ONE_ALONE`` of its contrast,
     as round as ``round_`` says a one must be) within ``reach`` px: a one taken while any of them
     is in no face taken is a two (or three) half seen."""
-    d2 = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
+    d2 = _square_gaps(xy)
     near = (d2 < reach * reach) & (dark[:, None] == dark[None, :]) & round_[None, :]
     near &= contrast[None, :] >= _ONE_ALONE * contrast[:, None]
     np.fill_diagonal(near, False)
@@ -274,7 +283,7 @@ def face_hypotheses(pips: list[Pip], edges: tuple[float, ...], one_round: float 
     if n == 0:
         return []
     xy = np.array([[p.x, p.y] for p in pips])
-    d2 = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
+    d2 = _square_gaps(xy)
     dark = np.array([p.dark for p in pips])
     contrast = np.array([p.contrast for p in pips])
     roundness = np.array([p.roundness for p in pips])

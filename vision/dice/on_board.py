@@ -44,7 +44,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.arrays import channel_norm, scratch
+from vision.arrays import byte_median, channel_norm, scratch
 from vision.board.geometry import BoardGeometry
 from vision.dice.blobs import BOARD_WEIGHTS, blob_map, peaks, roundness
 from vision.dice.board_faces import Face, face_hypotheses, take_faces
@@ -344,17 +344,20 @@ class _PeakTable:
 def _mean3x3(lab: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """float64 (N, 3): the mean of each pixel's 3x3 neighbourhood in ``lab`` (uint8 (H, W, 3)), cut at
     the image's edges; ``x``, ``y`` int (N,). The integer sum over the count, as ``mean`` of the cut
-    window gives it (an exact sum of integers, one division), for all peaks at once."""
+    window gives it (an exact sum of integers, one division), for all peaks at once: the nine
+    neighbours read from the image bordered by a pixel of zeros (they add nothing where cut)."""
     h, w = lab.shape[:2]
-    total = np.zeros((len(x), 3), np.float64)
-    count = np.zeros(len(x), np.float64)
+    padded = cv2.copyMakeBorder(lab, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    flat = padded.reshape(-1, 3)
+    at = (np.asarray(y, np.intp) + 1) * (w + 2) + (np.asarray(x, np.intp) + 1)
+    total = np.zeros((len(at), 3), np.float64)
     for dy in (-1, 0, 1):
-        yy = y + dy
         for dx in (-1, 0, 1):
-            xx = x + dx
-            inside = (yy >= 0) & (yy < h) & (xx >= 0) & (xx < w)
-            total += np.where(inside[:, None], lab[np.clip(yy, 0, h - 1), np.clip(xx, 0, w - 1)], 0)
-            count += inside
+            total += flat[at + (dy * (w + 2) + dx)]
+    # (the window's pixels inside the image: three rows and columns, less those cut)
+    rows = 3 - (y == 0).astype(np.intp) - (y == h - 1)
+    cols = 3 - (x == 0).astype(np.intp) - (x == w - 1)
+    count = (rows * cols).astype(np.float64)
     return total / count[:, None]
 
 
@@ -386,6 +389,13 @@ class _Body:
     isolation: float  # the least share of a ring around a pip that is body (a stroke's end is not)
     apart: float  # share of a ring just outside the die that differs from the body by _APART Lab
     colour: tuple[float, float, float]
+
+
+# The directions of the rings _body samples (a pip's isolation, the die's surround).
+_COS12, _SIN12 = np.cos(np.linspace(0.0, 2 * np.pi, 12, endpoint=False)), np.sin(
+    np.linspace(0.0, 2 * np.pi, 12, endpoint=False))
+_COS24, _SIN24 = np.cos(np.linspace(0.0, 2 * np.pi, 24, endpoint=False)), np.sin(
+    np.linspace(0.0, 2 * np.pi, 24, endpoint=False))
 
 
 def _vacancies(face: Face, pips: list[Pip]) -> list[tuple[float, float]]:
@@ -461,11 +471,12 @@ def _body(lab: np.ndarray, face: Face, pips: list[Pip], sigma: float,
             p = pips[i]
             clear = min(_PIP_CLEAR * max(sigma, p.sigma), _PIP_CLEAR_EDGE * face.edge)
             sel &= (xx - p.x) ** 2 + (yy - p.y) ** 2 > clear * clear
-    vals = lab[y0:y1, x0:x1][sel].astype(np.float32)
-    if len(vals) < 6:
+    raw = lab[y0:y1, x0:x1][sel]
+    if len(raw) < 6:
         return None
-    med = np.median(vals, axis=0)
-    same = float(np.mean(channel_norm(vals - med) < _SAME))
+    med = byte_median(raw.T)  # (np.median's float32 values, from the bytes' histograms)
+    vals = raw.astype(np.float32)
+    same = np.count_nonzero(channel_norm(vals - med) < _SAME) / len(vals)
     if same < same_min:
         return None
     depths = []
@@ -476,15 +487,14 @@ def _body(lab: np.ndarray, face: Face, pips: list[Pip], sigma: float,
         # (the core's extreme: a pip's centre is its darkest or lightest spot)
         ext = float(core.min()) if p.dark else float(core.max())
         depths.append(abs(ext - float(med[0])))
-    ang12 = np.linspace(0.0, 2 * np.pi, 12, endpoint=False)
     isolation = 1.0
     for i, dep in zip(face.members, depths, strict=True):
         p = pips[i]
         rho = _ISOLATION_RING * max(sigma, p.sigma)
-        rx, ry = p.x + rho * np.cos(ang12), p.y + rho * np.sin(ang12)
+        rx, ry = p.x + rho * _COS12, p.y + rho * _SIN12
         # the face's other pips are no stroke: ring samples on their own pixels (as the body
         # leaves them out) are not judged -- a six's close pips reach into each other's rings
-        free = np.ones(ang12.size, bool)
+        free = np.ones(_COS12.size, bool)
         for j in face.members:
             if j != i:
                 q = pips[j]
@@ -496,11 +506,10 @@ def _body(lab: np.ndarray, face: Face, pips: list[Pip], sigma: float,
         ys = np.clip(np.rint(ry[free]), 0, h - 1).astype(np.intp)
         ring_l = lab[ys, xs, 0].astype(np.float32)
         isolation = min(isolation, float(np.mean(np.abs(ring_l - med[0]) < 0.5 * dep)))
-    ang = np.linspace(0.0, 2 * np.pi, 24, endpoint=False)
     ring = []
     for rr in (0.75 * face.edge, 0.9 * face.edge):
-        xs = np.clip(np.rint(cx + rr * np.cos(ang)), 0, w - 1).astype(np.intp)
-        ys = np.clip(np.rint(cy + rr * np.sin(ang)), 0, h - 1).astype(np.intp)
+        xs = np.clip(np.rint(cx + rr * _COS24), 0, w - 1).astype(np.intp)
+        ys = np.clip(np.rint(cy + rr * _SIN24), 0, h - 1).astype(np.intp)
         ring.append(lab[ys, xs].astype(np.float32))
     apart = float(np.mean(channel_norm(np.concatenate(ring) - med) > _APART))
     return _Body(same, min(depths), min(depths) / max(max(depths), 1e-6), isolation, apart,

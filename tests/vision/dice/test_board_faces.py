@@ -110,3 +110,10 @@ def test_centres_are_each_place_once_pips_first() -> None:
     # there is dropped, the last midpoint shares the first midpoint's place
     assert cxy.tolist() == [[10.2, 10.1], [30.0, 10.0], [20.0, 10.0]]
     assert pol.tolist() == [False, True, True]
+
+
+def test_square_gaps_are_the_summed_squares() -> None:
+    xy = np.random.default_rng(3).uniform(-50.0, 900.0, (40, 2))
+    want = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
+    got = bf._square_gaps(xy)
+    assert got.dtype == want.dtype and np.array_equal(got, want)

@@ -78,3 +78,14 @@ def test_searches_with_other_discs_masked_measure_no_face_twice(monkeypatch: pyt
     for masked in (fewer, discs):
         bd.find_board_dice(r.image, geom, masked, stacks[0].radius, scan=scan)
     assert measured and len(set(measured)) == len(measured)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (1, 6), (6, 1), (2, 2), (9, 13)])
+def test_mean3x3_is_the_mean_of_the_cut_window(shape: tuple[int, int]) -> None:
+    h, w = shape
+    lab = np.random.default_rng(h * 31 + w).integers(0, 256, (h, w, 3), dtype=np.uint8)
+    ys, xs = np.nonzero(np.ones(shape, bool))
+    want = np.array([lab[max(0, y - 1) : y + 2, max(0, x - 1) : x + 2].reshape(-1, 3).mean(axis=0)
+                     for y, x in zip(ys, xs, strict=True)])
+    got = bd._mean3x3(lab, xs, ys)
+    assert got.dtype == np.float64 and np.array_equal(got, want)
