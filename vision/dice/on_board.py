@@ -555,6 +555,7 @@ def _accept(
     keep: np.ndarray | None = None, bar: tuple[float, float] | None = None,
     field: tuple[float, float, float, float] | None = None, min_edge: float = 0.0,
     verdicts: dict[Face, bool] | None = None, looks: dict[_LookKey, bool] | None = None,
+    hyps: list[Face] | None = None,
 ) -> Callable[[Face], bool]:
     """The checks a face must pass to be taken for a die (module docstring, step 3). Where pips
     were not looked for (``keep`` False: a checker's disc) a face may have lost some: a face whose
@@ -566,7 +567,10 @@ def _accept(
     arguments but other discs masked (filled in here). ``looks``: the checks of a face's own pixels
     (all but ``hidden`` and the crowding by other pips), by the face's place, edge and pips, kept
     from any search of the same view and arguments (filled in here): a search with other discs
-    masked finds other pips, and so other candidate faces, but mostly the same faces among them."""
+    masked finds other pips, and so other candidate faces, but mostly the same faces among them.
+    ``hyps``: the candidate faces to be judged (:func:`vision.dice.board_faces.face_hypotheses`), when
+    known: the cheap checks that most of them fail (:func:`_cheap_checks`) are then made for all of
+    them at once."""
     h, w = lab.shape[:2]
 
     def off_field(face: Face) -> bool:
@@ -604,9 +608,14 @@ def _accept(
         near[list(face.members)] = False
         return bool(near.any())
 
+    # (the plain and crowding checks of every candidate, on arrays: by the face's id)
+    cheap = {} if hyps is None else _cheap_checks(hyps, xy, dark, contrast, np.array(
+        [p.roundness for p in pips]), radius, field, min_edge)
+
     def ok(face: Face) -> bool:
         # the cheap checks first (most candidates fail one)
-        if not plain(face):
+        known = cheap.get(id(face))
+        if not (plain(face) if known is None else known[0]):
             return False
         if verdicts is None:
             return not hidden(face) and judged(face)
@@ -629,7 +638,8 @@ def _accept(
 
     def judged(face: Face) -> bool:
         """The checks after :func:`plain` and ``hidden`` (none of them looks at ``keep``)."""
-        if crowded(face):
+        known = cheap.get(id(face))
+        if crowded(face) if known is None else known[1]:
             return False
         if looks is None:
             return looked(face)
@@ -671,6 +681,42 @@ def _accept(
         return True
 
     return ok
+
+
+def _cheap_checks(hyps: list[Face], xy: np.ndarray, dark: np.ndarray, contrast: np.ndarray,
+                  round_: np.ndarray, radius: float, field: tuple[float, float, float, float] | None,
+                  min_edge: float) -> dict[int, tuple[bool, bool]]:
+    """By the id of each face of ``hyps``: (``plain``, ``crowded``) of :func:`_accept`, the same
+    tests on arrays over all the faces at once (a frame's few hundred candidates, most refused by
+    one of them); the pips' ``xy`` (N, 2), ``dark``, ``contrast``, ``round_`` (N,)."""
+    if not hyps:
+        return {}
+    n = len(hyps)
+    size = np.array([len(f.members) for f in hyps])
+    rows = np.repeat(np.arange(n), size)
+    members = np.array([i for f in hyps for i in f.members], np.intp)
+    edge = np.array([f.edge for f in hyps])
+    cx = np.array([f.centre[0] for f in hyps])
+    cy = np.array([f.centre[1] for f in hyps])
+    starts = np.cumsum(size) - size
+    roundest = np.minimum.reduceat(round_[members], starts)
+    weakest = np.minimum.reduceat(contrast[members], starts)
+    one = size == 1
+    off = np.zeros(n, bool)
+    if field is not None:
+        m = 0.5 * edge
+        off = ~((field[0] + m <= cx) & (cx <= field[2] - m) & (field[1] + m <= cy) & (cy <= field[3] - m))
+    plain = ~((edge < min_edge) | (~one & (edge < _MIN_EDGE * radius))
+              | (one & (roundest < _ONE_ROUND)) | (off & (roundest < _OFF_ROUND)))
+    # (the pips near each face: the squared distance as crowded() sums it, x then y)
+    gx = xy[None, :, 0] - cx[:, None]
+    gy = xy[None, :, 1] - cy[:, None]
+    reach = np.array([(_CLEAR * f.edge) ** 2 for f in hyps])
+    near = (gx * gx + gy * gy < reach[:, None]) & (dark[None, :] == dark[members[starts]][:, None])
+    near &= contrast[None, :] >= (_CLEAR_CONTRAST * weakest)[:, None]
+    near[rows, members] = False
+    crowded = near.any(axis=1)
+    return {id(f): (bool(p), bool(c)) for f, p, c in zip(hyps, plain.tolist(), crowded.tolist(), strict=True)}
 
 
 def _mean_contrast(face: Face, pips: list[Pip]) -> float:
@@ -946,7 +992,8 @@ def _search(image: np.ndarray, geom: BoardGeometry, frame: _Frame,
         if scan is not None:
             scan.faces[memo_key] = memo
     looks = None if scan is None else scan.looks.setdefault(memo_key, {})
-    accept = _accept(lab, pips, sigmas[0], r, keep, bar, field, _MIN_EDGE_PX / dv.source, memo[2], looks)
+    accept = _accept(lab, pips, sigmas[0], r, keep, bar, field, _MIN_EDGE_PX / dv.source, memo[2], looks,
+                     memo[1])
     faces = take_faces(pips, memo[1], edges, accept, _ONE_ROUND)
 
     def stack_view(xy: np.ndarray) -> tuple[DiceView, np.ndarray]:

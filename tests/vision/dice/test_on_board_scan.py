@@ -3,12 +3,14 @@ with other discs masked, a frame reads what a fresh search of it reads."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from vision.board.finder import find_board
 from vision.checkers.stacks import count_stacks
 from vision.dice import on_board as bd
+from vision.dice.board_faces import face_hypotheses
 from vision.render.scene import Camera, random_spec, render
 
 
@@ -89,3 +91,25 @@ def test_mean3x3_is_the_mean_of_the_cut_window(shape: tuple[int, int]) -> None:
                      for y, x in zip(ys, xs, strict=True)])
     got = bd._mean3x3(lab, xs, ys)
     assert got.dtype == np.float64 and np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("style", ["paper", "wood", "tournament"])
+def test_the_cheap_checks_on_arrays_judge_every_candidate_alike(style: str) -> None:
+    r = render(random_spec(4, style=style), size=(1280, 720), camera=Camera(tilt_deg=6, roll_deg=2), seed=4)
+    geom = find_board(r.image)
+    assert geom is not None
+    stacks = count_stacks(geom.rectify(r.image), geom)
+    radius = stacks[0].radius * bd._view_frame(geom, stacks[0].radius).k  # (in view px)
+    lab = cv2.cvtColor(bd.dice_view(r.image, geom, stacks[0].radius).image, cv2.COLOR_BGR2LAB)
+    sigmas = bd._sigmas(radius)
+    pips = bd.board_pips(lab, sigmas)
+    edges = tuple(e * radius for e in bd._EDGES_OF_RADIUS)
+    hyps = face_hypotheses(pips, edges, bd._ONE_ROUND)
+    # (a field a little inside the view: some candidates lie off it)
+    h, w = lab.shape[:2]
+    field = (0.1 * w, 0.1 * h, 0.9 * w, 0.9 * h)
+    one_by_one = bd._accept(lab, pips, sigmas[0], radius, field=field, min_edge=8.0)
+    at_once = bd._accept(lab, pips, sigmas[0], radius, field=field, min_edge=8.0, hyps=hyps)
+    verdicts = [one_by_one(f) for f in hyps]
+    assert len(hyps) > 20 and any(verdicts)
+    assert verdicts == [at_once(f) for f in hyps]
