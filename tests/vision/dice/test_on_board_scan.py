@@ -113,3 +113,11 @@ def test_the_cheap_checks_on_arrays_judge_every_candidate_alike(style: str) -> N
     verdicts = [one_by_one(f) for f in hyps]
     assert len(hyps) > 20 and any(verdicts)
     assert verdicts == [at_once(f) for f in hyps]
+
+
+@pytest.mark.parametrize("n", [1, 2, 6, 7, 200, 701])
+def test_colour_median_is_numpys(n: int) -> None:
+    raw = np.random.default_rng(n).integers(0, 256, (n, 3), dtype=np.uint8)
+    want = np.median(raw.astype(np.float32), axis=0)
+    got = bd._colour_median(raw)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
