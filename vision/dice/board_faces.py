@@ -109,11 +109,12 @@ class _SmallFaces(NamedTuple):
     edge: np.ndarray
 
 
-def _face_rows(px: np.ndarray, py: np.ndarray, pc: np.ndarray, near: np.ndarray, cxy: np.ndarray,
-               edge: np.ndarray, no_one: np.ndarray | None = None,
+def _face_rows(px: np.ndarray, py: np.ndarray, pc: np.ndarray, near: tuple[np.ndarray, np.ndarray],
+               cxy: np.ndarray, edge: np.ndarray, no_one: np.ndarray | None = None,
                ) -> tuple[_SmallFaces, list[tuple[int, Face]]]:
-    """:func:`face_at` of many centres at once: row k of ``near`` (bool (C, N)) marks the pips of
-    centre ``cxy[k]`` (C, 2) tried at die edge ``edge[k]`` (C,) px; ``no_one`` (bool (N,),
+    """:func:`face_at` of many centres at once: ``near`` (rows, cols: int arrays, row-major, each
+    row's columns ascending, as ``np.nonzero`` of a (C, N) bool matrix gives them) pairs each centre
+    ``cxy[row]`` (C, 2) tried at die edge ``edge[row]`` (C,) px with its pips; ``no_one`` (bool (N,),
     optional): pips that alone are no face. The same pairing, tests and sums as one centre at a
     time, run on arrays across the centres (a frame tries hundreds of centres, each of a few pips):
     positions padded to the most pips any centre has, the greedy pairing a pass per position.
@@ -125,7 +126,7 @@ def _face_rows(px: np.ndarray, py: np.ndarray, pc: np.ndarray, near: np.ndarray,
         return _SmallFaces(none, none, none, np.zeros(0), np.zeros(0)), []
     tol = np.maximum(0.1 * edge, _MIN_TOL)
     tol2 = (tol * tol)[:, None]
-    rows, cols = np.nonzero(near)  # row-major: each centre's pips in index order
+    rows, cols = near  # row-major: each centre's pips in index order
     count = np.bincount(rows, minlength=n_c)
     k_max = int(count.max())
     slot = np.arange(rows.size) - np.repeat(np.cumsum(count) - count, count)
@@ -305,16 +306,22 @@ def face_hypotheses(pips: list[Pip], edges: tuple[float, ...], one_round: float 
         cxy_e, pol_e = _centres(xy, dark, places, mid, dark[ii])
         parts.append((cxy_e, pol_e, np.full(len(cxy_e), edge), np.full(len(cxy_e), (0.65 * edge) ** 2)))
     cxy, pol, edge_of, reach2 = (np.concatenate(col) for col in zip(*parts, strict=True))
-    # every centre's pips within reach (the same sums as one centre at a time)
-    dx, dy = xy[None, :, 0] - cxy[:, :1], xy[None, :, 1] - cxy[:, 1:]
-    within = (dx * dx + dy * dy <= reach2[:, None]) & (dark[None, :] == pol[:, None])
-    count = within.sum(axis=1)
+    # every centre's pips within reach (the same sums as one centre at a time), as (centre, pip) pairs
+    pc, pj = _within(xy, dark, cxy, pol, reach2)
+    count = np.bincount(pc, minlength=len(cxy))
+    first = np.zeros(len(cxy), np.intp)  # (each centre's first pip)
+    first[count > 0] = pj[(np.cumsum(count) - count)[count > 0]]
     # (no pips: no face; a lone blob too elongated to be a one)
-    tried = (count > 0) & ~((count == 1) & (roundness[np.argmax(within, axis=1)] < one_round))
+    tried = (count > 0) & ~((count == 1) & (roundness[first] < one_round))
     rows = np.flatnonzero(tried)
+    keep = tried[pc]
+    row_of = np.cumsum(tried) - 1  # (a tried centre's row among the tried)
+    near = (row_of[pc[keep]], pj[keep])
     if len(rows) <= _FEW_CENTRES:
-        return _one_by_one(pips, xy, contrast, within[rows], cxy[rows], edge_of[rows], no_one)
-    table, faces = _face_rows(xy[:, 0], xy[:, 1], contrast, within[rows], cxy[rows], edge_of[rows], no_one)
+        dense = np.zeros((len(rows), n), bool)
+        dense[near] = True
+        return _one_by_one(pips, xy, contrast, dense, cxy[rows], edge_of[rows], no_one)
+    table, faces = _face_rows(xy[:, 0], xy[:, 1], contrast, near, cxy[rows], edge_of[rows], no_one)
     for r, f in faces:
         if f.members not in big:
             big[f.members] = [r, f]
@@ -325,6 +332,28 @@ def face_hypotheses(pips: list[Pip], edges: tuple[float, ...], one_round: float 
     found = [(first, f) for first, f in big.values()] + _best_small(small, n)
     found.sort(key=lambda t: (-t[1].score, -len(t[1].members), t[0]))
     return [f for _, f in found]
+
+
+def _within(xy: np.ndarray, dark: np.ndarray, cxy: np.ndarray, pol: np.ndarray,
+            reach2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(centre, pip) index pairs, row-major and each centre's pips ascending (``np.nonzero`` of
+    the (C, N) matrix ``(dx * dx + dy * dy <= reach2[:, None]) & (dark[None, :] == pol[:, None])``
+    for pips ``xy`` (N, 2) and centres ``cxy`` (C, 2)): the same test, made only for the pips whose x
+    lies within a reach and a pixel of the centre's (most pips of a field lie far from a centre)."""
+    n = len(xy)
+    order = np.argsort(xy[:, 0], kind="stable")
+    xs = xy[order, 0]
+    reach = np.sqrt(reach2) + 1.0
+    lo = np.searchsorted(xs, cxy[:, 0] - reach, side="left")
+    hi = np.searchsorted(xs, cxy[:, 0] + reach, side="right")
+    counts = hi - lo
+    ci = np.repeat(np.arange(len(cxy)), counts)
+    pos = np.arange(ci.size) - np.repeat(np.cumsum(counts) - counts - lo, counts)
+    pj = order[pos]
+    dx, dy = xy[pj, 0] - cxy[ci, 0], xy[pj, 1] - cxy[ci, 1]
+    ok = (dx * dx + dy * dy <= reach2[ci]) & (dark[pj] == pol[ci])
+    key = np.sort(ci[ok] * n + pj[ok])
+    return key // n, key % n
 
 
 def _one_by_one(pips: list[Pip], xy: np.ndarray, contrast: np.ndarray, near: np.ndarray, cxy: np.ndarray,
