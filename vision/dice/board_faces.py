@@ -148,21 +148,23 @@ def _face_rows(px: np.ndarray, py: np.ndarray, pc: np.ndarray, near: tuple[np.nd
     partner = np.full((n_c, k_max), -1, np.intp)
     every = np.arange(n_c)
     for k in range(k_max):
-        act = valid[:, k] & ~used[:, k]
-        if not act.any():
+        # (only the centres whose pip k is free: each row's pairing is its own)
+        act = np.flatnonzero(valid[:, k] & ~used[:, k])
+        if not act.size:
             continue
-        mx, my = 2 * cxy[:, 0] - x[:, k], 2 * cxy[:, 1] - y[:, k]
-        d = (x - mx[:, None]) ** 2 + (y - my[:, None]) ** 2
-        free = valid & ~used & (d <= tol2)
+        xa, ya = x[act], y[act]
+        mx, my = 2 * cxy[act, 0] - xa[:, k], 2 * cxy[act, 1] - ya[:, k]
+        d = (xa - mx[:, None]) ** 2 + (ya - my[:, None]) ** 2
+        free = valid[act] & ~used[act] & (d <= tol2[act])
         free[:, k] = False
-        found = act & free.any(axis=1)
+        found = free.any(axis=1)
         if not found.any():
             continue
-        best = k_max - 1 - np.argmin(np.where(free, d, np.inf)[:, ::-1], axis=1)
-        r = every[found]
+        best = k_max - 1 - np.argmin(np.where(free[found], d[found], np.inf)[:, ::-1], axis=1)
+        r = act[found]
         used[r, k] = True
-        used[r, best[found]] = True
-        partner[r, k] = best[found]
+        used[r, best] = True
+        partner[r, k] = best
     firsts = partner >= 0
     n_pairs = firsts.sum(axis=1)
     n_pips = 2 * n_pairs + has_centre
@@ -199,9 +201,8 @@ def _face_rows(px: np.ndarray, py: np.ndarray, pc: np.ndarray, near: tuple[np.nd
     # the unexplained blobs on the face, summed in the pips' order
     reach = np.maximum(np.max(np.where(used, np.hypot(x - cx, y - cy), -np.inf), axis=1), 0.25 * edge) + tol
     other = valid & ~used & (dc < (reach * reach)[:, None])
-    left = np.zeros(n_c)
-    for k in range(k_max):
-        left = left + np.where(other[:, k], c[:, k], 0.0)
+    # (an accumulation adds in order, as a pass per position does)
+    left = np.add.accumulate(np.where(other, c, 0.0), axis=1)[:, -1]
     longest = np.fmax(np.fmax(lens[:, 0], lens[:, 1]), lens[:, 2])
     own_edge = np.clip(longest / _DIAGONAL, 0.75 * edge, 1.25 * edge)
     # faces of one or two pips: their sums need no order (a + b is b + a), worked out on arrays
