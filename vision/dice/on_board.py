@@ -358,7 +358,7 @@ def _mean3x3(lab: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     rows = 3 - (y == 0).astype(np.intp) - (y == h - 1)
     cols = 3 - (x == 0).astype(np.intp) - (x == w - 1)
     count = (rows * cols).astype(np.float64)
-    return total / count[:, None]
+    return np.asarray(total / count[:, None])
 
 
 def _subpixels(resp: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
