@@ -109,11 +109,12 @@ class _SmallFaces(NamedTuple):
     edge: np.ndarray
 
 
-def _face_rows(px: np.ndarray, py: np.ndarray, pc: np.ndarray, near: np.ndarray, cxy: np.ndarray,
-               edge: np.ndarray, no_one: np.ndarray | None = None,
+def _face_rows(px: np.ndarray, py: np.ndarray, pc: np.ndarray, near: tuple[np.ndarray, np.ndarray],
+               cxy: np.ndarray, edge: np.ndarray, no_one: np.ndarray | None = None,
                ) -> tuple[_SmallFaces, list[tuple[int, Face]]]:
-    """:func:`face_at` of many centres at once: row k of ``near`` (bool (C, N)) marks the pips of
-    centre ``cxy[k]`` (C, 2) tried at die edge ``edge[k]`` (C,) px; ``no_one`` (bool (N,),
+    """:func:`face_at` of many centres at once: ``near`` (rows, cols: int arrays, row-major, each
+    row's columns ascending, as ``np.nonzero`` of a (C, N) bool matrix gives them) pairs each centre
+    ``cxy[row]`` (C, 2) tried at die edge ``edge[row]`` (C,) px with its pips; ``no_one`` (bool (N,),
     optional): pips that alone are no face. The same pairing, tests and sums as one centre at a
     time, run on arrays across the centres (a frame tries hundreds of centres, each of a few pips):
     positions padded to the most pips any centre has, the greedy pairing a pass per position.
@@ -125,7 +126,7 @@ def _face_rows(px: np.ndarray, py: np.ndarray, pc: np.ndarray, near: np.ndarray,
         return _SmallFaces(none, none, none, np.zeros(0), np.zeros(0)), []
     tol = np.maximum(0.1 * edge, _MIN_TOL)
     tol2 = (tol * tol)[:, None]
-    rows, cols = np.nonzero(near)  # row-major: each centre's pips in index order
+    rows, cols = near  # row-major: each centre's pips in index order
     count = np.bincount(rows, minlength=n_c)
     k_max = int(count.max())
     slot = np.arange(rows.size) - np.repeat(np.cumsum(count) - count, count)
@@ -147,21 +148,23 @@ def _face_rows(px: np.ndarray, py: np.ndarray, pc: np.ndarray, near: np.ndarray,
     partner = np.full((n_c, k_max), -1, np.intp)
     every = np.arange(n_c)
     for k in range(k_max):
-        act = valid[:, k] & ~used[:, k]
-        if not act.any():
+        # (only the centres whose pip k is free: each row's pairing is its own)
+        act = np.flatnonzero(valid[:, k] & ~used[:, k])
+        if not act.size:
             continue
-        mx, my = 2 * cxy[:, 0] - x[:, k], 2 * cxy[:, 1] - y[:, k]
-        d = (x - mx[:, None]) ** 2 + (y - my[:, None]) ** 2
-        free = valid & ~used & (d <= tol2)
+        xa, ya = x[act], y[act]
+        mx, my = 2 * cxy[act, 0] - xa[:, k], 2 * cxy[act, 1] - ya[:, k]
+        d = (xa - mx[:, None]) ** 2 + (ya - my[:, None]) ** 2
+        free = valid[act] & ~used[act] & (d <= tol2[act])
         free[:, k] = False
-        found = act & free.any(axis=1)
+        found = free.any(axis=1)
         if not found.any():
             continue
-        best = k_max - 1 - np.argmin(np.where(free, d, np.inf)[:, ::-1], axis=1)
-        r = every[found]
+        best = k_max - 1 - np.argmin(np.where(free[found], d[found], np.inf)[:, ::-1], axis=1)
+        r = act[found]
         used[r, k] = True
-        used[r, best[found]] = True
-        partner[r, k] = best[found]
+        used[r, best] = True
+        partner[r, k] = best
     firsts = partner >= 0
     n_pairs = firsts.sum(axis=1)
     n_pips = 2 * n_pairs + has_centre
@@ -198,9 +201,8 @@ def _face_rows(px: np.ndarray, py: np.ndarray, pc: np.ndarray, near: np.ndarray,
     # the unexplained blobs on the face, summed in the pips' order
     reach = np.maximum(np.max(np.where(used, np.hypot(x - cx, y - cy), -np.inf), axis=1), 0.25 * edge) + tol
     other = valid & ~used & (dc < (reach * reach)[:, None])
-    left = np.zeros(n_c)
-    for k in range(k_max):
-        left = left + np.where(other[:, k], c[:, k], 0.0)
+    # (an accumulation adds in order, as a pass per position does)
+    left = np.add.accumulate(np.where(other, c, 0.0), axis=1)[:, -1]
     longest = np.fmax(np.fmax(lens[:, 0], lens[:, 1]), lens[:, 2])
     own_edge = np.clip(longest / _DIAGONAL, 0.75 * edge, 1.25 * edge)
     # faces of one or two pips: their sums need no order (a + b is b + a), worked out on arrays
@@ -237,12 +239,21 @@ def _face_rows(px: np.ndarray, py: np.ndarray, pc: np.ndarray, near: np.ndarray,
     return table, big
 
 
+def _square_gaps(xy: np.ndarray) -> np.ndarray:
+    """(N, N): the squared distances between the points ``xy`` (N, 2), the same values as
+    ``((xy[:, None] - xy[None]) ** 2).sum(axis=2)`` (a sum over two terms adds them in order) without
+    numpy's slow reduction over a short axis."""
+    dx = xy[:, None, 0] - xy[None, :, 0]
+    dy = xy[:, None, 1] - xy[None, :, 1]
+    return np.asarray(dx * dx + dy * dy)
+
+
 def _like_blobs(xy: np.ndarray, dark: np.ndarray, contrast: np.ndarray, round_: np.ndarray,
                 reach: float) -> list[list[int]]:
     """For each blob, the blobs like it as a one's pip (same polarity, ``_ONE_ALONE`` of its contrast,
     as round as ``round_`` says a one must be) within ``reach`` px: a one taken while any of them
     is in no face taken is a two (or three) half seen."""
-    d2 = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
+    d2 = _square_gaps(xy)
     near = (d2 < reach * reach) & (dark[:, None] == dark[None, :]) & round_[None, :]
     near &= contrast[None, :] >= _ONE_ALONE * contrast[:, None]
     np.fill_diagonal(near, False)
@@ -274,7 +285,7 @@ def face_hypotheses(pips: list[Pip], edges: tuple[float, ...], one_round: float 
     if n == 0:
         return []
     xy = np.array([[p.x, p.y] for p in pips])
-    d2 = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
+    d2 = _square_gaps(xy)
     dark = np.array([p.dark for p in pips])
     contrast = np.array([p.contrast for p in pips])
     roundness = np.array([p.roundness for p in pips])
@@ -296,16 +307,22 @@ def face_hypotheses(pips: list[Pip], edges: tuple[float, ...], one_round: float 
         cxy_e, pol_e = _centres(xy, dark, places, mid, dark[ii])
         parts.append((cxy_e, pol_e, np.full(len(cxy_e), edge), np.full(len(cxy_e), (0.65 * edge) ** 2)))
     cxy, pol, edge_of, reach2 = (np.concatenate(col) for col in zip(*parts, strict=True))
-    # every centre's pips within reach (the same sums as one centre at a time)
-    dx, dy = xy[None, :, 0] - cxy[:, :1], xy[None, :, 1] - cxy[:, 1:]
-    within = (dx * dx + dy * dy <= reach2[:, None]) & (dark[None, :] == pol[:, None])
-    count = within.sum(axis=1)
+    # every centre's pips within reach (the same sums as one centre at a time), as (centre, pip) pairs
+    pc, pj = _within(xy, dark, cxy, pol, reach2)
+    count = np.bincount(pc, minlength=len(cxy))
+    first = np.zeros(len(cxy), np.intp)  # (each centre's first pip)
+    first[count > 0] = pj[(np.cumsum(count) - count)[count > 0]]
     # (no pips: no face; a lone blob too elongated to be a one)
-    tried = (count > 0) & ~((count == 1) & (roundness[np.argmax(within, axis=1)] < one_round))
+    tried = (count > 0) & ~((count == 1) & (roundness[first] < one_round))
     rows = np.flatnonzero(tried)
+    keep = tried[pc]
+    row_of = np.cumsum(tried) - 1  # (a tried centre's row among the tried)
+    near = (row_of[pc[keep]], pj[keep])
     if len(rows) <= _FEW_CENTRES:
-        return _one_by_one(pips, xy, contrast, within[rows], cxy[rows], edge_of[rows], no_one)
-    table, faces = _face_rows(xy[:, 0], xy[:, 1], contrast, within[rows], cxy[rows], edge_of[rows], no_one)
+        dense = np.zeros((len(rows), n), bool)
+        dense[near] = True
+        return _one_by_one(pips, xy, contrast, dense, cxy[rows], edge_of[rows], no_one)
+    table, faces = _face_rows(xy[:, 0], xy[:, 1], contrast, near, cxy[rows], edge_of[rows], no_one)
     for r, f in faces:
         if f.members not in big:
             big[f.members] = [r, f]
@@ -316,6 +333,28 @@ def face_hypotheses(pips: list[Pip], edges: tuple[float, ...], one_round: float 
     found = [(first, f) for first, f in big.values()] + _best_small(small, n)
     found.sort(key=lambda t: (-t[1].score, -len(t[1].members), t[0]))
     return [f for _, f in found]
+
+
+def _within(xy: np.ndarray, dark: np.ndarray, cxy: np.ndarray, pol: np.ndarray,
+            reach2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(centre, pip) index pairs, row-major and each centre's pips ascending (``np.nonzero`` of
+    the (C, N) matrix ``(dx * dx + dy * dy <= reach2[:, None]) & (dark[None, :] == pol[:, None])``
+    for pips ``xy`` (N, 2) and centres ``cxy`` (C, 2)): the same test, made only for the pips whose x
+    lies within a reach and a pixel of the centre's (most pips of a field lie far from a centre)."""
+    n = len(xy)
+    order = np.argsort(xy[:, 0], kind="stable")
+    xs = xy[order, 0]
+    reach = np.sqrt(reach2) + 1.0
+    lo = np.searchsorted(xs, cxy[:, 0] - reach, side="left")
+    hi = np.searchsorted(xs, cxy[:, 0] + reach, side="right")
+    counts = hi - lo
+    ci = np.repeat(np.arange(len(cxy)), counts)
+    pos = np.arange(ci.size) - np.repeat(np.cumsum(counts) - counts - lo, counts)
+    pj = order[pos]
+    dx, dy = xy[pj, 0] - cxy[ci, 0], xy[pj, 1] - cxy[ci, 1]
+    ok = (dx * dx + dy * dy <= reach2[ci]) & (dark[pj] == pol[ci])
+    key = np.sort(ci[ok] * n + pj[ok])
+    return key // n, key % n
 
 
 def _one_by_one(pips: list[Pip], xy: np.ndarray, contrast: np.ndarray, near: np.ndarray, cxy: np.ndarray,

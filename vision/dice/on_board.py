@@ -344,18 +344,21 @@ class _PeakTable:
 def _mean3x3(lab: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """float64 (N, 3): the mean of each pixel's 3x3 neighbourhood in ``lab`` (uint8 (H, W, 3)), cut at
     the image's edges; ``x``, ``y`` int (N,). The integer sum over the count, as ``mean`` of the cut
-    window gives it (an exact sum of integers, one division), for all peaks at once."""
+    window gives it (an exact sum of integers, one division), for all peaks at once: the nine
+    neighbours read from the image bordered by a pixel of zeros (they add nothing where cut)."""
     h, w = lab.shape[:2]
-    total = np.zeros((len(x), 3), np.float64)
-    count = np.zeros(len(x), np.float64)
+    padded = cv2.copyMakeBorder(lab, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    flat = padded.reshape(-1, 3)
+    at = (np.asarray(y, np.intp) + 1) * (w + 2) + (np.asarray(x, np.intp) + 1)
+    total = np.zeros((len(at), 3), np.float64)
     for dy in (-1, 0, 1):
-        yy = y + dy
         for dx in (-1, 0, 1):
-            xx = x + dx
-            inside = (yy >= 0) & (yy < h) & (xx >= 0) & (xx < w)
-            total += np.where(inside[:, None], lab[np.clip(yy, 0, h - 1), np.clip(xx, 0, w - 1)], 0)
-            count += inside
-    return total / count[:, None]
+            total += flat[at + (dy * (w + 2) + dx)]
+    # (the window's pixels inside the image: three rows and columns, less those cut)
+    rows = 3 - (y == 0).astype(np.intp) - (y == h - 1)
+    cols = 3 - (x == 0).astype(np.intp) - (x == w - 1)
+    count = (rows * cols).astype(np.float64)
+    return np.asarray(total / count[:, None])
 
 
 def _subpixels(resp: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -386,6 +389,13 @@ class _Body:
     isolation: float  # the least share of a ring around a pip that is body (a stroke's end is not)
     apart: float  # share of a ring just outside the die that differs from the body by _APART Lab
     colour: tuple[float, float, float]
+
+
+# The directions of the rings _body samples (a pip's isolation, the die's surround).
+_COS12, _SIN12 = np.cos(np.linspace(0.0, 2 * np.pi, 12, endpoint=False)), np.sin(
+    np.linspace(0.0, 2 * np.pi, 12, endpoint=False))
+_COS24, _SIN24 = np.cos(np.linspace(0.0, 2 * np.pi, 24, endpoint=False)), np.sin(
+    np.linspace(0.0, 2 * np.pi, 24, endpoint=False))
 
 
 def _vacancies(face: Face, pips: list[Pip]) -> list[tuple[float, float]]:
@@ -435,6 +445,18 @@ def _bare(lab: np.ndarray, face: Face, pips: list[Pip], sigma: float, body_l: fl
     return worst
 
 
+def _colour_median(raw: np.ndarray) -> np.ndarray:
+    """float32 (3,): ``np.median(raw.astype(np.float32), axis=0)`` of uint8 (N, 3) pixels (N > 0),
+    the same values (the middle byte, or the two middle ones' mean, exact in float32) from one sort
+    of the channels' bytes (a counting sort for 8-bit values), without np.median's overhead."""
+    rows = np.sort(raw.T, axis=1, kind="stable")
+    n = rows.shape[1]
+    mid = rows[:, n // 2].astype(np.float32)
+    if n % 2:
+        return mid
+    return (rows[:, n // 2 - 1].astype(np.float32) + mid) / np.float32(2)
+
+
 def _body(lab: np.ndarray, face: Face, pips: list[Pip], sigma: float,
           same_min: float = 0.0) -> _Body | None:
     """Measure the face's body around its pips (see :class:`_Body`); None when it leaves the view,
@@ -461,11 +483,12 @@ def _body(lab: np.ndarray, face: Face, pips: list[Pip], sigma: float,
             p = pips[i]
             clear = min(_PIP_CLEAR * max(sigma, p.sigma), _PIP_CLEAR_EDGE * face.edge)
             sel &= (xx - p.x) ** 2 + (yy - p.y) ** 2 > clear * clear
-    vals = lab[y0:y1, x0:x1][sel].astype(np.float32)
-    if len(vals) < 6:
+    raw = lab[y0:y1, x0:x1][sel]
+    if len(raw) < 6:
         return None
-    med = np.median(vals, axis=0)
-    same = float(np.mean(channel_norm(vals - med) < _SAME))
+    med = _colour_median(raw)
+    vals = raw.astype(np.float32)
+    same = np.count_nonzero(channel_norm(vals - med) < _SAME) / len(vals)
     if same < same_min:
         return None
     depths = []
@@ -476,15 +499,14 @@ def _body(lab: np.ndarray, face: Face, pips: list[Pip], sigma: float,
         # (the core's extreme: a pip's centre is its darkest or lightest spot)
         ext = float(core.min()) if p.dark else float(core.max())
         depths.append(abs(ext - float(med[0])))
-    ang12 = np.linspace(0.0, 2 * np.pi, 12, endpoint=False)
     isolation = 1.0
     for i, dep in zip(face.members, depths, strict=True):
         p = pips[i]
         rho = _ISOLATION_RING * max(sigma, p.sigma)
-        rx, ry = p.x + rho * np.cos(ang12), p.y + rho * np.sin(ang12)
+        rx, ry = p.x + rho * _COS12, p.y + rho * _SIN12
         # the face's other pips are no stroke: ring samples on their own pixels (as the body
         # leaves them out) are not judged -- a six's close pips reach into each other's rings
-        free = np.ones(ang12.size, bool)
+        free = np.ones(_COS12.size, bool)
         for j in face.members:
             if j != i:
                 q = pips[j]
@@ -496,11 +518,10 @@ def _body(lab: np.ndarray, face: Face, pips: list[Pip], sigma: float,
         ys = np.clip(np.rint(ry[free]), 0, h - 1).astype(np.intp)
         ring_l = lab[ys, xs, 0].astype(np.float32)
         isolation = min(isolation, float(np.mean(np.abs(ring_l - med[0]) < 0.5 * dep)))
-    ang = np.linspace(0.0, 2 * np.pi, 24, endpoint=False)
     ring = []
     for rr in (0.75 * face.edge, 0.9 * face.edge):
-        xs = np.clip(np.rint(cx + rr * np.cos(ang)), 0, w - 1).astype(np.intp)
-        ys = np.clip(np.rint(cy + rr * np.sin(ang)), 0, h - 1).astype(np.intp)
+        xs = np.clip(np.rint(cx + rr * _COS24), 0, w - 1).astype(np.intp)
+        ys = np.clip(np.rint(cy + rr * _SIN24), 0, h - 1).astype(np.intp)
         ring.append(lab[ys, xs].astype(np.float32))
     apart = float(np.mean(channel_norm(np.concatenate(ring) - med) > _APART))
     return _Body(same, min(depths), min(depths) / max(max(depths), 1e-6), isolation, apart,
@@ -537,11 +558,16 @@ def _grid(y0: int, y1: int, x0: int, x1: int) -> tuple[np.ndarray, np.ndarray]:
     return np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
 
 
+# A face's place, edge and pips (x, y), edge, pips: what the checks of its own pixels look at.
+_LookKey = tuple[tuple[float, float], float, tuple[Pip, ...]]
+
+
 def _accept(
     lab: np.ndarray, pips: list[Pip], sigma: float, radius: float,
     keep: np.ndarray | None = None, bar: tuple[float, float] | None = None,
     field: tuple[float, float, float, float] | None = None, min_edge: float = 0.0,
-    verdicts: dict[Face, bool] | None = None,
+    verdicts: dict[Face, bool] | None = None, looks: dict[_LookKey, bool] | None = None,
+    hyps: list[Face] | None = None,
 ) -> Callable[[Face], bool]:
     """The checks a face must pass to be taken for a die (module docstring, step 3). Where pips
     were not looked for (``keep`` False: a checker's disc) a face may have lost some: a face whose
@@ -550,7 +576,13 @@ def _accept(
     score cards, the table) a die must stand out clearly and show round pips. ``min_edge``: the least
     die edge (px) whose pips the input resolves (``_MIN_EDGE_PX`` input pixels). ``verdicts``: the
     checks that do not look at ``keep``, by face, kept from a search of the same view, pips and
-    arguments but other discs masked (filled in here)."""
+    arguments but other discs masked (filled in here). ``looks``: the checks of a face's own pixels
+    (all but ``hidden`` and the crowding by other pips), by the face's place, edge and pips, kept
+    from any search of the same view and arguments (filled in here): a search with other discs
+    masked finds other pips, and so other candidate faces, but mostly the same faces among them.
+    ``hyps``: the candidate faces to be judged (:func:`vision.dice.board_faces.face_hypotheses`), when
+    known: the cheap checks that most of them fail (:func:`_cheap_checks`) are then made for all of
+    them at once."""
     h, w = lab.shape[:2]
 
     def off_field(face: Face) -> bool:
@@ -588,9 +620,14 @@ def _accept(
         near[list(face.members)] = False
         return bool(near.any())
 
+    # (the plain and crowding checks of every candidate, on arrays: by the face's id)
+    cheap = {} if hyps is None else _cheap_checks(hyps, xy, dark, contrast, np.array(
+        [p.roundness for p in pips]), radius, field, min_edge)
+
     def ok(face: Face) -> bool:
         # the cheap checks first (most candidates fail one)
-        if not plain(face):
+        known = cheap.get(id(face))
+        if not (plain(face) if known is None else known[0]):
             return False
         if verdicts is None:
             return not hidden(face) and judged(face)
@@ -613,11 +650,23 @@ def _accept(
 
     def judged(face: Face) -> bool:
         """The checks after :func:`plain` and ``hidden`` (none of them looks at ``keep``)."""
+        known = cheap.get(id(face))
+        if crowded(face) if known is None else known[1]:
+            return False
+        if looks is None:
+            return looked(face)
+        key = (face.centre, face.edge, tuple(pips[i] for i in face.members))
+        seen = looks.get(key)
+        if seen is None:
+            seen = looks[key] = looked(face)
+        return seen
+
+    def looked(face: Face) -> bool:
+        """The checks of :func:`judged` after the crowding: a function of the face's centre, edge
+        and pips alone."""
         one = len(face.members) == 1
         roundest = min(pips[i].roundness for i in face.members)
         off = off_field(face)
-        if crowded(face):
-            return False
         on_bar = bar is not None and bar[0] <= face.centre[0] <= bar[1]
         # (the cleanest body any check below asks of this face: below it the face is refused)
         cleanest = max(_SAME_MIN, _ONE_SAME if one else 0.0, _BAR_SAME if on_bar else 0.0)
@@ -644,6 +693,42 @@ def _accept(
         return True
 
     return ok
+
+
+def _cheap_checks(hyps: list[Face], xy: np.ndarray, dark: np.ndarray, contrast: np.ndarray,
+                  round_: np.ndarray, radius: float, field: tuple[float, float, float, float] | None,
+                  min_edge: float) -> dict[int, tuple[bool, bool]]:
+    """By the id of each face of ``hyps``: (``plain``, ``crowded``) of :func:`_accept`, the same
+    tests on arrays over all the faces at once (a frame's few hundred candidates, most refused by
+    one of them); the pips' ``xy`` (N, 2), ``dark``, ``contrast``, ``round_`` (N,)."""
+    if not hyps:
+        return {}
+    n = len(hyps)
+    size = np.array([len(f.members) for f in hyps])
+    rows = np.repeat(np.arange(n), size)
+    members = np.array([i for f in hyps for i in f.members], np.intp)
+    edge = np.array([f.edge for f in hyps])
+    cx = np.array([f.centre[0] for f in hyps])
+    cy = np.array([f.centre[1] for f in hyps])
+    starts = np.cumsum(size) - size
+    roundest = np.minimum.reduceat(round_[members], starts)
+    weakest = np.minimum.reduceat(contrast[members], starts)
+    one = size == 1
+    off = np.zeros(n, bool)
+    if field is not None:
+        m = 0.5 * edge
+        off = ~((field[0] + m <= cx) & (cx <= field[2] - m) & (field[1] + m <= cy) & (cy <= field[3] - m))
+    plain = ~((edge < min_edge) | (~one & (edge < _MIN_EDGE * radius))
+              | (one & (roundest < _ONE_ROUND)) | (off & (roundest < _OFF_ROUND)))
+    # (the pips near each face: the squared distance as crowded() sums it, x then y)
+    gx = xy[None, :, 0] - cx[:, None]
+    gy = xy[None, :, 1] - cy[:, None]
+    reach = np.array([(_CLEAR * f.edge) ** 2 for f in hyps])
+    near = (gx * gx + gy * gy < reach[:, None]) & (dark[None, :] == dark[members[starts]][:, None])
+    near &= contrast[None, :] >= (_CLEAR_CONTRAST * weakest)[:, None]
+    near[rows, members] = False
+    crowded = near.any(axis=1)
+    return {id(f): (bool(p), bool(c)) for f, p, c in zip(hyps, plain.tolist(), crowded.tolist(), strict=True)}
 
 
 def _mean_contrast(face: Face, pips: list[Pip]) -> float:
@@ -709,6 +794,8 @@ class DiceScan:
         self.views: dict[tuple[object, ...], tuple[DiceView, np.ndarray, _PeakTable]] = {}
         # by view and search: its pips, their candidate faces and the face checks blind to the mask
         self.faces: dict[tuple[object, ...], tuple[list[Pip], list[Face], dict[Face, bool]]] = {}
+        # by view and search: the checks of faces' own pixels, whatever pips the search found
+        self.looks: dict[tuple[object, ...], dict[_LookKey, bool]] = {}
 
 
 def _border(r: float) -> int:
@@ -916,7 +1003,9 @@ def _search(image: np.ndarray, geom: BoardGeometry, frame: _Frame,
         memo = (pips, face_hypotheses(pips, edges, _ONE_ROUND), {})
         if scan is not None:
             scan.faces[memo_key] = memo
-    accept = _accept(lab, pips, sigmas[0], r, keep, bar, field, _MIN_EDGE_PX / dv.source, memo[2])
+    looks = None if scan is None else scan.looks.setdefault(memo_key, {})
+    accept = _accept(lab, pips, sigmas[0], r, keep, bar, field, _MIN_EDGE_PX / dv.source, memo[2], looks,
+                     memo[1])
     faces = take_faces(pips, memo[1], edges, accept, _ONE_ROUND)
 
     def stack_view(xy: np.ndarray) -> tuple[DiceView, np.ndarray]:

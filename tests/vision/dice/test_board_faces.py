@@ -110,3 +110,25 @@ def test_centres_are_each_place_once_pips_first() -> None:
     # there is dropped, the last midpoint shares the first midpoint's place
     assert cxy.tolist() == [[10.2, 10.1], [30.0, 10.0], [20.0, 10.0]]
     assert pol.tolist() == [False, True, True]
+
+
+def test_square_gaps_are_the_summed_squares() -> None:
+    xy = np.random.default_rng(3).uniform(-50.0, 900.0, (40, 2))
+    want = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
+    got = bf._square_gaps(xy)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_within_pairs_are_the_dense_tests_nonzero(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    # (whole and half pixels: many pips lie exactly a reach from a centre, or at one x)
+    xy = rng.integers(0, 80, (60, 2)) / 2.0
+    dark = rng.random(60) < 0.5
+    cxy = np.concatenate([xy[:20], rng.integers(0, 80, (30, 2)) / 2.0])
+    pol = rng.random(50) < 0.5
+    reach2 = np.full(50, 9.0) if seed % 2 else rng.integers(1, 40, 50).astype(np.float64)
+    dx, dy = xy[None, :, 0] - cxy[:, :1], xy[None, :, 1] - cxy[:, 1:]
+    want = np.nonzero((dx * dx + dy * dy <= reach2[:, None]) & (dark[None, :] == pol[:, None]))
+    rows, cols = bf._within(xy, dark, cxy, pol, reach2)
+    assert np.array_equal(rows, want[0]) and np.array_equal(cols, want[1])
