@@ -118,6 +118,12 @@ class StackReading:
     light: float = 1.0
 
 
+# How count_stacks_kept judges each ring: at _EDGE, and at _EDGE_WEAK for a checker of its point's
+# own colour, which must show all its rim -- but one on an outer point may overhang the field's end
+# (its rim there is on the frame, out of view): it is judged on the rim it shows (ends open).
+_JUDGED = ((_EDGE, False), (_EDGE_WEAK, True))
+
+
 def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, r: float,
                 edge: float = _EDGE, ends_open: bool = False) -> np.ndarray:
     """Ring score (0-1) at centres ``cx, cy`` for radius ``r`` (pixels): float arrays of one shape,
@@ -129,36 +135,51 @@ def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
     tangential one. ``ends_open``: the part of the ring beyond the view's left and right ends is
     not counted at all (else, as beyond its top and bottom, it earns half credit).
     """
+    return _ring_scores_judged(gx, gy, cx, cy, r, ((edge, ends_open),))[0]
+
+
+def _ring_scores_judged(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, r: float,
+                        judged: Sequence[tuple[float, bool]]) -> list[np.ndarray]:
+    """:func:`ring_scores` at the same centres for each ``(edge, ends_open)`` of ``judged``: the ring
+    samples gathered and turned radial once for all (a stack's rings are judged at two edges)."""
     h, w = gx.shape[:2]
     ca, sa = _ring_angles()
     gxf, gyf = gx.ravel(), gy.ravel()
-    best = None
+    best: list[np.ndarray | None] = [None] * len(judged)
     for rr in (r - 1.0, r + 0.5):
         xs = np.clip(np.rint(cx[..., None] + rr * ca), 0, w - 1).astype(np.intp)
         ys = np.clip(np.rint(cy[..., None] + rr * sa), 0, h - 1).astype(np.intp)
         flat = ys * w + xs
-        gxs = gxf[flat]
-        gys = gyf[flat]
+        gxs = np.take(gxf, flat)
+        gys = np.take(gyf, flat)
         rad = gxs * ca
         rad += gys * sa
         np.abs(rad, out=rad)
         gys *= ca
         gxs *= sa
         gys -= gxs
-        # (radial above both the edge and the tangential: rad > max(edge, tan), one comparison)
-        tan = np.maximum(np.abs(gys, out=gys), edge, out=gys)
-        hit = rad > tan
-        best = hit if best is None else np.logical_or(best, hit, out=best)
-    assert best is not None
+        tan_abs = np.abs(gys, out=gys)
+        for j, (edge, _) in enumerate(judged):
+            # (radial above both the edge and the tangential: rad > max(edge, tan), one comparison;
+            # the last edge's maximum taken in place)
+            last = j == len(judged) - 1
+            tan = np.maximum(tan_abs, edge, out=tan_abs if last else None)
+            hit = rad > tan
+            prev = best[j]
+            best[j] = hit if prev is None else np.logical_or(prev, hit, out=prev)
     # a checker at the field's edge is partly outside the rectified view: score the ring it shows
     in_x = (cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1)
     inside = in_x & (cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1)
     shown = _count_true(inside)
-    # (half credit for the hidden part: a phantom ring at the base must not gain by it)
-    hidden = _count_true(in_x & ~inside) if ends_open else _RING_N - shown
-    denom = shown + 0.5 * hidden
-    best &= inside
-    return np.where(shown >= 0.6 * _RING_N, _count_true(best) / denom, 0.0)
+    out = []
+    for (_, ends_open), hits in zip(judged, best, strict=True):
+        assert hits is not None
+        # (half credit for the hidden part: a phantom ring at the base must not gain by it)
+        hidden = _count_true(in_x & ~inside) if ends_open else _RING_N - shown
+        denom = shown + 0.5 * hidden
+        hits &= inside
+        out.append(np.where(shown >= 0.6 * _RING_N, _count_true(hits) / denom, 0.0))
+    return out
 
 
 @functools.cache
@@ -208,9 +229,10 @@ def _ring_reach(cx: np.ndarray, cy: np.ndarray, r: float, shape: tuple[int, int]
 def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
            inside: np.ndarray | None = None, xs: np.ndarray | None = None,
            first: tuple[float, float] = (0.25, 1.0)) -> list[int]:
-    """Indices into ``ys`` of a stack's discs: the first within a diameter of the base, then one
-    diameter apart, while the ring score holds -- and, given the discs' ``inside`` colours (float
-    (D, 3)), while each next disc has the first one's colour (a stack is one player's).
+    """Indices into ``ys`` (the centres' depths, ascending) of a stack's discs: the first within a
+    diameter of the base, then one diameter apart, while the ring score holds -- and, given the
+    discs' ``inside`` colours (float (D, 3)), while each next disc has the first one's colour (a
+    stack is one player's).
 
     Of the rings within the first diameter, each clear peak is tried as the first disc and the
     longest chain is kept (the clearest first on a tie, unless it lies over the gap between the
@@ -218,7 +240,8 @@ def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
     piled over the gap between the first two shows the whole ring there, half a diameter out of the
     column's step."""
     lo, hi = first[0] * d, first[1] * d
-    window = np.flatnonzero((ys >= lo) & (ys <= hi) & (ys <= limit) & (score >= _RING_MIN))
+    window = _span(ys, lo, min(hi, limit))
+    window = window[score[window] >= _RING_MIN]
     best = _chain_from(score, ys, d, limit, inside, xs, None, first)
     for i in window:
         peak = score[i] >= score[max(0, i - 1)] and score[i] >= score[min(len(score) - 1, i + 1)]
@@ -230,6 +253,12 @@ def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
     return best
 
 
+def _span(ys: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """The indices of the ascending ``ys`` within ``[lo, hi]``, int (K,): those of
+    ``(ys >= lo) & (ys <= hi)``, found by bisection (a stack's chain asks this at every step)."""
+    return np.arange(np.searchsorted(ys, lo, "left"), np.searchsorted(ys, hi, "right"))
+
+
 def _reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np.ndarray,
            xs: np.ndarray, start: int) -> float:
     """The depth (``ys``' units) of the farthest disc reached from disc ``start`` over discs half a
@@ -239,13 +268,14 @@ def _reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np
     within ``_PILE_SWAY`` of its line; the nearest such disc is each next one."""
     k = max(1, int(round(d / 6 / max(float(ys[1] - ys[0]), 1e-6)))) if len(ys) > 1 else 1
     padded = np.pad(score, k, mode="constant")
-    top = np.max([padded[j : j + len(score)] for j in range(2 * k + 1)], axis=0)
+    top = functools.reduce(np.maximum, [padded[j : j + len(score)] for j in range(2 * k + 1)])
     peaks = (score >= _RING_MIN) & (score >= top) & (ys <= limit)
     i = start
     while True:
         # (one and a half diameters, and the sixth of one that a peak is placed within: a layer's
         # checker and the column's next whole one beyond the covered one between them)
-        sel = np.flatnonzero(peaks & (ys >= ys[i] + 0.3 * d) & (ys <= ys[i] + (1.5 + 1 / 6) * d))
+        sel = _span(ys, ys[i] + 0.3 * d, ys[i] + (1.5 + 1 / 6) * d)
+        sel = sel[peaks[sel]]
         # (lightness at half weight, as the colours are named: the light falls off along a tall
         # pile, from the frame's shadow at its base to the open field at its top)
         sel = sel[channel_norm((inside[sel] - inside[start]) * _NAME_WEIGHT) < _SAME_STACK]
@@ -284,7 +314,7 @@ def _chain_from(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
     else:
         lo, hi = first[0] * d, first[1] * d
     while True:
-        sel = np.flatnonzero((ys >= lo) & (ys <= hi) & (ys <= limit))
+        sel = _span(ys, lo, min(hi, limit))
         if out and inside is not None:
             # (lightness at half weight: the light falls off along a stack, see _reach)
             same = channel_norm((inside[sel] - inside[out[0]]) * _NAME_WEIGHT) < _SAME_STACK
@@ -368,14 +398,18 @@ def count_stacks_kept(
         for top in rows:
             cy = base[top] + depth if top else base[top] - depth
             cxg = cols[:, None, None] + shifts[None, None, :]  # (12, 1, S)
+            # the rings at both edges at once (the weak one judged at each depth's best centre
+            # later): their samples are the same
             if use[top] is None:
-                sc = ring_scores(gx, gy, cxg, cy[None, :, None], r)  # (12, D, S)
+                sc, wk = _ring_scores_judged(gx, gy, cxg, cy[None, :, None], r, _JUDGED)  # (12, D, S)
             else:  # the points read and their neighbours (see _suppress_neighbours); 0 elsewhere
-                sc = np.zeros((12, depth.size, shifts.size))
-                sc[use[top]] = ring_scores(gx, gy, cxg[use[top]], cy[None, :, None], r)
+                sc, wk = np.zeros((2, 12, depth.size, shifts.size))
+                sc[use[top]], wk[use[top]] = _ring_scores_judged(gx, gy, cxg[use[top]], cy[None, :, None], r,
+                                                                 _JUDGED)
             cxg = np.broadcast_to(cxg, sc.shape)
-            arg = sc.argmax(axis=2)
-            maps[top] = (sc.max(axis=2), np.take_along_axis(cxg, arg[..., None], axis=2)[..., 0])
+            arg = sc.argmax(axis=2)[..., None]
+            maps[top] = (sc.max(axis=2), np.take_along_axis(cxg, arg, axis=2)[..., 0],
+                         np.take_along_axis(wk, arg, axis=2)[..., 0])
             total += float(np.sort(sc.max(axis=2).ravel())[-24:].mean())
         if total > best_total:
             best_r, best_total, best_maps = r, total, maps
@@ -412,18 +446,10 @@ def count_stacks_kept(
             assert previous is not None
             out.extend(previous[0 if top else 12 :][:12])
             continue
-        score, xbest = best_maps[top]
+        # (weak: the ring at each depth's best centre at _EDGE_WEAK, see _JUDGED)
+        score, xbest, weak = best_maps[top]
         cy_row = base[top] + depth if top else base[top] - depth
-        # a checker of its point's own colour must show all its rim, but one on an outer point may
-        # overhang the field's end (its rim there is on the frame, out of view): it is judged on
-        # the rim it shows
         cols_used = use[top]
-        if cols_used is None:
-            weak = ring_scores(gx, gy, xbest, cy_row[None, :], best_r, _EDGE_WEAK, ends_open=True)
-        else:
-            weak = np.zeros_like(score)
-            weak[cols_used] = ring_scores(gx, gy, xbest[cols_used], cy_row[None, :], best_r, _EDGE_WEAK,
-                                          ends_open=True)
         weak = np.where(weak > score, weak, score)
         reach = _ring_reach(xbest, np.broadcast_to(cy_row[None, :], xbest.shape), best_r, lab.shape[:2])
         keep = _suppress_neighbours(score, xbest, d, step) > 0
@@ -441,29 +467,33 @@ def count_stacks_kept(
         else:
             insides = np.zeros((12, depth.size, 3), lab.dtype)
             insides[cols_used] = _disc_colours(lab, xbest[cols_used], cy_all[None, :], k)
-        lit = [_lit(lights[top][q], xbest, cy_all[None, :], lab.shape) for q in (0, 1)]  # 2 x (12, D, 3)
+        # (2, 12, D, 3): each triangle colour as lit at every disc
+        lit = np.stack([_lit(lights[top][q], xbest, cy_all[None, :], lab.shape) for q in (0, 1)])
+        # each column's judgement of its discs, all columns at once (the loop reads its own row):
+        # a disc whose inside is the bare point's colour must show a full ring (a rimmed checker
+        # of the point's own colour); otherwise the base of an empty triangle could pass for one.
+        # bares: each triangle colour as lit where each point lies, (12, 2, D, 3), parity (col + p) % 2
+        at_col, parity = np.arange(12), np.arange(12) % 2
+        bares = np.stack([lit[(at_col + p) % 2, at_col] for p in (0, 1)], axis=1)
+        differs_all = (channel_norm(insides - bares[:, 0]) > _BARE_DELTA) & (
+            channel_norm(insides - bare_depth[parity]) > _BARE_DELTA
+        )
+        # unlike the bare points of both rows but like this row's (lighting that differs between
+        # the rows, or a row whose points mostly hold checkers of this colour): a clearer ring is
+        # asked for
+        clear = differs_all & (channel_norm(insides - bare_row[parity]) > _BARE_DELTA)
+        need_all = np.where(clear, 0.0, np.where(differs_all, _RING_FAIR, _RING_STRONG))
+        judged_all = np.where(differs_all, score, weak)
+        usable_all = np.where(judged_all >= need_all, judged_all, 0.0)
         for col in range(12):
             if only is not None and (col, top) not in only:
                 assert previous is not None
                 out.append(previous[col if top else 12 + col])
                 continue
-            # a disc whose inside is the bare point's colour must show a full ring (a rimmed checker
-            # of the point's own colour); otherwise the base of an empty triangle could pass for one
-            inside = insides[col]
-            # each triangle colour as lit where this point lies, (2, D, 3), parity (col + p) % 2
-            bare = np.stack([lit[(col + p) % 2][col] for p in (0, 1)])
+            inside, bare = insides[col], bares[col]
+            differs, need, judged, usable = differs_all[col], need_all[col], judged_all[col], usable_all[col]
             # the field between the points' tips: a light checker on a cream field is no colour run
             bare_field = np.concatenate([bare[:, 0], field[None], beside[top][col][None]])
-            differs = (channel_norm(inside - bare[0]) > _BARE_DELTA) & (
-                channel_norm(inside - bare_depth[col % 2]) > _BARE_DELTA
-            )
-            # unlike the bare points of both rows but like this row's (lighting that differs
-            # between the rows, or a row whose points mostly hold checkers of this colour): a
-            # clearer ring is asked for
-            clear = differs & (channel_norm(inside - bare_row[col % 2]) > _BARE_DELTA)
-            need = np.where(clear, 0.0, np.where(differs, _RING_FAIR, _RING_STRONG))
-            judged = np.where(differs, score[col], weak[col])
-            usable = np.where(judged >= need, judged, 0.0)
             # a stack's discs stay in its own half: beyond the middle they are the other row's
             limit = abs(0.5 * height - base[top]) - 0.3 * d
             idx = _chain(usable, depth, d, limit, inside, xbest[col])
@@ -990,11 +1020,12 @@ def _light_at(planes: np.ndarray, xy: tuple[float, float], shape: tuple[int, ...
     over the two colours (a lamp to one side scales every colour alike); 1 where unknown."""
     height, width = shape[:2]
     ratios = []
-    for l0, lx, ly in planes[:, :3]:
+    # (plain floats: the same double arithmetic as numpy's scalars, without their overhead)
+    for l0, lx, ly in planes[:, :3].tolist():
         here, mean = l0 + lx * xy[0] / width + ly * xy[1] / height, l0 + 0.5 * (lx + ly)
         if here > 1.0 and mean > 1.0:
             ratios.append(here / mean)
-    return float(np.clip(np.mean(ratios), 0.5, 2.0)) if ratios else 1.0
+    return min(max(sum(ratios) / len(ratios), 0.5), 2.0) if ratios else 1.0
 
 
 def _field_colour(lab: np.ndarray, geom: BoardGeometry) -> np.ndarray:
