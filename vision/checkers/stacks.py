@@ -771,15 +771,18 @@ def _colour_run(lab: np.ndarray, centres: list[tuple[float, float]], colour: tup
     height, width = lab.shape[:2]
     x = int(round(float(np.median([c[0] for c in centres]))))
     half = max(1, int(0.3 * r))
-    band = lab[:, max(0, x - half) : min(width, x + half + 1)]
-    prof = median(band, 1)  # (H, 3)
-    dist = channel_norm(prof - np.array(colour, dtype=np.float32))
-    d_bare = channel_norm(prof[:, None, :] - bare[None, :, :]).min(axis=1)
-    match = (dist < _BARE_DELTA) & (dist < 0.5 * d_bare)
     y0 = centres[0][1]
     start = y0 - r if top else y0 + r
     mid = height // 2
     ys = np.arange(int(round(y0)), mid) if top else np.arange(int(round(y0)), mid, -1)
+    # (the profile of the rows walked alone, each row's median its own; all rows should a walk
+    # start outside the view)
+    first, last = (int(ys.min()), int(ys.max()) + 1) if ys.size and ys.min() >= 0 else (0, height)
+    band = lab[first:last, max(0, x - half) : min(width, x + half + 1)]
+    prof = median(band, 1)  # (rows, 3), row 0 at ``first``
+    dist = channel_norm(prof - np.array(colour, dtype=np.float32))
+    d_bare = channel_norm(prof[:, None, :] - bare[None, :, :]).min(axis=1)
+    match = (dist < _BARE_DELTA) & (dist < 0.5 * d_bare)
     gap_max = int(0.35 * 2 * r)
     end = y0
     gap = 0
@@ -789,7 +792,7 @@ def _colour_run(lab: np.ndarray, centres: list[tuple[float, float]], colour: tup
     # a band narrower than a gap, one after another
     counted, shown = True, 0  # (the stretch from the first checker on counts from its first row)
     for y in ys:
-        if match[y]:
+        if match[y - first]:
             if gap and counted:
                 counted, shown = False, 0
             shown += 1
@@ -891,13 +894,10 @@ def _suppress_neighbours(score: np.ndarray, xbest: np.ndarray, d: float, step: f
     placed off-centre belongs to one point only. ``score``, ``xbest``: (12, D)."""
     out = score.copy()
     k = max(1, int(round(0.3 * d / step)))
-    peak = np.stack([np.roll(score, s, axis=1) for s in range(-k, k + 1)]).max(axis=0)
-    for col in range(12):
-        for nb in (col - 1, col + 1):
-            if not 0 <= nb < 12:
-                continue
-            close = np.abs(xbest[nb] - xbest[col]) < 0.6 * d
-            out[col] = np.where(close & (peak[nb] > score[col]), 0.0, out[col])
+    peak = functools.reduce(np.maximum, [np.roll(score, s, axis=1) for s in range(-k, k + 1)])
+    close = np.abs(xbest[1:] - xbest[:-1]) < 0.6 * d  # (11, D): each column and the next
+    out[:-1][close & (peak[1:] > score[:-1])] = 0.0  # under the next column's better disc
+    out[1:][close & (peak[:-1] > score[1:])] = 0.0  # under the one before's
     return out
 
 
