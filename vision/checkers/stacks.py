@@ -256,7 +256,7 @@ def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
 def _span(ys: np.ndarray, lo: float, hi: float) -> np.ndarray:
     """The indices of the ascending ``ys`` within ``[lo, hi]``, int (K,): those of
     ``(ys >= lo) & (ys <= hi)``, found by bisection (a stack's chain asks this at every step)."""
-    return np.arange(np.searchsorted(ys, lo, "left"), np.searchsorted(ys, hi, "right"))
+    return np.arange(ys.searchsorted(lo, "left"), ys.searchsorted(hi, "right"))
 
 
 def _reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np.ndarray,
@@ -267,7 +267,8 @@ def _reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np
     ring within a sixth of a diameter), of the first disc's colour (lightness at half weight) and
     within ``_PILE_SWAY`` of its line; the nearest such disc is each next one."""
     k = max(1, int(round(d / 6 / max(float(ys[1] - ys[0]), 1e-6)))) if len(ys) > 1 else 1
-    padded = np.pad(score, k, mode="constant")
+    padded = np.zeros(len(score) + 2 * k, score.dtype)  # (np.pad's zeros, without its checks)
+    padded[k : k + len(score)] = score
     top = functools.reduce(np.maximum, [padded[j : j + len(score)] for j in range(2 * k + 1)])
     peaks = (score >= _RING_MIN) & (score >= top) & (ys <= limit)
     i = start
@@ -769,7 +770,9 @@ def _colour_run(lab: np.ndarray, centres: list[tuple[float, float]], colour: tup
     """Length (pixels, from the first checker's outer edge) of the stack measured in its own colour
     along its axis; gaps shorter than a third of a checker are bridged."""
     height, width = lab.shape[:2]
-    x = int(round(float(np.median([c[0] for c in centres]))))
+    across = sorted(c[0] for c in centres)  # (their median, as np.median takes it)
+    n = len(across)
+    x = int(round(across[n // 2] if n % 2 else (across[n // 2 - 1] + across[n // 2]) / 2))
     half = max(1, int(0.3 * r))
     y0 = centres[0][1]
     start = y0 - r if top else y0 + r
@@ -970,8 +973,8 @@ def _plane(samples: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     fractions of the field's size, float (K,)) lie on (:func:`_bare_lights`)."""
     design = np.stack([np.ones_like(xs), xs, ys], axis=1)  # (K, 3)
     trios = _trios(len(xs))  # (T, 3)
-    ok = (np.ptp(ys[trios], axis=1) > 0) & (np.abs(np.linalg.det(design[trios])) > 1e-9)
     # (all three on one row: the plane's tilt across the board is not given)
+    ok = _trios_spanning(xs.tobytes(), ys.tobytes(), xs.dtype.str, ys.dtype.str).copy()
     chroma = samples[trios, 1:].mean(axis=1)  # (T, 2)
     ok &= np.linalg.norm(samples[trios, 1:] - chroma[:, None], axis=2).max(axis=1) <= 0.5 * _BARE_DELTA
     keep: np.ndarray | None = None
@@ -996,6 +999,19 @@ def _plane(samples: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     else:
         coef = np.linalg.lstsq(design[keep], samples[keep, 0], rcond=None)[0]
     return np.concatenate([coef, samples[keep, 1:].mean(axis=0)])
+
+
+@functools.lru_cache(maxsize=8)
+def _trios_spanning(xs: bytes, ys: bytes, x_type: str, y_type: str) -> np.ndarray:
+    """Which of :func:`_trios` span a plane (bool (T,)): not all on one row, not on one line -- of
+    the sample places alone (``xs, ys`` as bytes of arrays of dtypes ``x_type, y_type``), which a
+    calibrated camera's frames share, so kept."""
+    x, y = np.frombuffer(xs, x_type), np.frombuffer(ys, y_type)
+    design = np.stack([np.ones_like(x), x, y], axis=1)
+    trios = _trios(len(x))
+    ok = (np.ptp(y[trios], axis=1) > 0) & (np.abs(np.linalg.det(design[trios])) > 1e-9)
+    ok.flags.writeable = False
+    return ok
 
 
 @functools.cache
