@@ -1086,10 +1086,6 @@ def _consensus(samples: np.ndarray) -> np.ndarray:
     return (samples * w).sum(axis=-2) / np.maximum(w.sum(axis=-2), 1.0)
 
 
-# (a channel's offset in an (H, W, 3) image's flat index, as a column against a row of samples)
-_CHANNELS = np.arange(3, dtype=np.intp)[:, None]
-
-
 def _disc_colours(lab: np.ndarray, cx: np.ndarray, cy: np.ndarray, k: int) -> np.ndarray:
     """Median Lab colour within ``k`` pixels of each centre, float (..., 3) for centres of shape (...).
 
@@ -1102,10 +1098,10 @@ def _disc_colours(lab: np.ndarray, cx: np.ndarray, cy: np.ndarray, k: int) -> np
     xi = np.clip(np.rint(np.asarray(cx)[..., None] + ox.ravel()), 0, w - 1).astype(np.intp)
     yi = np.clip(np.rint(np.asarray(cy)[..., None] + oy.ravel()), 0, h - 1).astype(np.intp)
     # the 13th of 25 samples by partition: np.median's own checks cost more than the sort here.
-    # Gathered channel first, (..., 3, 25): a partition along the last, contiguous axis is several
-    # times faster than along the one before it
-    at = (yi * w + xi)[..., None, :] * 3 + _CHANNELS
-    samples = np.ascontiguousarray(lab).reshape(-1)[at]
+    # Gathered as whole pixels, then channel first, (..., 3, 25): a partition along the last,
+    # contiguous axis is several times faster than along the one before it
+    pixels = np.ascontiguousarray(lab).reshape(-1, 3).take(yi * w + xi, axis=0)  # (..., 25, 3)
+    samples = np.ascontiguousarray(pixels.swapaxes(-1, -2))
     return np.partition(samples, 12, axis=-1)[..., 12]
 
 
@@ -1253,10 +1249,13 @@ def _outline_fits(gx: np.ndarray, gy: np.ndarray, centre: tuple[float, float], r
         g1, g2 = gx[yi, xi], gy[yi, xi]
         nor = np.abs(g1 * nx + g2 * ny)
         tan = np.abs(g2 * nx - g1 * ny)
-        hit = ((nor > _EDGE) & (nor > _NORMAL_RATIO * tan)).any(axis=-1)
+        edge = (nor > _EDGE) & (nor > _NORMAL_RATIO * tan)
+        hit = edge[..., 0] | edge[..., 1]  # either of the two samples
         shown = (at >= x_range[0]) & (at <= x_range[1]) & (py[..., 0] >= 0) & (py[..., 0] <= h - 1)
-        n = shown.sum(axis=axis)
-        frac = (hit & shown).sum(axis=axis) / np.maximum(n, 1)
+        # (the counts over the trailing ``axis``, as one flat axis: numpy's sum over short axes is slow)
+        flat = shown.shape[: -len(axis)] + (-1,)
+        n = _count_true(shown.reshape(flat))
+        frac = _count_true((hit & shown).reshape(flat)) / np.maximum(n, 1)
         return np.where(n >= 0.5 * np.prod([hit.shape[a] for a in axis]), frac, 0.0)
 
     off = np.array([-1.0, 0.5], np.float32)  # as ring_scores: either side of a blurred edge
