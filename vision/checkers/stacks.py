@@ -139,9 +139,13 @@ def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
 
 
 def _ring_scores_judged(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, r: float,
-                        judged: Sequence[tuple[float, bool]]) -> list[np.ndarray]:
+                        judged: Sequence[tuple[float, bool]], reach: bool = False) -> list[np.ndarray]:
     """:func:`ring_scores` at the same centres for each ``(edge, ends_open)`` of ``judged``: the ring
-    samples gathered and turned radial once for all (a stack's rings are judged at two edges)."""
+    samples gathered and turned radial once for all (a stack's rings are judged at two edges).
+
+    With ``reach``, last the highest weak ring score (``ends_open``) a whole disc there can reach:
+    1 where its ring lies inside the view, less where the view's top or bottom edge cuts it (the
+    hidden part earns half credit), 0 where too little of it shows to be scored."""
     h, w = gx.shape[:2]
     ca, sa = _ring_angles()
     gxf, gyf = gx.ravel(), gy.ravel()
@@ -172,13 +176,20 @@ def _ring_scores_judged(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.n
     inside = in_x & (cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1)
     shown = _count_true(inside)
     out = []
+    side_hidden = None  # (the ring's part beyond the view's top or bottom, once)
     for (_, ends_open), hits in zip(judged, best, strict=True):
         assert hits is not None
         # (half credit for the hidden part: a phantom ring at the base must not gain by it)
-        hidden = _count_true(in_x & ~inside) if ends_open else _RING_N - shown
+        if ends_open and side_hidden is None:
+            side_hidden = _count_true(in_x & ~inside)
+        hidden = side_hidden if ends_open else _RING_N - shown
         denom = shown + 0.5 * hidden
         hits &= inside
         out.append(np.where(shown >= 0.6 * _RING_N, _count_true(hits) / denom, 0.0))
+    if reach:
+        if side_hidden is None:
+            side_hidden = _count_true(in_x & ~inside)
+        out.append(np.where(shown >= 0.6 * _RING_N, shown / np.maximum(shown + 0.5 * side_hidden, 1), 0.0))
     return out
 
 
@@ -210,20 +221,6 @@ def _count_true(flags: np.ndarray) -> np.ndarray:
     total *= _BYTE_ONES
     total >>= np.uint64(56)
     return total.astype(np.int64)
-
-
-def _ring_reach(cx: np.ndarray, cy: np.ndarray, r: float, shape: tuple[int, int]) -> np.ndarray:
-    """The highest weak ring score (:func:`ring_scores` with ``ends_open``) a whole disc at ``cx, cy``
-    can reach in a view of ``shape`` (H, W): 1 where its ring lies inside the view, less where the
-    view's top or bottom edge cuts it (the hidden part earns half credit), 0 where too little of it
-    shows to be scored."""
-    h, w = shape
-    ca, sa = _ring_angles()
-    in_x = (cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1)
-    inside = in_x & (cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1)
-    shown = _count_true(inside)
-    denom = np.maximum(shown + 0.5 * _count_true(in_x & ~inside), 1)
-    return np.where(shown >= 0.6 * _RING_N, shown / denom, 0.0)
 
 
 def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
@@ -400,17 +397,16 @@ def count_stacks_kept(
             cy = base[top] + depth if top else base[top] - depth
             cxg = cols[:, None, None] + shifts[None, None, :]  # (12, 1, S)
             # the rings at both edges at once (the weak one judged at each depth's best centre
-            # later): their samples are the same
+            # later; their samples are the same), and the most of a ring the view can show there
             if use[top] is None:
-                sc, wk = _ring_scores_judged(gx, gy, cxg, cy[None, :, None], r, _JUDGED)  # (12, D, S)
+                sc, wk, rc = _ring_scores_judged(gx, gy, cxg, cy[None, :, None], r, _JUDGED, reach=True)
             else:  # the points read and their neighbours (see _suppress_neighbours); 0 elsewhere
-                sc, wk = np.zeros((2, 12, depth.size, shifts.size))
-                sc[use[top]], wk[use[top]] = _ring_scores_judged(gx, gy, cxg[use[top]], cy[None, :, None], r,
-                                                                 _JUDGED)
+                sc, wk, rc = np.zeros((3, 12, depth.size, shifts.size))
+                sc[use[top]], wk[use[top]], rc[use[top]] = _ring_scores_judged(
+                    gx, gy, cxg[use[top]], cy[None, :, None], r, _JUDGED, reach=True)
             cxg = np.broadcast_to(cxg, sc.shape)
             arg = sc.argmax(axis=2)[..., None]
-            maps[top] = (sc.max(axis=2), np.take_along_axis(cxg, arg, axis=2)[..., 0],
-                         np.take_along_axis(wk, arg, axis=2)[..., 0])
+            maps[top] = (sc.max(axis=2), *(np.take_along_axis(m, arg, axis=2)[..., 0] for m in (cxg, wk, rc)))
             total += float(np.sort(sc.max(axis=2).ravel())[-24:].mean())
         if total > best_total:
             best_r, best_total, best_maps = r, total, maps
@@ -447,12 +443,11 @@ def count_stacks_kept(
             assert previous is not None
             out.extend(previous[0 if top else 12 :][:12])
             continue
-        # (weak: the ring at each depth's best centre at _EDGE_WEAK, see _JUDGED)
-        score, xbest, weak = best_maps[top]
-        cy_row = base[top] + depth if top else base[top] - depth
+        # (weak, reach: the ring at each depth's best centre at _EDGE_WEAK, see _JUDGED, and the
+        # most of it the view can show)
+        score, xbest, weak, reach = best_maps[top]
         cols_used = use[top]
         weak = np.where(weak > score, weak, score)
-        reach = _ring_reach(xbest, np.broadcast_to(cy_row[None, :], xbest.shape), best_r, lab.shape[:2])
         keep = _suppress_neighbours(score, xbest, d, step) > 0
         score = np.where(keep, score, 0.0)
         weak = np.where(keep, weak, 0.0)
