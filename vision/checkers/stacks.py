@@ -676,11 +676,19 @@ _PYRAMID_WHOLE = {n: np.flatnonzero(e == _RING_WHOLE) for n, e in _PYRAMIDS.item
 _HALF_STEPS = 0.5 * np.arange(9)
 
 
+def _median_gap(column: list[float]) -> float:
+    """``float(np.median(np.diff(column)))`` of a few floats, in Python (the middle gap, or the two
+    middle ones' sum halved, as np.median takes them), without numpy's per-call overhead."""
+    gaps = sorted(b - a for a, b in zip(column, column[1:], strict=False))
+    n = len(gaps)
+    return float(gaps[n // 2] if n % 2 else (gaps[n // 2 - 1] + gaps[n // 2]) / 2)
+
+
 def _pyramid_fits(score: np.ndarray, depth: np.ndarray, column: list[float], d: float) -> dict[int, float]:
     """Each stack's misfit (sum of squares) to the ring scores (see :func:`_pyramid_count`): {count:
     error}, the piles over five left out where they cannot be (their top checkers not whole, or the
     column's first whole)."""
-    step = float(np.median(np.diff(column))) if len(column) > 2 else d
+    step = _median_gap(column) if len(column) > 2 else d
     if not 0.7 * d <= step <= 1.3 * d:
         step = d
     tol = 0.15 * step
