@@ -14,6 +14,7 @@ from functools import cached_property
 import cv2
 import numpy as np
 
+from vision.arrays import scratch
 from vision.board.exposure import normalise_exposure
 from vision.board.geometry import BoardGeometry
 
@@ -27,33 +28,44 @@ def colour_gradient(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     and strength of the largest change of the Lab colour, from the 2x2 structure tensor of the three
     channels' Sobel gradients. A red disc on a grey point of the same lightness still has an edge.
     """
-    # (each channel made contiguous once: Sobel reads a strided channel several times slower)
-    planes = cv2.split(np.asarray(lab, np.float32))
-    gx = [cv2.Sobel(p, cv2.CV_32F, 1, 0, ksize=3) for p in planes]
-    gy = [cv2.Sobel(p, cv2.CV_32F, 0, 1, ksize=3) for p in planes]
+    # (each channel made contiguous once: Sobel reads a strided channel several times slower.) The
+    # intermediate planes are this thread's scratch arrays (vision.arrays.scratch): a frame's dozen
+    # fresh planes cost their page faults on every frame; the two returned are fresh
+    lab = np.asarray(lab, np.float32)
+    shape = lab.shape[:2]
+    planes = cv2.split(lab, [scratch(f"view.gradient.lab{c}", shape) for c in range(3)])
+    gx = [cv2.Sobel(p, cv2.CV_32F, 1, 0, dst=scratch(f"view.gradient.gx{c}", shape), ksize=3)
+          for c, p in enumerate(planes)]
+    gy = [cv2.Sobel(p, cv2.CV_32F, 0, 1, dst=scratch(f"view.gradient.gy{c}", shape), ksize=3)
+          for c, p in enumerate(planes)]
+    tmp = scratch("view.gradient.tmp", shape)
     # float32 throughout, in place where the operations' order and rounding are kept: the tensor's
     # sums start from +0 (as a sum() of the products does: a -0 product stays no -0 sum)
-    jxx, jyy, jxy = (_sum_of_products(a, b) for a, b in ((gx, gx), (gy, gy), (gx, gy)))
-    diff = jxx - jyy
-    theta = np.arctan2(2.0 * jxy, diff)
+    jxx = _sum_of_products(gx, gx, None, tmp)  # (becomes the returned y component)
+    jyy = _sum_of_products(gy, gy, scratch("view.gradient.jyy", shape), tmp)
+    jxy = _sum_of_products(gx, gy, scratch("view.gradient.jxy", shape), tmp)
+    diff = np.subtract(jxx, jyy, out=scratch("view.gradient.diff", shape))
+    theta = np.arctan2(np.multiply(2.0, jxy, out=tmp), diff, out=scratch("view.gradient.theta", shape))
     theta *= 0.5
     diff *= diff
-    jxy *= 4.0 * jxy  # (4 jxy) jxy, as written out: 4.0 * jxy * jxy
+    jxy *= np.multiply(4.0, jxy, out=tmp)  # (4 jxy) jxy, as written out: 4.0 * jxy * jxy
     diff += jxy
     root = np.sqrt(diff, out=diff)
     jxx += jyy
     jxx += root
     jxx *= 0.5
     mag = np.sqrt(jxx, out=jxx)
-    return mag * np.cos(theta), np.multiply(mag, np.sin(theta, out=theta), out=mag)
+    return mag * np.cos(theta, out=tmp), np.multiply(mag, np.sin(theta, out=theta), out=mag)
 
 
-def _sum_of_products(a: list[np.ndarray], b: list[np.ndarray]) -> np.ndarray:
-    """``sum(x * y for x, y in zip(a, b))`` of float32 arrays, the same values, in one array."""
-    out = np.multiply(a[0], b[0])
+def _sum_of_products(a: Sequence[np.ndarray], b: Sequence[np.ndarray], out: np.ndarray | None = None,
+                     tmp: np.ndarray | None = None) -> np.ndarray:
+    """``sum(x * y for x, y in zip(a, b))`` of float32 arrays, the same values, in one array:
+    ``out`` (fresh when None), each further product made in ``tmp`` (when given)."""
+    out = np.multiply(a[0], b[0], out=out)
     out += 0.0  # (0 + x: a -0 product is +0, as sum() starts from 0)
     for x, y in zip(a[1:], b[1:], strict=True):
-        out += x * y
+        out += np.multiply(x, y, out=tmp)
     return out
 
 

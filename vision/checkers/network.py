@@ -69,11 +69,15 @@ def point_strips(view: FieldView, geom: BoardGeometry) -> np.ndarray:
     my = (np.concatenate([top_y, height - top_y]) * k - 0.5).reshape(24 * STRIP_H, STRIP_W).astype(np.float32)
     out = cv2.remap(small, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     mean, std = cv2.meanStdDev(small)
-    out = (out.reshape(24, STRIP_H, STRIP_W, 3).astype(np.float32) - mean.ravel().astype(np.float32)) / (
-        std.ravel().astype(np.float32) + 8.0)
+    # channel first before the arithmetic (a channel's mean and spread then span whole planes, not
+    # every pixel's three values): the same values, in place
+    planes = out.reshape(24, STRIP_H, STRIP_W, 3).transpose(0, 3, 1, 2)
+    strips = np.ascontiguousarray(planes, dtype=np.float32)
+    strips -= mean.astype(np.float32).reshape(1, 3, 1, 1)
+    strips /= std.astype(np.float32).reshape(1, 3, 1, 1) + 8.0
     # past the field's middle lies the other row's point: blanked, as is the field's outside
-    out[:, depth > 0.5 * height, :, :] = 0.0
-    return np.ascontiguousarray(out.transpose(0, 3, 1, 2), dtype=np.float32)
+    strips[:, :, depth > 0.5 * height, :] = 0.0
+    return strips
 
 
 class StackNet:

@@ -118,6 +118,12 @@ class StackReading:
     light: float = 1.0
 
 
+# How count_stacks_kept judges each ring: at _EDGE, and at _EDGE_WEAK for a checker of its point's
+# own colour, which must show all its rim -- but one on an outer point may overhang the field's end
+# (its rim there is on the frame, out of view): it is judged on the rim it shows (ends open).
+_JUDGED = ((_EDGE, False), (_EDGE_WEAK, True))
+
+
 def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, r: float,
                 edge: float = _EDGE, ends_open: bool = False) -> np.ndarray:
     """Ring score (0-1) at centres ``cx, cy`` for radius ``r`` (pixels): float arrays of one shape,
@@ -129,36 +135,62 @@ def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
     tangential one. ``ends_open``: the part of the ring beyond the view's left and right ends is
     not counted at all (else, as beyond its top and bottom, it earns half credit).
     """
+    return _ring_scores_judged(gx, gy, cx, cy, r, ((edge, ends_open),))[0]
+
+
+def _ring_scores_judged(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, r: float,
+                        judged: Sequence[tuple[float, bool]], reach: bool = False) -> list[np.ndarray]:
+    """:func:`ring_scores` at the same centres for each ``(edge, ends_open)`` of ``judged``: the ring
+    samples gathered and turned radial once for all (a stack's rings are judged at two edges).
+
+    With ``reach``, last the highest weak ring score (``ends_open``) a whole disc there can reach:
+    1 where its ring lies inside the view, less where the view's top or bottom edge cuts it (the
+    hidden part earns half credit), 0 where too little of it shows to be scored."""
     h, w = gx.shape[:2]
     ca, sa = _ring_angles()
     gxf, gyf = gx.ravel(), gy.ravel()
-    best = None
+    best: list[np.ndarray | None] = [None] * len(judged)
     for rr in (r - 1.0, r + 0.5):
         xs = np.clip(np.rint(cx[..., None] + rr * ca), 0, w - 1).astype(np.intp)
         ys = np.clip(np.rint(cy[..., None] + rr * sa), 0, h - 1).astype(np.intp)
         flat = ys * w + xs
-        gxs = gxf[flat]
-        gys = gyf[flat]
+        gxs = np.take(gxf, flat)
+        gys = np.take(gyf, flat)
         rad = gxs * ca
         rad += gys * sa
         np.abs(rad, out=rad)
         gys *= ca
         gxs *= sa
         gys -= gxs
-        # (radial above both the edge and the tangential: rad > max(edge, tan), one comparison)
-        tan = np.maximum(np.abs(gys, out=gys), edge, out=gys)
-        hit = rad > tan
-        best = hit if best is None else np.logical_or(best, hit, out=best)
-    assert best is not None
+        tan_abs = np.abs(gys, out=gys)
+        for j, (edge, _) in enumerate(judged):
+            # (radial above both the edge and the tangential: rad > max(edge, tan), one comparison;
+            # the last edge's maximum taken in place)
+            last = j == len(judged) - 1
+            tan = np.maximum(tan_abs, edge, out=tan_abs if last else None)
+            hit = rad > tan
+            prev = best[j]
+            best[j] = hit if prev is None else np.logical_or(prev, hit, out=prev)
     # a checker at the field's edge is partly outside the rectified view: score the ring it shows
     in_x = (cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1)
     inside = in_x & (cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1)
     shown = _count_true(inside)
-    # (half credit for the hidden part: a phantom ring at the base must not gain by it)
-    hidden = _count_true(in_x & ~inside) if ends_open else _RING_N - shown
-    denom = shown + 0.5 * hidden
-    best &= inside
-    return np.where(shown >= 0.6 * _RING_N, _count_true(best) / denom, 0.0)
+    out = []
+    side_hidden = None  # (the ring's part beyond the view's top or bottom, once)
+    for (_, ends_open), hits in zip(judged, best, strict=True):
+        assert hits is not None
+        # (half credit for the hidden part: a phantom ring at the base must not gain by it)
+        if ends_open and side_hidden is None:
+            side_hidden = _count_true(in_x & ~inside)
+        hidden = side_hidden if ends_open else _RING_N - shown
+        denom = shown + 0.5 * hidden
+        hits &= inside
+        out.append(np.where(shown >= 0.6 * _RING_N, _count_true(hits) / denom, 0.0))
+    if reach:
+        if side_hidden is None:
+            side_hidden = _count_true(in_x & ~inside)
+        out.append(np.where(shown >= 0.6 * _RING_N, shown / np.maximum(shown + 0.5 * side_hidden, 1), 0.0))
+    return out
 
 
 @functools.cache
@@ -191,26 +223,13 @@ def _count_true(flags: np.ndarray) -> np.ndarray:
     return total.astype(np.int64)
 
 
-def _ring_reach(cx: np.ndarray, cy: np.ndarray, r: float, shape: tuple[int, int]) -> np.ndarray:
-    """The highest weak ring score (:func:`ring_scores` with ``ends_open``) a whole disc at ``cx, cy``
-    can reach in a view of ``shape`` (H, W): 1 where its ring lies inside the view, less where the
-    view's top or bottom edge cuts it (the hidden part earns half credit), 0 where too little of it
-    shows to be scored."""
-    h, w = shape
-    ca, sa = _ring_angles()
-    in_x = (cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1)
-    inside = in_x & (cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1)
-    shown = _count_true(inside)
-    denom = np.maximum(shown + 0.5 * _count_true(in_x & ~inside), 1)
-    return np.where(shown >= 0.6 * _RING_N, shown / denom, 0.0)
-
-
 def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
            inside: np.ndarray | None = None, xs: np.ndarray | None = None,
            first: tuple[float, float] = (0.25, 1.0)) -> list[int]:
-    """Indices into ``ys`` of a stack's discs: the first within a diameter of the base, then one
-    diameter apart, while the ring score holds -- and, given the discs' ``inside`` colours (float
-    (D, 3)), while each next disc has the first one's colour (a stack is one player's).
+    """Indices into ``ys`` (the centres' depths, ascending) of a stack's discs: the first within a
+    diameter of the base, then one diameter apart, while the ring score holds -- and, given the
+    discs' ``inside`` colours (float (D, 3)), while each next disc has the first one's colour (a
+    stack is one player's).
 
     Of the rings within the first diameter, each clear peak is tried as the first disc and the
     longest chain is kept (the clearest first on a tie, unless it lies over the gap between the
@@ -218,7 +237,8 @@ def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
     piled over the gap between the first two shows the whole ring there, half a diameter out of the
     column's step."""
     lo, hi = first[0] * d, first[1] * d
-    window = np.flatnonzero((ys >= lo) & (ys <= hi) & (ys <= limit) & (score >= _RING_MIN))
+    window = _span(ys, lo, min(hi, limit))
+    window = window[score[window] >= _RING_MIN]
     best = _chain_from(score, ys, d, limit, inside, xs, None, first)
     for i in window:
         peak = score[i] >= score[max(0, i - 1)] and score[i] >= score[min(len(score) - 1, i + 1)]
@@ -230,6 +250,12 @@ def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
     return best
 
 
+def _span(ys: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """The indices of the ascending ``ys`` within ``[lo, hi]``, int (K,): those of
+    ``(ys >= lo) & (ys <= hi)``, found by bisection (a stack's chain asks this at every step)."""
+    return np.arange(ys.searchsorted(lo, "left"), ys.searchsorted(hi, "right"))
+
+
 def _reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np.ndarray,
            xs: np.ndarray, start: int) -> float:
     """The depth (``ys``' units) of the farthest disc reached from disc ``start`` over discs half a
@@ -238,14 +264,16 @@ def _reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np
     ring within a sixth of a diameter), of the first disc's colour (lightness at half weight) and
     within ``_PILE_SWAY`` of its line; the nearest such disc is each next one."""
     k = max(1, int(round(d / 6 / max(float(ys[1] - ys[0]), 1e-6)))) if len(ys) > 1 else 1
-    padded = np.pad(score, k, mode="constant")
-    top = np.max([padded[j : j + len(score)] for j in range(2 * k + 1)], axis=0)
+    padded = np.zeros(len(score) + 2 * k, score.dtype)  # (np.pad's zeros, without its checks)
+    padded[k : k + len(score)] = score
+    top = functools.reduce(np.maximum, [padded[j : j + len(score)] for j in range(2 * k + 1)])
     peaks = (score >= _RING_MIN) & (score >= top) & (ys <= limit)
     i = start
     while True:
         # (one and a half diameters, and the sixth of one that a peak is placed within: a layer's
         # checker and the column's next whole one beyond the covered one between them)
-        sel = np.flatnonzero(peaks & (ys >= ys[i] + 0.3 * d) & (ys <= ys[i] + (1.5 + 1 / 6) * d))
+        sel = _span(ys, ys[i] + 0.3 * d, ys[i] + (1.5 + 1 / 6) * d)
+        sel = sel[peaks[sel]]
         # (lightness at half weight, as the colours are named: the light falls off along a tall
         # pile, from the frame's shadow at its base to the open field at its top)
         sel = sel[channel_norm((inside[sel] - inside[start]) * _NAME_WEIGHT) < _SAME_STACK]
@@ -284,7 +312,7 @@ def _chain_from(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
     else:
         lo, hi = first[0] * d, first[1] * d
     while True:
-        sel = np.flatnonzero((ys >= lo) & (ys <= hi) & (ys <= limit))
+        sel = _span(ys, lo, min(hi, limit))
         if out and inside is not None:
             # (lightness at half weight: the light falls off along a stack, see _reach)
             same = channel_norm((inside[sel] - inside[out[0]]) * _NAME_WEIGHT) < _SAME_STACK
@@ -368,14 +396,17 @@ def count_stacks_kept(
         for top in rows:
             cy = base[top] + depth if top else base[top] - depth
             cxg = cols[:, None, None] + shifts[None, None, :]  # (12, 1, S)
+            # the rings at both edges at once (the weak one judged at each depth's best centre
+            # later; their samples are the same), and the most of a ring the view can show there
             if use[top] is None:
-                sc = ring_scores(gx, gy, cxg, cy[None, :, None], r)  # (12, D, S)
+                sc, wk, rc = _ring_scores_judged(gx, gy, cxg, cy[None, :, None], r, _JUDGED, reach=True)
             else:  # the points read and their neighbours (see _suppress_neighbours); 0 elsewhere
-                sc = np.zeros((12, depth.size, shifts.size))
-                sc[use[top]] = ring_scores(gx, gy, cxg[use[top]], cy[None, :, None], r)
+                sc, wk, rc = np.zeros((3, 12, depth.size, shifts.size))
+                sc[use[top]], wk[use[top]], rc[use[top]] = _ring_scores_judged(
+                    gx, gy, cxg[use[top]], cy[None, :, None], r, _JUDGED, reach=True)
             cxg = np.broadcast_to(cxg, sc.shape)
-            arg = sc.argmax(axis=2)
-            maps[top] = (sc.max(axis=2), np.take_along_axis(cxg, arg[..., None], axis=2)[..., 0])
+            arg = sc.argmax(axis=2)[..., None]
+            maps[top] = (sc.max(axis=2), *(np.take_along_axis(m, arg, axis=2)[..., 0] for m in (cxg, wk, rc)))
             total += float(np.sort(sc.max(axis=2).ravel())[-24:].mean())
         if total > best_total:
             best_r, best_total, best_maps = r, total, maps
@@ -412,20 +443,11 @@ def count_stacks_kept(
             assert previous is not None
             out.extend(previous[0 if top else 12 :][:12])
             continue
-        score, xbest = best_maps[top]
-        cy_row = base[top] + depth if top else base[top] - depth
-        # a checker of its point's own colour must show all its rim, but one on an outer point may
-        # overhang the field's end (its rim there is on the frame, out of view): it is judged on
-        # the rim it shows
+        # (weak, reach: the ring at each depth's best centre at _EDGE_WEAK, see _JUDGED, and the
+        # most of it the view can show)
+        score, xbest, weak, reach = best_maps[top]
         cols_used = use[top]
-        if cols_used is None:
-            weak = ring_scores(gx, gy, xbest, cy_row[None, :], best_r, _EDGE_WEAK, ends_open=True)
-        else:
-            weak = np.zeros_like(score)
-            weak[cols_used] = ring_scores(gx, gy, xbest[cols_used], cy_row[None, :], best_r, _EDGE_WEAK,
-                                          ends_open=True)
         weak = np.where(weak > score, weak, score)
-        reach = _ring_reach(xbest, np.broadcast_to(cy_row[None, :], xbest.shape), best_r, lab.shape[:2])
         keep = _suppress_neighbours(score, xbest, d, step) > 0
         score = np.where(keep, score, 0.0)
         weak = np.where(keep, weak, 0.0)
@@ -441,29 +463,33 @@ def count_stacks_kept(
         else:
             insides = np.zeros((12, depth.size, 3), lab.dtype)
             insides[cols_used] = _disc_colours(lab, xbest[cols_used], cy_all[None, :], k)
-        lit = [_lit(lights[top][q], xbest, cy_all[None, :], lab.shape) for q in (0, 1)]  # 2 x (12, D, 3)
+        # (2, 12, D, 3): each triangle colour as lit at every disc
+        lit = np.stack([_lit(lights[top][q], xbest, cy_all[None, :], lab.shape) for q in (0, 1)])
+        # each column's judgement of its discs, all columns at once (the loop reads its own row):
+        # a disc whose inside is the bare point's colour must show a full ring (a rimmed checker
+        # of the point's own colour); otherwise the base of an empty triangle could pass for one.
+        # bares: each triangle colour as lit where each point lies, (12, 2, D, 3), parity (col + p) % 2
+        at_col, parity = np.arange(12), np.arange(12) % 2
+        bares = np.stack([lit[(at_col + p) % 2, at_col] for p in (0, 1)], axis=1)
+        differs_all = (channel_norm(insides - bares[:, 0]) > _BARE_DELTA) & (
+            channel_norm(insides - bare_depth[parity]) > _BARE_DELTA
+        )
+        # unlike the bare points of both rows but like this row's (lighting that differs between
+        # the rows, or a row whose points mostly hold checkers of this colour): a clearer ring is
+        # asked for
+        clear = differs_all & (channel_norm(insides - bare_row[parity]) > _BARE_DELTA)
+        need_all = np.where(clear, 0.0, np.where(differs_all, _RING_FAIR, _RING_STRONG))
+        judged_all = np.where(differs_all, score, weak)
+        usable_all = np.where(judged_all >= need_all, judged_all, 0.0)
         for col in range(12):
             if only is not None and (col, top) not in only:
                 assert previous is not None
                 out.append(previous[col if top else 12 + col])
                 continue
-            # a disc whose inside is the bare point's colour must show a full ring (a rimmed checker
-            # of the point's own colour); otherwise the base of an empty triangle could pass for one
-            inside = insides[col]
-            # each triangle colour as lit where this point lies, (2, D, 3), parity (col + p) % 2
-            bare = np.stack([lit[(col + p) % 2][col] for p in (0, 1)])
+            inside, bare = insides[col], bares[col]
+            differs, need, judged, usable = differs_all[col], need_all[col], judged_all[col], usable_all[col]
             # the field between the points' tips: a light checker on a cream field is no colour run
             bare_field = np.concatenate([bare[:, 0], field[None], beside[top][col][None]])
-            differs = (channel_norm(inside - bare[0]) > _BARE_DELTA) & (
-                channel_norm(inside - bare_depth[col % 2]) > _BARE_DELTA
-            )
-            # unlike the bare points of both rows but like this row's (lighting that differs
-            # between the rows, or a row whose points mostly hold checkers of this colour): a
-            # clearer ring is asked for
-            clear = differs & (channel_norm(inside - bare_row[col % 2]) > _BARE_DELTA)
-            need = np.where(clear, 0.0, np.where(differs, _RING_FAIR, _RING_STRONG))
-            judged = np.where(differs, score[col], weak[col])
-            usable = np.where(judged >= need, judged, 0.0)
             # a stack's discs stay in its own half: beyond the middle they are the other row's
             limit = abs(0.5 * height - base[top]) - 0.3 * d
             idx = _chain(usable, depth, d, limit, inside, xbest[col])
@@ -650,11 +676,19 @@ _PYRAMID_WHOLE = {n: np.flatnonzero(e == _RING_WHOLE) for n, e in _PYRAMIDS.item
 _HALF_STEPS = 0.5 * np.arange(9)
 
 
+def _median_gap(column: list[float]) -> float:
+    """``float(np.median(np.diff(column)))`` of a few floats, in Python (the middle gap, or the two
+    middle ones' sum halved, as np.median takes them), without numpy's per-call overhead."""
+    gaps = sorted(b - a for a, b in zip(column, column[1:], strict=False))
+    n = len(gaps)
+    return float(gaps[n // 2] if n % 2 else (gaps[n // 2 - 1] + gaps[n // 2]) / 2)
+
+
 def _pyramid_fits(score: np.ndarray, depth: np.ndarray, column: list[float], d: float) -> dict[int, float]:
     """Each stack's misfit (sum of squares) to the ring scores (see :func:`_pyramid_count`): {count:
     error}, the piles over five left out where they cannot be (their top checkers not whole, or the
     column's first whole)."""
-    step = float(np.median(np.diff(column))) if len(column) > 2 else d
+    step = _median_gap(column) if len(column) > 2 else d
     if not 0.7 * d <= step <= 1.3 * d:
         step = d
     tol = 0.15 * step
@@ -739,17 +773,22 @@ def _colour_run(lab: np.ndarray, centres: list[tuple[float, float]], colour: tup
     """Length (pixels, from the first checker's outer edge) of the stack measured in its own colour
     along its axis; gaps shorter than a third of a checker are bridged."""
     height, width = lab.shape[:2]
-    x = int(round(float(np.median([c[0] for c in centres]))))
+    across = sorted(c[0] for c in centres)  # (their median, as np.median takes it)
+    n = len(across)
+    x = int(round(across[n // 2] if n % 2 else (across[n // 2 - 1] + across[n // 2]) / 2))
     half = max(1, int(0.3 * r))
-    band = lab[:, max(0, x - half) : min(width, x + half + 1)]
-    prof = median(band, 1)  # (H, 3)
-    dist = channel_norm(prof - np.array(colour, dtype=np.float32))
-    d_bare = channel_norm(prof[:, None, :] - bare[None, :, :]).min(axis=1)
-    match = (dist < _BARE_DELTA) & (dist < 0.5 * d_bare)
     y0 = centres[0][1]
     start = y0 - r if top else y0 + r
     mid = height // 2
     ys = np.arange(int(round(y0)), mid) if top else np.arange(int(round(y0)), mid, -1)
+    # (the profile of the rows walked alone, each row's median its own; all rows should a walk
+    # start outside the view)
+    first, last = (int(ys.min()), int(ys.max()) + 1) if ys.size and ys.min() >= 0 else (0, height)
+    band = lab[first:last, max(0, x - half) : min(width, x + half + 1)]
+    prof = median(band, 1)  # (rows, 3), row 0 at ``first``
+    dist = channel_norm(prof - np.array(colour, dtype=np.float32))
+    d_bare = channel_norm(prof[:, None, :] - bare[None, :, :]).min(axis=1)
+    match = (dist < _BARE_DELTA) & (dist < 0.5 * d_bare)
     gap_max = int(0.35 * 2 * r)
     end = y0
     gap = 0
@@ -759,7 +798,7 @@ def _colour_run(lab: np.ndarray, centres: list[tuple[float, float]], colour: tup
     # a band narrower than a gap, one after another
     counted, shown = True, 0  # (the stretch from the first checker on counts from its first row)
     for y in ys:
-        if match[y]:
+        if match[y - first]:
             if gap and counted:
                 counted, shown = False, 0
             shown += 1
@@ -861,13 +900,10 @@ def _suppress_neighbours(score: np.ndarray, xbest: np.ndarray, d: float, step: f
     placed off-centre belongs to one point only. ``score``, ``xbest``: (12, D)."""
     out = score.copy()
     k = max(1, int(round(0.3 * d / step)))
-    peak = np.stack([np.roll(score, s, axis=1) for s in range(-k, k + 1)]).max(axis=0)
-    for col in range(12):
-        for nb in (col - 1, col + 1):
-            if not 0 <= nb < 12:
-                continue
-            close = np.abs(xbest[nb] - xbest[col]) < 0.6 * d
-            out[col] = np.where(close & (peak[nb] > score[col]), 0.0, out[col])
+    peak = functools.reduce(np.maximum, [np.roll(score, s, axis=1) for s in range(-k, k + 1)])
+    close = np.abs(xbest[1:] - xbest[:-1]) < 0.6 * d  # (11, D): each column and the next
+    out[:-1][close & (peak[1:] > score[:-1])] = 0.0  # under the next column's better disc
+    out[1:][close & (peak[:-1] > score[1:])] = 0.0  # under the one before's
     return out
 
 
@@ -940,8 +976,8 @@ def _plane(samples: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     fractions of the field's size, float (K,)) lie on (:func:`_bare_lights`)."""
     design = np.stack([np.ones_like(xs), xs, ys], axis=1)  # (K, 3)
     trios = _trios(len(xs))  # (T, 3)
-    ok = (np.ptp(ys[trios], axis=1) > 0) & (np.abs(np.linalg.det(design[trios])) > 1e-9)
     # (all three on one row: the plane's tilt across the board is not given)
+    ok = _trios_spanning(xs.tobytes(), ys.tobytes(), xs.dtype.str, ys.dtype.str).copy()
     chroma = samples[trios, 1:].mean(axis=1)  # (T, 2)
     ok &= np.linalg.norm(samples[trios, 1:] - chroma[:, None], axis=2).max(axis=1) <= 0.5 * _BARE_DELTA
     keep: np.ndarray | None = None
@@ -968,6 +1004,19 @@ def _plane(samples: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     return np.concatenate([coef, samples[keep, 1:].mean(axis=0)])
 
 
+@functools.lru_cache(maxsize=8)
+def _trios_spanning(xs: bytes, ys: bytes, x_type: str, y_type: str) -> np.ndarray:
+    """Which of :func:`_trios` span a plane (bool (T,)): not all on one row, not on one line -- of
+    the sample places alone (``xs, ys`` as bytes of arrays of dtypes ``x_type, y_type``), which a
+    calibrated camera's frames share, so kept."""
+    x, y = np.frombuffer(xs, x_type), np.frombuffer(ys, y_type)
+    design = np.stack([np.ones_like(x), x, y], axis=1)
+    trios = _trios(len(x))
+    ok = (np.ptp(y[trios], axis=1) > 0) & (np.abs(np.linalg.det(design[trios])) > 1e-9)
+    ok.flags.writeable = False
+    return ok
+
+
 @functools.cache
 def _trios(k: int) -> np.ndarray:
     """Every three of ``k`` indices, int (k choose 3, 3)."""
@@ -990,11 +1039,12 @@ def _light_at(planes: np.ndarray, xy: tuple[float, float], shape: tuple[int, ...
     over the two colours (a lamp to one side scales every colour alike); 1 where unknown."""
     height, width = shape[:2]
     ratios = []
-    for l0, lx, ly in planes[:, :3]:
+    # (plain floats: the same double arithmetic as numpy's scalars, without their overhead)
+    for l0, lx, ly in planes[:, :3].tolist():
         here, mean = l0 + lx * xy[0] / width + ly * xy[1] / height, l0 + 0.5 * (lx + ly)
         if here > 1.0 and mean > 1.0:
             ratios.append(here / mean)
-    return float(np.clip(np.mean(ratios), 0.5, 2.0)) if ratios else 1.0
+    return min(max(sum(ratios) / len(ratios), 0.5), 2.0) if ratios else 1.0
 
 
 def _field_colour(lab: np.ndarray, geom: BoardGeometry) -> np.ndarray:
@@ -1039,10 +1089,6 @@ def _consensus(samples: np.ndarray) -> np.ndarray:
     return (samples * w).sum(axis=-2) / np.maximum(w.sum(axis=-2), 1.0)
 
 
-# (a channel's offset in an (H, W, 3) image's flat index, as a column against a row of samples)
-_CHANNELS = np.arange(3, dtype=np.intp)[:, None]
-
-
 def _disc_colours(lab: np.ndarray, cx: np.ndarray, cy: np.ndarray, k: int) -> np.ndarray:
     """Median Lab colour within ``k`` pixels of each centre, float (..., 3) for centres of shape (...).
 
@@ -1055,10 +1101,10 @@ def _disc_colours(lab: np.ndarray, cx: np.ndarray, cy: np.ndarray, k: int) -> np
     xi = np.clip(np.rint(np.asarray(cx)[..., None] + ox.ravel()), 0, w - 1).astype(np.intp)
     yi = np.clip(np.rint(np.asarray(cy)[..., None] + oy.ravel()), 0, h - 1).astype(np.intp)
     # the 13th of 25 samples by partition: np.median's own checks cost more than the sort here.
-    # Gathered channel first, (..., 3, 25): a partition along the last, contiguous axis is several
-    # times faster than along the one before it
-    at = (yi * w + xi)[..., None, :] * 3 + _CHANNELS
-    samples = np.ascontiguousarray(lab).reshape(-1)[at]
+    # Gathered as whole pixels, then channel first, (..., 3, 25): a partition along the last,
+    # contiguous axis is several times faster than along the one before it
+    pixels = np.ascontiguousarray(lab).reshape(-1, 3).take(yi * w + xi, axis=0)  # (..., 25, 3)
+    samples = np.ascontiguousarray(pixels.swapaxes(-1, -2))
     return np.partition(samples, 12, axis=-1)[..., 12]
 
 
@@ -1206,10 +1252,13 @@ def _outline_fits(gx: np.ndarray, gy: np.ndarray, centre: tuple[float, float], r
         g1, g2 = gx[yi, xi], gy[yi, xi]
         nor = np.abs(g1 * nx + g2 * ny)
         tan = np.abs(g2 * nx - g1 * ny)
-        hit = ((nor > _EDGE) & (nor > _NORMAL_RATIO * tan)).any(axis=-1)
+        edge = (nor > _EDGE) & (nor > _NORMAL_RATIO * tan)
+        hit = edge[..., 0] | edge[..., 1]  # either of the two samples
         shown = (at >= x_range[0]) & (at <= x_range[1]) & (py[..., 0] >= 0) & (py[..., 0] <= h - 1)
-        n = shown.sum(axis=axis)
-        frac = (hit & shown).sum(axis=axis) / np.maximum(n, 1)
+        # (the counts over the trailing ``axis``, as one flat axis: numpy's sum over short axes is slow)
+        flat = shown.shape[: -len(axis)] + (-1,)
+        n = _count_true(shown.reshape(flat))
+        frac = _count_true((hit & shown).reshape(flat)) / np.maximum(n, 1)
         return np.where(n >= 0.5 * np.prod([hit.shape[a] for a in axis]), frac, 0.0)
 
     off = np.array([-1.0, 0.5], np.float32)  # as ring_scores: either side of a blurred edge

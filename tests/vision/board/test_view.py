@@ -93,3 +93,20 @@ def test_gradients_in_bands_are_the_whole_fields() -> None:
     for w, p in zip(whole, part, strict=True):
         assert np.array_equal(w[:, inside], p[:, inside])
         assert not p[:, ~inside].any()
+
+
+def test_colour_gradient_keeps_its_results_past_the_next_call() -> None:
+    """colour_gradient works in scratch planes, but what it returns is its own: a second frame's
+    gradient leaves the first's as it was (and each equals a fresh call's, bit for bit)."""
+    from vision.board.view import colour_gradient
+
+    first = FieldView(_board({(2, True): (LIGHT, 3)}), _geometry()).lab
+    second = FieldView(_board({(7, False): (DARK, 4)}), _geometry()).lab
+    gx, gy = colour_gradient(first)
+    kept = gx.copy(), gy.copy()
+    other = colour_gradient(second)
+    assert np.array_equal(gx, kept[0]) and np.array_equal(gy, kept[1])
+    assert not np.array_equal(other[0], gx)
+    again = colour_gradient(first)
+    assert gx.tobytes() == again[0].tobytes() and gy.tobytes() == again[1].tobytes()
+    assert np.shares_memory(again[0], gx) is False and np.shares_memory(again[1], gy) is False

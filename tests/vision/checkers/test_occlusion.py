@@ -230,3 +230,18 @@ def test_a_stack_without_rims_explains_nothing() -> None:
     mask = foreign_mask(view, geom, unsure, radius)
     assert mask[y, x] == 255
     assert np.count_nonzero(mask) - np.count_nonzero(sure) >= 0.8 * len(stacks[i].centres) * np.pi * radius**2
+
+
+def test_median_of_strips_is_numpys() -> None:
+    """The bare model's median of a list of strips (a network of minima and maxima) has np.median's
+    values over the stacked strips, for even and odd counts, ties included."""
+    import numpy as np
+
+    from vision.checkers.occlusion import _median_of
+
+    rng = np.random.default_rng(1)
+    for n in (12, 11, 3, 2, 1):
+        ints = [rng.integers(0, 40, (5, 7, 3)).astype(np.float32) for _ in range(n)]  # many ties
+        assert np.array_equal(_median_of(ints), np.median(np.stack(ints, axis=-1), axis=-1))
+        reals = [rng.normal(50, 20, (4, 3)).astype(np.float32)[::-1] for _ in range(n)]  # views
+        assert np.array_equal(_median_of(reals), np.median(np.stack(reals, axis=-1), axis=-1))

@@ -381,3 +381,14 @@ def test_a_piles_reach_steps_from_a_layers_checker_to_the_columns_next_whole_one
     score[:] = 0.0
     score[(ys == 26) | (ys == 80)] = 1.0
     assert _reach(score, ys, d, 190.0, inside, xs, start) == 26.0
+
+
+def test_median_gap_is_numpys() -> None:
+    """A column's median gap, taken in Python, is np.median's of np.diff, bit for bit."""
+    from vision.checkers.stacks import _median_gap
+
+    rng = np.random.default_rng(5)
+    for n in (2, 3, 4, 5, 6):
+        for _ in range(200):
+            column = sorted((rng.random(n) * 200.0).tolist())
+            assert _median_gap(column) == float(np.median(np.diff(column)))
