@@ -49,20 +49,31 @@ def combine(classic: np.ndarray, conf: np.ndarray, probs: np.ndarray, sure: floa
 
 def choose_rule(part: Strips, probs: np.ndarray) -> tuple[float, float, float]:
     """(sure, unsure, score) of the rule that counts ``part`` best, the score being the mean over
-    its groups of each group's share right (each board family counts alike, however many photos);
-    the classical counts alone unless a rule does strictly better. Sees only ``part``: the caller
-    leaves the scored family out of it."""
+    its groups of each group's share right (each board family counts alike, however many photos).
+    Scores within one strip of the best (one point of the smallest group: a difference one fold's
+    network can make by chance) are a tie, won by the rule that takes the network's count on the
+    fewest strips, the classical counts alone (none) first, then the stricter thresholds: a rule
+    must count clearly better to trust the network more. Sees only ``part``: the caller leaves the
+    scored family out of it."""
     masks = [part.group == g for g in sorted(set(part.group))]
+    if not masks:
+        return (*CLASSICAL_ONLY, 0.0)
+    margin = max(1.0 / (int(m.sum()) * len(masks)) for m in masks)
 
     def score(counts: np.ndarray) -> float:
         return float(np.mean([(counts[m] == part.count[m]).mean() for m in masks]))
 
-    best = (*CLASSICAL_ONLY, score(part.classic))
+    # (score, strips taken from the network, -sure, unsure) of each rule
+    rules = [(score(part.classic), 0, -CLASSICAL_ONLY[0], CLASSICAL_ONLY[1])]
+    net = probs.argmax(1)
     for sure, unsure in itertools.product(_SURE, _UNSURE):
-        acc = score(combine(part.classic, part.conf, probs, sure, unsure))
-        if acc > best[2] + 1e-9:
-            best = (sure, unsure, acc)
-    return best
+        take = (probs.max(1) >= sure) & (part.conf < unsure) & (net != part.classic)
+        rules.append((score(combine(part.classic, part.conf, probs, sure, unsure)), int(take.sum()),
+                      -sure, unsure))
+    best = max(r[0] for r in rules)
+    acc, _, neg_sure, unsure = min((r for r in rules if r[0] >= best - margin - 1e-9),
+                                   key=lambda r: r[1:])
+    return -neg_sure, unsure, acc
 
 
 def inner_groups(families: list[str], held: str, k: int) -> list[list[str]]:

@@ -1,7 +1,7 @@
 """Leave one board out: the stack counter scored on each board family it was not trained on.
 
-``python -m training.stacks_lobo [--data build/stacks] [--tune 4] [--inner 3] [--quick]``
-(``make lobo-stacks``)
+``python -m training.stacks_lobo [--data build/stacks] [--tune 4] [--inner 3] [--quick] [--rescore]``
+(``make lobo-stacks``; ``--rescore``: the table again from the counts and networks the last run kept)
 
 For each board family of the real photos (:data:`training.stacks_data.FAMILIES`, and the webcam
 board as one): the render-trained network (``pretrained.pt`` of ``python -m training.stacks_cnn``)
@@ -67,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--inner", type=int, default=3,
                     help="inner folds per family for its rule (0: the other folds' networks, which saw it)")
+    ap.add_argument("--rescore", action="store_true",
+                    help="no training: the counts and networks an earlier run kept under <data>/lobo")
     a = ap.parse_args(argv)
     command = "python -m training.stacks_lobo " + shlex.join(sys.argv[1:] if argv is None else argv)
     torch.set_num_threads(a.threads)
@@ -76,7 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     train_r, _ = split_renders(renders)
     base = StackCNN()
     pre = Path(a.data) / "pretrained.pt"
-    if pre.exists():
+    if a.rescore:
+        pass  # (every count comes from the earlier run)
+    elif pre.exists():
         base.load_state_dict(torch.load(pre))
     else:
         base = pretrain(train_r, 10)
@@ -94,8 +98,17 @@ def main(argv: list[str] | None = None) -> int:
     folds.mkdir(parents=True, exist_ok=True)
     # pass 1: each family's points counted by a network that never saw the family
     held_probs = np.zeros((len(real.count), network.N_COUNTS), np.float32)
+    # every count behind the table, so that a change of the rule's choice is scored without training
+    kept_path = folds / "probs.npz"
+    if a.rescore and not kept_path.exists():
+        print(f"no counts of an earlier run in {kept_path}: run without --rescore first", file=sys.stderr)
+        return 2
+    kept = dict(np.load(kept_path)) if a.rescore else {}
     for fam in families:
         held = real.group == fam
+        if a.rescore:
+            held_probs[held] = kept["held"][held]
+            continue
         print(f"fold {fam}: {int(held.sum())} points held out, fine-tuning on {int((~held).sum())} real "
               f"({time.time() - t0:.0f} s)", flush=True)
         model = fit(base, train_r, real.take(~held), tune, log=False)
@@ -111,13 +124,16 @@ def main(argv: list[str] | None = None) -> int:
         row.net_ok = int((held_probs[held].argmax(1) == part.count).sum())
         others = np.isin(real.group, families) & ~held
         probs = held_probs
-        if a.inner and others.any():
+        if a.inner and others.any() and a.rescore:
+            probs = kept[f"inner-{fam}"]
+        elif a.inner and others.any():
             # the rule's counts come from networks trained without this family too
             probs = np.zeros_like(held_probs)
             for group in inner_groups(families, fam, a.inner):
                 inside = np.isin(real.group, group)
                 model = fit(base, train_r, real.take(~held & ~inside), tune, log=False)
                 probs[inside] = predict(model, real.x[inside])
+            kept[f"inner-{fam}"] = probs
         sure, unsure, _ = (choose_rule(real.take(others), probs[others]) if others.any()
                            else (*CLASSICAL_ONLY, 0.0))
         row.rule = (sure, unsure)
@@ -131,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
                     with reader_with(n, s, u):
                         row.add(key, *read_scores(read_photo(path), lab))
         rows.append(row)
+    if not a.rescore:
+        np.savez_compressed(kept_path, held=held_probs, **{k: v for k, v in kept.items() if k != "held"})
     done = np.isin(real.group, families)
     shipped = choose_rule(real.take(done), held_probs[done])
     if len(families) > 1:

@@ -43,11 +43,34 @@ def test_the_rule_stays_classical_unless_the_network_helps() -> None:
 
 
 def test_the_rule_takes_the_network_where_the_classical_counter_errs_unsure() -> None:
-    # family a: the classical counter is wrong and unsure on one strip, the network right and sure
-    part = _strips([2, 4, 0], [2, 1, 0], [0.9, 0.2, 0.9], ["a", "a", "b"])
-    sure, unsure, score = choose_rule(part, _probs([2, 4, 0], 0.95))
+    # family a: the classical counter is wrong and unsure on two strips, the network right and sure
+    part = _strips([2, 4, 3, 1, 0, 0, 1, 1], [2, 1, 0, 1, 0, 0, 1, 1], [0.9, 0.2, 0.2, 0.9] + [0.9] * 4,
+                   ["a"] * 4 + ["b"] * 4)
+    sure, unsure, score = choose_rule(part, _probs([2, 4, 3, 1, 0, 0, 1, 1], 0.95))
     assert sure <= 0.95 and 0.2 < unsure <= 0.9
     assert score == 1.0
+
+
+def test_a_gain_of_one_strip_is_no_reason_to_trust_the_network() -> None:
+    # the network mends one strip of family a and is as sure of a wrong count elsewhere: within one
+    # strip of the best, the classical counts alone stay
+    part = _strips([2, 4, 1, 1, 0, 0, 1, 1], [2, 1, 1, 1, 0, 0, 1, 1], [0.9, 0.2, 0.9, 0.9] + [0.9] * 4,
+                   ["a"] * 4 + ["b"] * 4)
+    assert choose_rule(part, _probs([2, 4, 1, 1, 0, 0, 1, 1], 0.95))[:2] == CLASSICAL_ONLY
+
+
+def test_among_rules_that_count_alike_the_one_taking_fewest_network_counts_wins() -> None:
+    # two strips of family a mended by a sure network; in family b a less sure network mends one
+    # unsure classical count and breaks another: a looser rule counts as well, trusting it more
+    count = [2, 4, 3, 1, 0, 2, 1, 1]
+    part = _strips(count, [2, 1, 0, 1, 0, 0, 1, 1], [0.9, 0.2, 0.2, 0.9, 0.9, 0.4, 0.4, 0.9],
+                   ["a"] * 4 + ["b"] * 4)
+    probs = _probs(count, 0.95)
+    probs[5] = _probs([2], 0.65)[0]
+    probs[6] = _probs([5], 0.65)[0]
+    sure, unsure, score = choose_rule(part, probs)
+    assert score == 1.75 / 2
+    assert sure > 0.65 or unsure <= 0.4
 
 
 def test_reader_with_puts_back_the_shipped_network_and_rule() -> None:

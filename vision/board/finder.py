@@ -99,6 +99,9 @@ _MIN_SCORE = 0.25
 _MIN_BROKEN_FINAL = 0.15
 # A field is judged by the triangles it holds once one finalist holds this many tips (two rows' worth).
 _MIN_SUPPORT = 8
+# The column alignment compares the colours this many point widths either side of a column (out
+# to half a point: a triangle's own half and the field beside its tip).
+_MIRROR_REACH = (0.15, 0.25, 0.35, 0.45)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1300,37 +1303,66 @@ def _align_columns(image: np.ndarray, geom: BoardGeometry) -> BoardGeometry:
     """Shift and stretch each half's six point columns onto the triangles' axes.
 
     Near the tips (0.2-0.38 of the height from each edge) the triangles are narrow and seldom
-    covered: the column profile of the colour distance from the field peaks on their axes. Per half,
-    the comb of six columns (offset within 0.35 of a point, spacing within 8 %) that sits on the
-    highest profile wins. Corrects a fitted board whose hidden corner (black checkers on a black
-    point against a black frame) left the columns a fraction of a point off.
+    covered. There the column profile is the colour distance from the field's own colour (taken
+    from the middle tenth of the field, between the rows' tips: where long triangles fill most of
+    the tip bands, the bands' own median is the points' colour) less the colour's asymmetry about
+    the column, up to half a point either side: a triangle is mirror-symmetric about its axis,
+    while the gap between two tips has a triangle of each colour beside it. Per half, the comb of
+    six columns (offset within 0.35 of a point, spacing within 8 %) that sits on the highest
+    profile wins. Corrects a fitted board whose hidden corner (black checkers on a black point
+    against a black frame) left the columns a fraction of a point off.
     """
     if geom.bar is None:
         return geom
     rect = geom.rectify(image)
     lab = cv2.cvtColor(cv2.GaussianBlur(rect, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     height, width = lab.shape[:2]
-    rows = np.r_[int(0.2 * height) : int(0.38 * height), int(0.62 * height) : int(0.8 * height)]
+    # (every second row: the medians over a band's rows need no more)
+    rows = np.r_[int(0.2 * height) : int(0.38 * height) : 2, int(0.62 * height) : int(0.8 * height) : 2]
     band = lab[rows]  # (R, W, 3)
-    field = np.median(band.reshape(-1, 3), axis=0)
-    prof = np.median(np.linalg.norm(band - field, axis=2), axis=0)  # (W,)
+    field = np.median(lab[int(0.45 * height) : int(0.55 * height) : 2].reshape(-1, 3), axis=0)
+    prof = _median_distance(band, field)  # (W,)
+    reach = [int(round(d * POINT_PX)) for d in _MIRROR_REACH]
+    # (the view's end columns repeated beyond it, as a clamped sample would read them)
+    pad = max(reach, default=0)
+    wide = np.pad(band, ((0, 0), (pad, pad), (0, 0)), mode="edge")
+    for k in reach:
+        left, right = wide[:, pad - k : pad - k + width], wide[:, pad + k : pad + k + width]
+        prof -= _median_distance(left, right) / len(reach)
     prof = cv2.blur(prof.reshape(1, -1).astype(np.float32), (5, 1)).ravel()
-    xs = np.arange(width, dtype=np.float64)
     cols = list(geom.columns)
     for half, x0 in ((0, 0.0), (1, geom.bar[1])):
-        best, best_v = None, -1.0
-        for off in np.arange(-0.35, 0.351, 0.05) * POINT_PX:
-            for sp in np.arange(0.92, 1.081, 0.02) * POINT_PX:
-                c = x0 + off + (np.arange(6) + 0.5) * sp
-                if c[0] < 0 or c[-1] > width - 1:
-                    continue
-                v = float(np.interp(c, xs, prof).sum())
-                if v > best_v:
-                    best, best_v = c, v
+        best = _comb(prof, x0)
         if best is not None:
             cols[6 * half : 6 * half + 6] = [float(v) for v in best]
     return BoardGeometry(geom.homography, geom.size, tuple(cols), geom.bar, geom.image_size, geom.score,
                          geom.corners)
+
+
+def _median_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per column, the median over the rows of the colour distance between ``a`` (float32 (R, W,
+    3)) and ``b`` (the same shape, or one colour): float32 (W,) (the median of the squares, then
+    its root: the same order, without a root per pixel)."""
+    d = a - b
+    return np.sqrt(np.median(np.einsum("rwc,rwc->rw", d, d), axis=0))
+
+
+def _comb(prof: np.ndarray, x0: float) -> np.ndarray | None:
+    """The comb of six columns from ``x0`` (offset within 0.35 of a point, spacing within 8 %) that
+    sits on the highest ``prof`` (float (W,), a column profile of the rectified field); None where
+    none fits in it."""
+    width = prof.size
+    xs = np.arange(width, dtype=np.float64)
+    best, best_v = None, -np.inf
+    for off in np.arange(-0.35, 0.351, 0.05) * POINT_PX:
+        for sp in np.arange(0.92, 1.081, 0.02) * POINT_PX:
+            c = x0 + off + (np.arange(6) + 0.5) * sp
+            if c[0] < 0 or c[-1] > width - 1:
+                continue
+            v = float(np.interp(c, xs, prof).sum())
+            if v > best_v:
+                best, best_v = c, v
+    return best
 
 
 def _geometry(quad: np.ndarray, gap: float | None, image_size: tuple[int, int],

@@ -20,7 +20,7 @@ import functools
 import cv2
 import numpy as np
 
-__all__ = ["VALUES", "read_face", "score_face"]
+__all__ = ["VALUES", "read_face", "score_face", "shows_figure"]
 
 VALUES = (2, 4, 8, 16, 32, 64)
 # Figures a cube never shows but a score card or a clock beside the board does: when one of these
@@ -125,6 +125,28 @@ def score_face(face: np.ndarray) -> dict[int, float]:
     return best
 
 
+def _cut(image: np.ndarray, to_plane: np.ndarray, centre: tuple[float, float], side: float,
+         angle: float) -> np.ndarray:
+    """A cube's face cut out of ``image`` (see :func:`read_face`): grey uint8 (_FACE_PX, _FACE_PX)."""
+    a = np.deg2rad(angle)
+    u = np.array([np.cos(a), np.sin(a)]) * side / _FACE_PX
+    v = np.array([-np.sin(a), np.cos(a)]) * side / _FACE_PX
+    c = np.asarray(centre, np.float64) - (u + v) * _FACE_PX / 2
+    face_to_plane = np.array([[u[0], v[0], c[0]], [u[1], v[1], c[1]], [0, 0, 1]])
+    image_to_face = np.linalg.inv(face_to_plane) @ to_plane
+    face = cv2.warpPerspective(image, image_to_face, (_FACE_PX, _FACE_PX), flags=cv2.INTER_LINEAR)
+    if face.ndim == 3:
+        face = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
+    return face
+
+
+def shows_figure(image: np.ndarray, to_plane: np.ndarray, centre: tuple[float, float], side: float,
+                 angle: float) -> bool:
+    """Whether a square's face (placed as for :func:`read_face`) carries a figure or logo at all,
+    read or not: a cube's face always does, a plain block (a tray's stop, a hinge) never."""
+    return side > 2 and _figure(_cut(image, to_plane, centre, side, angle)) is not None
+
+
 def read_face(image: np.ndarray, to_plane: np.ndarray, centre: tuple[float, float], side: float,
               angle: float) -> int | None:
     """The value on a cube's face, or None when it cannot be read (see the module docstring).
@@ -135,16 +157,7 @@ def read_face(image: np.ndarray, to_plane: np.ndarray, centre: tuple[float, floa
     """
     if side <= 2:
         return None
-    a = np.deg2rad(angle)
-    u = np.array([np.cos(a), np.sin(a)]) * side / _FACE_PX
-    v = np.array([-np.sin(a), np.cos(a)]) * side / _FACE_PX
-    c = np.asarray(centre, np.float64) - (u + v) * _FACE_PX / 2
-    face_to_plane = np.array([[u[0], v[0], c[0]], [u[1], v[1], c[1]], [0, 0, 1]])
-    image_to_face = np.linalg.inv(face_to_plane) @ to_plane
-    face = cv2.warpPerspective(image, image_to_face, (_FACE_PX, _FACE_PX), flags=cv2.INTER_LINEAR)
-    if face.ndim == 3:
-        face = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
-    scores = score_face(face)
+    scores = score_face(_cut(image, to_plane, centre, side, angle))
     if not scores:
         return None
     other = scores.pop(-1, -1.0)

@@ -11,8 +11,9 @@ owner).
 The face is read by :mod:`vision.cube.face` (figures 2-64 matched against figures drawn in several
 fonts, at the four quarter turns); a face it cannot read -- a maker's logo, shown by an undoubled cube
 instead of 64 -- gives ``value`` None. Of several squares found, the nearest the field (within a tray's reach)
-whose face reads as a value is taken, else the nearest (score cards and clocks stand further out;
-figures no cube shows, as theirs, are refused by the face reader).
+whose face reads as a value is taken, else the nearest whose face shows a mark at all (score cards
+and clocks stand further out; figures no cube shows, as theirs, are refused by the face reader; a
+plain square, as a tray's stop block, is the board's own: a cube's face always shows a figure or logo).
 
 A cube of its place's own colour (a black cube with gold figures in a black tray, on a black table)
 shows no square, only its figure: when no square reads, figure-sized blobs alone on a plain ground
@@ -25,7 +26,7 @@ import cv2
 import numpy as np
 
 from vision.board.geometry import POINT_PX, BoardGeometry
-from vision.cube.face import read_face
+from vision.cube.face import read_face, shows_figure
 from vision.reading import CubeReading
 
 __all__ = ["find_cube"]
@@ -214,9 +215,13 @@ def find_cube(image: np.ndarray, geom: BoardGeometry, checker_radius: float) -> 
         got = {v for v in reads if v is not None}
         if len(got) == 1 and sum(v is not None for v in reads) >= 2:
             return _reading(geom, cand, got.pop(), pad)
-    if not found:
-        return None
-    return _reading(geom, found[0], None, pad)
+    # else the nearest square whose face is marked (a logo, a figure too blurred to read): a plain
+    # square is the board's own (a tray's stop block, a hinge), for a cube's face always shows one
+    to_plane = shift @ geom.homography
+    for cand in found:
+        if shows_figure(image, to_plane, (cand[1], cand[2]), cand[3], cand[4]):
+            return _reading(geom, cand, None, pad)
+    return None
 
 
 def _value(image: np.ndarray, geom: BoardGeometry, shift: np.ndarray,

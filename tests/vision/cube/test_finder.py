@@ -153,3 +153,51 @@ def test_unlike_and_median_colour_match_the_float_measures(seed: int) -> None:
     whole = _median_colour(lab)
     assert np.array_equal(whole, np.median(lab.reshape(-1, 3).astype(np.float32), axis=0))
     assert np.array_equal(_unlike(lab, whole), _float_unlike(lab, whole))
+
+
+@pytest.mark.parametrize("angle", [0.0, 40.0])
+def test_a_face_shows_a_figure_a_plain_block_none(angle: float) -> None:
+    """A cube's face always carries a mark, read or not (a logo as a figure); a tray's plain stop block
+    of a cube's size carries none."""
+    from vision.cube.face import shows_figure
+
+    img = np.full((110, 110, 3), (60, 90, 120), np.uint8)
+    draw.cube(img, 55, 55, 40, 64, angle, "logo")
+    assert shows_figure(img, np.eye(3), (55.0, 55.0), 40.0, angle % 90)
+    draw.cube(img, 55, 55, 40, 8, angle, "light_on_dark")
+    assert shows_figure(img, np.eye(3), (55.0, 55.0), 40.0, angle % 90)
+    block = np.full((110, 110, 3), (60, 90, 120), np.uint8)
+    block[35:75, 35:75] = (25, 25, 28)
+    noise = np.random.default_rng(0).normal(0, 3, block.shape)
+    block = np.clip(block + noise, 0, 255).astype(np.uint8)
+    assert not shows_figure(block, np.eye(3), (55.0, 55.0), 40.0, 0.0)
+
+
+def test_a_plain_block_nearer_the_field_is_not_the_unread_cube() -> None:
+    """boards-real test2.jpg: a tray's plain black stop block, of a cube's size and nearer the field
+    than the cube (whose face did not read), was taken for it once the checkers' radius was measured
+    right. A cube's face shows a mark; the block's does not."""
+    spec = dataclasses.replace(starting_spec("tournament"), cube_value=64, cube_position="top",
+                               cube_face="logo", cube_angle=10.0)
+    r = render(spec, size=(1280, 720), view="perspective", camera=CAMERA, seed=2)
+    calib = calibrate(r.image)
+    assert calib is not None
+    geom = calib.geometry
+    radius = count_stacks(geom.rectify(r.image), geom)[0].radius
+    alone = find_cube(r.image, geom, radius)
+    assert alone is not None and alone.image_xy is not None and alone.value is None
+    # the block (grey on the black tray): the cube mirrored about the field's middle, nearer the field
+    (cx, cy), = geom.to_rectified(np.array([alone.image_xy]))
+    width = geom.size[0]
+    past = -cx if cx < 0 else cx - width
+    bx = width + 0.7 * past if cx < 0 else -0.7 * past
+    side = 1.7 * radius
+    corners = np.array([[bx - side / 2, cy - side / 2], [bx + side / 2, cy - side / 2],
+                        [bx + side / 2, cy + side / 2], [bx - side / 2, cy + side / 2]])
+    img = r.image.copy()
+    import cv2
+
+    cv2.fillConvexPoly(img, np.round(geom.to_image(corners)).astype(np.int32), (150, 150, 150))
+    got = find_cube(img, geom, radius)
+    assert got is not None and got.image_xy is not None
+    assert abs(got.image_xy[0] - alone.image_xy[0]) < 5 and abs(got.image_xy[1] - alone.image_xy[1]) < 5
