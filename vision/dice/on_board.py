@@ -163,11 +163,15 @@ _ISOLATION_MIN = 0.8
 # At most this many pips are considered per frame (strongest first).
 _MAX_PIPS = 200
 # The coarse look (_gate): blobs at least this strong (grey units, scale-normalised) and this round
-# at half the view's size mark where the view is searched; it is made only when the pip scale is at
-# least _GATE_SIGMA view px (half of it is then still a blob of a pixel or more).
+# at half the view's size mark where the view is searched. It looks at the input a pyramid step down,
+# so it is made only where the input itself holds the smallest pips at _GATE_SIGMA px or more (their
+# scale in input px: the view's pip scale times its source px), the least scale the view is built
+# for: an octave down they are then half that, as the coarse filter is. Where the input is coarser
+# (the view came down to its own pixels to reach the pips), half of it keeps a third of a small
+# pip's strength or less, under the coarse floor: the whole view is read.
 _GATE_MIN = 30.0
 _GATE_ROUND = 0.25
-_GATE_SIGMA = 1.1
+_GATE_SIGMA = _PIP_PX
 # Each place the gate marks is searched in a box this many checker radii round it (a face's centre
 # lies within half a die of any of its pips, and its checks reach a die's edge and a half past it);
 # when the boxes cover more than _WHOLE_SHARE of the view, the whole view is searched instead.
@@ -743,10 +747,11 @@ def _gate(image: np.ndarray, frame: _Frame, masked: list[tuple[float, float, flo
     at half the pip scale) at least ``_GATE_MIN`` strong and ``_GATE_ROUND`` round, off the masked
     discs and the cube (``masked``, ``cube``: whole-view px). Returns the blobs' centres in whole-view
     px and the view's exposure gain (:func:`_gain`), or None when the pips are too small to be seen at half
-    size (``sigma``, the pip scale in view px, below ``_GATE_SIGMA``): then the whole view is read.
+    size (``sigma``, the pip scale in view px, times ``frame.source`` below ``_GATE_SIGMA`` input px):
+    then the whole view is read.
     A loose look: every pip of a die that the full search reads is much stronger than the gate asks.
     ``scan``: the frame's shared work (the coarse blobs, whatever is masked)."""
-    if sigma < _GATE_SIGMA:
+    if sigma * frame.source < _GATE_SIGMA:
         return None
     key = (frame.hom.tobytes(), frame.size, sigma)
     coarse = None if scan is None else scan.gates.get(key)

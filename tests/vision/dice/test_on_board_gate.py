@@ -58,3 +58,17 @@ def test_the_gated_search_reads_what_the_whole_view_reads(
         assert gated == whole, (style, seed)
         seen += len(whole)
     assert seen  # some dice were read at all
+
+
+def test_the_coarse_look_runs_only_where_the_input_holds_the_pips_at_the_pip_scale() -> None:
+    # the coarse look halves the input: the smallest pips' scale in input px (the view's pip scale
+    # times its source px) must be the view's least pip scale, or the whole view is read (None)
+    image = np.full((90, 160, 3), 128, np.uint8)
+
+    def frame(source: float) -> bd._Frame:
+        return bd._Frame(1.0, (0.0, 0.0), (160, 90), np.eye(3), source)
+
+    assert bd._gate(image, frame(1.0), [], None, 1.138) is None  # a webcam frame at 0.6 size
+    assert bd._gate(image, frame(0.54), [], None, 1.8) is None  # a view sharper than its input
+    assert bd._gate(image, frame(1.0), [], None, bd._PIP_PX) is not None  # just enough
+    assert bd._gate(image, frame(1.52), [], None, bd._PIP_PX) is not None  # a 1600x900 webcam frame

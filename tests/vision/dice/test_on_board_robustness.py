@@ -154,7 +154,7 @@ FLOOR_SAMPLE = 30
 @pytest.mark.parametrize("name", list(PERTURBATIONS))
 def test_no_wrong_roll_on_perturbed_webcam_frames(name: str) -> None:
     """Every labelled webcam frame under one perturbation: no wrong roll, right rolls at least the
-    floor (FLOORS: one under the rolls measured 16:05 UTC, of 28). Dice of 8-11 px edges (the
+    floor (FLOORS: one under the rolls measured 12:42 UTC, of 28). Dice of 8-11 px edges (the
     2024 games) are not read at x0.6 (below 7.5 px a six's pips merge) nor their sixes under blur."""
     t = _sweep(_frames(every=1), [name])[name]
     assert t.wrong == 0, t.notes
@@ -163,10 +163,10 @@ def test_no_wrong_roll_on_perturbed_webcam_frames(name: str) -> None:
     assert t.right >= FLOORS[name], (t.right, t.scored)
 
 
-# measured 16:05 UTC (right of 28): dark55 28, dark40 28, bright 28, warm 28, cool 28, x0.6 15,
-# x0.75 21, x1.5 28, x2 28, turn90/180/270 28, jpeg40 21, jpeg60 27, jpeg90 28, blur1 15, blur1.5 15
+# measured 12:42 UTC (right of 28): dark55 28, dark40 28, bright 28, warm 28, cool 28, x0.6 15,
+# x0.75 23, x1.5 28, x2 28, turn90/180/270 28, jpeg40 21, jpeg60 27, jpeg90 28, blur1 15, blur1.5 15
 FLOORS: dict[str, int] = {
-    "dark55": 27, "dark40": 27, "bright": 27, "warm": 27, "cool": 27, "x0.6": 14, "x0.75": 20,
+    "dark55": 27, "dark40": 27, "bright": 27, "warm": 27, "cool": 27, "x0.6": 14, "x0.75": 22,
     "x1.5": 27, "x2": 27, "turn90": 27, "turn180": 27, "turn270": 27, "jpeg40": 20, "jpeg60": 26,
     "jpeg90": 27, "blur1": 14, "blur1.5": 14,
 }
