@@ -395,10 +395,15 @@ def _edge_energy(mag: np.ndarray, quad: np.ndarray, samples: np.ndarray) -> floa
 def _edge_energies(mag: np.ndarray, quads: list[np.ndarray], samples: list[np.ndarray]) -> list[float]:
     """:func:`_edge_energy` of each quad with its samples (the same number for all), in one array
     pass: a fit tries many fields, and per-field numpy calls were most of its cost."""
-    pts = np.stack([
-        cv2.perspectiveTransform(smp.reshape(-1, 1, 2).astype(np.float32),
-                                 cv2.getPerspectiveTransform(_UNIT, qq.astype(np.float32))).reshape(-1, 2)
-        for qq, smp in zip(quads, samples, strict=True)])  # (fields, samples, 2)
+    n = len(samples[0])
+    pts = np.empty((len(quads), n, 1, 2), np.float32)
+    last, src = None, None
+    for i, (qq, smp) in enumerate(zip(quads, samples, strict=True)):
+        if smp is not last:  # (a fit's trials mostly share their samples: converted once)
+            last, src = smp, smp.reshape(-1, 1, 2).astype(np.float32)
+        # each field's points mapped straight into its rows of the batch (no stack)
+        cv2.perspectiveTransform(src, cv2.getPerspectiveTransform(_UNIT, qq.astype(np.float32)), dst=pts[i])
+    pts = pts.reshape(len(quads), n, 2)  # (fields, samples, 2)
     h, w = mag.shape
     x = np.minimum(np.maximum(pts[..., 0], 0), w - 1.001)
     y = np.minimum(np.maximum(pts[..., 1], 0), h - 1.001)
