@@ -7,7 +7,9 @@ of it (dark figures on a light cube or light on dark alike; Otsu's threshold, "A
 method from gray-level histograms", 1979); marks that run round the face (a printed ring, the cube's
 own edge) are dropped. The figure's box, made square, is compared by normalised correlation with
 each value drawn by ``cv2.putText`` in several fonts and weights, at each quarter turn (the cube may
-lie any way round). The best value is kept when its correlation passes ``_MIN_SCORE`` and beats the
+lie any way round); the drawn figures are first brought down to the figure's size in the camera's
+pixels and back, so template and face lack the same detail (a font renderer's pixel-level changes
+then move both alike). The best value is kept when its correlation passes ``_MIN_SCORE`` and beats the
 best *other* value by ``_MARGIN``, and no figure a cube never shows (0, 1, 3, ..., the score cards'
 and clocks' figures) matches better; otherwise the face is unread (None): a maker's logo, shown by an
 undoubled cube in place of 64, or a face too small or blurred to read.
@@ -58,20 +60,51 @@ def _norm(img: np.ndarray) -> np.ndarray | None:
     return v / n if n > 0 else None
 
 
+def _crop_square(img: np.ndarray) -> np.ndarray | None:
+    """A binary figure (uint8, 0/255) cropped to its box and padded square; None when empty."""
+    ys, xs = np.nonzero(img)
+    if len(xs) == 0:
+        return None
+    crop = img[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    h, w = crop.shape
+    side = max(h, w)
+    sq = np.zeros((side, side), np.uint8)
+    sq[(side - h) // 2 : (side - h) // 2 + h, (side - w) // 2 : (side - w) // 2 + w] = crop
+    return sq
+
+
 @functools.lru_cache(maxsize=1)
-def _templates() -> tuple[np.ndarray, np.ndarray]:
-    """(T, _CMP*_CMP) float32 unit templates and their values (T,): each value in each font and two
-    weights, drawn upright."""
+def _glyphs() -> tuple[tuple[np.ndarray, ...], tuple[int, ...]]:
+    """Each value in each font and two weights, drawn upright and large: binary squares, and their
+    values (-1 for figures no cube shows)."""
     rows, vals = [], []
     for value in VALUES + _OTHERS:
         for font in _FONTS:
             for thick in (2, 4):
                 canvas = np.zeros((120, 200), np.uint8)
                 cv2.putText(canvas, str(value), (10, 90), font, 2.4, 255, thick, cv2.LINE_AA)
-                v = _norm((canvas > 127).astype(np.uint8) * 255)
-                if v is not None:
-                    rows.append(v)
+                sq = _crop_square((canvas > 127).astype(np.uint8) * 255)
+                if sq is not None:
+                    rows.append(sq)
                     vals.append(value if value in VALUES else -1)
+    return tuple(rows), tuple(vals)
+
+
+@functools.lru_cache(maxsize=64)
+def _templates(source_px: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """(T, _CMP*_CMP) float32 unit templates and their values (T,). With ``source_px`` (the figure's
+    box side in the camera's pixels, when under _CMP) each glyph first goes the face's way: down to
+    that size and back up, thresholded at half, so the templates lose the detail the face lost (a
+    small 8's waist, which otherwise leaves it nearer a crisp 3 than a crisp 8)."""
+    glyphs, vals = _glyphs()
+    rows = []
+    for sq in glyphs:
+        if 0 < source_px < _CMP:
+            small = cv2.resize(sq, (source_px, source_px), interpolation=cv2.INTER_AREA)
+            big = cv2.resize(small, sq.shape[::-1], interpolation=cv2.INTER_LINEAR)
+            sq = (big > 127).astype(np.uint8) * 255
+        v = _norm(sq)
+        rows.append(v if v is not None else np.zeros(_CMP * _CMP, np.float32))
     return np.stack(rows), np.array(vals)
 
 
@@ -104,14 +137,17 @@ def _figure(face: np.ndarray) -> np.ndarray | None:
     return keep
 
 
-def score_face(face: np.ndarray) -> dict[int, float]:
+def score_face(face: np.ndarray, source_scale: float = 0.0) -> dict[int, float]:
     """Best correlation (-1..1) of each value with the figure on a square grey face (uint8 (N, N)),
     over fonts, weights and quarter turns, and under key -1 the best of figures no cube shows; {}
-    when the face shows no figure."""
+    when the face shows no figure. ``source_scale``: the camera's pixels per face pixel (0: unknown),
+    which tells how much detail the figure can hold (see :func:`_templates`)."""
     fig = _figure(face)
     if fig is None:
         return {}
-    temps, vals = _templates()
+    ys, xs = np.nonzero(fig)
+    box = max(int(ys.max() - ys.min()), int(xs.max() - xs.min())) + 1
+    temps, vals = _templates(max(1, int(round(box * source_scale))) if source_scale > 0 else 0)
     best: dict[int, float] = {}
     for turn in range(4):
         v = _norm(np.ascontiguousarray(np.rot90(fig, turn)))
@@ -157,7 +193,14 @@ def read_face(image: np.ndarray, to_plane: np.ndarray, centre: tuple[float, floa
     """
     if side <= 2:
         return None
-    scores = score_face(_cut(image, to_plane, centre, side, angle))
+    face = _cut(image, to_plane, centre, side, angle)
+    # the camera's pixels per face pixel: the plane's per face pixel times the image's per plane one
+    # (the square root of the homography's local area ratio at the centre)
+    pts = np.array([[centre, (centre[0] + 1, centre[1]), (centre[0], centre[1] + 1)]], np.float64)
+    q = cv2.perspectiveTransform(pts, np.linalg.inv(to_plane))[0]
+    (ax, ay), (bx, by) = q[1] - q[0], q[2] - q[0]
+    area = abs(float(ax * by - ay * bx))
+    scores = score_face(face, side / _FACE_PX * float(np.sqrt(area)))
     if not scores:
         return None
     other = scores.pop(-1, -1.0)
