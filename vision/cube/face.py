@@ -46,14 +46,9 @@ _INK = (0.03, 0.5)
 def _norm(img: np.ndarray) -> np.ndarray | None:
     """A binary figure (uint8, 0/255) cropped to its box, padded square, resized to _CMP, zero mean
     and unit norm as float32 (_CMP*_CMP,); None when empty."""
-    ys, xs = np.nonzero(img)
-    if len(xs) == 0:
+    sq = _crop_square(img)
+    if sq is None:
         return None
-    crop = img[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-    h, w = crop.shape
-    side = max(h, w)
-    sq = np.zeros((side, side), np.uint8)
-    sq[(side - h) // 2 : (side - h) // 2 + h, (side - w) // 2 : (side - w) // 2 + w] = crop
     v = cv2.resize(sq, (_CMP, _CMP), interpolation=cv2.INTER_AREA).astype(np.float32).ravel()
     v -= v.mean()
     n = float(np.linalg.norm(v))
