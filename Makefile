@@ -36,8 +36,9 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict controller firmware_bridge
 
-# The suite runs on every core (pytest-xdist): one process a core keeps it within the 6-minute budget.
-WORKERS ?= auto
+# The suite runs on every core (pytest-xdist), two processes a core: many tests wait on a subprocess,
+# a browser or a broker, and a second process keeps the core busy meanwhile.
+WORKERS ?= $(shell echo $$((2 * $$(nproc 2>/dev/null || echo 1))))
 test: $(STAMP) lint typecheck
 	$(BIN)/python -m pytest -q -n $(WORKERS)
 
