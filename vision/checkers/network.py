@@ -14,7 +14,8 @@ count 0 to ``N_COUNTS - 1``. Which player's checkers they are is left to the fra
 split (:func:`~vision.checkers.stacks.name_colours`): one strip alone cannot tell "the lighter set".
 
 :func:`refine` is the reader's one hook: where the network is sure and the classical counter is not,
-the network's count is taken (see its docstring for the rule and why).
+the network's count is taken, and where the two agree on checkers the classical counter only half
+saw (see its docstring for the rules and why).
 """
 
 from __future__ import annotations
@@ -141,7 +142,13 @@ def refine(view: FieldView, geom: BoardGeometry, stacks: list[StackReading],
     """``stacks`` (:func:`count_stacks` order) with the network's count where it is sure (at least
     ``SURE``) and the classical counter is not (confidence below ``UNSURE``); unchanged without the
     network. The two thresholds were chosen on held-out counts only: each board family's points
-    counted by a network trained without that family (``python -m training.stacks_lobo``)."""
+    counted by a network trained without that family (``python -m training.stacks_lobo``).
+
+    A stack the classical counter read as none but whose discs of its point's own colour show their
+    rims complete on the part of them the view shows (:attr:`StackReading.shown`: cut by the field's
+    edge) takes their count where that is the network's most likely count: neither reader's
+    evidence suffices alone (a bare triangle's sides and base fill as much of a cut ring), and no
+    threshold is added."""
     net = net if net is not None else load_net()
     if net is None or len(stacks) != 24:
         return stacks
@@ -152,6 +159,15 @@ def refine(view: FieldView, geom: BoardGeometry, stacks: list[StackReading],
     for s, p in zip(stacks, probs, strict=True):
         added.append(False)
         count = int(np.argmax(p))
+        if not s.count and s.shown and count == len(s.shown):
+            # discs of the point's own colour whose rims are complete on the part the view shows
+            # (StackReading.shown), where the network's most likely count is theirs: two readers,
+            # each unsure, of one count. (A bare triangle at a cut base rings as much; the network
+            # reads it bare.)
+            added[-1] = True
+            out.append(replace(s, count=count, colour_lab=s.shown_lab, centres=s.shown,
+                               confidence=float(p[count]), rim_only=True))
+            continue
         if count == s.count or p[count] < SURE or s.confidence >= UNSURE:
             out.append(s)
             continue

@@ -116,6 +116,11 @@ class StackReading:
     # the light where it lies: the bare points' lightness there over their mean on the field
     # (name_colours compares checkers in the same light)
     light: float = 1.0
+    # a stack of none whose discs, of its point's own colour, show their rims complete only on the
+    # part the view shows (the field's edge found inside its first checker): their centres and
+    # colour (Lab), a count for the learned counter to confirm (vision.checkers.network.refine)
+    shown: tuple[tuple[float, float], ...] = ()
+    shown_lab: tuple[float, float, float] | None = None
 
 
 # How count_stacks_kept judges each ring: at _EDGE, and at _EDGE_WEAK for a checker of its point's
@@ -481,6 +486,10 @@ def count_stacks_kept(
         need_all = np.where(clear, 0.0, np.where(differs_all, _RING_FAIR, _RING_STRONG))
         judged_all = np.where(differs_all, score, weak)
         usable_all = np.where(judged_all >= need_all, judged_all, 0.0)
+        # the same judgement on the rim the view shows: a disc of its point's colour cut by the
+        # view's top or bottom edge (``reach`` < 1) can show no more of its ring than ``reach``
+        shown_all = np.where(judged_all >= np.where(differs_all, need_all, _RING_STRONG * reach),
+                             judged_all, 0.0)
         for col in range(12):
             if only is not None and (col, top) not in only:
                 assert previous is not None
@@ -573,10 +582,21 @@ def count_stacks_kept(
                     lab_l, lab_a, lab_b = _stack_colour(lab, [(float(geom.columns[col]), float(base[top]) + (
                         y if top else -y)) for y in places], best_r)
                     pile_lab = (lab_l, lab_a, lab_b)
+            shown: list[tuple[float, float]] = []
+            shown_lab: tuple[float, float, float] | None = None
+            if not count and not pile:
+                # none seen: the discs of the point's own colour whose rims the view shows
+                # complete, though cut by its edge, are kept for the learned counter to confirm (a
+                # bare triangle's sides and base fill as much of a cut ring: neither alone decides)
+                cut = _chain(shown_all[col], depth, d, limit, inside, xbest[col])
+                if cut and not differs[cut].any():
+                    shown = [(float(xbest[col, i]), float(cy_all[i])) for i in cut]
+                    lab_l, lab_a, lab_b = _stack_colour(lab, shown, best_r)
+                    shown_lab = (lab_l, lab_a, lab_b)
             at = centres[0] if centres else (float(geom.columns[col]), float(base[top]))
             out.append(StackReading(col, top, count, colour, max(0.0, min(1.0, conf)), tuple(centres), best_r,
                                     bool(idx) and not bool(differs[idx].any()), pile, pile_lab,
-                                    _light_at(lights[top], at, lab.shape)))
+                                    _light_at(lights[top], at, lab.shape), tuple(shown), shown_lab))
     return drop_third_colour(out), seen
 
 
