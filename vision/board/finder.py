@@ -228,13 +228,13 @@ def _candidate_masks(work: np.ndarray) -> list[np.ndarray]:
     return masks
 
 
-def _candidates(work: np.ndarray, cut: bool = False) -> list[np.ndarray]:
-    """Candidate field quads (float32 (4, 2), work pixels) of the regions' hulls (see
-    :func:`_quads_from_hull` for ``cut``)."""
+def _regions(work: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(outline, convex hull) of each large region of the candidate masks, in their order: what
+    :func:`_candidates` reads, found once for both of its readings."""
     h, w = work.shape[:2]
     min_area = 0.02 * h * w
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
-    quads: list[np.ndarray] = []
+    out: list[tuple[np.ndarray, np.ndarray]] = []
     for mask in _candidate_masks(work):
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
@@ -242,12 +242,23 @@ def _candidates(work: np.ndarray, cut: bool = False) -> list[np.ndarray]:
             if cv2.contourArea(c) < min_area * 0.3:
                 continue
             hull = cv2.convexHull(c)
-            if cv2.contourArea(hull) < min_area:
-                continue
-            quads.extend(_quads_from_hull(hull, cut))
-            quad = None if cut else _quad_from_sides(c)
-            if quad is not None:
-                quads.append(quad)
+            if cv2.contourArea(hull) >= min_area:
+                out.append((c, hull))
+    return out
+
+
+def _candidates(work: np.ndarray, cut: bool = False,
+                regions: list[tuple[np.ndarray, np.ndarray]] | None = None) -> list[np.ndarray]:
+    """Candidate field quads (float32 (4, 2), work pixels) of the regions' hulls (see
+    :func:`_quads_from_hull` for ``cut``); ``regions``: :func:`_regions` of ``work`` when already
+    found."""
+    h, w = work.shape[:2]
+    quads: list[np.ndarray] = []
+    for c, hull in _regions(work) if regions is None else regions:
+        quads.extend(_quads_from_hull(hull, cut))
+        quad = None if cut else _quad_from_sides(c)
+        if quad is not None:
+            quads.append(quad)
     return _dedupe(quads, 0.01 * max(h, w))
 
 
@@ -1017,14 +1028,15 @@ def _partner(lab: np.ndarray, hyp: _Hyp) -> tuple[float, np.ndarray, float] | No
     q = hyp.corners.astype(np.float32)
     unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
     hmg = cv2.getPerspectiveTransform(unit, q)
-    tried: list[tuple[int, float, np.ndarray]] = []  # (side, bar width, the other half's quad)
-    for side in (1, -1):
-        for gap in np.arange(0.05, 0.81, 0.025):
-            x0 = 1 + gap if side > 0 else -1 - gap
-            src = np.float32([[x0, 0], [x0 + 1, 0], [x0 + 1, 1], [x0, 1]]).reshape(-1, 1, 2)
-            other = cv2.perspectiveTransform(src, hmg).reshape(4, 2)
-            if _mostly_inside(other, lab.shape):  # (a half beyond the frame's edge: its padding)
-                tried.append((side, float(gap), other))
+    steps = [(side, gap) for side in (1, -1) for gap in np.arange(0.05, 0.81, 0.025)]
+    src = np.float32([[[x0, 0], [x0 + 1, 0], [x0 + 1, 1], [x0, 1]]
+                      for x0 in (1 + gap if side > 0 else -1 - gap for side, gap in steps)])
+    # every step's quad mapped in one call (each point is mapped alone: the values are the same)
+    others = cv2.perspectiveTransform(src.reshape(-1, 1, 2), hmg).reshape(-1, 4, 2)
+    inside = _mostly_inside_many(others, lab.shape)  # (a half beyond the frame's edge: its padding)
+    # (side, bar width, the other half's quad)
+    tried = [(side, float(gap), other)
+             for (side, gap), other, ok in zip(steps, others, inside, strict=True) if ok]
     scores = _pattern_scores_many(lab, [(other, 6, (0.0,)) for _, _, other in tried])
     best: tuple[float, np.ndarray, float] | None = None
     for (side, gap, other), ((s, _),) in zip(tried, scores, strict=True):
@@ -1037,14 +1049,14 @@ def _partner(lab: np.ndarray, hyp: _Hyp) -> tuple[float, np.ndarray, float] | No
     return best
 
 
-def _mostly_inside(q: np.ndarray, shape: tuple[int, ...], slack: float = 0.1) -> bool:
-    """True when every corner of quad ``q`` (4, 2) lies within the image of ``shape`` grown by
-    ``slack`` of the quad's own extent on each side."""
+def _mostly_inside_many(qs: np.ndarray, shape: tuple[int, ...], slack: float = 0.1) -> np.ndarray:
+    """For each quad of ``qs`` (float32 (N, 4, 2)), whether every corner lies within the image of
+    ``shape`` grown by ``slack`` of the quad's own extent on each side: bool (N,)."""
     h, w = shape[:2]
-    ext = q.max(axis=0) - q.min(axis=0)
+    ext = qs.max(axis=1) - qs.min(axis=1)  # (N, 2)
     lo = -slack * ext
     hi = np.array([w - 1, h - 1]) + slack * ext
-    return bool(np.all(q >= lo) and np.all(q <= hi))
+    return np.asarray((qs >= lo[:, None]).all(axis=(1, 2)) & (qs <= hi[:, None]).all(axis=(1, 2)))
 
 
 def find_board(image: np.ndarray) -> BoardGeometry | None:
@@ -1060,7 +1072,8 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
     # the pattern's contrast and the edges' strength are absolute: undo a dark frame's gain first
     work = normalise_exposure(work, FRAME_EXPOSED)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
-    quads = _candidates(work)
+    regions = _regions(work)
+    quads = _candidates(work, regions=regions)
     cands = _assemble(lab, _hypotheses(lab, quads))
     tri = find_triangles(lab)
     triangles = _triangle_fields(lab, tri)
@@ -1076,7 +1089,7 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
         broken = bool(cands)
     if not cands:
         # several corners of the field cut (dark checkers on dark points against a dark frame)
-        cands = _assemble(lab, _hypotheses(lab, _candidates(work, cut=True)))
+        cands = _assemble(lab, _hypotheses(lab, _candidates(work, cut=True, regions=regions)))
     if not cands and not triangles:
         return None
     cands.sort(key=lambda c: -c[0])

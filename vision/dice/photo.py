@@ -142,15 +142,16 @@ def _blobs(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
 
 def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
     """Fill holes (pips, glare) smaller than ``max_area`` px²; a ring such as a tray wall stays open."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(255 - mask, connectivity=4)
-    small = np.zeros(n, dtype=bool)
-    small[1:] = stats[1:, cv2.CC_STAT_AREA] < max_area
+    # (the labels alone and their areas counted: half the cost of OpenCV's labels with stats)
+    n, labels = cv2.connectedComponents(255 - mask, connectivity=4)
+    small = np.zeros(n, dtype=np.uint8)
+    small[1:] = np.bincount(labels.ravel(), minlength=n)[1:] < max_area
     # A background component touching the image border is never a hole.
     for edge in (labels[0], labels[-1], labels[:, 0], labels[:, -1]):
-        small[np.unique(edge)] = False
-    out = mask.copy()
-    out[small[labels]] = 255
-    return out
+        small[np.unique(edge)] = 0
+    # (each pixel's component looked up as 0/255 bytes and joined to the mask: one gather, no
+    # boolean index over the image)
+    return np.asarray(mask | (small * 255).take(np.asarray(labels)), np.uint8)
 
 
 def _compact_sides(mask: np.ndarray, light: np.ndarray | None = None,
@@ -199,18 +200,21 @@ def _open(mask: np.ndarray, size: float, dist: np.ndarray | None = None) -> np.n
     r = max(1.0, size * 0.3)
     if dist is None:
         dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
-    eroded = (dist > r).astype(np.uint8)
+    # (the float32 distances compared with r as float32, as numpy compares them, in OpenCV's calls:
+    # 0/255 bytes and the box of what is left without passes over the whole mask)
+    rf = float(np.float32(r))
+    eroded = cv2.compare(dist, rf, cv2.CMP_GT)  # type: ignore[call-overload]
     out = np.zeros(mask.shape, np.uint8)
-    ys, xs = np.nonzero(eroded.any(axis=1))[0], np.nonzero(eroded.any(axis=0))[0]
-    if not ys.size:
+    bx, by, bw, bh = cv2.boundingRect(eroded)
+    if bw == 0:
         return out
     # the second transform only round what is left: a pixel further than r from it stays out, and a
     # chamfer path to the nearest one runs inside the box the two span (so the distances are the same)
     m = int(math.ceil(r)) + 1
-    y0, y1 = max(0, int(ys[0]) - m), min(mask.shape[0], int(ys[-1]) + m + 1)
-    x0, x1 = max(0, int(xs[0]) - m), min(mask.shape[1], int(xs[-1]) + m + 1)
-    back = cv2.distanceTransform(1 - eroded[y0:y1, x0:x1], cv2.DIST_L2, 5)
-    out[y0:y1, x0:x1] = (back <= r).astype(np.uint8) * 255
+    y0, y1 = max(0, by - m), min(mask.shape[0], by + bh + m)
+    x0, x1 = max(0, bx - m), min(mask.shape[1], bx + bw + m)
+    back = cv2.distanceTransform(cv2.bitwise_not(eroded[y0:y1, x0:x1]), cv2.DIST_L2, 5)
+    out[y0:y1, x0:x1] = cv2.compare(back, rf, cv2.CMP_LE)  # type: ignore[call-overload]
     return out
 
 
@@ -279,12 +283,17 @@ def _surface_mask(
 
 def _foreground(lab: np.ndarray, window: float) -> np.ndarray:
     """uint8 0/255: where :func:`foreground_distance` exceeds ``_FOREGROUND_DELTA``, compared as
-    squared distances (exact: the squares of integer differences) in OpenCV's per-pixel calls
-    rather than numpy's reduction over the channel axis."""
-    d = cv2.absdiff(lab, _surface(lab, window)).astype(np.float32)
-    sq = cv2.transform(cv2.multiply(d, d), np.ones((1, 3), np.float32))
-    _, over = cv2.threshold(sq, _FOREGROUND_DELTA**2, 255.0, cv2.THRESH_BINARY)
-    return np.asarray(over, np.uint8)
+    squared distances in whole numbers: each channel's difference squared through a table, the
+    three summed (exact: at most 3 x 255^2; a sum past 65535 saturates, still far over the
+    threshold) and compared, all in OpenCV's per-pixel calls rather than float arrays."""
+    d = cv2.absdiff(lab, _surface(lab, window))
+    sq = cv2.transform(cv2.LUT(d, _SQUARES), _CHANNEL_SUM)
+    return np.asarray(cv2.compare(sq, _FOREGROUND_DELTA**2, cv2.CMP_GT), np.uint8)  # type: ignore[call-overload]
+
+
+# The square of each byte value (uint16), and the 1x3 matrix that sums a pixel's three channels.
+_SQUARES = (np.arange(256, dtype=np.uint16) ** 2).astype(np.uint16)
+_CHANNEL_SUM = np.ones((1, 3), np.float32)
 
 
 @dataclass(frozen=True)

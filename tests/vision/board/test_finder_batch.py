@@ -11,6 +11,7 @@ from vision.arrays import median
 from vision.board.finder import (
     _DEPTHS,
     _edge_energies,
+    _mostly_inside_many,
     _scores_rectified_many,
     _triangle_samples,
     colour_gradient,
@@ -171,3 +172,19 @@ def test_batched_fit_is_the_plain_ascent(style: str) -> None:
     want_q, want_gap = _plain_fit(mag, quad, gap, True)
     assert np.abs(got_q - quad).max() > 1.0  # (the fit moved the field: the ascent was exercised)
     assert np.array_equal(got_q, want_q) and got_gap == want_gap
+
+
+def _plain_mostly_inside(q: np.ndarray, shape: tuple[int, ...], slack: float = 0.1) -> bool:
+    """Every corner of quad ``q`` within the image grown by ``slack`` of the quad's extent, one quad."""
+    h, w = shape[:2]
+    ext = q.max(axis=0) - q.min(axis=0)
+    return bool(np.all(q >= -slack * ext) and np.all(q <= np.array([w - 1, h - 1]) + slack * ext))
+
+
+def test_batched_inside_test_is_the_plain_one() -> None:
+    rng = np.random.default_rng(2)
+    # quads round the frame's edges, some just inside the slack and some just beyond it
+    qs = (rng.uniform(-80, 560, (400, 4, 2)) * np.float32([1.0, 0.6])).astype(np.float32)
+    got = _mostly_inside_many(qs, (270, 480, 3))
+    want = [_plain_mostly_inside(q, (270, 480, 3)) for q in qs]
+    assert got.tolist() == want and 0 < sum(want) < len(want)

@@ -391,3 +391,28 @@ def test_opening_round_what_the_erosion_leaves_is_the_whole_image_opening(size: 
     whole = (cv2.distanceTransform(1 - eroded, cv2.DIST_L2, 5) <= r).astype(np.uint8) * 255
     assert np.array_equal(_open(mask, size), whole)
     assert not _open(np.zeros((40, 40), np.uint8), size).any()
+
+
+def test_holes_filled_are_the_small_components_off_the_border() -> None:
+    """_fill_holes fills exactly the background components (4-connected) smaller than the limit that
+    touch no border, as labelled with OpenCV's own stats: pips inside a die, not a tray's inside."""
+    from vision.dice.photo import _fill_holes
+
+    rng = np.random.default_rng(5)
+    mask = np.zeros((240, 320), np.uint8)
+    for _ in range(30):
+        x, y, s = int(rng.integers(0, 300)), int(rng.integers(0, 220)), int(rng.integers(8, 60))
+        mask[y : y + s, x : x + s] = 255
+        mask[y + s // 3 : y + s // 3 + 3, x + s // 3 : x + s // 3 + 3] = 0  # a pip
+    cv2.rectangle(mask, (100, 60), (220, 180), 255, 6)  # a ring round a large hole
+    mask[0, :] = 255
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(255 - mask, connectivity=4)
+    border = set(np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])))
+    for limit in (10.0, 400.0, 5000.0):
+        want = mask.copy()
+        for i in range(1, n):
+            if i not in border and stats[i, cv2.CC_STAT_AREA] < limit:
+                want[labels == i] = 255
+        got = _fill_holes(mask, limit)
+        assert got.dtype == np.uint8 and np.array_equal(got, want)
+    assert np.array_equal(_fill_holes(mask, 5000.0)[100:140, 130:190], np.full((40, 60), 255, np.uint8))
