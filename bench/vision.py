@@ -203,9 +203,9 @@ def _calibrated_stage_rows(table: Table, blobs: list[bytes]) -> None:
     ms = stage_ms(calls, REPEATS)
     total = ms.pop("total")
     for label, v in sorted(ms.items(), key=lambda kv: -kv[1]):
-        table.add_row(f"  · {label}", f"1280x720 by stage, {len(calls)} frames", f"{v:.1f}",
+        table.add_row(f"  · {label}", f"1280x720, {len(calls)} frames", f"{v:.1f}",
                       f"{v / FRAME_INTERVAL_MS:.2f}x", f"{100 * v / total:.0f} % of {total:.1f} ms")
-    table.add_row("  · all stages", f"1280x720 by stage, {len(calls)} frames", f"{total:.1f}",
+    table.add_row("  · all stages", f"1280x720, {len(calls)} frames", f"{total:.1f}",
                   f"{total / FRAME_INTERVAL_MS:.2f}x",
                   f"<= {GOAL_MS:g} ms " + ("met" if total <= GOAL_MS else "NOT met"))
 
