@@ -62,8 +62,13 @@ def channel_norm(x: np.ndarray) -> np.ndarray:
     return np.sqrt(x0 * x0 + x1 * x1 + x2 * x2)
 
 
-# Axes up to this long are sorted by :func:`median`'s network of minima and maxima.
+# Axes up to this long are sorted by :func:`median`'s network of minima and maxima ...
 _NETWORK_MAX = 9
+# ... when they hold more than this many times their length squared medians to take: the network's
+# n(n-1)/2 exchanges are each a pass over all medians, a partition's cost is per median (one core,
+# float32: for 9 values the network wins from some 3000 medians on, for 5 from some 800, for 3
+# from some 200; bench in the commit that set it). Both give the same values.
+_NETWORK_ROWS = 25
 
 
 def median(values: np.ndarray, axis: int) -> np.ndarray:
@@ -71,11 +76,12 @@ def median(values: np.ndarray, axis: int) -> np.ndarray:
     (the middle element, or the two middle ones' sum halved), without np.median's per-call checks:
     several times faster on the small arrays read here. An axis of at most ``_NETWORK_MAX`` is
     sorted by a network of element-wise minima and maxima (exact, and far faster than numpy's
-    per-row selection on many short rows); a longer one is partitioned along a contiguous last axis
-    (numpy partitions another axis through a slow strided copy)."""
+    per-row selection on many short rows); a longer one, or a short one of few medians, is
+    partitioned along a contiguous last axis (numpy partitions another axis through a slow
+    strided copy)."""
     a = np.asarray(values)
     n = a.shape[axis]
-    if n <= _NETWORK_MAX:
+    if n <= _NETWORK_MAX and a.size > _NETWORK_ROWS * n * n * n:
         rows = [np.take(a, i, axis=axis) for i in range(n)]
         for i in range(n - 1):
             for j in range(n - 1 - i):

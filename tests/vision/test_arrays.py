@@ -30,7 +30,10 @@ def test_scratch_is_reused_for_one_key_and_shape() -> None:
     assert b.shape == (5, 4) and b.dtype == np.uint8
 
 
-@pytest.mark.parametrize("shape,axis", [((7, 24), 1), ((3, 5, 16), 2), ((4, 25, 3), 1), ((6, 3), 0)])
+# (short axes of few medians are partitioned, of many sorted by the network: both are checked)
+@pytest.mark.parametrize("shape,axis", [((7, 24), 1), ((3, 5, 16), 2), ((4, 25, 3), 1), ((6, 3), 0),
+                                        ((4000, 5), 1), ((3, 3000), 0), ((2, 1600, 4), 2),
+                                        ((300, 9, 3), 1), ((1000, 9, 3), 1)])
 def test_median_equals_numpys_in_value_and_dtype(shape: tuple[int, ...], axis: int) -> None:
     rng = np.random.default_rng(len(shape) + axis)
     values = (rng.random(shape) * 255).astype(np.float32)

@@ -152,12 +152,21 @@ def refine(view: FieldView, geom: BoardGeometry, stacks: list[StackReading],
     net = net if net is not None else load_net()
     if net is None or len(stacks) != 24:
         return stacks
-    probs = net.probabilities(point_strips(view, geom))
+    # only the points the classical counter is unsure of, or whose cut discs wait for its word
+    # (``shown``), are asked (about 3 of 24 a frame): its sure counts stand whatever the network
+    # says, and a strip's probabilities do not depend on the others in its batch
+    # (tests/vision/checkers/test_network.py)
+    unsure = [i for i, s in enumerate(stacks) if s.confidence < UNSURE or (not s.count and s.shown)]
+    probs = dict(zip(unsure, net.probabilities(point_strips(view, geom)[unsure]), strict=True))
     radius = stacks[0].radius or 0.45 * POINT_PX
     out = []
     added = []  # checkers the network sees where the classical counter saw none
-    for s, p in zip(stacks, probs, strict=True):
+    for i, s in enumerate(stacks):
         added.append(False)
+        if i not in probs:
+            out.append(s)
+            continue
+        p = probs[i]
         count = int(np.argmax(p))
         if not s.count and s.shown and count == len(s.shown):
             # discs of the point's own colour whose rims are complete on the part the view shows

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.arrays import channel_norm, median
+from vision.arrays import channel_norm, median, scratch
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
 from vision.reading import DARK, LIGHT
@@ -144,25 +144,40 @@ def ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
 
 
 def _ring_scores_judged(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, r: float,
-                        judged: Sequence[tuple[float, bool]], reach: bool = False) -> list[np.ndarray]:
+                        judged: Sequence[tuple[float, bool]], reach: bool = False,
+                        slot: str = "") -> list[np.ndarray]:
     """:func:`ring_scores` at the same centres for each ``(edge, ends_open)`` of ``judged``: the ring
     samples gathered and turned radial once for all (a stack's rings are judged at two edges).
 
     With ``reach``, last the highest weak ring score (``ends_open``) a whole disc there can reach:
     1 where its ring lies inside the view, less where the view's top or bottom edge cuts it (the
-    hidden part earns half credit), 0 where too little of it shows to be scored."""
+    hidden part earns half credit), 0 where too little of it shows to be scored. ``slot``: the
+    samples' planes are this thread's scratch arrays of that name (a caller whose calls share one
+    shape, frame after frame), else fresh."""
     h, w = gx.shape[:2]
     ca, sa = _ring_angles()
     gxf, gyf = gx.ravel(), gy.ravel()
+    # (the samples' planes are this thread's scratch arrays, vision.arrays.scratch: a row's rings
+    # are some 140k samples a plane, and fresh planes cost their page faults on every frame)
+    # (the count's two rows share one shape; other callers' shapes vary: fresh arrays)
+    shape = (*np.broadcast_shapes(np.shape(cx), np.shape(cy)), _RING_N)
+
+    def buf(name: str, dtype: np.dtype | type) -> np.ndarray:
+        return scratch(f"stacks.ring.{slot}.{name}", shape, dtype) if slot else np.empty(shape, dtype)
+
+    flat = buf("flat", np.intp)
+    gxs, gys = buf("gx", gx.dtype), buf("gy", gy.dtype)
+    rad, tmp = buf("rad", np.result_type(gx.dtype, ca.dtype)), buf("tmp", np.result_type(gy.dtype, sa.dtype))
+    tan_tmp, hit = buf("tan", gy.dtype), buf("hit", np.bool_)
     best: list[np.ndarray | None] = [None] * len(judged)
     for rr in (r - 1.0, r + 0.5):
         xs = np.clip(np.rint(cx[..., None] + rr * ca), 0, w - 1).astype(np.intp)
         ys = np.clip(np.rint(cy[..., None] + rr * sa), 0, h - 1).astype(np.intp)
-        flat = ys * w + xs
-        gxs = np.take(gxf, flat)
-        gys = np.take(gyf, flat)
-        rad = gxs * ca
-        rad += gys * sa
+        np.add(ys * w, xs, out=flat)
+        np.take(gxf, flat, out=gxs)
+        np.take(gyf, flat, out=gys)
+        np.multiply(gxs, ca, out=rad)
+        rad += np.multiply(gys, sa, out=tmp)
         np.abs(rad, out=rad)
         gys *= ca
         gxs *= sa
@@ -172,10 +187,12 @@ def _ring_scores_judged(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.n
             # (radial above both the edge and the tangential: rad > max(edge, tan), one comparison;
             # the last edge's maximum taken in place)
             last = j == len(judged) - 1
-            tan = np.maximum(tan_abs, edge, out=tan_abs if last else None)
-            hit = rad > tan
+            tan = np.maximum(tan_abs, edge, out=tan_abs if last else tan_tmp)
             prev = best[j]
-            best[j] = hit if prev is None else np.logical_or(prev, hit, out=prev)
+            if prev is None:
+                best[j] = np.greater(rad, tan, out=buf(f"best{j}", np.bool_))
+            else:
+                np.logical_or(prev, np.greater(rad, tan, out=hit), out=prev)
     # a checker at the field's edge is partly outside the rectified view: score the ring it shows
     in_x = (cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1)
     inside = in_x & (cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1)
@@ -404,7 +421,8 @@ def count_stacks_kept(
             # the rings at both edges at once (the weak one judged at each depth's best centre
             # later; their samples are the same), and the most of a ring the view can show there
             if use[top] is None:
-                sc, wk, rc = _ring_scores_judged(gx, gy, cxg, cy[None, :, None], r, _JUDGED, reach=True)
+                sc, wk, rc = _ring_scores_judged(gx, gy, cxg, cy[None, :, None], r, _JUDGED, reach=True,
+                                                 slot="rows")
             else:  # the points read and their neighbours (see _suppress_neighbours); 0 elsewhere
                 sc, wk, rc = np.zeros((3, 12, depth.size, shifts.size))
                 sc[use[top]], wk[use[top]], rc[use[top]] = _ring_scores_judged(

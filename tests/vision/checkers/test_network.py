@@ -217,3 +217,49 @@ def test_bare_points_cut_by_the_fields_edge_stay_bare(seed: int) -> None:
     counted = count_stacks(view, geom)
     assert any(s.shown for s in counted)
     assert not any(s.count for s in refine(view, geom, counted))
+
+
+@pytest.mark.skipif(not network.WEIGHTS.exists(), reason="no shipped stack network (make train-stacks)")
+def test_a_strips_probabilities_do_not_depend_on_its_batch() -> None:
+    """refine asks only about the unsure points: each strip must read the same, bit for bit, in a
+    batch of 24 and in a batch of a few."""
+    strips = np.random.default_rng(3).normal(0, 1, (24, 3, STRIP_H, STRIP_W)).astype(np.float32)
+    net = network.StackNet(network.WEIGHTS)
+    whole = net.probabilities(strips)
+    for pick in ([5], [0, 23], [2, 9, 11, 17], list(range(0, 24, 3))):
+        assert np.array_equal(net.probabilities(strips[pick]), whole[pick])
+
+
+class _Asked(_Fixed):
+    """:class:`_Fixed`, keeping how many strips each call asked about."""
+
+    def __init__(self, count: int, p: float) -> None:
+        super().__init__(count, p)
+        self.asked: list[int] = []
+
+    def probabilities(self, strips: np.ndarray) -> np.ndarray:
+        self.asked.append(len(strips))
+        return super().probabilities(strips)
+
+
+def test_refine_asks_only_about_the_unsure_points() -> None:
+    field = np.full((H, W, 3), 120, np.uint8)
+    view = FieldView(field, _geometry())
+    stacks = [s if i % 4 else StackReading(s.column, s.top, 2, s.colour_lab, 0.2, radius=14.0)
+              for i, s in enumerate(_stacks(2, 0.95))]
+    net = _Asked(3, 0.99)
+    out = refine(view, _geometry(), stacks, net)  # type: ignore[arg-type]
+    assert net.asked == [6]
+    assert [s.count for s in out] == [3 if i % 4 == 0 else 2 for i in range(24)]
+
+
+def test_refine_asks_about_sure_empty_points_with_cut_discs() -> None:
+    """A point read as none, surely, whose cut discs wait for the network's word is asked too."""
+    field = np.full((H, W, 3), 120, np.uint8)
+    view = FieldView(field, _geometry())
+    stacks = _shown(0)
+    stacks[5] = replace(_shown(1)[5], confidence=0.95)
+    net = _Asked(1, 0.55)
+    out = refine(view, _geometry(), stacks, net)  # type: ignore[arg-type]
+    assert net.asked == [1]
+    assert [s.count for s in out] == [1 if i == 5 else 0 for i in range(24)]
