@@ -45,6 +45,10 @@ _AXIS_TOL = 25.0
 _ROW_TOL = 0.3
 # A row needs this many tips (a half-board row has 6; checkers cover some tips).
 _MIN_ROW = 4
+# A row facing one already found needs this many tips (its line and one gap to check the spacing by).
+_MIN_FACING = 3
+# A tip may lie this share of its triangle's length short of its row's line (a faint tip fades out).
+_TIP_FADE = 0.1
 # Two rows' spacings agree within this share; a gap is a whole number (at most _MAX_SKIP) of
 # columns within _STEP_TOL of a column.
 _STEP_AGREE = 0.15
@@ -194,14 +198,20 @@ def _orientation(tri: np.ndarray) -> np.ndarray | None:
     return np.array([np.cos(a), np.sin(a)])
 
 
-def _rows(tips: np.ndarray, across: np.ndarray, spacing: float) -> list[np.ndarray]:
+def _rows(tips: np.ndarray, across: np.ndarray, spacing: float, slack: np.ndarray | None = None,
+          min_row: int = _MIN_ROW) -> list[np.ndarray]:
     """Lines of tips (index arrays into ``tips``), best supported first: greedy RANSAC over pairs of
-    tips whose line runs roughly along ``across`` (the board's long side)."""
+    tips whose line runs roughly along ``across`` (the board's long side), each tip within
+    ``_ROW_TOL`` of ``spacing`` of the line plus its own ``slack`` (pixels, per tip), at least
+    ``min_row`` tips. The best line's direction is then taken again from all its tips
+    (:func:`_robust_line`): a stray tip at one end of a row, fitted as one of the pair, tilts the
+    line and takes the place of a real tip at the other end."""
+    extra = np.zeros(len(tips)) if slack is None else np.asarray(slack, np.float64)
     left = np.arange(len(tips))
     found = []
-    while len(left) >= _MIN_ROW:
+    while len(left) >= min_row:
         best: np.ndarray | None = None
-        pts = tips[left]
+        pts, tol = tips[left], _ROW_TOL * spacing + extra[left]
         for i, j in itertools.combinations(range(len(left)), 2):
             d = pts[j] - pts[i]
             norm = float(np.hypot(*d))
@@ -209,14 +219,35 @@ def _rows(tips: np.ndarray, across: np.ndarray, spacing: float) -> list[np.ndarr
                 continue
             normal = np.array([-d[1], d[0]]) / norm
             dist = np.abs((pts - pts[i]) @ normal)
-            inl = np.nonzero(dist < _ROW_TOL * spacing)[0]
+            inl = np.nonzero(dist < tol)[0]
             if best is None or len(inl) > len(best):
                 best = inl
-        if best is None or len(best) < _MIN_ROW:
+        if best is None or len(best) < min_row:
             break
+        again = _robust_line(pts, best, across, tol)
+        if len(again) >= len(best):
+            best = again
         found.append(left[best])
         left = np.delete(left, best)
     return found
+
+
+def _robust_line(pts: np.ndarray, inl: np.ndarray, across: np.ndarray, tol: np.ndarray) -> np.ndarray:
+    """The tips of ``pts`` within ``tol`` of the line through the tips ``inl`` by the repeated
+    median (each tip's median slope to the others, then their median; the offset the median of
+    the tips'): up to half of them stray without moving it. Slopes are taken against ``across``."""
+    normal = np.array([-across[1], across[0]])
+    u, v = pts[inl] @ across, pts[inl] @ normal
+    du, dv = u[None, :] - u[:, None], v[None, :] - v[:, None]
+    np.fill_diagonal(du, np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        slope = float(np.median(np.nanmedian(dv / du, axis=1)))
+    if not np.isfinite(slope):
+        return inl
+    n = np.array([-slope, 1.0]) / np.hypot(slope, 1.0)  # the line's normal in (u, v)
+    off = float(np.median(n[0] * u + n[1] * v))
+    dist = np.abs(n[0] * (pts @ across) + n[1] * (pts @ normal) - off)
+    return np.nonzero(dist < tol)[0]
 
 
 def _line(pts: np.ndarray) -> np.ndarray:
@@ -253,17 +284,58 @@ def field_candidates(lab: np.ndarray, tri: np.ndarray | None = None) -> list[tup
     rows = {k: [g[r] for r in _rows(g[:, :2], along, spacing)] for k, g in groups.items()}
     out: list[tuple[np.ndarray, float]] = []
     for plus, minus in itertools.product(rows[+1], rows[-1]):
-        # the tips with axis +down (their bases further along +down) must lie beyond the others
-        if float(np.median(plus[:, :2] @ down)) <= float(np.median(minus[:, :2] @ down)):
-            continue
-        out.extend(_fields(minus, plus, along))
+        if _facing(plus, minus, down):
+            out.extend(_fields(minus, plus, along))
+    if not out:
+        # one row under a hand or checkers: a row already found fixes the spacing and direction
+        for k, anchors in rows.items():
+            for anchor in anchors:
+                for other in _short_rows(anchor, groups[-k], along):
+                    plus, minus = (anchor, other) if k == +1 else (other, anchor)
+                    if _facing(plus, minus, down):
+                        out.extend(_fields(minus, plus, along, short_top=k == +1))
     return out
 
 
-def _fields(top: np.ndarray, bottom: np.ndarray, along: np.ndarray) -> list[tuple[np.ndarray, float]]:
-    """Field quads for one pair of facing rows (``top``: bases toward -down, ``bottom``: toward +down)."""
+def _facing(plus: np.ndarray, minus: np.ndarray, down: np.ndarray) -> bool:
+    """Whether two rows face each other: the tips with axis +down (their bases further along +down)
+    lie beyond the others."""
+    return float(np.median(plus[:, :2] @ down)) > float(np.median(minus[:, :2] @ down))
+
+
+def _short_rows(anchor: np.ndarray, others: np.ndarray, along: np.ndarray) -> list[np.ndarray]:
+    """Rows of ``others`` (triangles of the opposite axis) with fewer tips than a row needs alone,
+    ``_MIN_FACING`` or more, where the row ``anchor`` gives their spacing and direction: along its
+    line, and all gaps but one (the bar) whole multiples of its spacing. A tip lies within its
+    triangle's ``_TIP_FADE`` of the line beyond the spacing's share: a faint tip fades into the
+    field, so tips are least precise along their axes."""
+    direction = np.linalg.svd(anchor[:, :2] - anchor[:, :2].mean(axis=0))[2][0]
+    step = _row_step(np.sort(anchor[:, :2] @ direction))
+    if step is None or len(others) < _MIN_FACING:
+        return []
+    out = []
+    for r in _rows(others[:, :2], direction, step, _TIP_FADE * others[:, 4], _MIN_FACING):
+        gaps = np.diff(np.sort(others[r, :2] @ direction)) / step
+        k = np.rint(gaps)
+        whole = (k >= 1) & (k <= _MAX_SKIP) & (np.abs(gaps - k) < _STEP_TOL)
+        if int(np.sum(~whole)) <= 1:
+            out.append(others[r])
+    return out
+
+
+def _fields(top: np.ndarray, bottom: np.ndarray, along: np.ndarray,
+            short_top: bool | None = None) -> list[tuple[np.ndarray, float]]:
+    """Field quads for one pair of facing rows (``top``: bases toward -down, ``bottom``: toward +down);
+    ``short_top``: which row has too few tips to fix its own direction (:func:`_short_rows`; its
+    line is drawn parallel to the other's, a few tips' slope would put the long side's vanishing
+    point, and so the rectification, anywhere), None for neither."""
     l_top, l_bot = _line(top[:, :2]), _line(bottom[:, :2])
-    axes = np.concatenate([top, bottom])
+    if short_top is not None:
+        short, anchor = (top, l_bot) if short_top else (bottom, l_top)
+        parallel = np.array([anchor[0], anchor[1], -float(np.median(short[:, :2] @ anchor[:2]))])
+        l_top, l_bot = (parallel, l_bot) if short_top else (l_top, parallel)
+    # the short row's axes too are too few to place the short side's vanishing point
+    axes = np.concatenate([top, bottom]) if short_top is None else (bottom if short_top else top)
     axis_lines = np.array([np.cross([x, y, 1.0], [x + ax, y + ay, 1.0]) for x, y, ax, ay, *_ in axes])
     vp_long = np.cross(l_top, l_bot)
     vp_short = _vanishing(axis_lines)
