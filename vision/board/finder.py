@@ -48,7 +48,7 @@ from vision.arrays import median
 from vision.board.aspect import with_round_checkers
 from vision.board.exposure import FRAME_EXPOSED, normalise_exposure
 from vision.board.geometry import POINT_PX, BoardGeometry, point_centres_u, point_edges_u
-from vision.board.triangles import field_candidates, find_triangles, support
+from vision.board.triangles import field_candidates, find_triangles, fixed_by_tips, support
 
 __all__ = ["find_board", "geometry_from_corners"]
 
@@ -1090,11 +1090,17 @@ def _triangle_fields(lab: np.ndarray, tri: np.ndarray) -> list[tuple[float, np.n
     """Whole-field candidates fitted to the points' triangles (:mod:`vision.board.triangles`), which
     need no outline: the best ``_FINALISTS`` by the weaker row's pattern score, accepted on both
     rows' mean as an outline's hypotheses are (:func:`_hypotheses`: one row may be under dice cups
-    or a hand)."""
+    or a hand). Where none shows the pattern, one is accepted on its tips alone where they fix it
+    (:func:`fixed_by_tips`: a sleeve over one row and checkers on the other's bases hide both
+    rows' pattern, not their tips); where one does, the pattern decides between the fields of the
+    same tips, which the tips cannot (a bar a whole number of points wide fits them as well as
+    columns left empty beside it)."""
+    found = [(quad, gap, *_pattern_scores(lab, quad, 12, (gap,))[0])
+             for quad, gap in field_candidates(lab, tri)]
+    shown = [0.5 * (lo + hi) >= _MIN_SCORE for _, _, lo, hi in found]
     out = []
-    for quad, gap in field_candidates(lab, tri):
-        lo, hi = _pattern_scores(lab, quad, 12, (gap,))[0]
-        if 0.5 * (lo + hi) >= _MIN_SCORE:
+    for (quad, gap, lo, _), ok in zip(found, shown, strict=True):
+        if ok or (not any(shown) and fixed_by_tips(tri, quad, gap)):
             out.append((max(lo, _MIN_SCORE), quad, gap, gap > 0))
     out.sort(key=lambda c: -c[0])
     return out[:_FINALISTS]

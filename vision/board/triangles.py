@@ -16,6 +16,9 @@ a dark frame) it does not. The triangles' sides are there on every board, so thi
    evenly spaced, so each tip gets its column (0-11) and the bar shows as the one wider gap.
 4. **Field.** The field's corners lie half a point beyond the outer columns, on the bases' lines;
    mapped back, they are candidates for the finder's refinement and pattern score, which decide.
+5. **Evidence.** Where the pattern is hidden (a sleeve over a row, checkers on most bases), a field
+   can stand on its tips alone (:func:`fixed_by_tips`): both rows' tips on its columns, its two
+   outermost columns among them, so that no column lies where no tip was seen.
 
 Everything is measured in the triangles' own sizes (lengths, spacing), not in pixels.
 """
@@ -23,11 +26,14 @@ Everything is measured in the triangles' own sizes (lengths, spacing), not in pi
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-__all__ = ["field_candidates", "find_triangles", "support"]
+from vision.board.geometry import point_centres_u
+
+__all__ = ["TipColumns", "field_candidates", "find_triangles", "fixed_by_tips", "support", "tip_columns"]
 
 # A point's apex angle: tall narrow triangles (4-8 point widths tall for one wide) give 7-28 degrees.
 _APEX_DEG = (5.0, 35.0)
@@ -58,6 +64,14 @@ _STEP_TOL = 0.15
 _MIN_BAR = 0.3
 # Neighbouring columns lie a step apart; closer than this share of a step, one of them is no column.
 _MIN_COLUMN_GAP = 0.75
+# A tip lies on its point's centre line: within this many point widths of it (half way to the
+# point's side), its base within _BASE_ON_COLUMN (inside the point's own base, a point wide).
+_ON_COLUMN = 0.25
+_BASE_ON_COLUMN = 0.5
+# Of the tips pointing as a field's rows do, this share lies on its columns where the tips alone
+# are to fix it: room for a stray triangle (a checker's rim or a die cutting one) where a field
+# half a point or more off misses nearly all of them.
+_ON_SHARE = 0.75
 
 
 def find_triangles(lab: np.ndarray) -> np.ndarray:
@@ -184,6 +198,65 @@ def support(tri: np.ndarray, quad: np.ndarray) -> int:
     tray's dividers, which may alternate like points, hold none."""
     poly = np.asarray(quad, np.float32).reshape(-1, 1, 2)
     return sum(cv2.pointPolygonTest(poly, (float(x), float(y)), False) >= 0 for x, y in tri[:, :2])
+
+
+@dataclass(frozen=True)
+class TipColumns:
+    """Where a field's tips lie on its columns (:func:`tip_columns`): ``rows``, for the row along
+    the quad's first side and the one along its third, the columns (0-11, counted from the quad's
+    first corner) that hold a tip; of the tips pointing as a row's do, ``on`` lie on a column and
+    ``astray`` on none."""
+
+    rows: tuple[frozenset[int], frozenset[int]]
+    on: int
+    astray: int
+
+
+def tip_columns(tri: np.ndarray, quad: np.ndarray, gap: float) -> TipColumns:
+    """The tips of triangles ``tri`` (:func:`find_triangles`) on the columns of field ``quad`` (4
+    corners, the same pixels, points along its first and third sides) whose bar takes the share
+    ``gap`` of its width. A row's tip lies in its half of the field with its base toward the row's
+    side; it is on a column within ``_ON_COLUMN`` point widths of the column's centre line, its
+    base within ``_BASE_ON_COLUMN`` (measured in the field's own frame: perspective cancels)."""
+    if len(tri) == 0:
+        return TipColumns((frozenset(), frozenset()), 0, 0)
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    hmg = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), unit)
+    ends = np.concatenate([tri[:, :2], tri[:, :2] + tri[:, 2:4] * tri[:, 4:5]])
+    mapped = cv2.perspectiveTransform(ends.reshape(-1, 1, 2).astype(np.float64), hmg).reshape(-1, 2)
+    tip, base = mapped[: len(tri)], mapped[len(tri) :]
+    centres, pw = point_centres_u(gap), (1.0 - gap) / 12.0
+    inside = np.all((tip >= 0.0) & (tip <= 1.0), axis=1)
+    first = inside & (tip[:, 1] < 0.5) & (base[:, 1] < tip[:, 1])
+    third = inside & (tip[:, 1] > 0.5) & (base[:, 1] > tip[:, 1])
+    col = np.argmin(np.abs(tip[:, :1] - centres[None, :]), axis=1)
+    on = ((np.abs(tip[:, 0] - centres[col]) < _ON_COLUMN * pw)
+          & (np.abs(base[:, 0] - centres[col]) < _BASE_ON_COLUMN * pw))
+    rows = (frozenset(col[first & on].tolist()), frozenset(col[third & on].tolist()))
+    return TipColumns(rows, int(np.sum((first | third) & on)), int(np.sum((first | third) & ~on)))
+
+
+def fixed_by_tips(tri: np.ndarray, quad: np.ndarray, gap: float) -> bool:
+    """Whether the tips of ``tri`` alone fix field ``quad`` with bar share ``gap`` (as
+    :func:`tip_columns`), for a field whose colour pattern is hidden:
+
+    - each row holds the tips of a row facing another (``_MIN_FACING`` columns), both together as
+      many as a field is fitted from (twice ``_MIN_ROW``);
+    - at least ``_ON_SHARE`` of the tips pointing as the rows' do lie on its columns;
+    - the two outermost columns hold a tip: no column of the field lies beyond the tips seen.
+      :func:`_column_spans` offers the field a column wider on a side whose outer column is not
+      seen, and the tips fit every such width alike; with both seen, the bar is the width left
+      over, and no other field of twelve columns holds the same tips at its ends;
+    - without a bar, the two middle columns hold a tip: a bar a whole number of points wide (one
+      point is common) is there a column with no tip, and the board's outer column, unseen, is
+      then left out.
+    """
+    tips = tip_columns(tri, quad, gap)
+    top, bottom = tips.rows
+    seen = top | bottom
+    return (min(len(top), len(bottom)) >= _MIN_FACING and len(top) + len(bottom) >= 2 * _MIN_ROW
+            and tips.on >= _ON_SHARE * (tips.on + tips.astray)
+            and {0, 11} <= seen and (gap > 0 or {5, 6} <= seen))
 
 
 def _orientation(tri: np.ndarray) -> np.ndarray | None:
