@@ -48,7 +48,7 @@ from vision.arrays import median
 from vision.board.aspect import with_round_checkers
 from vision.board.exposure import FRAME_EXPOSED, normalise_exposure
 from vision.board.geometry import POINT_PX, BoardGeometry, point_centres_u, point_edges_u
-from vision.board.triangles import field_candidates, find_triangles, support
+from vision.board.triangles import field_candidates, find_triangles, fixed_by_tips, support
 
 __all__ = ["find_board", "geometry_from_corners"]
 
@@ -1076,12 +1076,14 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
     quads = _candidates(work, regions=regions)
     cands = _assemble(lab, _hypotheses(lab, quads))
     tri = find_triangles(lab)
-    triangles = _triangle_fields(lab, tri)
+    shown, on_tips = _triangle_fields(lab, tri)
+    triangles = shown or on_tips
     broken = False
-    if not cands and triangles:
+    if not cands and shown:
         # no outline stands out (a dark or dim frame): the points' own triangles, found on both
-        # rows, are direct evidence of the field, where a completed outline is a guess
-        geom = _finish(image, work, lab, [], False, triangles, tri)
+        # rows, are direct evidence of the field, where a completed outline is a guess (a field on
+        # its tips alone waits: its pattern is hidden, often by the hand a completed outline shows)
+        geom = _finish(image, work, lab, [], False, shown, tri)
         if geom is not None:
             return geom
     if not cands:
@@ -1099,18 +1101,27 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
     return None if geom is None else with_round_checkers(image, geom)
 
 
-def _triangle_fields(lab: np.ndarray, tri: np.ndarray) -> list[tuple[float, np.ndarray, float, bool]]:
+_Cand = tuple[float, np.ndarray, float, bool]
+
+
+def _triangle_fields(lab: np.ndarray, tri: np.ndarray) -> tuple[list[_Cand], list[_Cand]]:
     """Whole-field candidates fitted to the points' triangles (:mod:`vision.board.triangles`), which
-    need no outline: the best ``_FINALISTS`` by the weaker row's pattern score, accepted on both
-    rows' mean as an outline's hypotheses are (:func:`_hypotheses`: one row may be under dice cups
-    or a hand)."""
-    out = []
-    for quad, gap in field_candidates(lab, tri):
-        lo, hi = _pattern_scores(lab, quad, 12, (gap,))[0]
-        if 0.5 * (lo + hi) >= _MIN_SCORE:
-            out.append((max(lo, _MIN_SCORE), quad, gap, gap > 0))
-    out.sort(key=lambda c: -c[0])
-    return out[:_FINALISTS]
+    need no outline, as (those whose pattern shows, those standing on their tips alone), at most
+    one of them non-empty: the best ``_FINALISTS`` by the weaker row's pattern score, accepted on
+    both rows' mean as an outline's hypotheses are (:func:`_hypotheses`: one row may be under dice
+    cups or a hand). Where none shows the pattern, those whose tips fix them
+    (:func:`fixed_by_tips`: a sleeve over one row and checkers on the other's bases hide both
+    rows' pattern, not their tips); where one does, the pattern decides between the fields of the
+    same tips, which the tips cannot (a bar a whole number of points wide fits them as well as
+    columns left empty beside it)."""
+    found = [(quad, gap, *_pattern_scores(lab, quad, 12, (gap,))[0])
+             for quad, gap in field_candidates(lab, tri)]
+    shown = [(max(lo, _MIN_SCORE), quad, gap, gap > 0) for quad, gap, lo, hi in found
+             if 0.5 * (lo + hi) >= _MIN_SCORE]
+    on_tips = [] if shown else [(max(lo, _MIN_SCORE), quad, gap, gap > 0) for quad, gap, lo, _ in found
+                                if fixed_by_tips(tri, quad, gap)]
+    return (sorted(shown, key=lambda c: -c[0])[:_FINALISTS],
+            sorted(on_tips, key=lambda c: -c[0])[:_FINALISTS])
 
 
 def _assemble(lab: np.ndarray, hyps: list[_Hyp]) -> list[tuple[float, np.ndarray, float, bool]]:

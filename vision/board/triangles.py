@@ -16,6 +16,9 @@ a dark frame) it does not. The triangles' sides are there on every board, so thi
    evenly spaced, so each tip gets its column (0-11) and the bar shows as the one wider gap.
 4. **Field.** The field's corners lie half a point beyond the outer columns, on the bases' lines;
    mapped back, they are candidates for the finder's refinement and pattern score, which decide.
+5. **Evidence.** Where the pattern is hidden (a sleeve over a row, checkers on most bases), a field
+   can stand on its tips alone (:func:`fixed_by_tips`): both rows' tips on its columns, its two
+   outermost columns among them, so that no column lies where no tip was seen.
 
 Everything is measured in the triangles' own sizes (lengths, spacing), not in pixels.
 """
@@ -23,11 +26,14 @@ Everything is measured in the triangles' own sizes (lengths, spacing), not in pi
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-__all__ = ["field_candidates", "find_triangles", "support"]
+from vision.board.geometry import point_centres_u
+
+__all__ = ["TipColumns", "field_candidates", "find_triangles", "fixed_by_tips", "support", "tip_columns"]
 
 # A point's apex angle: tall narrow triangles (4-8 point widths tall for one wide) give 7-28 degrees.
 _APEX_DEG = (5.0, 35.0)
@@ -45,6 +51,10 @@ _AXIS_TOL = 25.0
 _ROW_TOL = 0.3
 # A row needs this many tips (a half-board row has 6; checkers cover some tips).
 _MIN_ROW = 4
+# A row facing one already found needs this many tips (its line and one gap to check the spacing by).
+_MIN_FACING = 3
+# A tip may lie this share of its triangle's length short of its row's line (a faint tip fades out).
+_TIP_FADE = 0.1
 # Two rows' spacings agree within this share; a gap is a whole number (at most _MAX_SKIP) of
 # columns within _STEP_TOL of a column.
 _STEP_AGREE = 0.15
@@ -54,6 +64,14 @@ _STEP_TOL = 0.15
 _MIN_BAR = 0.3
 # Neighbouring columns lie a step apart; closer than this share of a step, one of them is no column.
 _MIN_COLUMN_GAP = 0.75
+# A tip lies on its point's centre line: within this many point widths of it (half way to the
+# point's side), its base within _BASE_ON_COLUMN (inside the point's own base, a point wide).
+_ON_COLUMN = 0.25
+_BASE_ON_COLUMN = 0.5
+# Of the tips pointing as a field's rows do, this share lies on its columns where the tips alone
+# are to fix it: room for a stray triangle (a checker's rim or a die cutting one) where a field
+# half a point or more off misses nearly all of them.
+_ON_SHARE = 0.75
 
 
 def find_triangles(lab: np.ndarray) -> np.ndarray:
@@ -182,6 +200,65 @@ def support(tri: np.ndarray, quad: np.ndarray) -> int:
     return sum(cv2.pointPolygonTest(poly, (float(x), float(y)), False) >= 0 for x, y in tri[:, :2])
 
 
+@dataclass(frozen=True)
+class TipColumns:
+    """Where a field's tips lie on its columns (:func:`tip_columns`): ``rows``, for the row along
+    the quad's first side and the one along its third, the columns (0-11, counted from the quad's
+    first corner) that hold a tip; of the tips pointing as a row's do, ``on`` lie on a column and
+    ``astray`` on none."""
+
+    rows: tuple[frozenset[int], frozenset[int]]
+    on: int
+    astray: int
+
+
+def tip_columns(tri: np.ndarray, quad: np.ndarray, gap: float) -> TipColumns:
+    """The tips of triangles ``tri`` (:func:`find_triangles`) on the columns of field ``quad`` (4
+    corners, the same pixels, points along its first and third sides) whose bar takes the share
+    ``gap`` of its width. A row's tip lies in its half of the field with its base toward the row's
+    side; it is on a column within ``_ON_COLUMN`` point widths of the column's centre line, its
+    base within ``_BASE_ON_COLUMN`` (measured in the field's own frame: perspective cancels)."""
+    if len(tri) == 0:
+        return TipColumns((frozenset(), frozenset()), 0, 0)
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    hmg = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), unit)
+    ends = np.concatenate([tri[:, :2], tri[:, :2] + tri[:, 2:4] * tri[:, 4:5]])
+    mapped = cv2.perspectiveTransform(ends.reshape(-1, 1, 2).astype(np.float64), hmg).reshape(-1, 2)
+    tip, base = mapped[: len(tri)], mapped[len(tri) :]
+    centres, pw = point_centres_u(gap), (1.0 - gap) / 12.0
+    inside = np.all((tip >= 0.0) & (tip <= 1.0), axis=1)
+    first = inside & (tip[:, 1] < 0.5) & (base[:, 1] < tip[:, 1])
+    third = inside & (tip[:, 1] > 0.5) & (base[:, 1] > tip[:, 1])
+    col = np.argmin(np.abs(tip[:, :1] - centres[None, :]), axis=1)
+    on = ((np.abs(tip[:, 0] - centres[col]) < _ON_COLUMN * pw)
+          & (np.abs(base[:, 0] - centres[col]) < _BASE_ON_COLUMN * pw))
+    rows = (frozenset(col[first & on].tolist()), frozenset(col[third & on].tolist()))
+    return TipColumns(rows, int(np.sum((first | third) & on)), int(np.sum((first | third) & ~on)))
+
+
+def fixed_by_tips(tri: np.ndarray, quad: np.ndarray, gap: float) -> bool:
+    """Whether the tips of ``tri`` alone fix field ``quad`` with bar share ``gap`` (as
+    :func:`tip_columns`), for a field whose colour pattern is hidden:
+
+    - each row holds the tips of a row facing another (``_MIN_FACING`` columns), both together as
+      many as a field is fitted from (twice ``_MIN_ROW``);
+    - at least ``_ON_SHARE`` of the tips pointing as the rows' do lie on its columns;
+    - the two outermost columns hold a tip: no column of the field lies beyond the tips seen.
+      :func:`_column_spans` offers the field a column wider on a side whose outer column is not
+      seen, and the tips fit every such width alike; with both seen, the bar is the width left
+      over, and no other field of twelve columns holds the same tips at its ends;
+    - without a bar, the two middle columns hold a tip: a bar a whole number of points wide (one
+      point is common) is there a column with no tip, and the board's outer column, unseen, is
+      then left out.
+    """
+    tips = tip_columns(tri, quad, gap)
+    top, bottom = tips.rows
+    seen = top | bottom
+    return (min(len(top), len(bottom)) >= _MIN_FACING and len(top) + len(bottom) >= 2 * _MIN_ROW
+            and tips.on >= _ON_SHARE * (tips.on + tips.astray)
+            and {0, 11} <= seen and (gap > 0 or {5, 6} <= seen))
+
+
 def _orientation(tri: np.ndarray) -> np.ndarray | None:
     """The board's short-side direction (a unit vector) as the axes' dominant orientation (angles
     doubled so that a direction and its opposite agree), weighted by contrast."""
@@ -194,14 +271,20 @@ def _orientation(tri: np.ndarray) -> np.ndarray | None:
     return np.array([np.cos(a), np.sin(a)])
 
 
-def _rows(tips: np.ndarray, across: np.ndarray, spacing: float) -> list[np.ndarray]:
+def _rows(tips: np.ndarray, across: np.ndarray, spacing: float, slack: np.ndarray | None = None,
+          min_row: int = _MIN_ROW) -> list[np.ndarray]:
     """Lines of tips (index arrays into ``tips``), best supported first: greedy RANSAC over pairs of
-    tips whose line runs roughly along ``across`` (the board's long side)."""
+    tips whose line runs roughly along ``across`` (the board's long side), each tip within
+    ``_ROW_TOL`` of ``spacing`` of the line plus its own ``slack`` (pixels, per tip), at least
+    ``min_row`` tips. The best line's direction is then taken again from all its tips
+    (:func:`_robust_line`): a stray tip at one end of a row, fitted as one of the pair, tilts the
+    line and takes the place of a real tip at the other end."""
+    extra = np.zeros(len(tips)) if slack is None else np.asarray(slack, np.float64)
     left = np.arange(len(tips))
     found = []
-    while len(left) >= _MIN_ROW:
+    while len(left) >= min_row:
         best: np.ndarray | None = None
-        pts = tips[left]
+        pts, tol = tips[left], _ROW_TOL * spacing + extra[left]
         for i, j in itertools.combinations(range(len(left)), 2):
             d = pts[j] - pts[i]
             norm = float(np.hypot(*d))
@@ -209,14 +292,35 @@ def _rows(tips: np.ndarray, across: np.ndarray, spacing: float) -> list[np.ndarr
                 continue
             normal = np.array([-d[1], d[0]]) / norm
             dist = np.abs((pts - pts[i]) @ normal)
-            inl = np.nonzero(dist < _ROW_TOL * spacing)[0]
+            inl = np.nonzero(dist < tol)[0]
             if best is None or len(inl) > len(best):
                 best = inl
-        if best is None or len(best) < _MIN_ROW:
+        if best is None or len(best) < min_row:
             break
+        again = _robust_line(pts, best, across, tol)
+        if len(again) >= len(best):
+            best = again
         found.append(left[best])
         left = np.delete(left, best)
     return found
+
+
+def _robust_line(pts: np.ndarray, inl: np.ndarray, across: np.ndarray, tol: np.ndarray) -> np.ndarray:
+    """The tips of ``pts`` within ``tol`` of the line through the tips ``inl`` by the repeated
+    median (each tip's median slope to the others, then their median; the offset the median of
+    the tips'): up to half of them stray without moving it. Slopes are taken against ``across``."""
+    normal = np.array([-across[1], across[0]])
+    u, v = pts[inl] @ across, pts[inl] @ normal
+    du, dv = u[None, :] - u[:, None], v[None, :] - v[:, None]
+    np.fill_diagonal(du, np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        slope = float(np.median(np.nanmedian(dv / du, axis=1)))
+    if not np.isfinite(slope):
+        return inl
+    n = np.array([-slope, 1.0]) / np.hypot(slope, 1.0)  # the line's normal in (u, v)
+    off = float(np.median(n[0] * u + n[1] * v))
+    dist = np.abs(n[0] * (pts @ across) + n[1] * (pts @ normal) - off)
+    return np.nonzero(dist < tol)[0]
 
 
 def _line(pts: np.ndarray) -> np.ndarray:
@@ -253,17 +357,58 @@ def field_candidates(lab: np.ndarray, tri: np.ndarray | None = None) -> list[tup
     rows = {k: [g[r] for r in _rows(g[:, :2], along, spacing)] for k, g in groups.items()}
     out: list[tuple[np.ndarray, float]] = []
     for plus, minus in itertools.product(rows[+1], rows[-1]):
-        # the tips with axis +down (their bases further along +down) must lie beyond the others
-        if float(np.median(plus[:, :2] @ down)) <= float(np.median(minus[:, :2] @ down)):
-            continue
-        out.extend(_fields(minus, plus, along))
+        if _facing(plus, minus, down):
+            out.extend(_fields(minus, plus, along))
+    if not out:
+        # one row under a hand or checkers: a row already found fixes the spacing and direction
+        for k, anchors in rows.items():
+            for anchor in anchors:
+                for other in _short_rows(anchor, groups[-k], along):
+                    plus, minus = (anchor, other) if k == +1 else (other, anchor)
+                    if _facing(plus, minus, down):
+                        out.extend(_fields(minus, plus, along, short_top=k == +1))
     return out
 
 
-def _fields(top: np.ndarray, bottom: np.ndarray, along: np.ndarray) -> list[tuple[np.ndarray, float]]:
-    """Field quads for one pair of facing rows (``top``: bases toward -down, ``bottom``: toward +down)."""
+def _facing(plus: np.ndarray, minus: np.ndarray, down: np.ndarray) -> bool:
+    """Whether two rows face each other: the tips with axis +down (their bases further along +down)
+    lie beyond the others."""
+    return float(np.median(plus[:, :2] @ down)) > float(np.median(minus[:, :2] @ down))
+
+
+def _short_rows(anchor: np.ndarray, others: np.ndarray, along: np.ndarray) -> list[np.ndarray]:
+    """Rows of ``others`` (triangles of the opposite axis) with fewer tips than a row needs alone,
+    ``_MIN_FACING`` or more, where the row ``anchor`` gives their spacing and direction: along its
+    line, and all gaps but one (the bar) whole multiples of its spacing. A tip lies within its
+    triangle's ``_TIP_FADE`` of the line beyond the spacing's share: a faint tip fades into the
+    field, so tips are least precise along their axes."""
+    direction = np.linalg.svd(anchor[:, :2] - anchor[:, :2].mean(axis=0))[2][0]
+    step = _row_step(np.sort(anchor[:, :2] @ direction))
+    if step is None or len(others) < _MIN_FACING:
+        return []
+    out = []
+    for r in _rows(others[:, :2], direction, step, _TIP_FADE * others[:, 4], _MIN_FACING):
+        gaps = np.diff(np.sort(others[r, :2] @ direction)) / step
+        k = np.rint(gaps)
+        whole = (k >= 1) & (k <= _MAX_SKIP) & (np.abs(gaps - k) < _STEP_TOL)
+        if int(np.sum(~whole)) <= 1:
+            out.append(others[r])
+    return out
+
+
+def _fields(top: np.ndarray, bottom: np.ndarray, along: np.ndarray,
+            short_top: bool | None = None) -> list[tuple[np.ndarray, float]]:
+    """Field quads for one pair of facing rows (``top``: bases toward -down, ``bottom``: toward +down);
+    ``short_top``: which row has too few tips to fix its own direction (:func:`_short_rows`; its
+    line is drawn parallel to the other's, a few tips' slope would put the long side's vanishing
+    point, and so the rectification, anywhere), None for neither."""
     l_top, l_bot = _line(top[:, :2]), _line(bottom[:, :2])
-    axes = np.concatenate([top, bottom])
+    if short_top is not None:
+        short, anchor = (top, l_bot) if short_top else (bottom, l_top)
+        parallel = np.array([anchor[0], anchor[1], -float(np.median(short[:, :2] @ anchor[:2]))])
+        l_top, l_bot = (parallel, l_bot) if short_top else (l_top, parallel)
+    # the short row's axes too are too few to place the short side's vanishing point
+    axes = np.concatenate([top, bottom]) if short_top is None else (bottom if short_top else top)
     axis_lines = np.array([np.cross([x, y, 1.0], [x + ax, y + ay, 1.0]) for x, y, ax, ay, *_ in axes])
     vp_long = np.cross(l_top, l_bot)
     vp_short = _vanishing(axis_lines)

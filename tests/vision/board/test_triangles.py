@@ -139,3 +139,103 @@ def test_a_stray_tip_is_no_column() -> None:
     assert any(abs(first - cols[0]) < 1 and abs(last - cols[-1]) < 1 for first, last, _ in spans)
     even = np.sort(np.r_[0.0, 0.6 * step, 2 * step, 3 * step])
     assert len(_columns(even, step)) == 4
+
+
+def test_a_stray_tip_at_a_row_end_does_not_tilt_the_row() -> None:
+    """_rows: six tips along a row (a little off its line, as found) and a stray tip beyond one end
+    (a checker's rim, a die) a little off the line too. The line through the stray tip and the
+    first holds as many tips as the row's own (the pair search alone kept the stray one and lost
+    the tip at x = 50); the row refitted by the repeated median keeps all six and no stray."""
+    from vision.board.triangles import _rows
+
+    row = np.array([[0.0, -0.2], [10.0, 0.9], [20.0, -0.3], [30.0, -0.8], [40.0, -1.0], [50.0, -0.7]])
+    tips = np.concatenate([[[57.2, 3.2]], row])  # the stray one first: the search meets it first
+    found = _rows(tips, np.array([1.0, 0.0]), 10.0)
+    assert found and sorted(found[0].tolist()) == [1, 2, 3, 4, 5, 6]
+
+
+def _tri_row(xs: list[float], y: float, down: float, length: float = 80.0) -> np.ndarray:
+    """Triangles (find_triangles' rows) with tips at ``xs``, ``y``, axes (0, ``down``)."""
+    return np.array([[x, y, 0.0, down, length, 40.0] for x in xs])
+
+
+def test_a_short_row_faces_a_found_row_only_on_its_spacing() -> None:
+    """_short_rows: three tips facing a row of six are a row when the six fix the spacing and the
+    three's gaps are whole numbers of it (one may be the bar); gaps of a step and a half are no
+    row, and a found row too short to fix a spacing admits none."""
+    from vision.board.triangles import _short_rows
+
+    along = np.array([1.0, 0.0])
+    anchor = _tri_row([100.0 + 20 * k for k in range(6)], 50.0, -1.0)
+    whole = _tri_row([100.0, 120.0, 160.0], 150.0, 1.0)  # gaps of one and two steps
+    assert len(_short_rows(anchor, whole, along)) == 1
+    barred = _tri_row([100.0, 120.0, 173.0], 150.0, 1.0)  # one gap not whole: the bar
+    assert len(_short_rows(anchor, barred, along)) == 1
+    uneven = _tri_row([100.0, 130.0, 165.0], 150.0, 1.0)  # gaps of 1.5 and 1.75 steps
+    assert _short_rows(anchor, uneven, along) == []
+    assert _short_rows(anchor[:3], whole, along) == []  # two gaps fix no spacing
+
+
+def _model_tips(gap: float, cols: dict[int, set[int]], width: float = 520.0,
+                height: float = 400.0) -> tuple[np.ndarray, np.ndarray]:
+    """Triangles of a field drawn square-on and its quad (tri, quad): for row 0 (top) and 1 (bottom), a tip at
+    each column of ``cols[row]``, 0.4 of the height from its side, its base on the side."""
+    from vision.board.geometry import point_centres_u
+
+    centres = point_centres_u(gap) * width
+    top = _tri_row([centres[k] for k in sorted(cols[0])], 0.4 * height, -1.0, 0.4 * height)
+    bottom = _tri_row([centres[k] for k in sorted(cols[1])], 0.6 * height, 1.0, 0.4 * height)
+    quad = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    return np.concatenate([top, bottom]), quad
+
+
+def test_a_field_stands_on_its_tips_only_where_they_fix_it() -> None:
+    """fixed_by_tips: a field whose tips show in both rows, its outer columns among them, stands on
+    them; not where an outer column shows no tip (the tips fit a field a column wider as well),
+    where it is half a point off the tips, where a row shows too few, or, without a bar, where a
+    middle column shows none (a one-point bar fits the tips as such a column)."""
+    from vision.board.triangles import fixed_by_tips, tip_columns
+
+    gap = 0.075
+    sleeve = {0: {0, 1, 7, 8, 9, 10, 11}, 1: {0, 1, 2, 3, 10}}  # a sleeve over the rest
+    tri, quad = _model_tips(gap, sleeve)
+    assert tip_columns(tri, quad, gap).rows == (frozenset(sleeve[0]), frozenset(sleeve[1]))
+    assert fixed_by_tips(tri, quad, gap)
+    no_end = {0: sleeve[0] - {11}, 1: sleeve[1]}
+    assert not fixed_by_tips(*_model_tips(gap, no_end), gap)
+    off = quad + np.float32([0.5 * 520 * (1 - gap) / 12, 0])
+    assert not fixed_by_tips(tri, off, gap)
+    assert not fixed_by_tips(*_model_tips(gap, {0: sleeve[0], 1: {0, 10}}), gap)
+    every = {0: set(range(12)), 1: set(range(12))}
+    assert fixed_by_tips(*_model_tips(0.0, every), 0.0)
+    assert not fixed_by_tips(*_model_tips(0.0, {0: every[0] - {5, 6}, 1: every[1] - {5, 6}}), 0.0)
+
+
+def _facing_teeth(seed: int) -> np.ndarray:
+    """Two rows of teeth facing each other at random places (a printed pattern, no board)."""
+    rng = np.random.default_rng(seed)
+    img = np.full((720, 1280, 3), (90, 110, 130), np.uint8)
+    for y0, y1, colour in ((120, 320, (40, 40, 200)), (600, 400, (220, 220, 220))):
+        for x in np.sort(rng.uniform(200, 1080, 14)):
+            cv2.fillPoly(img, [np.array([(x - 15, y0), (x + 15, y0), (x, y1)], np.int32)], colour)
+    return img
+
+
+def test_teeth_at_random_places_stand_on_no_tips() -> None:
+    """Teeth facing each other at random places may still give the triangle stage a field (their
+    gaps happen to be near whole steps); its tips never fix it, so without the pattern it stays
+    out. Stripes give no triangles at all."""
+    from vision.board.triangles import fixed_by_tips
+
+    offered = 0
+    for seed in range(4):
+        lab, _ = _work_lab(_facing_teeth(seed))
+        tri = find_triangles(lab)
+        cands = field_candidates(lab, tri)
+        offered += len(cands)
+        assert not any(fixed_by_tips(tri, q, g) for q, g in cands)
+    assert offered, "no field offered: the test would check nothing"
+    stripes = np.zeros((720, 1280, 3), np.uint8)
+    for k, x in enumerate(range(200, 1080, 40)):
+        stripes[120:600, x : x + 40] = (40, 40, 200) if k % 2 else (220, 220, 220)
+    assert field_candidates(_work_lab(stripes)[0]) == []

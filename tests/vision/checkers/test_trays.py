@@ -101,7 +101,10 @@ def test_groups_are_named_by_the_nearest_stack_colour() -> None:
 
 # Measured misreadings on the photos added to boards-real (issue 14): remove a mark when the reader
 # learns that photo.
-_OFF_XFAILS: dict[str, str] = {}
+_OFF_XFAILS: dict[str, str] = {
+    # (the field is now found under the sleeve; main read the score card as the field and no tray)
+    "dices6.jpg": "reads {'dark': 1} off beside the sleeve (an occluded frame)",
+}
 
 
 @pytest.mark.parametrize("lab", per_photo("boards-real", _OFF_XFAILS))
