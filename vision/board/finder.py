@@ -286,15 +286,16 @@ def _order_corners(q: np.ndarray) -> np.ndarray:
 # edge refinement
 
 
-def colour_gradient(bgr: np.ndarray) -> np.ndarray:
-    """Di Zenzo colour-gradient magnitude of a BGR image in Lab, float32 (H, W).
+def colour_gradient(bgr: np.ndarray, lab: np.ndarray | None = None) -> np.ndarray:
+    """Di Zenzo colour-gradient magnitude of a BGR image in Lab, float32 (H, W); ``lab``: the
+    image's uint8 Lab conversion, when the caller made it already.
 
     (S. Di Zenzo, "A note on the gradient of a multi-image", CVGIP 33, 1986: the largest eigenvalue of
     the channels' gradient structure tensor.)
     """
     # (the Sobels of the Lab bytes are whole numbers: taken of the three channels at once, then
     # split, they are the per-channel float ones exactly)
-    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB) if lab is None else lab
     gx = cv2.split(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3))
     gy = cv2.split(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3))
     # the structure tensor in place, in the order and rounding of its formula:
@@ -1172,7 +1173,7 @@ def _finish(image: np.ndarray, work: np.ndarray, lab: np.ndarray,
     as many of their tips as the best-supported one is no field (a striped score card, a tray)."""
     h, w = image.shape[:2]
     scale = work.shape[1] / w
-    mag = colour_gradient(work)
+    mag = colour_gradient(work, lab)  # (lab: work's, made by find_board_view)
     smooth = cv2.GaussianBlur(mag, (5, 5), 1.2)
     top = cands[0][0] if cands else 0.0
     finalists = [c for c in cands[:_FINALISTS] if c[0] >= top - 0.2]
