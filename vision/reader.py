@@ -20,7 +20,7 @@ import numpy as np
 from vision.board import appearance as look
 from vision.board.calibration import Calibration, outline_weak, weak_covered
 from vision.board.exposure import blown_out
-from vision.board.finder import find_board
+from vision.board.finder import find_board_view
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
 from vision.checkers.network import refine
@@ -149,10 +149,11 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
         return BoardReading(False, status=FrameStatus.NO_BOARD, image_size=size), calibration, None
     if _mean_level(img) < _TOO_DARK:
         return BoardReading(False, status=FrameStatus.TOO_DARK, image_size=size), calibration, None
+    found: FieldView | None = None  # the finder's view of the field, when it made one
     if calibration is not None and tuple(calibration.geometry.image_size) == size:
         geom: BoardGeometry | None = calibration.geometry
     else:
-        geom = find_board(img)
+        geom, found = find_board_view(img) or (None, None)
     if geom is None:
         return BoardReading(False, status=FrameStatus.NO_BOARD, image_size=size), calibration, None
     own = calibration is not None and geom is calibration.geometry
@@ -175,7 +176,8 @@ def read_changed(image: np.ndarray, calibration: Calibration | None = None, last
     # the frame's one warp of the field, with its colour conversions, shared by the field's readers
     # (read in part: the colour gradient only where the points read again and the bar sample it)
     bands = None if places is None or not known else places.gradient_bands(geom, known)
-    rect = FieldView.of_frame(img, geom, bands)
+    # (the finder's, of this very frame: a found board is no calibration's, read whole in its light)
+    rect = found if found is not None and found.image is img else FieldView.of_frame(img, geom, bands)
     if places is None or last is None:
         counted, field_look = count_stacks_kept(rect, geom, known or None)
     else:

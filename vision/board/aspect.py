@@ -34,7 +34,7 @@ import numpy as np
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
 
-__all__ = ["checker_stretch", "with_round_checkers"]
+__all__ = ["checker_stretch", "round_checkers_view", "with_round_checkers"]
 
 # Checker radii (point widths) and heights over widths tried to find the discs.
 _FIND_RADII = (0.38, 0.42, 0.46)
@@ -278,15 +278,23 @@ def with_round_checkers(image: np.ndarray, geom: BoardGeometry) -> BoardGeometry
     """``geom`` with its rectified height made the one in which the checkers of ``image`` (the BGR
     uint8 frame it belongs to) are round; ``geom`` itself when they are (within ``_TOLERANCE``) or
     too few show. The corners, the columns and the bar stay: only the view's vertical scale moves."""
+    return round_checkers_view(image, geom).geom
+
+
+def round_checkers_view(image: np.ndarray, geom: BoardGeometry) -> FieldView:
+    """The view of ``image`` in :func:`with_round_checkers`'s geometry: the last one measured (the
+    reader reads the field in it, its warp and gradients already made), made anew only after a
+    second correction."""
     out = geom
     # (measured again in the view it gives: a strong stretch is measured a little short, the fit's
     # edge search starting from rings of at most a few stretches)
     for _ in range(2):
-        stretch = checker_stretch(FieldView.of_frame(image, out))
+        view = FieldView.of_frame(image, out)
+        stretch = checker_stretch(view)
         if stretch is None or abs(stretch - 1.0) <= _TOLERANCE:
-            break
+            return view
         width, height = out.size
         new_height = max(1, int(round(height / stretch)))
         scale = np.diag([1.0, new_height / height, 1.0])
         out = dataclasses.replace(out, homography=scale @ out.homography, size=(width, new_height))
-    return out
+    return FieldView.of_frame(image, out)

@@ -45,12 +45,13 @@ import cv2
 import numpy as np
 
 from vision.arrays import median
-from vision.board.aspect import with_round_checkers
+from vision.board.aspect import round_checkers_view
 from vision.board.exposure import FRAME_EXPOSED, normalise_exposure
 from vision.board.geometry import POINT_PX, BoardGeometry, point_centres_u, point_edges_u
 from vision.board.triangles import field_candidates, find_triangles, fixed_by_tips, support
+from vision.board.view import FieldView
 
-__all__ = ["find_board", "geometry_from_corners"]
+__all__ = ["find_board", "find_board_view", "geometry_from_corners"]
 
 # Working resolution (long side, pixels) for the search; the reading itself uses the full frame.
 _WORK_SIDE = 480
@@ -285,15 +286,16 @@ def _order_corners(q: np.ndarray) -> np.ndarray:
 # edge refinement
 
 
-def colour_gradient(bgr: np.ndarray) -> np.ndarray:
-    """Di Zenzo colour-gradient magnitude of a BGR image in Lab, float32 (H, W).
+def colour_gradient(bgr: np.ndarray, lab: np.ndarray | None = None) -> np.ndarray:
+    """Di Zenzo colour-gradient magnitude of a BGR image in Lab, float32 (H, W); ``lab``: the
+    image's uint8 Lab conversion, when the caller made it already.
 
     (S. Di Zenzo, "A note on the gradient of a multi-image", CVGIP 33, 1986: the largest eigenvalue of
     the channels' gradient structure tensor.)
     """
     # (the Sobels of the Lab bytes are whole numbers: taken of the three channels at once, then
     # split, they are the per-channel float ones exactly)
-    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB) if lab is None else lab
     gx = cv2.split(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3))
     gy = cv2.split(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3))
     # the structure tensor in place, in the order and rounding of its formula:
@@ -1064,6 +1066,13 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
 
     See the module docstring for the algorithm. Never raises on a valid image array.
     """
+    found = find_board_view(image)
+    return None if found is None else found[0]
+
+
+def find_board_view(image: np.ndarray) -> tuple[BoardGeometry, FieldView | None] | None:
+    """:func:`find_board`'s geometry, and the view of ``image`` in it when the search made one (the
+    checkers' roundness is measured in it: :func:`vision.board.aspect.round_checkers_view`)."""
     h, w = image.shape[:2]
     scale = _WORK_SIDE / max(h, w)
     work = cv2.resize(image, (max(1, int(round(w * scale))), max(1, int(round(h * scale)))),
@@ -1085,7 +1094,7 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
         # its tips alone waits: its pattern is hidden, often by the hand a completed outline shows)
         geom = _finish(image, work, lab, [], False, shown, tri)
         if geom is not None:
-            return geom
+            return geom, None
     if not cands:
         cands = _completed_candidates(lab, quads)
         broken = bool(cands)
@@ -1098,7 +1107,10 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
     # a completed outline is under a hand: the triangles' field is not offered against it
     geom = _finish(image, work, lab, cands, broken, [] if broken else triangles, tri)
     # the corners fix the field's shape but not its height under a keystone: the checkers tell it
-    return None if geom is None else with_round_checkers(image, geom)
+    if geom is None:
+        return None
+    view = round_checkers_view(image, geom)
+    return view.geom, view
 
 
 _Cand = tuple[float, np.ndarray, float, bool]
@@ -1161,7 +1173,7 @@ def _finish(image: np.ndarray, work: np.ndarray, lab: np.ndarray,
     as many of their tips as the best-supported one is no field (a striped score card, a tray)."""
     h, w = image.shape[:2]
     scale = work.shape[1] / w
-    mag = colour_gradient(work)
+    mag = colour_gradient(work, lab)  # (lab: work's, made by find_board_view)
     smooth = cv2.GaussianBlur(mag, (5, 5), 1.2)
     top = cands[0][0] if cands else 0.0
     finalists = [c for c in cands[:_FINALISTS] if c[0] >= top - 0.2]

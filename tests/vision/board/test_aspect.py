@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.board.aspect import checker_stretch, with_round_checkers
+from vision.board.aspect import checker_stretch, round_checkers_view, with_round_checkers
 from vision.board.finder import find_board
 from vision.board.geometry import BoardGeometry
 from vision.board.view import FieldView
@@ -58,6 +58,26 @@ def test_a_stretched_view_is_measured_and_undone(factor: float) -> None:
     stretch = checker_stretch(FieldView.of_frame(r.image, stretched))
     assert stretch is not None and (stretch - 1.0) * (factor - 1.0) > 0
     assert with_round_checkers(r.image, stretched).size[1] == pytest.approx(geom.size[1], rel=0.06)
+
+
+@pytest.mark.parametrize("factor", [1.0, 1.25])
+def test_the_measured_view_is_the_fields_view_in_the_round_geometry(factor: float) -> None:
+    """The view the reader takes from the finder (the last one measured: the first when the height
+    was right, the corrected one's after a 1.25 stretch) is the frame's own warp in
+    :func:`with_round_checkers`'s geometry, with the same gradients: the field warped once."""
+    r = render(random_spec(3, style="wood", max_stack=6, with_dice=False), size=SIZE,
+               view="rectified", seed=3)
+    geom = find_board(r.image)
+    assert geom is not None
+    stretched = _stretched(geom, factor)
+    view = round_checkers_view(r.image, stretched)
+    round_geom = with_round_checkers(r.image, stretched)
+    assert view.geom.size == round_geom.size
+    assert np.array_equal(view.geom.homography, round_geom.homography)
+    fresh = FieldView.of_frame(r.image, view.geom)
+    assert view.image is r.image and np.array_equal(view.rect, fresh.rect)
+    for got, want in zip(view.gradients, fresh.gradients, strict=True):
+        assert np.array_equal(got, want)
 
 
 @pytest.mark.parametrize("tilt,keystone", [(35.0, 0.0), (-35.0, 0.0), (5.0, 0.12)])

@@ -232,6 +232,9 @@ def test_colour_gradient_is_its_formula_bit_for_bit(seed: int) -> None:
     got, want = colour_gradient(bgr[3:, 1:]), _written_colour_gradient(bgr[3:, 1:])
     assert got.dtype == np.float32 and np.array_equal(got, want)
     assert np.array_equal(np.signbit(got), np.signbit(want))
+    # the Lab conversion handed in (find_board's own) gives the same bits
+    given = colour_gradient(bgr[3:, 1:], cv2.cvtColor(bgr[3:, 1:], cv2.COLOR_BGR2LAB))
+    assert np.array_equal(given, got) and np.array_equal(np.signbit(given), np.signbit(got))
 
 
 def _sleeve(image: np.ndarray, field: np.ndarray, across: float, down: float) -> np.ndarray:
