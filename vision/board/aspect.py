@@ -282,9 +282,9 @@ def with_round_checkers(image: np.ndarray, geom: BoardGeometry) -> BoardGeometry
 
 
 def round_checkers_view(image: np.ndarray, geom: BoardGeometry) -> FieldView:
-    """The view of ``image`` in :func:`with_round_checkers`'s geometry: the last one measured (the
-    reader reads the field in it, its warp and gradients already made), made anew only after a
-    second correction."""
+    """The view of ``image`` (BGR uint8 (H, W, 3)) in :func:`with_round_checkers`'s geometry
+    (``.geom``): the last one measured (the reader reads the field in it, its warp and gradients
+    already made), made anew only after a second correction."""
     out = geom
     # (measured again in the view it gives: a strong stretch is measured a little short, the fit's
     # edge search starting from rings of at most a few stretches)

@@ -1071,8 +1071,9 @@ def find_board(image: np.ndarray) -> BoardGeometry | None:
 
 
 def find_board_view(image: np.ndarray) -> tuple[BoardGeometry, FieldView | None] | None:
-    """:func:`find_board`'s geometry, and the view of ``image`` in it when the search made one (the
-    checkers' roundness is measured in it: :func:`vision.board.aspect.round_checkers_view`)."""
+    """:func:`find_board`'s geometry, and the view of ``image`` (BGR uint8 (H, W, 3)) in it when the
+    search made one (the checkers' roundness is measured in it:
+    :func:`vision.board.aspect.round_checkers_view`), else None; None when no board is found."""
     h, w = image.shape[:2]
     scale = _WORK_SIDE / max(h, w)
     work = cv2.resize(image, (max(1, int(round(w * scale))), max(1, int(round(h * scale)))),
