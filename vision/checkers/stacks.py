@@ -36,7 +36,7 @@ from vision.board.view import FieldView
 from vision.reading import DARK, LIGHT
 
 __all__ = ["FieldLook", "StackReading", "count_stacks", "count_stacks_kept", "drop_third_colour",
-           "name_colours", "ring_scores"]
+           "name_colours", "ring_scores", "ring_scores_at_pixels"]
 
 # Checker radius candidates, as fractions of the point width (boards make checkers 0.85-1.0 wide).
 _RADII = (0.38, 0.42, 0.46)
@@ -213,6 +213,66 @@ def _ring_scores_judged(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.n
             side_hidden = _count_true(in_x & ~inside)
         out.append(np.where(shown >= 0.6 * _RING_N, shown / np.maximum(shown + 0.5 * side_hidden, 1), 0.0))
     return out
+
+
+def ring_scores_at_pixels(gx: np.ndarray, gy: np.ndarray, xs: np.ndarray, ys: np.ndarray, r: float,
+                          edge: float = _EDGE) -> np.ndarray:
+    """:func:`ring_scores` at whole-pixel centres inside the view (int (N,) ``xs``, ``ys``): the same
+    scores, float64 (N,). A whole centre's ring samples lie at fixed offsets from it (the offset
+    rounded alone is the sum rounded, but for a half, which rounds to even: taken per parity), so
+    they are gathered from planes padded by their edge pixels (the clamp to the view) at one index
+    each, and only the rings reaching past the view test which of their samples it shows."""
+    h, w = gx.shape[:2]
+    ca, sa = _ring_angles()
+    xs = np.asarray(xs, np.intp)
+    ys = np.asarray(ys, np.intp)
+    if len(xs) == 0:
+        return np.zeros(0)
+
+    def offsets(c: np.ndarray, centres: np.ndarray) -> np.ndarray:
+        """Each centre's sample offsets along one axis for ring positions ``c`` (float32 (_RING_N,)):
+        int (N, _RING_N), or (1, _RING_N) when all centres share a parity."""
+        step = [np.rint(p + c.astype(np.float64)).astype(np.intp) - p for p in (0, 1)]
+        if np.array_equal(step[0], step[1]):
+            return step[0][None]
+        return np.where((centres & 1).astype(bool)[:, None], step[1], step[0])
+
+    best: np.ndarray | None = None
+    for rr in (r - 1.0, r + 0.5):
+        dx, dy = offsets(rr * ca, xs), offsets(rr * sa, ys)
+        left, top = max(0, -int(xs.min() + dx.min())), max(0, -int(ys.min() + dy.min()))
+        right = max(0, int(xs.max() + dx.max()) - (w - 1))
+        bottom = max(0, int(ys.max() + dy.max()) - (h - 1))
+        pw = w + left + right
+        # (the clamp of ring_scores: a sample beyond the view takes its nearest edge pixel)
+        gxp, gyp = (cv2.copyMakeBorder(g, top, bottom, left, right, cv2.BORDER_REPLICATE).ravel()
+                    for g in (gx, gy))
+        flat = ((ys + top) * pw + (xs + left))[:, None] + (dy * pw + dx)
+        gxs, gys = np.take(gxp, flat), np.take(gyp, flat)
+        # (the operations of _ring_scores_judged, in its order: the same float32 values)
+        rad = np.multiply(gxs, ca)
+        rad += np.multiply(gys, sa)
+        np.abs(rad, out=rad)
+        gys *= ca
+        gxs *= sa
+        gys -= gxs
+        tan = np.maximum(np.abs(gys, out=gys), edge, out=gys)
+        hits = np.greater(rad, tan)
+        best = hits if best is None else np.logical_or(best, hits, out=best)
+    assert best is not None
+    # the rings wholly inside show all their samples; the others are tested as ring_scores does
+    vx, vy = r * ca, r * sa
+    whole = ((xs + float(vx.min()) >= 0) & (xs + float(vx.max()) <= w - 1)
+             & (ys + float(vy.min()) >= 0) & (ys + float(vy.max()) <= h - 1))
+    shown = np.full(len(xs), _RING_N, np.int64)
+    cut = np.flatnonzero(~whole)
+    if len(cut):
+        cx, cy = xs[cut].astype(np.float64)[:, None], ys[cut].astype(np.float64)[:, None]
+        inside = (cx + vx >= 0) & (cx + vx <= w - 1) & (cy + vy >= 0) & (cy + vy <= h - 1)
+        shown[cut] = _count_true(inside)
+        best[cut] &= inside
+    denom = shown + 0.5 * (_RING_N - shown)
+    return np.where(shown >= 0.6 * _RING_N, _count_true(best) / denom, 0.0)
 
 
 @functools.cache

@@ -51,7 +51,7 @@ import numpy as np
 from vision.arrays import channel_norm, median
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import colour_gradient
-from vision.checkers.stacks import StackReading, name_colours, ring_scores
+from vision.checkers.stacks import StackReading, name_colours, ring_scores_at_pixels
 from vision.reading import DARK, LIGHT
 
 __all__ = ["OffGroup", "TrayStrip", "find_off", "name_off", "name_by_off", "off_inputs", "tray_strips"]
@@ -451,9 +451,10 @@ def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray, x_range: tuple[flo
     ys, xs = np.nonzero(middle[::2, x0 - a : x1 - a : 2])
     if len(xs) == 0:
         return []
-    cx, cy = (2 * xs + x0).astype(np.float64), (2 * ys).astype(np.float64)
+    px, py = 2 * xs + x0, 2 * ys
+    cx, cy = px.astype(np.float64), py.astype(np.float64)
     gx, gy = colour_gradient(small) if strip is None else strip.grads
-    score = ring_scores(gx, gy, cx, cy, rs)
+    score = ring_scores_at_pixels(gx, gy, px, py, rs)
     out: list[tuple[float, float, float, np.ndarray]] = []
 
     # (a candidate's colour and its surround are measured once: the growing passes below ask again)
@@ -501,13 +502,14 @@ def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray, x_range: tuple[flo
             if score[i] < _FLAT_RING_NEXT:
                 break
             x, y = 2 * float(cx[i]), 2 * float(cy[i])
-            if not clear(x, y):
+            # (a disc beside none found cannot grow a row: its colour and surround go unmeasured)
+            beside = [o for o in out if (x - o[0]) ** 2 + (y - o[1]) ** 2 <= (2.2 * r) ** 2]
+            if not beside or not clear(x, y):
                 continue
             c = colour_at(int(i))
             if not alone(int(i)):
                 continue
-            if any((x - o[0]) ** 2 + (y - o[1]) ** 2 <= (2.2 * r) ** 2
-                   and float(np.linalg.norm(o[3] - c)) < _COLOUR_ONE for o in out):
+            if any(float(np.linalg.norm(o[3] - c)) < _COLOUR_ONE for o in beside):
                 out.append((x, y, float(score[i]), c))
                 grown = True
     return out

@@ -20,6 +20,7 @@ from vision.checkers.stacks import (
     drop_third_colour,
     name_colours,
     ring_scores,
+    ring_scores_at_pixels,
 )
 from vision.reading import DARK, LIGHT
 
@@ -392,3 +393,20 @@ def test_median_gap_is_numpys() -> None:
         for _ in range(200):
             column = sorted((rng.random(n) * 200.0).tolist())
             assert _median_gap(column) == float(np.median(np.diff(column)))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("r", [5.0, 7.5, 11.3])
+def test_ring_scores_at_pixels_equal_ring_scores(seed: int, r: float) -> None:
+    """The whole-pixel gather (trays' flat-disc search) gives ring_scores' very values, rings cut by
+    the view's edges included."""
+    rng = np.random.default_rng(seed)
+    h, w = 60, 90
+    gx = rng.normal(0, 20, (h, w)).astype(np.float32)
+    gy = rng.normal(0, 20, (h, w)).astype(np.float32)
+    xs = rng.integers(0, w, 400)
+    ys = rng.integers(0, h, 400)
+    want = ring_scores(gx, gy, xs.astype(np.float64), ys.astype(np.float64), r)
+    got = ring_scores_at_pixels(gx, gy, xs, ys, r)
+    assert np.array_equal(got, want)
+    assert len(ring_scores_at_pixels(gx, gy, xs[:0], ys[:0], r)) == 0
