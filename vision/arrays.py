@@ -20,7 +20,7 @@ import threading
 
 import numpy as np
 
-__all__ = ["byte_median", "channel_norm", "channel_sq", "channel_sum", "median", "scratch"]
+__all__ = ["byte_median", "channel_norm", "channel_sq", "channel_sum", "median", "nonzero2d", "scratch"]
 
 _local = threading.local()
 
@@ -34,6 +34,14 @@ def scratch(key: str, shape: tuple[int, ...], dtype: type | np.dtype = np.float3
     if buf is None or buf.shape != shape or buf.dtype != dt:
         buf = bufs[key] = np.empty(shape, dt)
     return buf
+
+
+def nonzero2d(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.nonzero`` of a bool (H, W) array: (ys, xs), row-major, the same int arrays. From the
+    flat indices: numpy's 2-D nonzero keeps a multi-index per element, many times slower on a
+    frame-sized mask."""
+    ys, xs = np.divmod(np.flatnonzero(mask), mask.shape[1])
+    return ys, xs
 
 
 def channel_sum(x: np.ndarray) -> np.ndarray:

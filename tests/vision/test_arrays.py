@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.arrays import byte_median, channel_norm, channel_sq, channel_sum, median, scratch
+from vision.arrays import byte_median, channel_norm, channel_sq, channel_sum, median, nonzero2d, scratch
 
 
 def test_channel_sums_equal_numpys_reductions_bit_for_bit() -> None:
@@ -60,3 +60,11 @@ def test_channel_sq_equals_einsum_bit_for_bit() -> None:
     assert np.array_equal(channel_sq(x), want)
     out = np.empty(x.shape[:2], dtype)
     assert channel_sq(x, out=out) is out and np.array_equal(out, want)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (3, 7), (480, 640), (5, 0), (0, 4)])
+def test_nonzero2d_equals_numpys(shape: tuple[int, int]) -> None:
+    mask = np.random.default_rng(1).random(shape) < 0.01
+    for m in (mask, np.zeros(shape, bool), np.ones(shape, bool)):
+        got, want = nonzero2d(m), np.nonzero(m)
+        assert all(np.array_equal(g, w) and g.dtype == w.dtype for g, w in zip(got, want, strict=True))

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.arrays import scratch
+from vision.arrays import nonzero2d, scratch
 
 __all__ = ["BOARD_WEIGHTS", "PHOTO_WEIGHTS", "BlobMap", "blob_map", "peaks", "roundness"]
 
@@ -108,5 +108,4 @@ def peaks(strength: np.ndarray, window: int, floor: float, where: np.ndarray | N
     top &= np.greater(strength, floor, out=buf("strong", np.bool_))
     if where is not None:
         top &= where
-    ys, xs = np.nonzero(top)
-    return ys, xs
+    return nonzero2d(top)
