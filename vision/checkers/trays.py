@@ -170,16 +170,18 @@ class TrayStrip:
         return colour_gradient(self.small)
 
 
-_ONES = np.ones((1, 3), np.float32)
-
-
 def _horizontal_edges(lab: np.ndarray) -> np.ndarray:
     """float32 (H, W), 1 where a strip's Lab (uint8 (H, W, 3)) has a horizontal edge: its summed
     |Sobel y| over the channels above ``_EDGE`` and ``_HORIZONTAL`` times its |Sobel x|; each row of
     an edge counts for its neighbours (a groove slanted by the camera crosses a few rows). The
-    Sobels of bytes are whole numbers: made in int16, they are the float32 ones exactly."""
-    hy = cv2.transform(np.abs(cv2.Sobel(lab, cv2.CV_16S, 0, 1, ksize=3)), _ONES)
-    hx = cv2.transform(np.abs(cv2.Sobel(lab, cv2.CV_16S, 1, 0, ksize=3)), _ONES)
+    Sobels of bytes are whole numbers: made in int16 (both of a channel in one pass,
+    cv2.spatialGradient), they are the float32 ones exactly, and so are their sums."""
+    hx = hy = None
+    for plane in cv2.split(lab):
+        dx, dy = cv2.spatialGradient(plane)
+        dx, dy = np.abs(dx, out=dx), np.abs(dy, out=dy)
+        hx = dx if hx is None else cv2.add(hx, dx, dst=hx)
+        hy = dy if hy is None else cv2.add(hy, dy, dst=hy)
     line = ((hy > _EDGE) & (hy > _HORIZONTAL * hx)).view(np.uint8)
     return cv2.dilate(line, np.ones((3, 1), np.uint8)).astype(np.float32)
 
@@ -191,19 +193,23 @@ def tray_strips(image: np.ndarray, geom: BoardGeometry) -> tuple[TrayStrip, ...]
 
 def _plateaus(rows: np.ndarray, half: int) -> np.ndarray:
     """Centres of the runs of consecutive rows (a groove's edge saturates the profile over a few
-    rows), runs closer than ``half`` merged (a dark groove's two edges): int (N,)."""
+    rows), runs closer than ``half`` merged (a dark groove's two edges): int (N,). (In Python
+    numbers: a column holds a few dozen rows, fewer than numpy's calls cost.)"""
     if len(rows) == 0:
         return rows
-    cut = np.flatnonzero(np.diff(rows) > 1)
-    first, last = rows[np.r_[0, cut + 1]], rows[np.r_[cut, len(rows) - 1]]
-    # (np.rint rounds halves to even, as round() does)
-    centres = np.rint(0.5 * (first + last)).astype(np.intp).tolist()
-    out = [centres[0]]
-    for c in centres[1:]:
-        if c - out[-1] <= half:
-            out[-1] = (out[-1] + c) // 2
-        else:
-            out.append(c)
+    r = rows.tolist()
+    out: list[int] = []
+    start = prev = r[0]
+    for v in [*r[1:], None]:
+        if v is None or v - prev > 1:
+            # (round() rounds halves to even, as np.rint does)
+            c = round(0.5 * (start + prev))
+            if out and c - out[-1] <= half:
+                out[-1] = (out[-1] + c) // 2
+            else:
+                out.append(c)
+            start = v
+        prev = v
     return np.array(out, np.intp)
 
 
@@ -211,10 +217,12 @@ def _runs(ys: np.ndarray, d: float) -> list[tuple[int, int]]:
     """Index ranges [i, j] of ``ys`` (sorted peak positions) spaced at most two slabs apart (closer
     peaks are a groove's two edges: :func:`_one_pitch` sorts them out)."""
     out = []
+    y = ys.tolist()
+    far = 2 * _PITCH[1] * d
     i = 0
-    while i < len(ys):
+    while i < len(y):
         j = i
-        while j + 1 < len(ys) and ys[j + 1] - ys[j] <= 2 * _PITCH[1] * d:
+        while j + 1 < len(y) and y[j + 1] - y[j] <= far:
             j += 1
         if j > i:
             out.append((i, j))
