@@ -264,3 +264,21 @@ def test_plateaus_take_each_runs_middle_rounding_halves_to_even() -> None:
     assert _plateaus(rows, 8).tolist() == [7, 32, 50]
     assert _plateaus(rows, 2).tolist() == [4, 11, 32, 50]
     assert _plateaus(np.array([], np.intp), 2).size == 0
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_horizontal_edges_are_the_summed_channel_sobels(seed: int) -> None:
+    """The edge rows from one-pass Sobels per Lab plane are those of the summed |Sobel| of the
+    three channels (the docstring's definition), bit for bit."""
+    from vision.checkers.trays import _EDGE, _HORIZONTAL, _horizontal_edges
+
+    rng = np.random.default_rng(seed)
+    lab = cv2.GaussianBlur(rng.integers(0, 256, (80, 50, 3), dtype=np.uint8), (3, 3), 0)
+    lab[30:33] = 255  # a light groove edge across the strip
+    hy = np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)
+    hx = np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)).sum(axis=2)
+    line = ((hy > _EDGE) & (hy > _HORIZONTAL * hx)).astype(np.uint8)
+    want = cv2.dilate(line, np.ones((3, 1), np.uint8)).astype(np.float32)
+    got = _horizontal_edges(lab)
+    assert want.any()
+    assert np.array_equal(got, want)
