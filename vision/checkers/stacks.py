@@ -217,11 +217,12 @@ def _ring_scores_judged(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.n
 
 def ring_scores_at_pixels(gx: np.ndarray, gy: np.ndarray, xs: np.ndarray, ys: np.ndarray, r: float,
                           edge: float = _EDGE) -> np.ndarray:
-    """:func:`ring_scores` at whole-pixel centres inside the view (int (N,) ``xs``, ``ys``): the same
-    scores, float64 (N,). A whole centre's ring samples lie at fixed offsets from it (the offset
-    rounded alone is the sum rounded, but for a half, which rounds to even: taken per parity), so
-    they are gathered from planes padded by their edge pixels (the clamp to the view) at one index
-    each, and only the rings reaching past the view test which of their samples it shows."""
+    """:func:`ring_scores` (``ends_open`` False) at whole-pixel centres inside the view (int (N,)
+    ``xs``, ``ys``; ``r`` in pixels): the same scores, float64 (N,), empty for no centre. A whole
+    centre's ring samples lie at fixed offsets from it (the offset rounded alone is the sum rounded,
+    but for a half, which rounds to even: taken per parity), so they are gathered from planes
+    padded by their edge pixels (the clamp to the view) at one index each, and only the rings
+    reaching past the view test which of their samples it shows."""
     h, w = gx.shape[:2]
     ca, sa = _ring_angles()
     xs = np.asarray(xs, np.intp)
@@ -237,16 +238,18 @@ def ring_scores_at_pixels(gx: np.ndarray, gy: np.ndarray, xs: np.ndarray, ys: np
             return step[0][None]
         return np.where((centres & 1).astype(bool)[:, None], step[1], step[0])
 
+    rings = [(offsets(rr * ca, xs), offsets(rr * sa, ys)) for rr in (r - 1.0, r + 0.5)]
+    # the planes padded once, as far as the wider ring reaches past the view (the clamp of
+    # ring_scores: a sample beyond the view takes its nearest edge pixel)
+    left = max(0, max(-int(xs.min() + dx.min()) for dx, _ in rings))
+    top = max(0, max(-int(ys.min() + dy.min()) for _, dy in rings))
+    right = max(0, max(int(xs.max() + dx.max()) - (w - 1) for dx, _ in rings))
+    bottom = max(0, max(int(ys.max() + dy.max()) - (h - 1) for _, dy in rings))
+    pw = w + left + right
+    gxp, gyp = (cv2.copyMakeBorder(g, top, bottom, left, right, cv2.BORDER_REPLICATE).ravel()
+                for g in (gx, gy))
     best: np.ndarray | None = None
-    for rr in (r - 1.0, r + 0.5):
-        dx, dy = offsets(rr * ca, xs), offsets(rr * sa, ys)
-        left, top = max(0, -int(xs.min() + dx.min())), max(0, -int(ys.min() + dy.min()))
-        right = max(0, int(xs.max() + dx.max()) - (w - 1))
-        bottom = max(0, int(ys.max() + dy.max()) - (h - 1))
-        pw = w + left + right
-        # (the clamp of ring_scores: a sample beyond the view takes its nearest edge pixel)
-        gxp, gyp = (cv2.copyMakeBorder(g, top, bottom, left, right, cv2.BORDER_REPLICATE).ravel()
-                    for g in (gx, gy))
+    for dx, dy in rings:
         flat = ((ys + top) * pw + (xs + left))[:, None] + (dy * pw + dx)
         gxs, gys = np.take(gxp, flat), np.take(gyp, flat)
         # (the operations of _ring_scores_judged, in its order: the same float32 values)
