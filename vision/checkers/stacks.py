@@ -605,14 +605,15 @@ def count_stacks_kept(
                              judged_all, 0.0)
         # a stack's discs stay in its own half: beyond the middle they are the other row's
         limit = abs(0.5 * height - base[top]) - 0.3 * d
-        chains = [_chain(usable_all[c], depth, d, limit, insides[c], xfine[c]) for c in range(12)]
+        chains = ([_chain(usable_all[c], depth, d, limit, insides[c], xfine[c]) for c in range(12)]
+                  if not radius else None)
         # touching checkers stand one of their own diameters apart, which the ring's radius (the
         # best of three _RADII) gives only roughly: on the real photos the chains' steps are 1.1
         # ring diameters, just inside the 1.2 searched, and a view a few percent taller breaks
         # them. Each next disc is looked for from one ring diameter to the row's measured step
         # on. (A calibration's reading, read in part frame after frame, keeps the one diameter:
         # a step measured on the points read alone would differ from a whole reading's.)
-        pitch = d if radius else _stack_step([np.diff(depth[c]) for c in chains], d)
+        pitch = d if chains is None else _stack_step([np.diff(depth[c]) for c in chains], d)
         for col in range(12):
             if only is not None and (col, top) not in only:
                 assert previous is not None
@@ -622,8 +623,8 @@ def count_stacks_kept(
             differs, need, judged, usable = differs_all[col], need_all[col], judged_all[col], usable_all[col]
             # the field between the points' tips: a light checker on a cream field is no colour run
             bare_field = np.concatenate([bare[:, 0], field[None], beside[top][col][None]])
-            idx = chains[col] if pitch == d else _chain(usable, depth, d, limit, inside, xfine[col],
-                                                        step=pitch)
+            idx = (chains[col] if chains is not None and pitch == d
+                   else _chain(usable, depth, d, limit, inside, xfine[col], step=pitch))
             centres = [(float(xbest[col, i]), float(cy_all[i])) for i in idx]
             if not idx:
                 # a stack whose first checker shows no ring (dark on a dark point in the frame's
