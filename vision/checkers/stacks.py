@@ -66,8 +66,12 @@ _CHAIN_DROP = 0.65
 _OVER_GAP = (0.75, 1.25)
 # Where a stack's second checker is looked for (diameters from the base) when its first shows none.
 _SECOND = (1.2, 1.8)
+# A row's stacks' own step is measured from this many gaps between their discs (else one diameter).
+_STEP_GAPS = 3
 # Each next checker of a stack stands within this many diameters sideways of the one before it.
 _IN_LINE = 0.2
+# The candidate centres across a point's axis lie this many rectified pixels apart.
+_SHIFT_STEP = 4.0
 # ... but a pile's upper layers lie up to a quarter diameter to either side of the column (each is
 # nudged as the hand leaves it): the column's reach over them is followed this far from its first.
 _PILE_SWAY = 0.45
@@ -310,11 +314,11 @@ def _count_true(flags: np.ndarray) -> np.ndarray:
 
 def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
            inside: np.ndarray | None = None, xs: np.ndarray | None = None,
-           first: tuple[float, float] = (0.25, 1.0)) -> list[int]:
+           first: tuple[float, float] = (0.25, 1.0), step: float | None = None) -> list[int]:
     """Indices into ``ys`` (the centres' depths, ascending) of a stack's discs: the first within a
-    diameter of the base, then one diameter apart, while the ring score holds -- and, given the
-    discs' ``inside`` colours (float (D, 3)), while each next disc has the first one's colour (a
-    stack is one player's).
+    diameter of the base, then one diameter apart (or up to ``step``, the row's measured one), while
+    the ring score holds -- and, given the discs' ``inside`` colours (float (D, 3)), while each next
+    disc has the first one's colour (a stack is one player's).
 
     Of the rings within the first diameter, each clear peak is tried as the first disc and the
     longest chain is kept (the clearest first on a tie, unless it lies over the gap between the
@@ -324,12 +328,12 @@ def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
     lo, hi = first[0] * d, first[1] * d
     window = _span(ys, lo, min(hi, limit))
     window = window[score[window] >= _RING_MIN]
-    best = _chain_from(score, ys, d, limit, inside, xs, None, first)
+    best = _chain_from(score, ys, d, limit, inside, xs, None, first, step)
     for i in window:
         peak = score[i] >= score[max(0, i - 1)] and score[i] >= score[min(len(score) - 1, i + 1)]
         if not peak or (best and i == best[0]):
             continue
-        chain = _chain_from(score, ys, d, limit, inside, xs, int(i))
+        chain = _chain_from(score, ys, d, limit, inside, xs, int(i), step=step)
         if len(chain) > len(best) or (len(chain) == len(best) and ys[best[0]] > 0.75 * d >= ys[chain[0]]):
             best = chain
     return best
@@ -385,15 +389,42 @@ def _column_start(first: float, far: float, gaps: np.ndarray, d: float) -> float
     return first - 0.5 * step if off(first - 0.5 * step) < off(first) else first
 
 
+def _between_shifts(scores: np.ndarray, arg: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Each depth's disc centre across its point's axis, float (12, D), between the candidate
+    centres (``_SHIFT_STEP`` apart; ``scores`` float (12, D, S), ``arg`` the best's index (12, D),
+    ``cols`` the axes' x): the vertex of the parabola through the best ring score and its two
+    neighbours' (the best itself at the grid's ends or on a flat top). The stack's in-line test
+    compares these: two discs 5 px apart, each near the middle between two candidates, are
+    otherwise picked a whole 8 px apart, and their column breaks under a shift of a pixel."""
+    n = scores.shape[2]
+    at = np.clip(arg, 1, n - 2)
+    s0, s_lo, s_hi = (np.take_along_axis(scores, (at + k)[..., None], axis=2)[..., 0] for k in (0, -1, 1))
+    curve = s_lo - 2.0 * s0 + s_hi
+    inner = (arg == at) & (curve < 0)
+    offset = np.where(inner, 0.5 * (s_lo - s_hi) / np.where(inner, curve, -1.0), 0.0)
+    return cols[:, None] + (arg - (n - 1) / 2 + np.clip(offset, -0.5, 0.5)) * _SHIFT_STEP
+
+
+def _stack_step(gaps: list[np.ndarray], d: float) -> float:
+    """The step between a row's stacked checkers: the median gap of its chains (``gaps``, each
+    chain's), ``d`` without enough of them or an implausible one."""
+    every = np.concatenate(gaps) if gaps else np.zeros(0)
+    if every.size < _STEP_GAPS:
+        return d
+    step = float(np.median(every))
+    return step if 0.7 * d <= step <= 1.3 * d else d
+
+
 def _chain_from(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
                 inside: np.ndarray | None, xs: np.ndarray | None, start: int | None,
-                first: tuple[float, float] = (0.25, 1.0)) -> list[int]:
+                first: tuple[float, float] = (0.25, 1.0), step: float | None = None) -> list[int]:
     """:func:`_chain` from the first disc ``start`` (None: the clearest ring within the first
     diameter)."""
     out: list[int] = []
+    near, far = (d, d) if step is None else (min(d, step), max(d, step))
     if start is not None:
         out.append(start)
-        lo, hi = ys[start] + 0.8 * d, ys[start] + 1.2 * d
+        lo, hi = ys[start] + near - 0.2 * d, ys[start] + far + 0.2 * d
     else:
         lo, hi = first[0] * d, first[1] * d
     while True:
@@ -413,7 +444,7 @@ def _chain_from(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
         if out and score[i] < _CHAIN_DROP * float(np.mean(score[out])):
             break  # far fainter than the stack below it: a neighbour's rim and a triangle's edge
         out.append(i)
-        lo, hi = ys[i] + 0.8 * d, ys[i] + 1.2 * d
+        lo, hi = ys[i] + near - 0.2 * d, ys[i] + far + 0.2 * d
     return out
 
 
@@ -470,7 +501,7 @@ def count_stacks_kept(
     step = 2.0
     depth = np.arange(0.0, 0.5 * height + 0.5 * POINT_PX, step)  # distance of a centre from the base
     base = _bases(lab, geom)
-    shifts = np.arange(-8.0, 8.5, 4.0)
+    shifts = np.arange(-8.0, 8.5, _SHIFT_STEP)
     cols = np.array(geom.columns, dtype=np.float64)
     best_r, best_total, best_maps = _RADII[0] * POINT_PX, -1.0, None
     rows = [top for top in (True, False) if only is None or any((c, top) in only for c in range(12))]
@@ -492,7 +523,8 @@ def count_stacks_kept(
                     gx, gy, cxg[use[top]], cy[None, :, None], r, _JUDGED, reach=True)
             cxg = np.broadcast_to(cxg, sc.shape)
             arg = sc.argmax(axis=2)[..., None]
-            maps[top] = (sc.max(axis=2), *(np.take_along_axis(m, arg, axis=2)[..., 0] for m in (cxg, wk, rc)))
+            maps[top] = (sc.max(axis=2), *(np.take_along_axis(m, arg, axis=2)[..., 0] for m in (cxg, wk, rc)),
+                         _between_shifts(sc, arg[..., 0], cols))
             total += float(np.sort(sc.max(axis=2).ravel())[-24:].mean())
         if total > best_total:
             best_r, best_total, best_maps = r, total, maps
@@ -531,7 +563,7 @@ def count_stacks_kept(
             continue
         # (weak, reach: the ring at each depth's best centre at _EDGE_WEAK, see _JUDGED, and the
         # most of it the view can show)
-        score, xbest, weak, reach = best_maps[top]
+        score, xbest, weak, reach, xfine = best_maps[top]
         cols_used = use[top]
         weak = np.where(weak > score, weak, score)
         keep = _suppress_neighbours(score, xbest, d, step) > 0
@@ -571,6 +603,17 @@ def count_stacks_kept(
         # view's top or bottom edge (``reach`` < 1) can show no more of its ring than ``reach``
         shown_all = np.where(judged_all >= np.where(differs_all, need_all, _RING_STRONG * reach),
                              judged_all, 0.0)
+        # a stack's discs stay in its own half: beyond the middle they are the other row's
+        limit = abs(0.5 * height - base[top]) - 0.3 * d
+        chains = ([_chain(usable_all[c], depth, d, limit, insides[c], xfine[c]) for c in range(12)]
+                  if not radius else None)
+        # touching checkers stand one of their own diameters apart, which the ring's radius (the
+        # best of three _RADII) gives only roughly: on the real photos the chains' steps are 1.1
+        # ring diameters, just inside the 1.2 searched, and a view a few percent taller breaks
+        # them. Each next disc is looked for from one ring diameter to the row's measured step
+        # on. (A calibration's reading, read in part frame after frame, keeps the one diameter:
+        # a step measured on the points read alone would differ from a whole reading's.)
+        pitch = d if chains is None else _stack_step([np.diff(depth[c]) for c in chains], d)
         for col in range(12):
             if only is not None and (col, top) not in only:
                 assert previous is not None
@@ -580,9 +623,8 @@ def count_stacks_kept(
             differs, need, judged, usable = differs_all[col], need_all[col], judged_all[col], usable_all[col]
             # the field between the points' tips: a light checker on a cream field is no colour run
             bare_field = np.concatenate([bare[:, 0], field[None], beside[top][col][None]])
-            # a stack's discs stay in its own half: beyond the middle they are the other row's
-            limit = abs(0.5 * height - base[top]) - 0.3 * d
-            idx = _chain(usable, depth, d, limit, inside, xbest[col])
+            idx = (chains[col] if chains is not None and pitch == d
+                   else _chain(usable, depth, d, limit, inside, xfine[col], step=pitch))
             centres = [(float(xbest[col, i]), float(cy_all[i])) for i in idx]
             if not idx:
                 # a stack whose first checker shows no ring (dark on a dark point in the frame's
@@ -590,7 +632,7 @@ def count_stacks_kept(
                 # checkers in line from the second place on mean one more beneath them; so does one,
                 # where the first place shows a ring as complete as asked of what the view's edge
                 # leaves of it (the field's side found a few pixels inside the base cuts its rim)
-                above = _chain(usable, depth, d, limit, inside, xbest[col], _SECOND)
+                above = _chain(usable, depth, d, limit, inside, xfine[col], _SECOND, pitch)
                 if len(above) == 1:
                     near = np.abs(depth - (depth[above[0]] - d)) <= 0.2 * d
                     cut = judged[near] >= need[near] * reach[col][near]
@@ -637,7 +679,7 @@ def count_stacks_kept(
                 # a pile of the point's own colour shows its whole rings only, the column's first
                 # checkers' faint: the checkers over the column's gaps, one diameter apart from
                 # over the first two on, and the column they reach are read as a pile, if one
-                over = _chain(usable, depth, d, limit, inside, xbest[col], _OVER_GAP)
+                over = _chain(usable, depth, d, limit, inside, xfine[col], _OVER_GAP, pitch)
                 first = float(depth[over[0]]) - 0.5 * d if len(over) >= 2 else None
                 far = _reach(usable, depth, d, limit, inside, xbest[col], over[0]) if first else 0.0
                 if first is not None and int(round((far - first) / d)) + 1 >= 5:
@@ -669,7 +711,7 @@ def count_stacks_kept(
                 # none seen: the discs of the point's own colour whose rims the view shows
                 # complete, though cut by its edge, are kept for the learned counter to confirm (a
                 # bare triangle's sides and base fill as much of a cut ring: neither alone decides)
-                cut = _chain(shown_all[col], depth, d, limit, inside, xbest[col])
+                cut = _chain(shown_all[col], depth, d, limit, inside, xfine[col], step=pitch)
                 if cut and not differs[cut].any():
                     shown = [(float(xbest[col, i]), float(cy_all[i])) for i in cut]
                     lab_l, lab_a, lab_b = _stack_colour(lab, shown, best_r)

@@ -9,13 +9,16 @@ import pytest
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import colour_gradient
 from vision.checkers.stacks import (
+    _SHIFT_STEP,
     _SQUARE_BETTER,
     StackReading,
+    _between_shifts,
     _chain,
     _colour_run,
     _gap_bare,
     _outline_fits,
     _reach,
+    _stack_step,
     count_stacks,
     drop_third_colour,
     name_colours,
@@ -410,3 +413,37 @@ def test_ring_scores_at_pixels_equal_ring_scores(seed: int, r: float) -> None:
     got = ring_scores_at_pixels(gx, gy, xs, ys, r)
     assert np.array_equal(got, want)
     assert len(ring_scores_at_pixels(gx, gy, xs[:0], ys[:0], r)) == 0
+
+
+def test_a_column_steps_by_its_rows_measured_step() -> None:
+    """Checkers wider than the ring's diameter stand 1.29 ring diameters apart: one diameter's
+    search (to 1.2) loses the column after its first; the row's measured step finds all five."""
+    d = 28.0
+    ys = np.arange(0.0, 220.0, 2.0)
+    score = np.zeros_like(ys)
+    for y in (14, 50, 86, 122, 158):  # 36 px apart: 1.29 d
+        score[ys == y] = 0.9
+    inside = np.tile(np.float32([200.0, 128.0, 128.0]), (ys.size, 1))
+    xs = np.zeros_like(ys)
+    assert len(_chain(score, ys, d, 200.0, inside, xs)) == 1
+    assert len(_chain(score, ys, d, 200.0, inside, xs, step=_stack_step([np.full(4, 36.0)], d))) == 5
+
+
+def test_a_rows_step_is_its_chains_median_gap_when_enough_and_plausible() -> None:
+    d = 28.0
+    assert _stack_step([np.array([32.0, 30.0]), np.array([34.0])], d) == 32.0
+    assert _stack_step([np.array([32.0, 30.0])], d) == d  # too few gaps
+    assert _stack_step([], d) == d
+    assert _stack_step([np.full(5, 40.0)], d) == d  # over 1.3 diameters: no stack's step
+
+
+def test_a_disc_between_two_candidate_centres_is_placed_between_them() -> None:
+    """The ring scores of five centres 4 px apart peaking equally at two neighbours put the disc
+    midway; a clear peak stays; the grid's end stays where it is."""
+    cols = np.array([100.0])
+    scores = np.array([[[0.2, 0.5, 0.8, 0.8, 0.5], [0.2, 0.5, 0.9, 0.5, 0.2], [0.1, 0.2, 0.3, 0.5, 0.9]]])
+    arg = scores.argmax(axis=2)
+    x = _between_shifts(scores, arg, cols)[0]
+    assert x[0] == pytest.approx(100.0 + 0.5 * _SHIFT_STEP)
+    assert x[1] == pytest.approx(100.0)
+    assert x[2] == pytest.approx(100.0 + 2 * _SHIFT_STEP)
