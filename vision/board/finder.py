@@ -579,8 +579,10 @@ def _refine_bases(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
     In the rectified quad, extended by 10 % above and below, the base is the first row (from outside)
     where adjacent points' colours start to differ -- a frame is uniform along its length, a row of
     triangles alternates. A side is not moved inward over rows where a third of the pairs still
-    alternate (checkers of one colour on most points at the base: the field, not the frame).
-    Returns the corrected quad (float32 (4, 2)).
+    alternate (checkers of one colour on most points at the base: the field, not the frame), nor
+    outward onto rows that a band of frame parts from the field (:func:`_inside_frame`: beyond the
+    frame's outer edge a table or an overlay may alternate by chance). Returns the corrected quad
+    (float32 (4, 2)).
     """
     ext = 0.10
     width = 12 * _SCORE_PX
