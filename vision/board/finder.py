@@ -559,14 +559,30 @@ def _frame_rows(plain: np.ndarray) -> bool:
     return not plain.size or float(np.median(plain)) > 0.5
 
 
+def _inside_frame(rows: np.ndarray, plain: np.ndarray) -> np.ndarray:
+    """Of the alternating rows ``rows`` (indices into ``plain``, ordered from outside the field
+    inward), those not beyond a frame: rows that a band of frame rows (:func:`_frame_rows` on
+    ``plain``, the rows' :func:`_plain_share`) parts from the rows further in lie outside the board
+    (a table, a tray or a tournament's overlay past the frame's outer edge, which alternate by
+    chance). The triangles' bases touch the field's edge: no frame lies between them and the field."""
+    keep = 0
+    for i in range(len(rows) - 1):
+        a, b = sorted((int(rows[i]), int(rows[i + 1])))
+        if b - a > 1 and _frame_rows(plain[a + 1 : b]):
+            keep = i + 1
+    return rows[keep:]
+
+
 def _refine_bases(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
     """Move the two point-carrying sides of ``q`` (TL-TR and BL-BR) onto the triangles' bases.
 
     In the rectified quad, extended by 10 % above and below, the base is the first row (from outside)
     where adjacent points' colours start to differ -- a frame is uniform along its length, a row of
     triangles alternates. A side is not moved inward over rows where a third of the pairs still
-    alternate (checkers of one colour on most points at the base: the field, not the frame).
-    Returns the corrected quad (float32 (4, 2)).
+    alternate (checkers of one colour on most points at the base: the field, not the frame), nor
+    outward onto rows that a band of frame parts from the field (:func:`_inside_frame`: beyond the
+    frame's outer edge a table or an overlay may alternate by chance). Returns the corrected quad
+    (float32 (4, 2)).
     """
     ext = 0.10
     width = 12 * _SCORE_PX
@@ -608,14 +624,14 @@ def _refine_bases(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
     discs = (np.median(diffs[:, pairs], axis=1) < _BASE_DELTA) & (np.median(step, axis=1) >= _BASE_DELTA)
     plain = _plain_share(rect[:, np.sort(np.concatenate([centres, mids]))])
     if inner > 10:
-        rows = np.flatnonzero(alt[: pad + int(0.1 * height)] >= 0.5 * inner)
+        rows = _inside_frame(np.flatnonzero(alt[: pad + int(0.1 * height)] >= 0.5 * inner), plain)
         if (rows.size and not _mostly(many[pad : int(rows[0])] >= 0.5 * many_t)
                 and not _mostly(discs[pad : int(rows[0])]) and _frame_rows(plain[pad : int(rows[0])])):
             new_top = float(rows[0])
     if inner_b > 10:
         lo = pad + int(0.9 * height)
-        rows = np.flatnonzero(alt[lo:] >= 0.5 * inner_b)
-        cut = lo + int(rows[-1]) + 1 if rows.size else pad + height
+        rows = _inside_frame(lo + np.flatnonzero(alt[lo:] >= 0.5 * inner_b)[::-1], plain)
+        cut = int(rows[0]) + 1 if rows.size else pad + height
         if (rows.size and not _mostly(many[cut : pad + height] >= 0.5 * many_b)
                 and not _mostly(discs[cut : pad + height]) and _frame_rows(plain[cut : pad + height])):
             new_bot = float(cut)
