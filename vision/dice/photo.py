@@ -135,9 +135,22 @@ def _surface(lab: np.ndarray, window: float | None) -> np.ndarray:
     return np.asarray(cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
 
 
-def _blobs(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return n, labels, stats
+def _blobs(mask: np.ndarray, margin: int) -> tuple[int, np.ndarray, np.ndarray, tuple[int, int]]:
+    """The 8-connected blobs of ``mask``, labelled in the box round its non-zero pixels widened by
+    ``margin`` px (clipped to the mask): (count with the background, the box's labels, stats in the
+    mask's px, the box's top-left x, y). The box starts on an even row and column: OpenCV labels
+    8-connected blobs by 2 x 2 blocks, so the labels and their order are those of the whole mask
+    (tests/vision/dice/test_photo.py), at the cost of the box alone."""
+    bx, by, bw, bh = cv2.boundingRect(mask)
+    if bw == 0:
+        return 1, np.zeros((0, 0), np.int32), np.zeros((1, 5), np.int32), (0, 0)
+    x0, y0 = max(0, bx - margin), max(0, by - margin)
+    x0, y0 = x0 - x0 % 2, y0 - y0 % 2
+    x1, y1 = min(mask.shape[1], bx + bw + margin), min(mask.shape[0], by + bh + margin)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask[y0:y1, x0:x1], connectivity=8)
+    stats[1:, 0] += x0
+    stats[1:, 1] += y0
+    return n, labels, stats, (x0, y0)
 
 
 def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
@@ -389,17 +402,18 @@ def _small_vote(small: np.ndarray, region: np.ndarray | None, window: float,
 def _candidates(work: np.ndarray, mask: np.ndarray, size: float) -> list[DieCandidate]:
     """The die blobs of a foreground mask at a known die size (opened, touching dice split)."""
     opened = _open(mask, size)
-    n, labels, stats = _blobs(opened)
+    pad = max(2, int(size * 0.1))
+    # (each blob's crop, its box widened by pad, lies in the labelled box)
+    n, labels, stats, (ox, oy) = _blobs(opened, pad)
     cands: list[DieCandidate] = []
     one = size * size
     for i in range(1, n):
         x, y, bw, bh, area = (int(v) for v in stats[i])
         if area < 0.35 * one or max(bw, bh) > 8 * size:
             continue
-        pad = max(2, int(size * 0.1))
         x0, y0 = max(0, x - pad), max(0, y - pad)
         x1, y1 = min(work.shape[1], x + bw + pad), min(work.shape[0], y + bh + pad)
-        sub = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
+        sub = (labels[y0 - oy : y1 - oy, x0 - ox : x1 - ox] == i).astype(np.uint8) * 255
         parts = [sub]
         if area > _SPLIT_AREA * one:
             if not _one_die(sub):
