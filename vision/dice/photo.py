@@ -221,14 +221,46 @@ def _open(mask: np.ndarray, size: float, dist: np.ndarray | None = None) -> np.n
     bx, by, bw, bh = cv2.boundingRect(eroded)
     if bw == 0:
         return out
-    # the second transform only round what is left: a pixel further than r from it stays out, and a
-    # chamfer path to the nearest one runs inside the box the two span (so the distances are the same)
+    # the second transform only round what is left, group by group (:func:`_groups`): a pixel
+    # further than r from a group's box takes nothing from it, and a chamfer path to its nearest
+    # pixel runs inside the box the two span (so the distances that reach r are the same)
     m = int(math.ceil(r)) + 1
-    y0, y1 = max(0, by - m), min(mask.shape[0], by + bh + m)
-    x0, x1 = max(0, bx - m), min(mask.shape[1], bx + bw + m)
-    back = cv2.distanceTransform(cv2.bitwise_not(eroded[y0:y1, x0:x1]), cv2.DIST_L2, 5)
-    out[y0:y1, x0:x1] = cv2.compare(back, rf, cv2.CMP_LE)  # type: ignore[call-overload]
+    h, w = mask.shape
+    for gy0, gy1, gx0, gx1 in _groups(eroded[by : by + bh, bx : bx + bw] > 0, by, bx, 2 * m):
+        y0, y1, x0, x1 = max(0, gy0 - m), min(h, gy1 + m), max(0, gx0 - m), min(w, gx1 + m)
+        back = cv2.distanceTransform(cv2.bitwise_not(eroded[y0:y1, x0:x1]), cv2.DIST_L2, 5)
+        near = cv2.compare(back, rf, cv2.CMP_LE)  # type: ignore[call-overload]
+        cv2.bitwise_or(out[y0:y1, x0:x1], near, dst=out[y0:y1, x0:x1])
     return out
+
+
+def _groups(on: np.ndarray, y0: int, x0: int, gap: int) -> list[tuple[int, int, int, int]]:
+    """Boxes (y0, y1, x0, x1, offset by ``y0``, ``x0``) that hold every True pixel of ``on``: its
+    rows, or else its columns, cut where more than ``gap`` of them in a row are empty, each part
+    cut again the same way (a recursive XY cut), until one part is left."""
+    out: list[tuple[int, int, int, int]] = []
+    todo = [(on, y0, x0)]
+    while todo:
+        part, py, px = todo.pop()
+        rows, cols = _runs(part.any(axis=1), gap), _runs(part.any(axis=0), gap)
+        if len(rows) > 1:
+            todo.extend((part[a:b], py + a, px) for a, b in rows)
+        elif len(cols) > 1:
+            todo.extend((part[:, a:b], py, px + a) for a, b in cols)
+        elif rows:
+            out.append((py + rows[0][0], py + rows[0][1], px + cols[0][0], px + cols[0][1]))
+    return out
+
+
+def _runs(occupied: np.ndarray, gap: int) -> list[tuple[int, int]]:
+    """[start, end) of the runs of True in a 1-D bool array, runs at most ``gap`` apart joined."""
+    idx = np.flatnonzero(occupied)
+    if not idx.size:
+        return []
+    cut = np.flatnonzero(np.diff(idx) > gap)
+    starts = np.concatenate(([idx[0]], idx[cut + 1]))
+    ends = np.concatenate((idx[cut], [idx[-1]])) + 1
+    return list(zip(starts.tolist(), ends.tolist(), strict=True))
 
 
 def estimate_die_size(mask: np.ndarray, light: np.ndarray | None = None) -> float | None:
