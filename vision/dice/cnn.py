@@ -27,6 +27,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.arrays import nonzero2d
 from vision.errors import DiceInputError, WeightsMissingError
 
 __all__ = [
@@ -318,7 +319,7 @@ def _decode(out: np.ndarray, f: float, fxy: tuple[float, float], pad: int,
     ``region`` (input px) and in a cell of ``centres`` (h x w), each when given."""
     heat = _sigmoid(out[0])
     peak = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > DETECT)
-    ys, xs = np.nonzero(peak)
+    ys, xs = nonzero2d(peak)
     order = np.argsort(-heat[ys, xs])
     h, w = heat.shape
     kept: list[CnnDie] = []
@@ -326,7 +327,8 @@ def _decode(out: np.ndarray, f: float, fxy: tuple[float, float], pad: int,
         y, x = int(ys[i]), int(xs[i])
         y0, y1, x0, x1 = max(0, y - 1), min(h, y + 2), max(0, x - 1), min(w, x + 2)
         wgt = heat[y0:y1, x0:x1]
-        gy, gx = np.mgrid[y0:y1, x0:x1]
+        # (the cells' rows and columns broadcast: the same products and sums as np.mgrid's grids)
+        gy, gx = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
         cy = float((wgt * gy).sum() / wgt.sum())
         cx = float((wgt * gx).sum() / wgt.sum())
         probs = (_softmax(out[1:7, y0:y1, x0:x1], 0) * wgt).sum(axis=(1, 2)) / wgt.sum()
