@@ -241,7 +241,7 @@ def _best_split(cells: np.ndarray, r: tuple[int, int, int, int]) -> list[tuple[i
         if not ks.size:
             continue
         boxes = _cut_boxes(a, ks)  # (K, 2, 4): each side's first/end along a's rows, then columns
-        costs = np.where(boxes[..., 1] > boxes[..., 0], _side_costs(boxes, axis), 0)
+        costs = np.where(boxes[..., 1] > boxes[..., 0], _side_costs(boxes), 0)
         total = costs.sum(axis=1)
         i = int(np.argmin(total))
         if float(total[i]) < best_cost:
@@ -283,11 +283,11 @@ def _cut_boxes(a: np.ndarray, ks: np.ndarray) -> np.ndarray:
     return out
 
 
-def _side_costs(boxes: np.ndarray, axis: int) -> np.ndarray:
-    """:func:`_part_cost` of each side of :func:`_cut_boxes` (rows along the cut axis ``axis``)."""
+def _side_costs(boxes: np.ndarray) -> np.ndarray:
+    """:func:`_part_cost` of each side of :func:`_cut_boxes` (int: whole numbers of px)."""
     along = (boxes[..., 1] - boxes[..., 0]) * STRIDE + 2 * _HALO
     across = (boxes[..., 3] - boxes[..., 2]) * STRIDE + 2 * _HALO
-    return along * across
+    return np.asarray(along * across)
 
 
 def _to_rect(box: np.ndarray, axis: int, y0: int, x0: int) -> tuple[int, int, int, int]:

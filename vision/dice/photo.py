@@ -242,7 +242,7 @@ def _groups(on: np.ndarray, y0: int, x0: int, gap: int) -> list[tuple[int, int, 
     todo = [(on, y0, x0)]
     while todo:
         part, py, px = todo.pop()
-        rows, cols = _runs(part.any(axis=1), gap), _runs(part.any(axis=0), gap)
+        rows, cols = _runs(np.asarray(part.any(axis=1)), gap), _runs(np.asarray(part.any(axis=0)), gap)
         if len(rows) > 1:
             todo.extend((part[a:b], py + a, px) for a, b in rows)
         elif len(cols) > 1:
