@@ -19,6 +19,11 @@ _MIN_SIDE = 16
 
 # A photo whose board reading holds at least this many checkers on its points shows a game in play.
 _GAME_CHECKERS = 15
+# ... and so at least 24 - _GAME_CHECKERS = 9 points bare, each a whole triangle: a photo where the
+# board search sees fewer than a third of those (vision.board.finder.field_triangles) shows none,
+# and is not searched further. (Seen: 14 or more on every boards-real and boards-webcam photo, 20
+# or more where a game is in play; at most 1 on the dice-d6 trays.)
+_GAME_TRIANGLES = 3
 
 
 def _board_dice(frame: np.ndarray) -> tuple[list[DieReading] | None, tuple[float, float] | None]:
@@ -28,10 +33,16 @@ def _board_dice(frame: np.ndarray) -> tuple[list[DieReading] | None, tuple[float
     broadcast's lettering, the board's hinge or the cube's figures for dice, as the whole-photo
     reader (:func:`vision.dice.photo.find_dice`) can. None when the photo shows no such board (a
     tray, a table, a covered or empty board). Also the cube's centre in the photo when the board
-    reader found it (on a covered board too), else None."""
+    reader found it (on a covered board too), else None. A photo whose points do not show
+    (``_GAME_TRIANGLES``) is not read: no game, no cube (the board search of a tray is most of
+    the board reader's time on it)."""
+    from vision.board.finder import field_triangles
     from vision.reader import read_board
     from vision.reading import FrameStatus
 
+    bgr = frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == "uint8"  # (read_board converts others)
+    if bgr and len(field_triangles(frame)) < _GAME_TRIANGLES:
+        return None, None
     reading = read_board(frame)
     cube = reading.cube.image_xy if reading.board_found and reading.cube is not None else None
     # (a board read with more checkers of a colour than a set has still shows a game in play)

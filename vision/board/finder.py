@@ -39,6 +39,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import threading
 from dataclasses import dataclass
 
 import cv2
@@ -51,7 +52,7 @@ from vision.board.geometry import POINT_PX, BoardGeometry, point_centres_u, poin
 from vision.board.triangles import field_candidates, find_triangles, fixed_by_tips, support
 from vision.board.view import FieldView
 
-__all__ = ["find_board", "find_board_view", "geometry_from_corners"]
+__all__ = ["field_triangles", "find_board", "find_board_view", "geometry_from_corners"]
 
 # Working resolution (long side, pixels) for the search; the reading itself uses the full frame.
 _WORK_SIDE = 480
@@ -1090,18 +1091,11 @@ def find_board_view(image: np.ndarray) -> tuple[BoardGeometry, FieldView | None]
     """:func:`find_board`'s geometry, and the view of ``image`` (BGR uint8 (H, W, 3)) in it when the
     search made one (the checkers' roundness is measured in it:
     :func:`vision.board.aspect.round_checkers_view`), else None; None when no board is found."""
-    h, w = image.shape[:2]
-    scale = _WORK_SIDE / max(h, w)
-    work = cv2.resize(image, (max(1, int(round(w * scale))), max(1, int(round(h * scale)))),
-                      interpolation=cv2.INTER_AREA) if scale < 1 else image
-    scale = work.shape[1] / w
-    # the pattern's contrast and the edges' strength are absolute: undo a dark frame's gain first
-    work = normalise_exposure(work, FRAME_EXPOSED)
-    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
+    work, lab = _work_lab(image)
     regions = _regions(work)
     quads = _candidates(work, regions=regions)
     cands = _assemble(lab, _hypotheses(lab, quads))
-    tri = find_triangles(lab)
+    tri = _triangles(lab)
     shown, on_tips = _triangle_fields(lab, tri)
     triangles = shown or on_tips
     broken = False
@@ -1128,6 +1122,41 @@ def find_board_view(image: np.ndarray) -> tuple[BoardGeometry, FieldView | None]
         return None
     view = round_checkers_view(image, geom)
     return view.geom, view
+
+
+def field_triangles(image: np.ndarray) -> np.ndarray:
+    """The points' triangles :func:`find_board_view` sees in ``image`` (BGR uint8 (H, W, 3)): the
+    rows of :func:`vision.board.triangles.find_triangles` on its working copy. Cheap evidence of a
+    board (a few ms): a caller that wants only a board in play may look here first, and the search
+    that follows on the same image takes these triangles instead of finding them again."""
+    return _triangles(_work_lab(image)[1])
+
+
+def _work_lab(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The copy of ``image`` the search works on (long side ``_WORK_SIDE`` at most, a dark frame's
+    gain undone: the pattern's contrast and the edges' strength are absolute) and its Lab."""
+    h, w = image.shape[:2]
+    scale = _WORK_SIDE / max(h, w)
+    work = cv2.resize(image, (max(1, int(round(w * scale))), max(1, int(round(h * scale)))),
+                      interpolation=cv2.INTER_AREA) if scale < 1 else image
+    work = normalise_exposure(work, FRAME_EXPOSED)
+    return work, cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
+
+
+# The last working copy's triangles, per thread (:func:`_triangles`).
+_last_triangles = threading.local()
+
+
+def _triangles(lab: np.ndarray) -> np.ndarray:
+    """:func:`vision.board.triangles.find_triangles` of ``lab``, the last result again when ``lab``
+    equals the last one asked about on this thread (:func:`field_triangles` then the search, on one
+    image: the line detection is a fifth of a search that finds no board)."""
+    last = getattr(_last_triangles, "entry", None)
+    if last is not None and last[0].shape == lab.shape and np.array_equal(last[0], lab):
+        return np.array(last[1])
+    tri = find_triangles(lab)
+    _last_triangles.entry = (lab.copy(), np.array(tri))
+    return tri
 
 
 _Cand = tuple[float, np.ndarray, float, bool]

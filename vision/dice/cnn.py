@@ -27,6 +27,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.arrays import nonzero2d
 from vision.errors import DiceInputError, WeightsMissingError
 
 __all__ = [
@@ -194,38 +195,107 @@ def _parts(cells: np.ndarray) -> list[tuple[int, int, int, int]] | None:
     when one whole-image pass costs less. A rectangle costs its input area with ``_HALO`` px of
     context round it: groups of cells further apart than two halos get rectangles of their own, and
     a rectangle is split in two (along a row or column of ``_BLOCK`` cells, the split that costs
-    least) while the two parts' bounding boxes cost less than it."""
-    def cost(r: tuple[int, int, int, int]) -> float:
-        return float((r[1] - r[0]) * STRIDE + 2 * _HALO) * ((r[3] - r[2]) * STRIDE + 2 * _HALO)
-
-    def bbox(y0: int, y1: int, x0: int, x1: int) -> tuple[int, int, int, int] | None:
-        sub = cells[y0:y1, x0:x1]
-        rows, cols = np.flatnonzero(sub.any(axis=1)), np.flatnonzero(sub.any(axis=0))
-        if not rows.size:
-            return None
-        return y0 + int(rows[0]), y0 + int(rows[-1]) + 1, x0 + int(cols[0]), x0 + int(cols[-1]) + 1
-
+    least: :func:`_best_split`) while the two parts' bounding boxes cost less than it."""
     apart = odd_kernel(2.0 * _HALO / STRIDE)
     groups = cv2.dilate(cells.astype(np.uint8), np.ones((apart, apart), np.uint8))
     n, _, stats, _ = cv2.connectedComponentsWithStats(groups, connectivity=8)
-    todo = [b for x, y, w, h, _ in stats[1:] if (b := bbox(y, y + h, x, x + w)) is not None]
+    todo = [b for x, y, w, h, _ in stats[1:] if (b := _bbox(cells, y, y + h, x, x + w)) is not None]
     out: list[tuple[int, int, int, int]] = []
     while todo:
         r = todo.pop()
-        y0, y1, x0, x1 = r
-        best: tuple[float, list[tuple[int, int, int, int]]] = (cost(r), [r])
-        for cut in range(y0 + _BLOCK, y1, _BLOCK):
-            halves = [b for b in (bbox(y0, cut, x0, x1), bbox(cut, y1, x0, x1)) if b is not None]
-            best = min(best, (sum(cost(b) for b in halves), halves), key=lambda t: t[0])
-        for cut in range(x0 + _BLOCK, x1, _BLOCK):
-            halves = [b for b in (bbox(y0, y1, x0, cut), bbox(y0, y1, cut, x1)) if b is not None]
-            best = min(best, (sum(cost(b) for b in halves), halves), key=lambda t: t[0])
-        if best[1] == [r]:
+        halves = _best_split(cells, r)
+        if halves is None:
             out.append(r)
         else:
-            todo.extend(best[1])
+            todo.extend(halves)
     whole = float(cells.shape[0] * cells.shape[1] * STRIDE * STRIDE)
-    return None if sum(cost(r) for r in out) >= _WHOLE_SHARE * whole else out
+    return None if sum(_part_cost(r) for r in out) >= _WHOLE_SHARE * whole else out
+
+
+def _part_cost(r: tuple[int, int, int, int]) -> float:
+    """The input area (px) a part of output cells ``r`` (y0, y1, x0, x1) costs with its halo."""
+    return float((r[1] - r[0]) * STRIDE + 2 * _HALO) * ((r[3] - r[2]) * STRIDE + 2 * _HALO)
+
+
+def _bbox(cells: np.ndarray, y0: int, y1: int, x0: int, x1: int) -> tuple[int, int, int, int] | None:
+    """The bounding box (y0, y1, x0, x1) of the True ``cells`` in the given window, None when none."""
+    sub = cells[y0:y1, x0:x1]
+    rows, cols = np.flatnonzero(sub.any(axis=1)), np.flatnonzero(sub.any(axis=0))
+    if not rows.size:
+        return None
+    return y0 + int(rows[0]), y0 + int(rows[-1]) + 1, x0 + int(cols[0]), x0 + int(cols[-1]) + 1
+
+
+def _best_split(cells: np.ndarray, r: tuple[int, int, int, int]) -> list[tuple[int, int, int, int]] | None:
+    """The parts (bounding boxes of the True ``cells`` on each side, :func:`_bbox`) of the cut of
+    rectangle ``r`` along a row, then a column, every ``_BLOCK`` cells that costs least
+    (:func:`_part_cost`), the first such; None when no cut costs less than ``r`` whole. Every cut's
+    two sides at once, from running counts of the cells along each axis (the costs are whole
+    numbers: compared exactly)."""
+    y0, y1, x0, x1 = r
+    sub = cells[y0:y1, x0:x1]
+    best_cost, best = _part_cost(r), None
+    for axis in (0, 1):
+        a = sub if axis == 0 else sub.T  # cut across a's rows
+        ks = np.arange(_BLOCK, a.shape[0], _BLOCK)
+        if not ks.size:
+            continue
+        boxes = _cut_boxes(a, ks)  # (K, 2, 4): each side's first/end along a's rows, then columns
+        costs = np.where(boxes[..., 1] > boxes[..., 0], _side_costs(boxes), 0)
+        total = costs.sum(axis=1)
+        i = int(np.argmin(total))
+        if float(total[i]) < best_cost:
+            best_cost = float(total[i])
+            best = [_to_rect(boxes[i, s], axis, y0, x0) for s in (0, 1) if boxes[i, s, 1] > boxes[i, s, 0]]
+    return best
+
+
+def _cut_boxes(a: np.ndarray, ks: np.ndarray) -> np.ndarray:
+    """For bool (R, C) ``a`` cut above each row of ``ks``: (K, 2, 4) int, for the side above and the
+    side below, the first and end row and first and end column of its True cells (end = first when
+    there is none)."""
+    nr, nc = a.shape
+    rows_any = a.any(axis=1)
+    idx = np.arange(nr)
+    last_true = np.maximum.accumulate(np.where(rows_any, idx, -1))  # last True row at or above each
+    next_true = np.minimum.accumulate(np.where(rows_any, idx, nr)[::-1])[::-1]  # first at or below
+    first_true = int(next_true[0]) if nr else 0
+    final_true = int(last_true[-1]) if nr else -1
+    cum = np.cumsum(a, axis=0, dtype=np.int32)
+    above = cum[ks - 1] > 0  # (K, C): columns with a True cell above the cut
+    below = (cum[-1] - cum[ks - 1]) > 0
+    out = np.zeros((len(ks), 2, 4), np.int64)
+    # above: rows [first_true, last_true[k-1]] when first_true < k
+    top_end = last_true[ks - 1] + 1
+    has_top = first_true < ks
+    out[:, 0, 0] = np.where(has_top, first_true, 0)
+    out[:, 0, 1] = np.where(has_top, top_end, 0)
+    bot_start = next_true[np.minimum(ks, nr - 1)]
+    has_bot = final_true >= ks
+    out[:, 1, 0] = np.where(has_bot, bot_start, 0)
+    out[:, 1, 1] = np.where(has_bot, final_true + 1, 0)
+    for s, cols in ((0, above), (1, below)):
+        anyc = cols.any(axis=1)
+        first = np.argmax(cols, axis=1)
+        end = nc - np.argmax(cols[:, ::-1], axis=1)
+        out[:, s, 2] = np.where(anyc, first, 0)
+        out[:, s, 3] = np.where(anyc, end, 0)
+    return out
+
+
+def _side_costs(boxes: np.ndarray) -> np.ndarray:
+    """:func:`_part_cost` of each side of :func:`_cut_boxes` (int: whole numbers of px)."""
+    along = (boxes[..., 1] - boxes[..., 0]) * STRIDE + 2 * _HALO
+    across = (boxes[..., 3] - boxes[..., 2]) * STRIDE + 2 * _HALO
+    return np.asarray(along * across)
+
+
+def _to_rect(box: np.ndarray, axis: int, y0: int, x0: int) -> tuple[int, int, int, int]:
+    """A side of :func:`_cut_boxes` as a rectangle (y0, y1, x0, x1) of the whole cells' array."""
+    a0, a1, c0, c1 = (int(v) for v in box)
+    if axis == 0:
+        return y0 + a0, y0 + a1, x0 + c0, x0 + c1
+    return y0 + c0, y0 + c1, x0 + a0, x0 + a1
 
 
 # Scaled px of context round a part of the network's input: its receptive field reaches 42 px from
@@ -249,7 +319,7 @@ def _decode(out: np.ndarray, f: float, fxy: tuple[float, float], pad: int,
     ``region`` (input px) and in a cell of ``centres`` (h x w), each when given."""
     heat = _sigmoid(out[0])
     peak = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > DETECT)
-    ys, xs = np.nonzero(peak)
+    ys, xs = nonzero2d(peak)
     order = np.argsort(-heat[ys, xs])
     h, w = heat.shape
     kept: list[CnnDie] = []
@@ -257,7 +327,8 @@ def _decode(out: np.ndarray, f: float, fxy: tuple[float, float], pad: int,
         y, x = int(ys[i]), int(xs[i])
         y0, y1, x0, x1 = max(0, y - 1), min(h, y + 2), max(0, x - 1), min(w, x + 2)
         wgt = heat[y0:y1, x0:x1]
-        gy, gx = np.mgrid[y0:y1, x0:x1]
+        # (the cells' rows and columns broadcast: the same products and sums as np.mgrid's grids)
+        gy, gx = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
         cy = float((wgt * gy).sum() / wgt.sum())
         cx = float((wgt * gx).sum() / wgt.sum())
         probs = (_softmax(out[1:7, y0:y1, x0:x1], 0) * wgt).sum(axis=(1, 2)) / wgt.sum()

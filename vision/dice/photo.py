@@ -135,9 +135,22 @@ def _surface(lab: np.ndarray, window: float | None) -> np.ndarray:
     return np.asarray(cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
 
 
-def _blobs(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return n, labels, stats
+def _blobs(mask: np.ndarray, margin: int) -> tuple[int, np.ndarray, np.ndarray, tuple[int, int]]:
+    """The 8-connected blobs of ``mask``, labelled in the box round its non-zero pixels widened by
+    ``margin`` px (clipped to the mask): (count with the background, the box's labels, stats in the
+    mask's px, the box's top-left x, y). The box starts on an even row and column: OpenCV labels
+    8-connected blobs by 2 x 2 blocks, so the labels and their order are those of the whole mask
+    (tests/vision/dice/test_photo.py), at the cost of the box alone."""
+    bx, by, bw, bh = cv2.boundingRect(mask)
+    if bw == 0:
+        return 1, np.zeros((0, 0), np.int32), np.zeros((1, 5), np.int32), (0, 0)
+    x0, y0 = max(0, bx - margin), max(0, by - margin)
+    x0, y0 = x0 - x0 % 2, y0 - y0 % 2
+    x1, y1 = min(mask.shape[1], bx + bw + margin), min(mask.shape[0], by + bh + margin)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask[y0:y1, x0:x1], connectivity=8)
+    stats[1:, 0] += x0
+    stats[1:, 1] += y0
+    return n, labels, stats, (x0, y0)
 
 
 def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
@@ -208,14 +221,46 @@ def _open(mask: np.ndarray, size: float, dist: np.ndarray | None = None) -> np.n
     bx, by, bw, bh = cv2.boundingRect(eroded)
     if bw == 0:
         return out
-    # the second transform only round what is left: a pixel further than r from it stays out, and a
-    # chamfer path to the nearest one runs inside the box the two span (so the distances are the same)
+    # the second transform only round what is left, group by group (:func:`_groups`): a pixel
+    # further than r from a group's box takes nothing from it, and a chamfer path to its nearest
+    # pixel runs inside the box the two span (so the distances that reach r are the same)
     m = int(math.ceil(r)) + 1
-    y0, y1 = max(0, by - m), min(mask.shape[0], by + bh + m)
-    x0, x1 = max(0, bx - m), min(mask.shape[1], bx + bw + m)
-    back = cv2.distanceTransform(cv2.bitwise_not(eroded[y0:y1, x0:x1]), cv2.DIST_L2, 5)
-    out[y0:y1, x0:x1] = cv2.compare(back, rf, cv2.CMP_LE)  # type: ignore[call-overload]
+    h, w = mask.shape
+    for gy0, gy1, gx0, gx1 in _groups(eroded[by : by + bh, bx : bx + bw] > 0, by, bx, 2 * m):
+        y0, y1, x0, x1 = max(0, gy0 - m), min(h, gy1 + m), max(0, gx0 - m), min(w, gx1 + m)
+        back = cv2.distanceTransform(cv2.bitwise_not(eroded[y0:y1, x0:x1]), cv2.DIST_L2, 5)
+        near = cv2.compare(back, rf, cv2.CMP_LE)  # type: ignore[call-overload]
+        cv2.bitwise_or(out[y0:y1, x0:x1], near, dst=out[y0:y1, x0:x1])
     return out
+
+
+def _groups(on: np.ndarray, y0: int, x0: int, gap: int) -> list[tuple[int, int, int, int]]:
+    """Boxes (y0, y1, x0, x1, offset by ``y0``, ``x0``) that hold every True pixel of ``on``: its
+    rows, or else its columns, cut where more than ``gap`` of them in a row are empty, each part
+    cut again the same way (a recursive XY cut), until one part is left."""
+    out: list[tuple[int, int, int, int]] = []
+    todo = [(on, y0, x0)]
+    while todo:
+        part, py, px = todo.pop()
+        rows, cols = _runs(np.asarray(part.any(axis=1)), gap), _runs(np.asarray(part.any(axis=0)), gap)
+        if len(rows) > 1:
+            todo.extend((part[a:b], py + a, px) for a, b in rows)
+        elif len(cols) > 1:
+            todo.extend((part[:, a:b], py, px + a) for a, b in cols)
+        elif rows:
+            out.append((py + rows[0][0], py + rows[0][1], px + cols[0][0], px + cols[0][1]))
+    return out
+
+
+def _runs(occupied: np.ndarray, gap: int) -> list[tuple[int, int]]:
+    """[start, end) of the runs of True in a 1-D bool array, runs at most ``gap`` apart joined."""
+    idx = np.flatnonzero(occupied)
+    if not idx.size:
+        return []
+    cut = np.flatnonzero(np.diff(idx) > gap)
+    starts = np.concatenate(([idx[0]], idx[cut + 1]))
+    ends = np.concatenate((idx[cut], [idx[-1]])) + 1
+    return list(zip(starts.tolist(), ends.tolist(), strict=True))
 
 
 def estimate_die_size(mask: np.ndarray, light: np.ndarray | None = None) -> float | None:
@@ -389,17 +434,18 @@ def _small_vote(small: np.ndarray, region: np.ndarray | None, window: float,
 def _candidates(work: np.ndarray, mask: np.ndarray, size: float) -> list[DieCandidate]:
     """The die blobs of a foreground mask at a known die size (opened, touching dice split)."""
     opened = _open(mask, size)
-    n, labels, stats = _blobs(opened)
+    pad = max(2, int(size * 0.1))
+    # (each blob's crop, its box widened by pad, lies in the labelled box)
+    n, labels, stats, (ox, oy) = _blobs(opened, pad)
     cands: list[DieCandidate] = []
     one = size * size
     for i in range(1, n):
         x, y, bw, bh, area = (int(v) for v in stats[i])
         if area < 0.35 * one or max(bw, bh) > 8 * size:
             continue
-        pad = max(2, int(size * 0.1))
         x0, y0 = max(0, x - pad), max(0, y - pad)
         x1, y1 = min(work.shape[1], x + bw + pad), min(work.shape[0], y + bh + pad)
-        sub = (labels[y0:y1, x0:x1] == i).astype(np.uint8) * 255
+        sub = (labels[y0 - oy : y1 - oy, x0 - ox : x1 - ox] == i).astype(np.uint8) * 255
         parts = [sub]
         if area > _SPLIT_AREA * one:
             if not _one_die(sub):

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.arrays import nonzero2d
 from vision.dice.layout import Pip
 from vision.errors import DiceInputError
 
@@ -130,11 +131,11 @@ def tilt_of(lab: np.ndarray, mask: np.ndarray, centre: tuple[float, float],
     far = cv2.morphologyEx(far, cv2.MORPH_OPEN, _disc(_SIDE_OPEN * size))
     rim = inside & ~(cv2.erode(mask, _disc(_RIM * size)) > 0)
     n, labels = cv2.connectedComponents(far)
-    side = np.zeros((h, w), bool)
-    for i in range(1, n):
-        part = labels == i
-        if (part & rim).any():
-            side |= part
+    # the parts of far that reach the rim, looked up by label (one pass, not one per part)
+    reaches = np.zeros(n, bool)
+    reaches[labels[rim]] = True
+    reaches[0] = False
+    side = reaches[labels]
     top = (inside & ~side).astype(np.uint8) * 255
     top = cv2.morphologyEx(top, cv2.MORPH_OPEN, _disc(_TOP_OPEN * size))
     _, labels = cv2.connectedComponents(top)
@@ -151,7 +152,7 @@ def tilt_of(lab: np.ndarray, mask: np.ndarray, centre: tuple[float, float],
         # OpenCV's angle is that of the rectangle's side of length rw: the short axis runs along it
         # when rw is the shorter side
         a = np.deg2rad(ang if rw < rh else ang + 90.0)
-        sy, sx = np.nonzero(side)
+        sy, sx = nonzero2d(side)
         dx, dy = float(sx.mean()) - rx, float(sy.mean()) - ry
         along = abs(dx * np.cos(a) + dy * np.sin(a)) / max(1e-6, float(np.hypot(dx, dy)))
     return Tilt(float(aspect), float(side.sum()) / (size * size), float(along), axis)
@@ -211,7 +212,7 @@ def _ellipse_aspect(lab: np.ndarray, pips: Sequence[tuple[float, float]], size: 
         own = labels == labels[yi - y0, xi - x0]
         if own.sum() < 6 or (own & ring).sum() > 0.3 * ring.sum():
             continue
-        ys, xs = np.nonzero(own)
+        ys, xs = nonzero2d(own)
         ev, vec = np.linalg.eigh(np.cov(np.stack([xs, ys]).astype(np.float64)))
         out.append(float(np.sqrt(ev[1] / max(float(ev[0]), 1e-6))))
         axes.append((out[-1] - 1.0) * np.exp(2j * np.arctan2(vec[1, 1], vec[0, 1])))

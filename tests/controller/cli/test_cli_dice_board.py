@@ -24,6 +24,7 @@ def test_board_dice_are_taken_from_a_board_in_play(monkeypatch: pytest.MonkeyPat
     die = DieReading(4, (10.0, 10.0))
     reading = BoardReading(True, points=points, dice=(die,), status=status)
     monkeypatch.setattr(vision.reader, "read_board", lambda frame: reading)
+    _points_show(monkeypatch, 24)
     got, cube = dice._board_dice(np.zeros((8, 8, 3), np.uint8))
     assert got == ([die] if taken else None)
     assert cube is None  # no cube was read
@@ -48,3 +49,36 @@ def test_photo_dice_asks_the_board_reader_first(monkeypatch: pytest.MonkeyPatch,
     got = dice.photo_dice(np.zeros((8, 8, 3), np.uint8))
     assert got == ([board_die] if in_play else [photo_die])
     assert seen == ([] if in_play else [(7.0, 8.0)])
+
+
+def _points_show(monkeypatch: pytest.MonkeyPatch, n: int) -> None:
+    """The board search sees ``n`` of the points' triangles in any photo."""
+    import vision.board.finder
+
+    monkeypatch.setattr(vision.board.finder, "field_triangles", lambda frame: np.zeros((n, 6)))
+
+
+@pytest.mark.parametrize("n,searched", [(0, False), (2, False), (3, True), (20, True)])
+def test_a_photo_whose_points_do_not_show_is_not_searched_for_a_board(
+        monkeypatch: pytest.MonkeyPatch, n: int, searched: bool) -> None:
+    # a game in play leaves 9 or more points bare: without a third of those in view there is none,
+    # and the board reader is not run (no game, no cube)
+    import vision.reader
+    from controller.cli import dice
+
+    calls: list[object] = []
+    monkeypatch.setattr(vision.reader, "read_board", lambda frame: calls.append(frame) or BoardReading(False))
+    _points_show(monkeypatch, n)
+    assert dice._board_dice(np.zeros((8, 8, 3), np.uint8)) == (None, None)
+    assert len(calls) == int(searched)
+
+
+def test_a_grey_photo_goes_to_the_board_reader_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.reader
+    from controller.cli import dice
+
+    calls: list[object] = []
+    monkeypatch.setattr(vision.reader, "read_board", lambda frame: calls.append(frame) or BoardReading(False))
+    _points_show(monkeypatch, 0)
+    dice._board_dice(np.zeros((8, 8), np.uint8))
+    assert len(calls) == 1

@@ -335,3 +335,27 @@ def test_alternating_rows_beyond_a_frame_band_are_dropped() -> None:
     # no frame band: every row stays
     assert _inside_frame(rows, np.full(20, 0.2)).tolist() == rows.tolist()
     assert _inside_frame(rows[:0], plain).size == 0
+
+
+def test_field_triangles_are_the_searchs_own_and_leave_it_unchanged() -> None:
+    """:func:`field_triangles` counts the triangles the search itself finds (its working copy, its
+    detector), and the search that follows on the same photo, taking them from the last call,
+    finds the same field as a search on its own; a tray shows none."""
+    from vision.board import finder
+    from vision.board.triangles import find_triangles
+
+    board = render(starting_spec("wood"), size=(960, 540), camera=Camera(), seed=2).image
+    tray = np.full((540, 960, 3), (40, 90, 30), np.uint8)
+    cv2.rectangle(tray, (400, 200), (460, 260), (240, 240, 240), -1)
+    for img in (board, tray):
+        work, lab = finder._work_lab(img)
+        want = find_triangles(lab)
+        got = finder.field_triangles(img)
+        assert np.array_equal(got, want)
+        again = finder.find_board_view(img)
+        finder._last_triangles.__dict__.clear()  # a search with nothing kept
+        alone = finder.find_board_view(img)
+        assert (again is None) == (alone is None) == (img is tray)
+        if again is not None and alone is not None:
+            assert np.array_equal(again[0].corners, alone[0].corners)
+    assert len(finder.field_triangles(board)) >= 9 and len(finder.field_triangles(tray)) == 0

@@ -231,3 +231,59 @@ def test_parts_cover_every_wanted_cell_and_fall_back_to_one_pass_when_dense() ->
     assert covered[cells].all()
     assert _parts(np.ones((60, 240), bool)) is None
     assert _parts(np.zeros((60, 240), bool)) == []
+
+
+def _parts_by_loops(cells: np.ndarray) -> list[tuple[int, int, int, int]] | None:
+    """The former :func:`vision.dice.cnn._parts`, each cut's two sides boxed one by one: the
+    reference the vectorised search must equal."""
+    import cv2
+
+    from vision.dice.cnn import _BLOCK, _HALO, _WHOLE_SHARE, odd_kernel
+
+    def cost(r: tuple[int, int, int, int]) -> float:
+        return float((r[1] - r[0]) * STRIDE + 2 * _HALO) * ((r[3] - r[2]) * STRIDE + 2 * _HALO)
+
+    def bbox(y0: int, y1: int, x0: int, x1: int) -> tuple[int, int, int, int] | None:
+        sub = cells[y0:y1, x0:x1]
+        rows, cols = np.flatnonzero(sub.any(axis=1)), np.flatnonzero(sub.any(axis=0))
+        if not rows.size:
+            return None
+        return y0 + int(rows[0]), y0 + int(rows[-1]) + 1, x0 + int(cols[0]), x0 + int(cols[-1]) + 1
+
+    apart = odd_kernel(2.0 * _HALO / STRIDE)
+    groups = cv2.dilate(cells.astype(np.uint8), np.ones((apart, apart), np.uint8))
+    _, _, stats, _ = cv2.connectedComponentsWithStats(groups, connectivity=8)
+    todo = [b for x, y, w, h, _ in stats[1:] if (b := bbox(y, y + h, x, x + w)) is not None]
+    out: list[tuple[int, int, int, int]] = []
+    while todo:
+        r = todo.pop()
+        y0, y1, x0, x1 = r
+        best: tuple[float, list[tuple[int, int, int, int]]] = (cost(r), [r])
+        for cut in range(y0 + _BLOCK, y1, _BLOCK):
+            halves = [b for b in (bbox(y0, cut, x0, x1), bbox(cut, y1, x0, x1)) if b is not None]
+            best = min(best, (sum(cost(b) for b in halves), halves), key=lambda t: t[0])
+        for cut in range(x0 + _BLOCK, x1, _BLOCK):
+            halves = [b for b in (bbox(y0, y1, x0, cut), bbox(y0, y1, cut, x1)) if b is not None]
+            best = min(best, (sum(cost(b) for b in halves), halves), key=lambda t: t[0])
+        if best[1] == [r]:
+            out.append(r)
+        else:
+            todo.extend(best[1])
+    whole = float(cells.shape[0] * cells.shape[1] * STRIDE * STRIDE)
+    return None if sum(cost(r) for r in out) >= _WHOLE_SHARE * whole else out
+
+
+def test_parts_equal_the_cut_by_cut_search_on_random_masks() -> None:
+    import cv2
+
+    from vision.dice.cnn import _parts
+
+    rng = np.random.default_rng(7)
+    for t in range(400):
+        h, w = int(rng.integers(1, 120)), int(rng.integers(1, 200))
+        m = np.zeros((h, w), np.uint8)
+        for _ in range(int(rng.integers(0, 8))):
+            cv2.circle(m, (int(rng.integers(0, w)), int(rng.integers(0, h))), int(rng.integers(1, 25)), 1, -1)
+        if t % 3 == 0:  # scattered cells too: many groups, ragged boxes
+            m |= (rng.random((h, w)) < 0.05 * rng.random()).astype(np.uint8)
+        assert _parts(m > 0) == _parts_by_loops(m > 0)

@@ -416,3 +416,73 @@ def test_holes_filled_are_the_small_components_off_the_border() -> None:
         got = _fill_holes(mask, limit)
         assert got.dtype == np.uint8 and np.array_equal(got, want)
     assert np.array_equal(_fill_holes(mask, 5000.0)[100:140, 130:190], np.full((40, 60), 255, np.uint8))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_blobs_in_the_masks_box_equal_the_whole_masks_labels(threads: int) -> None:
+    from vision.dice.photo import _blobs
+
+    rng = np.random.default_rng(3)
+    old = cv2.getNumThreads()
+    cv2.setNumThreads(threads)
+    try:
+        for t in range(60):
+            h, w = int(rng.integers(20, 300)), int(rng.integers(20, 400))
+            mask = np.zeros((h, w), np.uint8)
+            for _ in range(int(rng.integers(0, 12))):
+                c = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+                cv2.ellipse(mask, c, (int(rng.integers(1, 30)), int(rng.integers(1, 30))),
+                            float(rng.integers(0, 180)), 0, 360, 255, -1)
+            if t % 4 == 0:  # ragged blobs and single pixels too
+                mask[rng.random((h, w)) < 0.02] = 255
+            margin = int(rng.integers(0, 8))
+            n, labels, stats, (ox, oy) = _blobs(mask, margin)
+            n0, labels0, stats0, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+            assert n == n0 and np.array_equal(stats[1:], stats0[1:])
+            bh, bw = labels.shape
+            assert np.array_equal(labels, labels0[oy : oy + bh, ox : ox + bw])
+            assert not labels0[mask > 0].size or labels0.max() == n - 1
+            outside = labels0.copy()
+            outside[oy : oy + bh, ox : ox + bw] = 0
+            assert not outside.any()
+    finally:
+        cv2.setNumThreads(old)
+
+
+def _open_in_one_box(mask: np.ndarray, size: float) -> np.ndarray:
+    """The former :func:`vision.dice.photo._open`: the second distance transform over one box round
+    all that the erosion left. The reference the grouped transforms must equal."""
+    r = max(1.0, size * 0.3)
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    rf = float(np.float32(r))
+    eroded = cv2.compare(dist, rf, cv2.CMP_GT)
+    out = np.zeros(mask.shape, np.uint8)
+    bx, by, bw, bh = cv2.boundingRect(eroded)
+    if bw == 0:
+        return out
+    m = int(math.ceil(r)) + 1
+    y0, y1 = max(0, by - m), min(mask.shape[0], by + bh + m)
+    x0, x1 = max(0, bx - m), min(mask.shape[1], bx + bw + m)
+    back = cv2.distanceTransform(cv2.bitwise_not(eroded[y0:y1, x0:x1]), cv2.DIST_L2, 5)
+    out[y0:y1, x0:x1] = cv2.compare(back, rf, cv2.CMP_LE)
+    return out
+
+
+def test_opening_by_groups_equals_the_opening_in_one_box() -> None:
+    from vision.dice.photo import _open
+
+    rng = np.random.default_rng(5)
+    for t in range(80):
+        h, w = int(rng.integers(20, 300)), int(rng.integers(20, 400))
+        mask = np.zeros((h, w), np.uint8)
+        for _ in range(int(rng.integers(0, 15))):
+            c = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+            if rng.random() < 0.5:
+                cv2.circle(mask, c, int(rng.integers(1, 40)), 255, -1)
+            else:  # walls and bars: thin parts the opening drops, thick ones it keeps
+                d = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+                cv2.line(mask, c, d, 255, int(rng.integers(1, 20)))
+        if t % 4 == 0:
+            mask[rng.random((h, w)) < 0.05] = 255
+        size = float(rng.uniform(2.0, 60.0))
+        assert np.array_equal(_open(mask, size), _open_in_one_box(mask, size))
