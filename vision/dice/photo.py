@@ -475,6 +475,9 @@ def _split(mask: np.ndarray, k: int) -> list[np.ndarray]:
     pts = np.stack([xs, ys], axis=1).astype(np.float32)
     k = min(k, len(pts))
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
+    # k-means++ seeds from OpenCV's global generator: seeded here (0: the state a process starts
+    # with), a photo's dice do not depend on what ran before in the process
+    cv2.setRNGSeed(0)
     _, lab, _ = cv2.kmeans(pts, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
     out = []
     for j in range(k):
