@@ -400,6 +400,15 @@ def _triangle_samples(gap: float, tip: float, per_edge: int = 9) -> np.ndarray:
     return pts.reshape(-1, 2)
 
 
+@functools.lru_cache(maxsize=512)
+def _triangle_points32(gap: float, tip: float) -> np.ndarray:
+    """:func:`_triangle_samples` as the float32 (M, 1, 2) points a perspective transform takes,
+    converted once per (bar share, tip depth); read-only."""
+    out = _triangle_samples(gap, tip).reshape(-1, 1, 2).astype(np.float32)
+    out.flags.writeable = False
+    return out
+
+
 def _edge_energy(mag: np.ndarray, quad: np.ndarray, samples: np.ndarray) -> float:
     """Mean gradient magnitude at the unit-square ``samples`` mapped into the image by ``quad``."""
     return _edge_energies(mag, [quad], [samples])[0]
@@ -413,7 +422,9 @@ def _edge_energies(mag: np.ndarray, quads: list[np.ndarray], samples: list[np.nd
     last, src = None, None
     for i, (qq, smp) in enumerate(zip(quads, samples, strict=True)):
         if smp is not last:  # (a fit's trials mostly share their samples: converted once)
-            last, src = smp, smp.reshape(-1, 1, 2).astype(np.float32)
+            last = smp
+            ready = smp.dtype == np.float32 and smp.ndim == 3  # (_triangle_points32's)
+            src = smp if ready else smp.reshape(-1, 1, 2).astype(np.float32)
         # each field's points mapped straight into its rows of the batch (no stack)
         cv2.perspectiveTransform(src, cv2.getPerspectiveTransform(_UNIT, qq.astype(np.float32)), dst=pts[i])
     pts = pts.reshape(len(quads), n, 2)  # (fields, samples, 2)
@@ -422,16 +433,25 @@ def _edge_energies(mag: np.ndarray, quads: list[np.ndarray], samples: list[np.nd
     y = np.minimum(np.maximum(pts[..., 1], 0), h - 1.001)
     x0 = x.astype(np.intp)
     y0 = y.astype(np.intp)
-    fx, fy = x - x0, y - y0
+    fx, fy = x - x0, y - y0  # (float64: float32 less intp)
     gx, gy = 1 - fx, 1 - fy
     flat = mag.ravel()
-    i00 = y0 * w + x0
-    v = (flat[i00] * gx * gy + flat[i00 + 1] * fx * gy
-         + flat[i00 + w] * gx * fy + flat[i00 + w + 1] * fx * fy)
+    i00 = y0 * w
+    i00 += x0
+    # the bilinear sum in its written order, (m00 gx gy + m01 fx gy) + m10 gx fy + m11 fx fy, each
+    # neighbour read through a shifted view of the plane and the products made in place
+    v = flat.take(i00) * gx
+    v *= gy
+    for plane, wx, wy in ((flat[1:], fx, gy), (flat[w:], gx, fy), (flat[w + 1 :], fx, fy)):
+        t = plane.take(i00) * wx
+        t *= wy
+        v += t
     # checkers hide some edges, so the weakest third does not count
     v.sort(axis=1)
-    # (each row's mean as a 1-D mean sums it: pairwise, along the contiguous axis)
-    return v[:, v.shape[1] // 3 :].mean(axis=1).tolist()
+    # (each row's mean as a 1-D mean sums it: pairwise, along the contiguous axis; numpy's mean is
+    # that sum over the count)
+    tail = v[:, v.shape[1] // 3 :]
+    return (tail.sum(axis=1) / tail.shape[1]).tolist()
 
 
 _UNIT = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
@@ -488,7 +508,7 @@ def fit_triangles(mag: np.ndarray, quad: np.ndarray, gap: float, with_bar: bool)
                 todo.setdefault(key, trial)
         if todo:
             vals = _edge_energies(mag, [qq for qq, _, _ in todo.values()],
-                                  [_triangle_samples(gg, tt) for _, gg, tt in todo.values()])
+                                  [_triangle_points32(gg, tt) for _, gg, tt in todo.values()])
             seen.update(zip(todo, vals, strict=True))
         return [seen[key] for key in keys]
 
@@ -501,6 +521,12 @@ def fit_triangles(mag: np.ndarray, quad: np.ndarray, gap: float, with_bar: bool)
     while step >= 0.25:
         improved = True
         rounds = 0
+        # the current quad's corner moves by +-step, which of them stay near the found field and
+        # in the frame, and which are convex (asked once): made anew only when the quad or the
+        # step changes, not for each batch and round that tries them again
+        moved: np.ndarray | None = None
+        near = np.zeros((8, 2), bool)
+        convex: dict[tuple[int, int], bool] = {}
         while improved and rounds < 6:
             improved = False
             rounds += 1
@@ -510,14 +536,21 @@ def fit_triangles(mag: np.ndarray, quad: np.ndarray, gap: float, with_bar: bool)
             k0 = 0
             while k0 < n_k:
                 trials: list[tuple[int, np.ndarray, float]] = []
-                moved = _moves(q, step, k0)  # (8 - k0, 2 signs, 4, 2): the corner moves from k0 on
-                # the fit refines a found field; it must not wander off to other edges
-                near = (np.abs(moved - start).max(axis=(2, 3)) <= 0.15 * size) & _in_frame(moved, mag.shape)
+                if moved is None:
+                    moved = _moves(q, step, 0)  # (8, 2 signs, 4, 2): each corner coordinate moved
+                    # the fit refines a found field; it must not wander off to other edges
+                    near = ((np.abs(moved - start).max(axis=(2, 3)) <= 0.15 * size)
+                            & _in_frame(moved, mag.shape))
+                    convex = {}
                 for k in range(k0, n_k):
                     for j, sgn in enumerate((1.0, -1.0)):
                         if k < 8:
-                            trial, tg = moved[k - k0, j], gap
-                            if not (near[k - k0, j] and _convex(trial)):
+                            trial, tg = moved[k, j], gap
+                            if not near[k, j]:
+                                continue
+                            if (k, j) not in convex:
+                                convex[k, j] = _convex(trial)
+                            if not convex[k, j]:
                                 continue
                         else:
                             trial, tg = q.copy(), min(0.4, max(0.0, gap + sgn * gstep))
@@ -532,6 +565,8 @@ def fit_triangles(mag: np.ndarray, quad: np.ndarray, gap: float, with_bar: bool)
                     if e > best * 1.0005:
                         q, gap, best, improved = trial, tg, e, True
                         k0 = k + 1
+                        if k < 8:  # (a new bar share keeps the corners and their moves)
+                            moved = None
                         break
                 else:
                     k0 = last_k + 1
@@ -725,14 +760,40 @@ def _frame_inside(rect: np.ndarray, centres: np.ndarray, y0: float, y1: float, t
     return _mostly(np.array(plain))
 
 
-def _line_edge(edge_y: np.ndarray, y0: float, y1: float) -> float:
-    """Mean of ``edge_y`` (float (H, W)) along the line from (0, y0) to (W, y1), each sample the
-    strongest within a row of the line."""
-    h, w = edge_y.shape
+def _reflect101(i: np.ndarray, n: int) -> np.ndarray:
+    """Indices ``i`` (int, any shape, within ``-1 .. n``) folded into ``0 .. n - 1`` as OpenCV's
+    default border folds them (BORDER_REFLECT_101: ``-1`` reads ``1``, ``n`` reads ``n - 2``)."""
+    i = np.abs(i)
+    return np.where(i > n - 1, 2 * (n - 1) - i, i)
+
+
+def _edge_y_at(rect: np.ndarray, rows: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """``np.abs(cv2.Sobel(rect, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)[rows, xs]``, the same
+    float32 values, computed at those pixels only (``rows``, ``xs``: int arrays of one shape).
+
+    ``rect``: float32 (H, W, C) of whole numbers (a warped uint8 view, H and W at least 2): the
+    Sobel's sums are whole numbers then, exact in any order. Its kernel: [1, 2, 1] along x, then
+    the difference of the rows below and above, the view's sides reflected as OpenCV's default
+    border reflects them."""
+    h, w = rect.shape[:2]
+    left, right = _reflect101(xs - 1, w), _reflect101(xs + 1, w)
+
+    def smoothed(r: np.ndarray) -> np.ndarray:
+        return rect[r, left] + 2.0 * rect[r, xs] + rect[r, right]
+
+    diff = smoothed(_reflect101(rows + 1, h)) - smoothed(_reflect101(rows - 1, h))
+    return np.abs(diff).sum(axis=-1)
+
+
+def _line_edge(rect: np.ndarray, y0: float, y1: float) -> float:
+    """Mean of the vertical edge strength of ``rect`` (float32 (H, W, 3) of whole numbers; the
+    strength: :func:`_edge_y_at`) along the line from (0, y0) to (W, y1), each sample the strongest
+    within a row of the line."""
+    h, w = rect.shape[:2]
     xs = np.arange(w)
     ys = y0 + (y1 - y0) * xs / max(w - 1, 1)
-    vals = [edge_y[np.clip(np.rint(ys + dy).astype(np.intp), 0, h - 1), xs] for dy in (-1, 0, 1)]
-    return float(np.max(vals, axis=0).mean())
+    rows = np.stack([np.clip(np.rint(ys + dy).astype(np.intp), 0, h - 1) for dy in (-1, 0, 1)])
+    return float(_edge_y_at(rect, rows, np.broadcast_to(xs, rows.shape)).max(axis=0).mean())
 
 
 def _straighten_sides(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
@@ -757,7 +818,6 @@ def _straighten_sides(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
                                borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     centres = point_centres_u(gap) * width
     lines = {True: (float(pad), float(pad)), False: (float(pad + height), float(pad + height))}
-    edge_y: np.ndarray | None = None  # across the long sides (made when a side may move)
     for top in (True, False):
         pts = _side_bases(rect, centres, pad, height, top, pw)
         if len(pts) < _BASE_MIN:
@@ -790,9 +850,8 @@ def _straighten_sides(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
             continue
         # checkers whose rims reach over the frame line up too: the line kept is the one that runs
         # along the stronger edge (the field's own outline)
-        if edge_y is None:
-            edge_y = np.abs(cv2.Sobel(rect, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)
-        if _line_edge(edge_y, float(b), float(a * width + b)) > _line_edge(edge_y, now, now):
+        # (the edge strength only along the two lines: the whole view's Sobel cost more)
+        if _line_edge(rect, float(b), float(a * width + b)) > _line_edge(rect, now, now):
             lines[top] = (float(b), float(a * width + b))
     src = np.float32([[0, lines[True][0]], [width, lines[True][1]],
                       [width, lines[False][1]], [0, lines[False][0]]])
