@@ -281,15 +281,16 @@ def with_round_checkers(image: np.ndarray, geom: BoardGeometry) -> BoardGeometry
     return round_checkers_view(image, geom).geom
 
 
-def round_checkers_view(image: np.ndarray, geom: BoardGeometry) -> FieldView:
+def round_checkers_view(image: np.ndarray, geom: BoardGeometry, rect: np.ndarray | None = None) -> FieldView:
     """The view of ``image`` (BGR uint8 (H, W, 3)) in :func:`with_round_checkers`'s geometry
     (``.geom``): the last one measured (the reader reads the field in it, its warp and gradients
-    already made), made anew only after a second correction."""
+    already made), made anew only after a second correction. ``rect``: ``geom.rectify(image)``,
+    when the caller made it already (the first view is then not warped again)."""
     out = geom
     # (measured again in the view it gives: a strong stretch is measured a little short, the fit's
     # edge search starting from rings of at most a few stretches)
-    for _ in range(2):
-        view = FieldView.of_frame(image, out)
+    for i in range(2):
+        view = FieldView(rect, out, image) if i == 0 and rect is not None else FieldView.of_frame(image, out)
         stretch = checker_stretch(view)
         if stretch is None or abs(stretch - 1.0) <= _TOLERANCE:
             return view

@@ -1168,9 +1168,9 @@ def find_board_view(image: np.ndarray) -> tuple[BoardGeometry, FieldView | None]
         # no outline stands out (a dark or dim frame): the points' own triangles, found on both
         # rows, are direct evidence of the field, where a completed outline is a guess (a field on
         # its tips alone waits: its pattern is hidden, often by the hand a completed outline shows)
-        geom = _finish(image, work, lab, [], False, shown, tri)
-        if geom is not None:
-            return geom, None
+        done = _finish(image, work, lab, [], False, shown, tri)
+        if done is not None:
+            return done[0], None
     if not cands:
         cands = _completed_candidates(lab, quads)
         broken = bool(cands)
@@ -1181,11 +1181,11 @@ def find_board_view(image: np.ndarray) -> tuple[BoardGeometry, FieldView | None]
         return None
     cands.sort(key=lambda c: -c[0])
     # a completed outline is under a hand: the triangles' field is not offered against it
-    geom = _finish(image, work, lab, cands, broken, [] if broken else triangles, tri)
+    done = _finish(image, work, lab, cands, broken, [] if broken else triangles, tri)
     # the corners fix the field's shape but not its height under a keystone: the checkers tell it
-    if geom is None:
+    if done is None:
         return None
-    view = round_checkers_view(image, geom)
+    view = round_checkers_view(image, *done)
     return view.geom, view
 
 
@@ -1239,12 +1239,13 @@ def _assemble(lab: np.ndarray, hyps: list[_Hyp]) -> list[tuple[float, np.ndarray
 def _finish(image: np.ndarray, work: np.ndarray, lab: np.ndarray,
             cands: list[tuple[float, np.ndarray, float, bool]], broken: bool,
             triangles: list[tuple[float, np.ndarray, float, bool]] = (),
-            tri: np.ndarray | None = None) -> BoardGeometry | None:
+            tri: np.ndarray | None = None) -> tuple[BoardGeometry, np.ndarray | None] | None:
     """Refine the best candidates (sorted, best first) and the ``triangles`` candidates
     (:func:`_triangle_fields`), and return the geometry of the one whose refined field shows the
-    clearest pattern (module docstring, step 4). A triangles candidate that refines onto the field of
-    an outline candidate (within half a point) read the same way (with a bar, or without) gives way
-    to it. Where the frame shows the points'
+    clearest pattern (module docstring, step 4), and the frame's rectified view in it where one was
+    made (to align its columns, :func:`_align_columns`, which keep the homography and size). A
+    triangles candidate that refines onto the field of an outline candidate (within half a point)
+    read the same way (with a bar, or without) gives way to it. Where the frame shows the points'
     triangles (``tri``, :func:`vision.board.triangles.find_triangles`), a finalist holding under half
     as many of their tips as the best-supported one is no field (a striped score card, a tray)."""
     h, w = image.shape[:2]
@@ -1323,11 +1324,13 @@ def _finish(image: np.ndarray, work: np.ndarray, lab: np.ndarray,
             fitted = [f for f in fitted if not f[4] or f is keep]
         _, score, quad, gap, with_bar, _, _ = max(fitted, key=lambda f: f[0])
     geom = _geometry(quad / scale, gap if with_bar else None, (w, h), score)
+    rect = None
     if with_bar:
-        geom = _align_columns(image, geom)
+        rect = geom.rectify(image)
+        geom = _align_columns(image, geom, rect)
     if broken:
         geom = dataclasses.replace(geom, outline_broken=True)
-    return geom
+    return geom, rect
 
 
 def _same_field(a: np.ndarray, b: np.ndarray) -> bool:
@@ -1416,7 +1419,7 @@ def _completed_candidates(
     return [(max(hyp.score, _MIN_SCORE), hyp.corners, hyp.gap, hyp.gap > 0) for hyp in hyps]
 
 
-def _align_columns(image: np.ndarray, geom: BoardGeometry) -> BoardGeometry:
+def _align_columns(image: np.ndarray, geom: BoardGeometry, rect: np.ndarray | None = None) -> BoardGeometry:
     """Shift and stretch each half's six point columns onto the triangles' axes.
 
     Near the tips (0.2-0.38 of the height from each edge) the triangles are narrow and seldom
@@ -1427,11 +1430,12 @@ def _align_columns(image: np.ndarray, geom: BoardGeometry) -> BoardGeometry:
     while the gap between two tips has a triangle of each colour beside it. Per half, the comb of
     six columns (offset within 0.35 of a point, spacing within 8 %) that sits on the highest
     profile wins. Corrects a fitted board whose hidden corner (black checkers on a black point
-    against a black frame) left the columns a fraction of a point off.
+    against a black frame) left the columns a fraction of a point off. ``rect``: ``geom.rectify(image)``
+    when the caller made it already.
     """
     if geom.bar is None:
         return geom
-    rect = geom.rectify(image)
+    rect = geom.rectify(image) if rect is None else rect
     lab = cv2.cvtColor(cv2.GaussianBlur(rect, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     height, width = lab.shape[:2]
     # (every second row: the medians over a band's rows need no more)

@@ -80,6 +80,24 @@ def test_the_measured_view_is_the_fields_view_in_the_round_geometry(factor: floa
         assert np.array_equal(got, want)
 
 
+@pytest.mark.parametrize("factor", [1.0, 1.25])
+def test_a_given_first_warp_gives_the_same_view(factor: float) -> None:
+    """The finder's own warp of the field handed over (``rect``) gives the view it would make:
+    the same geometry, warp and gradients, whether the height was right or corrected."""
+    r = render(random_spec(3, style="wood", max_stack=6, with_dice=False), size=SIZE,
+               view="rectified", seed=3)
+    geom = find_board(r.image)
+    assert geom is not None
+    stretched = _stretched(geom, factor)
+    want = round_checkers_view(r.image, stretched)
+    got = round_checkers_view(r.image, stretched, stretched.rectify(r.image))
+    assert got.geom.size == want.geom.size and got.geom.columns == want.geom.columns
+    assert np.array_equal(got.geom.homography, want.geom.homography)
+    assert np.array_equal(got.rect, want.rect)
+    for a, b in zip(got.gradients, want.gradients, strict=True):
+        assert np.array_equal(a, b)
+
+
 @pytest.mark.parametrize("tilt,keystone", [(35.0, 0.0), (-35.0, 0.0), (5.0, 0.12)])
 @pytest.mark.parametrize("style", ["wood", "tournament", "paper"])
 def test_an_oblique_field_gets_its_height(style: str, tilt: float, keystone: float) -> None:
