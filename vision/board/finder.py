@@ -339,7 +339,7 @@ def _refine_side(mag: np.ndarray, p0: np.ndarray, p1: np.ndarray, inward: np.nda
     vals = cv2.remap(mag, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR)
     best = offs[np.argmax(vals, axis=1)]
     strength = vals.max(axis=1)
-    keep = strength >= np.median(strength) * 0.5
+    keep = strength >= median(strength, 0) * 0.5
     if keep.sum() < 6:
         return p0, p1
     sk, bk = s[keep], best[keep]
@@ -583,7 +583,7 @@ def _mostly(flags: np.ndarray) -> bool:
 def _plain_share(samples: np.ndarray) -> np.ndarray:
     """Per row of ``samples`` (float32 Lab (rows, n, 3)), the share within ``_BASE_DELTA`` of the
     row's median colour."""
-    med = np.median(samples, axis=1, keepdims=True)
+    med = median(samples, 1)[:, None]
     return (np.linalg.norm(samples - med, axis=2) < _BASE_DELTA).mean(axis=1)
 
 
@@ -591,7 +591,7 @@ def _frame_rows(plain: np.ndarray) -> bool:
     """True when the rows a side would be moved inward over look like a frame: on the median row
     most samples (:func:`_plain_share`) are one colour. Along the bases two triangle colours
     alternate and checkers sit on them, so no colour holds a majority there. True for no rows."""
-    return not plain.size or float(np.median(plain)) > 0.5
+    return not plain.size or float(median(plain, 0)) > 0.5
 
 
 def _inside_frame(rows: np.ndarray, plain: np.ndarray) -> np.ndarray:
@@ -632,19 +632,19 @@ def _refine_bases(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
     centres = np.clip((point_centres_u(gap) * width).astype(int), 0, width - 1)
     v = rect[:, centres]  # (rows, n, 3)
     diffs = np.linalg.norm(v[:, 1:] - v[:, :-1], axis=2)  # (rows, n - 1)
-    alt = np.convolve(np.median(diffs, axis=1), np.ones(3) / 3, mode="same")  # (rows,)
+    alt = np.convolve(median(diffs, 1), np.ones(3) / 3, mode="same")  # (rows,)
     # rows beyond the image's edge only repeat its last row (the bases of a field running off the
     # photo would alternate on there): they show no base
     alt[~_rows_inside(hmg, centres, rect.shape[0], lab.shape)] = 0.0
-    inner = float(np.median(alt[pad + int(0.05 * height) : pad + int(0.25 * height)]))
-    inner_b = float(np.median(alt[pad + int(0.75 * height) : pad + int(0.95 * height)]))
+    inner = float(median(alt[pad + int(0.05 * height) : pad + int(0.25 * height)], 0))
+    inner_b = float(median(alt[pad + int(0.75 * height) : pad + int(0.95 * height)], 0))
     new_top, new_bot = float(pad), float(pad + height)
     # a row of one colour's checkers along the bases (a prime, a home board) leaves the median pair
     # unlike only where fewer than half of its neighbours are checkers: a side is not moved inward
     # over rows where many pairs still alternate (the 70th percentile pair: a third of them)
     many = np.convolve(np.percentile(diffs, 70, axis=1), np.ones(3) / 3, mode="same")
-    many_t = float(np.median(many[pad + int(0.05 * height) : pad + int(0.25 * height)]))
-    many_b = float(np.median(many[pad + int(0.75 * height) : pad + int(0.95 * height)]))
+    many_t = float(median(many[pad + int(0.05 * height) : pad + int(0.25 * height)], 0))
+    many_b = float(median(many[pad + int(0.75 * height) : pad + int(0.95 * height)], 0))
     # a side is not moved inward over a row of discs: a row of one colour's checkers on most points
     # along the bases (a long prime, a bear-off) leaves too few pairs alternating for either median
     # (seen: ten singles in a row, the side moved onto their tops, none of them counted). There
@@ -656,7 +656,7 @@ def _refine_bases(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
     us = point_centres_u(gap)
     mids = np.clip(((us[:-1] + us[1:]) * width / 2).astype(int), 0, width - 1)
     step = np.linalg.norm(rect[:, mids[pairs]] - rect[:, centres[pairs]], axis=2)  # (rows, pairs)
-    discs = (np.median(diffs[:, pairs], axis=1) < _BASE_DELTA) & (np.median(step, axis=1) >= _BASE_DELTA)
+    discs = (median(diffs[:, pairs], 1) < _BASE_DELTA) & (median(step, 1) >= _BASE_DELTA)
     plain = _plain_share(rect[:, np.sort(np.concatenate([centres, mids]))])
     if inner > 10:
         rows = _inside_frame(np.flatnonzero(alt[: pad + int(0.1 * height)] >= 0.5 * inner), plain)
@@ -703,7 +703,7 @@ def _side_bases(rect: np.ndarray, centres: np.ndarray, pad: int, height: int, to
     if hi <= lo:
         return []
     outer = rect[rows[: max(1, edge - int(0.3 * pw))]]  # beyond the edge, clear of checkers' rims
-    frame = np.median(outer[:, np.clip(centres.astype(int), 0, rect.shape[1] - 1)].reshape(-1, 3), axis=0)
+    frame = median(outer[:, np.clip(centres.astype(int), 0, rect.shape[1] - 1)].reshape(-1, 3), 0)
     # the profiles only where they are looked at: the point's own colour just inside the edge and
     # the rows searched for its base (each row's median is its own)
     in0, in1 = edge + int(0.2 * pw), edge + int(0.6 * pw)
@@ -755,7 +755,7 @@ def _frame_inside(rect: np.ndarray, centres: np.ndarray, y0: float, y1: float, t
     for depth in np.linspace(0.1, 0.3, 5) * pw:
         yi = np.clip(np.rint(ys_line + inward * depth).astype(np.intp), 0, height - 1)
         samples = rect[yi, xi]
-        med = np.median(samples, axis=0)
+        med = median(samples, 0)
         plain.append(float((np.linalg.norm(samples - med, axis=1) < _BASE_DELTA).mean()) >= _FRAME_PLAIN)
     return _mostly(np.array(plain))
 
@@ -943,6 +943,17 @@ def _score_rectified(rect: np.ndarray, centres_x: np.ndarray) -> tuple[float, fl
 
 
 
+@functools.lru_cache(maxsize=256)
+def _depth_rows(height: int) -> np.ndarray:
+    """The rows of a rectified field ``height`` pixels tall where the pattern is sampled: int (2
+    edges, depths), top edge then bottom, clipped to the view; read-only (a search scores many
+    fields of the same few heights)."""
+    out = np.clip([[int(d * height) for d in _DEPTHS], [int((1 - d) * height) - 1 for d in _DEPTHS]],
+                  0, height - 1)
+    out.flags.writeable = False
+    return out
+
+
 def _scores_rectified_many(
     items: list[tuple[np.ndarray, list[np.ndarray]]]
 ) -> list[list[tuple[float, float]]]:
@@ -956,8 +967,7 @@ def _scores_rectified_many(
     layout: dict[tuple[bytes, int], tuple[int, np.ndarray]] = {}
     for a, (rect, sets) in enumerate(items):
         height, width = rect.shape[:2]
-        ys = np.clip([[int(d * height) for d in _DEPTHS], [int((1 - d) * height) - 1 for d in _DEPTHS]],
-                     0, height - 1)  # (edge, depth)
+        ys = _depth_rows(height)  # (edge, depth)
         by_half: dict[int, list[tuple[int, np.ndarray]]] = {}
         for b, cx in enumerate(sets):
             key = (np.asarray(cx).tobytes(), width)
@@ -1367,7 +1377,7 @@ def _bar_uniformity(lab: np.ndarray, quad: np.ndarray, gap: float) -> float:
     band = rect[int(0.03 * height) : int(0.97 * height), x0:x1].reshape(-1, 3)
     if band.size == 0:
         return 0.0
-    med = np.median(band, axis=0)
+    med = median(band, 0)
     return float((np.linalg.norm(band - med, axis=1) < _BAR_SAME).mean())
 
 
@@ -1447,7 +1457,7 @@ def _align_columns(image: np.ndarray, geom: BoardGeometry, rect: np.ndarray | No
     # (every second row: the medians over a band's rows need no more)
     rows = np.r_[int(0.2 * height) : int(0.38 * height) : 2, int(0.62 * height) : int(0.8 * height) : 2]
     band = lab[rows]  # (R, W, 3)
-    field = np.median(lab[int(0.45 * height) : int(0.55 * height) : 2].reshape(-1, 3), axis=0)
+    field = median(lab[int(0.45 * height) : int(0.55 * height) : 2].reshape(-1, 3), 0)
     prof = _median_distance(band, field)  # (W,)
     reach = [int(round(d * POINT_PX)) for d in _MIRROR_REACH]
     # (the view's end columns repeated beyond it, as a clamped sample would read them)
@@ -1471,7 +1481,7 @@ def _median_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     3)) and ``b`` (the same shape, or one colour): float32 (W,) (the median of the squares, then
     its root: the same order, without a root per pixel)."""
     d = a - b
-    return np.sqrt(np.median(np.einsum("rwc,rwc->rw", d, d), axis=0))
+    return np.sqrt(median(np.einsum("rwc,rwc->rw", d, d), 0))
 
 
 def _comb(prof: np.ndarray, x0: float) -> np.ndarray | None:

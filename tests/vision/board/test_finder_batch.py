@@ -10,6 +10,7 @@ import pytest
 from vision.arrays import median
 from vision.board.finder import (
     _DEPTHS,
+    _depth_rows,
     _edge_energies,
     _edge_y_at,
     _line_edge,
@@ -223,3 +224,11 @@ def test_line_edge_is_the_whole_views() -> None:
         y0, y1 = (float(v) for v in rng.uniform(-3, height + 3, 2))
         assert _line_edge(rect, y0, y1) == _plain_line_edge(rect, y0, y1)
         assert _line_edge(rect, y0, y0) == _plain_line_edge(rect, y0, y0)
+
+
+@pytest.mark.parametrize("height", [40, 41, 57, 100, 333])
+def test_depth_rows_are_the_sampled_rows(height: int) -> None:
+    """The cached rows are those the pattern score samples at each depth from each edge."""
+    want = np.clip([[int(d * height) for d in _DEPTHS], [int((1 - d) * height) - 1 for d in _DEPTHS]],
+                   0, height - 1)
+    assert np.array_equal(_depth_rows(height), want)
