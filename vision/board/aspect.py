@@ -31,6 +31,7 @@ import functools
 
 import numpy as np
 
+from vision.arrays import median
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
 
@@ -78,16 +79,25 @@ def _arcs(sides: bool) -> np.ndarray:
 
 def _sample(img: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """``img`` (float32 (H, W)) at the points ``x, y`` (any one shape), bilinear, clamped at the edges."""
-    h, w = img.shape
+    return _samples((img,), x, y)[0]
+
+
+def _samples(imgs: tuple[np.ndarray, ...], x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
+    """:func:`_sample` of each of ``imgs`` (float32 (H, W), one shape) at the same points, the
+    same values: the points' pixels and weights found once for all of them."""
+    h, w = imgs[0].shape
     x = np.clip(x, 0.0, w - 1.001)
     y = np.clip(y, 0.0, h - 1.001)
     x0 = x.astype(np.intp)
     y0 = y.astype(np.intp)
     fx, fy = x - x0, y - y0
-    flat = img.ravel()
+    gx, gy = 1 - fx, 1 - fy
     i = y0 * w + x0
-    return ((flat[i] * (1 - fx) + flat[i + 1] * fx) * (1 - fy)
-            + (flat[i + w] * (1 - fx) + flat[i + w + 1] * fx) * fy)
+    out = []
+    for img in imgs:
+        flat = img.ravel()
+        out.append((flat[i] * gx + flat[i + 1] * fx) * gy + (flat[i + w] * gx + flat[i + w + 1] * fx) * fy)
+    return out
 
 
 def _find_discs(gx: np.ndarray, gy: np.ndarray, columns: tuple[float, ...]) -> np.ndarray:
@@ -184,7 +194,7 @@ def _edge_points(gx: np.ndarray, gy: np.ndarray, ellipses: np.ndarray, reach: fl
     h, w = gx.shape
     ax, ay = xc[..., None] + px, yc[..., None] + py
     inside = ((ax >= 0) & (ax <= w - 1) & (ay >= 0) & (ay <= h - 1)).all(axis=-1)
-    vx, vy = _sample(gx, ax, ay), _sample(gy, ax, ay)
+    vx, vy = _samples((gx, gy), ax, ay)
     across = np.abs(vx * nx[..., None] + vy * ny[..., None])
     along = np.abs(vy * nx[..., None] - vx * ny[..., None])
     k = np.argmax(across, axis=-1)  # (D, samples)
@@ -217,7 +227,7 @@ def _conic(px: np.ndarray, py: np.ndarray, least: float) -> tuple[float, float, 
         rx, ry = float(np.sqrt(g / ca)), float(np.sqrt(g / cb))
         x0, y0 = float(-cc / (2.0 * ca)), float(-cd / (2.0 * cb))
         off = np.abs(np.hypot((px - x0) / rx, (py - y0) / ry) - 1.0) * rx
-        keep = off < max(0.75, 2.0 * float(np.median(off)))
+        keep = off < max(0.75, 2.0 * float(median(off, 0)))  # (numpy's median, without its checks)
         if keep.all():
             break
         px, py = px[keep], py[keep]
@@ -281,15 +291,16 @@ def with_round_checkers(image: np.ndarray, geom: BoardGeometry) -> BoardGeometry
     return round_checkers_view(image, geom).geom
 
 
-def round_checkers_view(image: np.ndarray, geom: BoardGeometry) -> FieldView:
+def round_checkers_view(image: np.ndarray, geom: BoardGeometry, rect: np.ndarray | None = None) -> FieldView:
     """The view of ``image`` (BGR uint8 (H, W, 3)) in :func:`with_round_checkers`'s geometry
     (``.geom``): the last one measured (the reader reads the field in it, its warp and gradients
-    already made), made anew only after a second correction."""
+    already made), made anew only after a second correction. ``rect``: ``geom.rectify(image)``,
+    when the caller made it already (the first view is then not warped again)."""
     out = geom
     # (measured again in the view it gives: a strong stretch is measured a little short, the fit's
     # edge search starting from rings of at most a few stretches)
-    for _ in range(2):
-        view = FieldView.of_frame(image, out)
+    for i in range(2):
+        view = FieldView(rect, out, image) if i == 0 and rect is not None else FieldView.of_frame(image, out)
         stretch = checker_stretch(view)
         if stretch is None or abs(stretch - 1.0) <= _TOLERANCE:
             return view

@@ -340,7 +340,7 @@ def _refine_side(mag: np.ndarray, p0: np.ndarray, p1: np.ndarray, inward: np.nda
     vals = cv2.remap(mag, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR)
     best = offs[np.argmax(vals, axis=1)]
     strength = vals.max(axis=1)
-    keep = strength >= np.median(strength) * 0.5
+    keep = strength >= median(strength, 0) * 0.5
     if keep.sum() < 6:
         return p0, p1
     sk, bk = s[keep], best[keep]
@@ -401,6 +401,15 @@ def _triangle_samples(gap: float, tip: float, per_edge: int = 9) -> np.ndarray:
     return pts.reshape(-1, 2)
 
 
+@functools.lru_cache(maxsize=512)
+def _triangle_points32(gap: float, tip: float) -> np.ndarray:
+    """:func:`_triangle_samples` as the float32 (M, 1, 2) points a perspective transform takes,
+    converted once per (bar share, tip depth); read-only."""
+    out = _triangle_samples(gap, tip).reshape(-1, 1, 2).astype(np.float32)
+    out.flags.writeable = False
+    return out
+
+
 def _edge_energy(mag: np.ndarray, quad: np.ndarray, samples: np.ndarray) -> float:
     """Mean gradient magnitude at the unit-square ``samples`` mapped into the image by ``quad``."""
     return _edge_energies(mag, [quad], [samples])[0]
@@ -414,7 +423,9 @@ def _edge_energies(mag: np.ndarray, quads: list[np.ndarray], samples: list[np.nd
     last, src = None, None
     for i, (qq, smp) in enumerate(zip(quads, samples, strict=True)):
         if smp is not last:  # (a fit's trials mostly share their samples: converted once)
-            last, src = smp, smp.reshape(-1, 1, 2).astype(np.float32)
+            last = smp
+            ready = smp.dtype == np.float32 and smp.ndim == 3  # (_triangle_points32's)
+            src = smp if ready else smp.reshape(-1, 1, 2).astype(np.float32)
         # each field's points mapped straight into its rows of the batch (no stack)
         cv2.perspectiveTransform(src, cv2.getPerspectiveTransform(_UNIT, qq.astype(np.float32)), dst=pts[i])
     pts = pts.reshape(len(quads), n, 2)  # (fields, samples, 2)
@@ -423,22 +434,32 @@ def _edge_energies(mag: np.ndarray, quads: list[np.ndarray], samples: list[np.nd
     y = np.minimum(np.maximum(pts[..., 1], 0), h - 1.001)
     x0 = x.astype(np.intp)
     y0 = y.astype(np.intp)
-    fx, fy = x - x0, y - y0
+    fx, fy = x - x0, y - y0  # (float64: float32 less intp)
     gx, gy = 1 - fx, 1 - fy
     flat = mag.ravel()
-    i00 = y0 * w + x0
-    v = (flat[i00] * gx * gy + flat[i00 + 1] * fx * gy
-         + flat[i00 + w] * gx * fy + flat[i00 + w + 1] * fx * fy)
+    i00 = y0 * w
+    i00 += x0
+    # the bilinear sum in its written order, (m00 gx gy + m01 fx gy) + m10 gx fy + m11 fx fy, each
+    # neighbour read through a shifted view of the plane and the products made in place
+    v = flat.take(i00) * gx
+    v *= gy
+    for plane, wx, wy in ((flat[1:], fx, gy), (flat[w:], gx, fy), (flat[w + 1 :], fx, fy)):
+        t = plane.take(i00) * wx
+        t *= wy
+        v += t
     # checkers hide some edges, so the weakest third does not count
     v.sort(axis=1)
-    # (each row's mean as a 1-D mean sums it: pairwise, along the contiguous axis)
-    return v[:, v.shape[1] // 3 :].mean(axis=1).tolist()
+    # (each row's mean as a 1-D mean sums it: pairwise, along the contiguous axis; numpy's mean is
+    # that sum over the count)
+    tail = v[:, v.shape[1] // 3 :]
+    return (tail.sum(axis=1) / tail.shape[1]).tolist()
 
 
 _UNIT = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
 _TIPS = (0.34, 0.38, 0.42, 0.46)
-# A fit scores its trial moves in batches of about this many fields.
-_FIT_BATCH = 8
+# A fit scores its trial moves in batches of about this many fields (the moves after a kept one
+# are scored for nothing; the fits of the 60 labelled photos: 6 took 611-635 ms, 8 652-671 ms).
+_FIT_BATCH = 6
 
 
 def _moves(q: np.ndarray, step: float, k0: int) -> np.ndarray:
@@ -489,7 +510,7 @@ def fit_triangles(mag: np.ndarray, quad: np.ndarray, gap: float, with_bar: bool)
                 todo.setdefault(key, trial)
         if todo:
             vals = _edge_energies(mag, [qq for qq, _, _ in todo.values()],
-                                  [_triangle_samples(gg, tt) for _, gg, tt in todo.values()])
+                                  [_triangle_points32(gg, tt) for _, gg, tt in todo.values()])
             seen.update(zip(todo, vals, strict=True))
         return [seen[key] for key in keys]
 
@@ -502,6 +523,12 @@ def fit_triangles(mag: np.ndarray, quad: np.ndarray, gap: float, with_bar: bool)
     while step >= 0.25:
         improved = True
         rounds = 0
+        # the current quad's corner moves by +-step, which of them stay near the found field and
+        # in the frame, and which are convex (asked once): made anew only when the quad or the
+        # step changes, not for each batch and round that tries them again
+        moved: np.ndarray | None = None
+        near = np.zeros((8, 2), bool)
+        convex: dict[tuple[int, int], bool] = {}
         while improved and rounds < 6:
             improved = False
             rounds += 1
@@ -511,14 +538,21 @@ def fit_triangles(mag: np.ndarray, quad: np.ndarray, gap: float, with_bar: bool)
             k0 = 0
             while k0 < n_k:
                 trials: list[tuple[int, np.ndarray, float]] = []
-                moved = _moves(q, step, k0)  # (8 - k0, 2 signs, 4, 2): the corner moves from k0 on
-                # the fit refines a found field; it must not wander off to other edges
-                near = (np.abs(moved - start).max(axis=(2, 3)) <= 0.15 * size) & _in_frame(moved, mag.shape)
+                if moved is None:
+                    moved = _moves(q, step, 0)  # (8, 2 signs, 4, 2): each corner coordinate moved
+                    # the fit refines a found field; it must not wander off to other edges
+                    near = ((np.abs(moved - start).max(axis=(2, 3)) <= 0.15 * size)
+                            & _in_frame(moved, mag.shape))
+                    convex = {}
                 for k in range(k0, n_k):
                     for j, sgn in enumerate((1.0, -1.0)):
                         if k < 8:
-                            trial, tg = moved[k - k0, j], gap
-                            if not (near[k - k0, j] and _convex(trial)):
+                            trial, tg = moved[k, j], gap
+                            if not near[k, j]:
+                                continue
+                            if (k, j) not in convex:
+                                convex[k, j] = _convex(trial)
+                            if not convex[k, j]:
                                 continue
                         else:
                             trial, tg = q.copy(), min(0.4, max(0.0, gap + sgn * gstep))
@@ -533,6 +567,8 @@ def fit_triangles(mag: np.ndarray, quad: np.ndarray, gap: float, with_bar: bool)
                     if e > best * 1.0005:
                         q, gap, best, improved = trial, tg, e, True
                         k0 = k + 1
+                        if k < 8:  # (a new bar share keeps the corners and their moves)
+                            moved = None
                         break
                 else:
                     k0 = last_k + 1
@@ -549,7 +585,7 @@ def _mostly(flags: np.ndarray) -> bool:
 def _plain_share(samples: np.ndarray) -> np.ndarray:
     """Per row of ``samples`` (float32 Lab (rows, n, 3)), the share within ``_BASE_DELTA`` of the
     row's median colour."""
-    med = np.median(samples, axis=1, keepdims=True)
+    med = median(samples, 1)[:, None]
     return (np.linalg.norm(samples - med, axis=2) < _BASE_DELTA).mean(axis=1)
 
 
@@ -557,7 +593,7 @@ def _frame_rows(plain: np.ndarray) -> bool:
     """True when the rows a side would be moved inward over look like a frame: on the median row
     most samples (:func:`_plain_share`) are one colour. Along the bases two triangle colours
     alternate and checkers sit on them, so no colour holds a majority there. True for no rows."""
-    return not plain.size or float(np.median(plain)) > 0.5
+    return not plain.size or float(median(plain, 0)) > 0.5
 
 
 def _inside_frame(rows: np.ndarray, plain: np.ndarray) -> np.ndarray:
@@ -598,19 +634,19 @@ def _refine_bases(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
     centres = np.clip((point_centres_u(gap) * width).astype(int), 0, width - 1)
     v = rect[:, centres]  # (rows, n, 3)
     diffs = np.linalg.norm(v[:, 1:] - v[:, :-1], axis=2)  # (rows, n - 1)
-    alt = np.convolve(np.median(diffs, axis=1), np.ones(3) / 3, mode="same")  # (rows,)
+    alt = np.convolve(median(diffs, 1), np.ones(3) / 3, mode="same")  # (rows,)
     # rows beyond the image's edge only repeat its last row (the bases of a field running off the
     # photo would alternate on there): they show no base
     alt[~_rows_inside(hmg, centres, rect.shape[0], lab.shape)] = 0.0
-    inner = float(np.median(alt[pad + int(0.05 * height) : pad + int(0.25 * height)]))
-    inner_b = float(np.median(alt[pad + int(0.75 * height) : pad + int(0.95 * height)]))
+    inner = float(median(alt[pad + int(0.05 * height) : pad + int(0.25 * height)], 0))
+    inner_b = float(median(alt[pad + int(0.75 * height) : pad + int(0.95 * height)], 0))
     new_top, new_bot = float(pad), float(pad + height)
     # a row of one colour's checkers along the bases (a prime, a home board) leaves the median pair
     # unlike only where fewer than half of its neighbours are checkers: a side is not moved inward
     # over rows where many pairs still alternate (the 70th percentile pair: a third of them)
     many = np.convolve(np.percentile(diffs, 70, axis=1), np.ones(3) / 3, mode="same")
-    many_t = float(np.median(many[pad + int(0.05 * height) : pad + int(0.25 * height)]))
-    many_b = float(np.median(many[pad + int(0.75 * height) : pad + int(0.95 * height)]))
+    many_t = float(median(many[pad + int(0.05 * height) : pad + int(0.25 * height)], 0))
+    many_b = float(median(many[pad + int(0.75 * height) : pad + int(0.95 * height)], 0))
     # a side is not moved inward over a row of discs: a row of one colour's checkers on most points
     # along the bases (a long prime, a bear-off) leaves too few pairs alternating for either median
     # (seen: ten singles in a row, the side moved onto their tops, none of them counted). There
@@ -622,7 +658,7 @@ def _refine_bases(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
     us = point_centres_u(gap)
     mids = np.clip(((us[:-1] + us[1:]) * width / 2).astype(int), 0, width - 1)
     step = np.linalg.norm(rect[:, mids[pairs]] - rect[:, centres[pairs]], axis=2)  # (rows, pairs)
-    discs = (np.median(diffs[:, pairs], axis=1) < _BASE_DELTA) & (np.median(step, axis=1) >= _BASE_DELTA)
+    discs = (median(diffs[:, pairs], 1) < _BASE_DELTA) & (median(step, 1) >= _BASE_DELTA)
     plain = _plain_share(rect[:, np.sort(np.concatenate([centres, mids]))])
     if inner > 10:
         rows = _inside_frame(np.flatnonzero(alt[: pad + int(0.1 * height)] >= 0.5 * inner), plain)
@@ -669,7 +705,7 @@ def _side_bases(rect: np.ndarray, centres: np.ndarray, pad: int, height: int, to
     if hi <= lo:
         return []
     outer = rect[rows[: max(1, edge - int(0.3 * pw))]]  # beyond the edge, clear of checkers' rims
-    frame = np.median(outer[:, np.clip(centres.astype(int), 0, rect.shape[1] - 1)].reshape(-1, 3), axis=0)
+    frame = median(outer[:, np.clip(centres.astype(int), 0, rect.shape[1] - 1)].reshape(-1, 3), 0)
     # the profiles only where they are looked at: the point's own colour just inside the edge and
     # the rows searched for its base (each row's median is its own)
     in0, in1 = edge + int(0.2 * pw), edge + int(0.6 * pw)
@@ -721,19 +757,45 @@ def _frame_inside(rect: np.ndarray, centres: np.ndarray, y0: float, y1: float, t
     for depth in np.linspace(0.1, 0.3, 5) * pw:
         yi = np.clip(np.rint(ys_line + inward * depth).astype(np.intp), 0, height - 1)
         samples = rect[yi, xi]
-        med = np.median(samples, axis=0)
+        med = median(samples, 0)
         plain.append(float((np.linalg.norm(samples - med, axis=1) < _BASE_DELTA).mean()) >= _FRAME_PLAIN)
     return _mostly(np.array(plain))
 
 
-def _line_edge(edge_y: np.ndarray, y0: float, y1: float) -> float:
-    """Mean of ``edge_y`` (float (H, W)) along the line from (0, y0) to (W, y1), each sample the
-    strongest within a row of the line."""
-    h, w = edge_y.shape
+def _reflect101(i: np.ndarray, n: int) -> np.ndarray:
+    """Indices ``i`` (int, any shape, within ``-1 .. n``) folded into ``0 .. n - 1`` as OpenCV's
+    default border folds them (BORDER_REFLECT_101: ``-1`` reads ``1``, ``n`` reads ``n - 2``)."""
+    i = np.abs(i)
+    return np.where(i > n - 1, 2 * (n - 1) - i, i)
+
+
+def _edge_y_at(rect: np.ndarray, rows: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """``np.abs(cv2.Sobel(rect, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)[rows, xs]``, the same
+    float32 values, computed at those pixels only (``rows``, ``xs``: int arrays of one shape).
+
+    ``rect``: float32 (H, W, C) of whole numbers (a warped uint8 view, H and W at least 2): the
+    Sobel's sums are whole numbers then, exact in any order. Its kernel: [1, 2, 1] along x, then
+    the difference of the rows below and above, the view's sides reflected as OpenCV's default
+    border reflects them."""
+    h, w = rect.shape[:2]
+    left, right = _reflect101(xs - 1, w), _reflect101(xs + 1, w)
+
+    def smoothed(r: np.ndarray) -> np.ndarray:
+        return rect[r, left] + 2.0 * rect[r, xs] + rect[r, right]
+
+    diff = smoothed(_reflect101(rows + 1, h)) - smoothed(_reflect101(rows - 1, h))
+    return np.abs(diff).sum(axis=-1)
+
+
+def _line_edge(rect: np.ndarray, y0: float, y1: float) -> float:
+    """Mean of the vertical edge strength of ``rect`` (float32 (H, W, 3) of whole numbers; the
+    strength: :func:`_edge_y_at`) along the line from (0, y0) to (W, y1), each sample the strongest
+    within a row of the line."""
+    h, w = rect.shape[:2]
     xs = np.arange(w)
     ys = y0 + (y1 - y0) * xs / max(w - 1, 1)
-    vals = [edge_y[np.clip(np.rint(ys + dy).astype(np.intp), 0, h - 1), xs] for dy in (-1, 0, 1)]
-    return float(np.max(vals, axis=0).mean())
+    rows = np.stack([np.clip(np.rint(ys + dy).astype(np.intp), 0, h - 1) for dy in (-1, 0, 1)])
+    return float(_edge_y_at(rect, rows, np.broadcast_to(xs, rows.shape)).max(axis=0).mean())
 
 
 def _straighten_sides(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
@@ -758,7 +820,6 @@ def _straighten_sides(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
                                borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     centres = point_centres_u(gap) * width
     lines = {True: (float(pad), float(pad)), False: (float(pad + height), float(pad + height))}
-    edge_y: np.ndarray | None = None  # across the long sides (made when a side may move)
     for top in (True, False):
         pts = _side_bases(rect, centres, pad, height, top, pw)
         if len(pts) < _BASE_MIN:
@@ -791,9 +852,8 @@ def _straighten_sides(lab: np.ndarray, q: np.ndarray, gap: float) -> np.ndarray:
             continue
         # checkers whose rims reach over the frame line up too: the line kept is the one that runs
         # along the stronger edge (the field's own outline)
-        if edge_y is None:
-            edge_y = np.abs(cv2.Sobel(rect, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)
-        if _line_edge(edge_y, float(b), float(a * width + b)) > _line_edge(edge_y, now, now):
+        # (the edge strength only along the two lines: the whole view's Sobel cost more)
+        if _line_edge(rect, float(b), float(a * width + b)) > _line_edge(rect, now, now):
             lines[top] = (float(b), float(a * width + b))
     src = np.float32([[0, lines[True][0]], [width, lines[True][1]],
                       [width, lines[False][1]], [0, lines[False][0]]])
@@ -885,6 +945,17 @@ def _score_rectified(rect: np.ndarray, centres_x: np.ndarray) -> tuple[float, fl
 
 
 
+@functools.lru_cache(maxsize=256)
+def _depth_rows(height: int) -> np.ndarray:
+    """The rows of a rectified field ``height`` pixels tall where the pattern is sampled: int (2
+    edges, depths), top edge then bottom, clipped to the view; read-only (a search scores many
+    fields of the same few heights)."""
+    out = np.clip([[int(d * height) for d in _DEPTHS], [int((1 - d) * height) - 1 for d in _DEPTHS]],
+                  0, height - 1)
+    out.flags.writeable = False
+    return out
+
+
 def _scores_rectified_many(
     items: list[tuple[np.ndarray, list[np.ndarray]]]
 ) -> list[list[tuple[float, float]]]:
@@ -898,8 +969,7 @@ def _scores_rectified_many(
     layout: dict[tuple[bytes, int], tuple[int, np.ndarray]] = {}
     for a, (rect, sets) in enumerate(items):
         height, width = rect.shape[:2]
-        ys = np.clip([[int(d * height) for d in _DEPTHS], [int((1 - d) * height) - 1 for d in _DEPTHS]],
-                     0, height - 1)  # (edge, depth)
+        ys = _depth_rows(height)  # (edge, depth)
         by_half: dict[int, list[tuple[int, np.ndarray]]] = {}
         for b, cx in enumerate(sets):
             key = (np.asarray(cx).tobytes(), width)
@@ -1103,9 +1173,9 @@ def find_board_view(image: np.ndarray) -> tuple[BoardGeometry, FieldView | None]
         # no outline stands out (a dark or dim frame): the points' own triangles, found on both
         # rows, are direct evidence of the field, where a completed outline is a guess (a field on
         # its tips alone waits: its pattern is hidden, often by the hand a completed outline shows)
-        geom = _finish(image, work, lab, [], False, shown, tri)
-        if geom is not None:
-            return geom, None
+        done = _finish(image, work, lab, [], False, shown, tri)
+        if done is not None:
+            return done[0], None
     if not cands:
         cands = _completed_candidates(lab, quads)
         broken = bool(cands)
@@ -1116,11 +1186,11 @@ def find_board_view(image: np.ndarray) -> tuple[BoardGeometry, FieldView | None]
         return None
     cands.sort(key=lambda c: -c[0])
     # a completed outline is under a hand: the triangles' field is not offered against it
-    geom = _finish(image, work, lab, cands, broken, [] if broken else triangles, tri)
+    done = _finish(image, work, lab, cands, broken, [] if broken else triangles, tri)
     # the corners fix the field's shape but not its height under a keystone: the checkers tell it
-    if geom is None:
+    if done is None:
         return None
-    view = round_checkers_view(image, geom)
+    view = round_checkers_view(image, *done)
     return view.geom, view
 
 
@@ -1209,12 +1279,13 @@ def _assemble(lab: np.ndarray, hyps: list[_Hyp]) -> list[tuple[float, np.ndarray
 def _finish(image: np.ndarray, work: np.ndarray, lab: np.ndarray,
             cands: list[tuple[float, np.ndarray, float, bool]], broken: bool,
             triangles: list[tuple[float, np.ndarray, float, bool]] = (),
-            tri: np.ndarray | None = None) -> BoardGeometry | None:
+            tri: np.ndarray | None = None) -> tuple[BoardGeometry, np.ndarray | None] | None:
     """Refine the best candidates (sorted, best first) and the ``triangles`` candidates
     (:func:`_triangle_fields`), and return the geometry of the one whose refined field shows the
-    clearest pattern (module docstring, step 4). A triangles candidate that refines onto the field of
-    an outline candidate (within half a point) read the same way (with a bar, or without) gives way
-    to it. Where the frame shows the points'
+    clearest pattern (module docstring, step 4), and the frame's rectified view in it where one was
+    made (to align its columns, :func:`_align_columns`, which keep the homography and size). A
+    triangles candidate that refines onto the field of an outline candidate (within half a point)
+    read the same way (with a bar, or without) gives way to it. Where the frame shows the points'
     triangles (``tri``, :func:`vision.board.triangles.find_triangles`), a finalist holding under half
     as many of their tips as the best-supported one is no field (a striped score card, a tray)."""
     h, w = image.shape[:2]
@@ -1227,6 +1298,12 @@ def _finish(image: np.ndarray, work: np.ndarray, lab: np.ndarray,
     fitted = []
     outline_quads: list[tuple[np.ndarray, bool]] = []
     for k, (score, quad, gap, with_bar) in enumerate(finalists + list(triangles)):
+        if k >= n_outline and any(_same_field(quad, q) and b == with_bar for q, b in outline_quads):
+            # a triangles candidate already on an outline finalist's refined field, read the same
+            # way, refines onto it and gives way to it (below): it is not refined first (on the
+            # real photos and their robustness families, 93 of 94 such did; a refinement is most
+            # of the search's time)
+            continue
         if broken:
             pass  # the completed corner stays: the triangles' edges would pull it onto the hand
         elif not with_bar:
@@ -1293,11 +1370,13 @@ def _finish(image: np.ndarray, work: np.ndarray, lab: np.ndarray,
             fitted = [f for f in fitted if not f[4] or f is keep]
         _, score, quad, gap, with_bar, _, _ = max(fitted, key=lambda f: f[0])
     geom = _geometry(quad / scale, gap if with_bar else None, (w, h), score)
+    rect = None
     if with_bar:
-        geom = _align_columns(image, geom)
+        rect = geom.rectify(image)
+        geom = _align_columns(image, geom, rect)
     if broken:
         geom = dataclasses.replace(geom, outline_broken=True)
-    return geom
+    return geom, rect
 
 
 def _same_field(a: np.ndarray, b: np.ndarray) -> bool:
@@ -1328,7 +1407,7 @@ def _bar_uniformity(lab: np.ndarray, quad: np.ndarray, gap: float) -> float:
     band = rect[int(0.03 * height) : int(0.97 * height), x0:x1].reshape(-1, 3)
     if band.size == 0:
         return 0.0
-    med = np.median(band, axis=0)
+    med = median(band, 0)
     return float((np.linalg.norm(band - med, axis=1) < _BAR_SAME).mean())
 
 
@@ -1386,7 +1465,7 @@ def _completed_candidates(
     return [(max(hyp.score, _MIN_SCORE), hyp.corners, hyp.gap, hyp.gap > 0) for hyp in hyps]
 
 
-def _align_columns(image: np.ndarray, geom: BoardGeometry) -> BoardGeometry:
+def _align_columns(image: np.ndarray, geom: BoardGeometry, rect: np.ndarray | None = None) -> BoardGeometry:
     """Shift and stretch each half's six point columns onto the triangles' axes.
 
     Near the tips (0.2-0.38 of the height from each edge) the triangles are narrow and seldom
@@ -1397,17 +1476,18 @@ def _align_columns(image: np.ndarray, geom: BoardGeometry) -> BoardGeometry:
     while the gap between two tips has a triangle of each colour beside it. Per half, the comb of
     six columns (offset within 0.35 of a point, spacing within 8 %) that sits on the highest
     profile wins. Corrects a fitted board whose hidden corner (black checkers on a black point
-    against a black frame) left the columns a fraction of a point off.
+    against a black frame) left the columns a fraction of a point off. ``rect``: ``geom.rectify(image)``
+    when the caller made it already.
     """
     if geom.bar is None:
         return geom
-    rect = geom.rectify(image)
+    rect = geom.rectify(image) if rect is None else rect
     lab = cv2.cvtColor(cv2.GaussianBlur(rect, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     height, width = lab.shape[:2]
     # (every second row: the medians over a band's rows need no more)
     rows = np.r_[int(0.2 * height) : int(0.38 * height) : 2, int(0.62 * height) : int(0.8 * height) : 2]
     band = lab[rows]  # (R, W, 3)
-    field = np.median(lab[int(0.45 * height) : int(0.55 * height) : 2].reshape(-1, 3), axis=0)
+    field = median(lab[int(0.45 * height) : int(0.55 * height) : 2].reshape(-1, 3), 0)
     prof = _median_distance(band, field)  # (W,)
     reach = [int(round(d * POINT_PX)) for d in _MIRROR_REACH]
     # (the view's end columns repeated beyond it, as a clamped sample would read them)
@@ -1431,7 +1511,7 @@ def _median_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     3)) and ``b`` (the same shape, or one colour): float32 (W,) (the median of the squares, then
     its root: the same order, without a root per pixel)."""
     d = a - b
-    return np.sqrt(np.median(np.einsum("rwc,rwc->rw", d, d), axis=0))
+    return np.sqrt(median(np.einsum("rwc,rwc->rw", d, d), 0))
 
 
 def _comb(prof: np.ndarray, x0: float) -> np.ndarray | None:

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.board.aspect import checker_stretch, round_checkers_view, with_round_checkers
+from vision.board.aspect import _sample, _samples, checker_stretch, round_checkers_view, with_round_checkers
 from vision.board.finder import find_board
 from vision.board.geometry import BoardGeometry
 from vision.board.view import FieldView
@@ -80,6 +80,24 @@ def test_the_measured_view_is_the_fields_view_in_the_round_geometry(factor: floa
         assert np.array_equal(got, want)
 
 
+@pytest.mark.parametrize("factor", [1.0, 1.25])
+def test_a_given_first_warp_gives_the_same_view(factor: float) -> None:
+    """The finder's own warp of the field handed over (``rect``) gives the view it would make:
+    the same geometry, warp and gradients, whether the height was right or corrected."""
+    r = render(random_spec(3, style="wood", max_stack=6, with_dice=False), size=SIZE,
+               view="rectified", seed=3)
+    geom = find_board(r.image)
+    assert geom is not None
+    stretched = _stretched(geom, factor)
+    want = round_checkers_view(r.image, stretched)
+    got = round_checkers_view(r.image, stretched, stretched.rectify(r.image))
+    assert got.geom.size == want.geom.size and got.geom.columns == want.geom.columns
+    assert np.array_equal(got.geom.homography, want.geom.homography)
+    assert np.array_equal(got.rect, want.rect)
+    for a, b in zip(got.gradients, want.gradients, strict=True):
+        assert np.array_equal(a, b)
+
+
 @pytest.mark.parametrize("tilt,keystone", [(35.0, 0.0), (-35.0, 0.0), (5.0, 0.12)])
 @pytest.mark.parametrize("style", ["wood", "tournament", "paper"])
 def test_an_oblique_field_gets_its_height(style: str, tilt: float, keystone: float) -> None:
@@ -140,3 +158,20 @@ def _points_right(truth: tuple[tuple[str | None, int], ...], got: tuple[tuple[st
         best = max(best, sum(1 for (tc, tn), (gc, gn) in zip(truth, got, strict=True)
                              if tn == gn and (tn == 0 or (tc is not None and names[tc] == gc))))
     return best
+
+
+def test_samples_of_several_planes_are_each_planes_own() -> None:
+    """Bilinear samples of two gradient planes at once equal each plane sampled alone, clamped
+    points beyond the sides included."""
+    rng = np.random.default_rng(5)
+    gx, gy = (rng.normal(0, 30, (40, 70)).astype(np.float32) for _ in range(2))
+    x, y = rng.uniform(-3, 73, (6, 9, 5)), rng.uniform(-3, 43, (6, 9, 5))
+    got = _samples((gx, gy), x, y)
+    assert np.array_equal(got[0], _sample(gx, x, y)) and np.array_equal(got[1], _sample(gy, x, y))
+    h, w = gx.shape
+    xc, yc = np.clip(x, 0.0, w - 1.001), np.clip(y, 0.0, h - 1.001)
+    x0, y0 = xc.astype(np.intp), yc.astype(np.intp)
+    fx, fy = xc - x0, yc - y0
+    plain = ((gx[y0, x0] * (1 - fx) + gx[y0, x0 + 1] * fx) * (1 - fy)
+             + (gx[y0 + 1, x0] * (1 - fx) + gx[y0 + 1, x0 + 1] * fx) * fy)
+    assert np.array_equal(got[0], plain)

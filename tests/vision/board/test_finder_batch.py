@@ -10,7 +10,10 @@ import pytest
 from vision.arrays import median
 from vision.board.finder import (
     _DEPTHS,
+    _depth_rows,
     _edge_energies,
+    _edge_y_at,
+    _line_edge,
     _mostly_inside_many,
     _scores_rectified_many,
     _triangle_samples,
@@ -188,3 +191,44 @@ def test_batched_inside_test_is_the_plain_one() -> None:
     got = _mostly_inside_many(qs, (270, 480, 3))
     want = [_plain_mostly_inside(q, (270, 480, 3)) for q in qs]
     assert got.tolist() == want and 0 < sum(want) < len(want)
+
+
+def _plain_line_edge(rect: np.ndarray, y0: float, y1: float) -> float:
+    """The line's edge strength as first written: from the whole view's Sobel."""
+    edge_y = np.abs(cv2.Sobel(rect, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)
+    h, w = edge_y.shape
+    xs = np.arange(w)
+    ys = y0 + (y1 - y0) * xs / max(w - 1, 1)
+    vals = [edge_y[np.clip(np.rint(ys + dy).astype(np.intp), 0, h - 1), xs] for dy in (-1, 0, 1)]
+    return float(np.max(vals, axis=0).mean())
+
+
+def test_edge_y_at_is_opencvs_sobel() -> None:
+    """The vertical Sobel's strength taken at a few pixels equals the whole view's, to the bit, on
+    its first and last rows and columns too (whole-number pixels, as a warped uint8 view holds)."""
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        height, width = int(rng.integers(2, 80)), int(rng.integers(2, 200))
+        rect = rng.integers(0, 256, (height, width, 3)).astype(np.float32)
+        want = np.abs(cv2.Sobel(rect, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)
+        rows, xs = np.meshgrid(np.arange(height), np.arange(width), indexing="ij")
+        assert np.array_equal(_edge_y_at(rect, rows, xs), want)
+
+
+def test_line_edge_is_the_whole_views() -> None:
+    """Lines across the view, level, tilted and beyond its rows, score as on the whole view's Sobel."""
+    rng = np.random.default_rng(4)
+    for _ in range(30):
+        height, width = int(rng.integers(8, 120)), int(rng.integers(8, 260))
+        rect = rng.integers(0, 256, (height, width, 3)).astype(np.float32)
+        y0, y1 = (float(v) for v in rng.uniform(-3, height + 3, 2))
+        assert _line_edge(rect, y0, y1) == _plain_line_edge(rect, y0, y1)
+        assert _line_edge(rect, y0, y0) == _plain_line_edge(rect, y0, y0)
+
+
+@pytest.mark.parametrize("height", [40, 41, 57, 100, 333])
+def test_depth_rows_are_the_sampled_rows(height: int) -> None:
+    """The cached rows are those the pattern score samples at each depth from each edge."""
+    want = np.clip([[int(d * height) for d in _DEPTHS], [int((1 - d) * height) - 1 for d in _DEPTHS]],
+                   0, height - 1)
+    assert np.array_equal(_depth_rows(height), want)
