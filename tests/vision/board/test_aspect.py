@@ -44,20 +44,25 @@ def _field_aspect(style: str) -> float:
     return (field[3] - field[1]) / (field[2] - field[0])
 
 
+def _wood_stretched(factor: float) -> tuple[np.ndarray, BoardGeometry, BoardGeometry]:
+    """A rendered wood board's frame, its found geometry, and that stretched ``factor`` in height."""
+    r = render(random_spec(3, style="wood", max_stack=6, with_dice=False), size=SIZE,
+               view="rectified", seed=3)
+    geom = find_board(r.image)
+    assert geom is not None
+    return r.image, geom, _stretched(geom, factor)
+
+
 @pytest.mark.parametrize("factor", [0.87, 1.15, 1.25])
 def test_a_stretched_view_is_measured_and_undone(factor: float) -> None:
     """The found field of a top view, its rectified height scaled by ``factor``: the checkers are
     measured taller than wide (or shorter) that way, and the height is brought back to within the
     tolerance a correction stops at, plus the fit's bias on strong stretches (measured: within
     5.1 %; floor 6 %)."""
-    r = render(random_spec(3, style="wood", max_stack=6, with_dice=False), size=SIZE,
-               view="rectified", seed=3)
-    geom = find_board(r.image)
-    assert geom is not None
-    stretched = _stretched(geom, factor)
-    stretch = checker_stretch(FieldView.of_frame(r.image, stretched))
+    image, geom, stretched = _wood_stretched(factor)
+    stretch = checker_stretch(FieldView.of_frame(image, stretched))
     assert stretch is not None and (stretch - 1.0) * (factor - 1.0) > 0
-    assert with_round_checkers(r.image, stretched).size[1] == pytest.approx(geom.size[1], rel=0.06)
+    assert with_round_checkers(image, stretched).size[1] == pytest.approx(geom.size[1], rel=0.06)
 
 
 @pytest.mark.parametrize("factor", [1.0, 1.25])
@@ -65,17 +70,13 @@ def test_the_measured_view_is_the_fields_view_in_the_round_geometry(factor: floa
     """The view the reader takes from the finder (the last one measured: the first when the height
     was right, the corrected one's after a 1.25 stretch) is the frame's own warp in
     :func:`with_round_checkers`'s geometry, with the same gradients: the field warped once."""
-    r = render(random_spec(3, style="wood", max_stack=6, with_dice=False), size=SIZE,
-               view="rectified", seed=3)
-    geom = find_board(r.image)
-    assert geom is not None
-    stretched = _stretched(geom, factor)
-    view = round_checkers_view(r.image, stretched)
-    round_geom = with_round_checkers(r.image, stretched)
+    image, geom, stretched = _wood_stretched(factor)
+    view = round_checkers_view(image, stretched)
+    round_geom = with_round_checkers(image, stretched)
     assert view.geom.size == round_geom.size
     assert np.array_equal(view.geom.homography, round_geom.homography)
-    fresh = FieldView.of_frame(r.image, view.geom)
-    assert view.image is r.image and np.array_equal(view.rect, fresh.rect)
+    fresh = FieldView.of_frame(image, view.geom)
+    assert view.image is image and np.array_equal(view.rect, fresh.rect)
     for got, want in zip(view.gradients, fresh.gradients, strict=True):
         assert np.array_equal(got, want)
 
@@ -84,13 +85,9 @@ def test_the_measured_view_is_the_fields_view_in_the_round_geometry(factor: floa
 def test_a_given_first_warp_gives_the_same_view(factor: float) -> None:
     """The finder's own warp of the field handed over (``rect``) gives the view it would make:
     the same geometry, warp and gradients, whether the height was right or corrected."""
-    r = render(random_spec(3, style="wood", max_stack=6, with_dice=False), size=SIZE,
-               view="rectified", seed=3)
-    geom = find_board(r.image)
-    assert geom is not None
-    stretched = _stretched(geom, factor)
-    want = round_checkers_view(r.image, stretched)
-    got = round_checkers_view(r.image, stretched, stretched.rectify(r.image))
+    image, geom, stretched = _wood_stretched(factor)
+    want = round_checkers_view(image, stretched)
+    got = round_checkers_view(image, stretched, stretched.rectify(image))
     assert got.geom.size == want.geom.size and got.geom.columns == want.geom.columns
     assert np.array_equal(got.geom.homography, want.geom.homography)
     assert np.array_equal(got.rect, want.rect)
