@@ -233,7 +233,8 @@ class WebServer:
     def _wake(self) -> None:
         with self._lock:
             self._wake_pending = False
-        if self._changed is not None:
+        # (once closing, _shutdown has woken the streams: a task made now would never run)
+        if self._changed is not None and not self._closing:
             asyncio.ensure_future(self._notify(self._changed))
 
     @staticmethod
