@@ -423,9 +423,8 @@ def _edge_energies(mag: np.ndarray, quads: list[np.ndarray], samples: list[np.nd
     last, src = None, None
     for i, (qq, smp) in enumerate(zip(quads, samples, strict=True)):
         if smp is not last:  # (a fit's trials mostly share their samples: converted once)
-            last = smp
-            ready = smp.dtype == np.float32 and smp.ndim == 3  # (_triangle_points32's)
-            src = smp if ready else smp.reshape(-1, 1, 2).astype(np.float32)
+            # (no copy where they come ready: _triangle_points32's)
+            last, src = smp, smp.reshape(-1, 1, 2).astype(np.float32, copy=False)
         # each field's points mapped straight into its rows of the batch (no stack)
         cv2.perspectiveTransform(src, cv2.getPerspectiveTransform(_UNIT, qq.astype(np.float32)), dst=pts[i])
     pts = pts.reshape(len(quads), n, 2)  # (fields, samples, 2)
