@@ -170,6 +170,10 @@ class TrayStrip:
         return colour_gradient(self.small)
 
 
+# A column of three pixels: an edge's row counts for its neighbours.
+_ROW3 = np.ones((3, 1), np.uint8)
+
+
 def _horizontal_edges(lab: np.ndarray) -> np.ndarray:
     """float32 (H, W), 1 where a strip's Lab (uint8 (H, W, 3)) has a horizontal edge: its summed
     |Sobel y| over the channels above ``_EDGE`` and ``_HORIZONTAL`` times its |Sobel x|; each row of
@@ -182,8 +186,11 @@ def _horizontal_edges(lab: np.ndarray) -> np.ndarray:
         dx, dy = np.abs(dx, out=dx), np.abs(dy, out=dy)
         hx = dx if hx is None else cv2.add(hx, dx, dst=hx)
         hy = dy if hy is None else cv2.add(hy, dy, dst=hy)
-    line = ((hy > _EDGE) & (hy > _HORIZONTAL * hx)).view(np.uint8)
-    return cv2.dilate(line, np.ones((3, 1), np.uint8)).astype(np.float32)
+    # (compared in int16, as the float comparisons: the thresholds are whole, and twice a sum of
+    # three |Sobel|s of bytes, at most 6120, fits)
+    line = cv2.compare(hy, int(_EDGE), cv2.CMP_GT)
+    cv2.bitwise_and(line, cv2.compare(hy, cv2.multiply(hx, int(_HORIZONTAL)), cv2.CMP_GT), dst=line)
+    return cv2.dilate(line, _ROW3).astype(np.float32) / np.float32(255)
 
 
 def tray_strips(image: np.ndarray, geom: BoardGeometry) -> tuple[TrayStrip, ...]:
