@@ -250,17 +250,21 @@ def _one_pitch(ys: np.ndarray, profile: np.ndarray, d: float) -> tuple[np.ndarra
     repeats best (autocorrelation), so that two edges per groove do not halve it. A groove nearer
     than 0.6 pitch to the last one kept is skipped. Pitch 0 when the run does not repeat."""
     part = profile[ys[0] : ys[-1] + 1].astype(np.float64)
-    part = part - part.mean()
+    n = len(part)
+    # (the mean as np.mean makes it: the pairwise sum over the count)
+    part -= np.add.reduce(part) / n
     lo, hi = max(2, int(np.ceil(_PITCH[0] * d))), int(_PITCH[1] * d)
-    if len(part) <= lo + 2 or not part.any():
+    if n <= lo + 2 or not part.any():
         return ys, 0.0
-    hi = min(hi, len(part) - 2)
-    ac = np.array([float(np.dot(part[:-k], part[k:])) / (len(part) - k) for k in range(lo, hi + 1)])
-    energy = float(np.dot(part, part)) / len(part)
+    hi = min(hi, n - 2)
+    # (Python floats: the scan below reads them one by one)
+    dot = np.dot
+    ac = [float(dot(part[:-k], part[k:])) / (n - k) for k in range(lo, hi + 1)]
+    energy = float(dot(part, part)) / n
     # a groove's edge saturates the profile over a few rows, so the autocorrelation also falls away
     # from lag 0 across the shortest lags: prefer its highest interior local maximum
     inner = [i for i in range(1, len(ac) - 1) if ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1]]
-    k = max(inner, key=lambda i: ac[i]) if inner else int(np.argmax(ac))
+    k = max(inner, key=ac.__getitem__) if inner else ac.index(max(ac))
     if energy > 0 and ac[k] / energy >= _REPEAT:
         pitch = float(lo + k)
         # refined by the spacings near it (the lag is whole pixels; the slabs' pitch is not)
