@@ -170,6 +170,10 @@ class TrayStrip:
         return colour_gradient(self.small)
 
 
+# A column of three pixels: an edge's row counts for its neighbours.
+_ROW3 = np.ones((3, 1), np.uint8)
+
+
 def _horizontal_edges(lab: np.ndarray) -> np.ndarray:
     """float32 (H, W), 1 where a strip's Lab (uint8 (H, W, 3)) has a horizontal edge: its summed
     |Sobel y| over the channels above ``_EDGE`` and ``_HORIZONTAL`` times its |Sobel x|; each row of
@@ -182,8 +186,11 @@ def _horizontal_edges(lab: np.ndarray) -> np.ndarray:
         dx, dy = np.abs(dx, out=dx), np.abs(dy, out=dy)
         hx = dx if hx is None else cv2.add(hx, dx, dst=hx)
         hy = dy if hy is None else cv2.add(hy, dy, dst=hy)
-    line = ((hy > _EDGE) & (hy > _HORIZONTAL * hx)).view(np.uint8)
-    return cv2.dilate(line, np.ones((3, 1), np.uint8)).astype(np.float32)
+    # (compared in int16, as the float comparisons: the thresholds are whole, and twice a sum of
+    # three |Sobel|s of bytes, at most 6120, fits)
+    line = cv2.compare(hy, int(_EDGE), cv2.CMP_GT)
+    cv2.bitwise_and(line, cv2.compare(hy, cv2.multiply(hx, int(_HORIZONTAL)), cv2.CMP_GT), dst=line)
+    return cv2.dilate(line, _ROW3).astype(np.float32) / np.float32(255)
 
 
 def tray_strips(image: np.ndarray, geom: BoardGeometry) -> tuple[TrayStrip, ...]:
@@ -243,17 +250,21 @@ def _one_pitch(ys: np.ndarray, profile: np.ndarray, d: float) -> tuple[np.ndarra
     repeats best (autocorrelation), so that two edges per groove do not halve it. A groove nearer
     than 0.6 pitch to the last one kept is skipped. Pitch 0 when the run does not repeat."""
     part = profile[ys[0] : ys[-1] + 1].astype(np.float64)
-    part = part - part.mean()
+    n = len(part)
+    # (the mean as np.mean makes it: the pairwise sum over the count)
+    part -= np.add.reduce(part) / n
     lo, hi = max(2, int(np.ceil(_PITCH[0] * d))), int(_PITCH[1] * d)
-    if len(part) <= lo + 2 or not part.any():
+    if n <= lo + 2 or not part.any():
         return ys, 0.0
-    hi = min(hi, len(part) - 2)
-    ac = np.array([float(np.dot(part[:-k], part[k:])) / (len(part) - k) for k in range(lo, hi + 1)])
-    energy = float(np.dot(part, part)) / len(part)
+    hi = min(hi, n - 2)
+    # (Python floats: the scan below reads them one by one)
+    dot = np.dot
+    ac = [float(dot(part[:-k], part[k:])) / (n - k) for k in range(lo, hi + 1)]
+    energy = float(dot(part, part)) / n
     # a groove's edge saturates the profile over a few rows, so the autocorrelation also falls away
     # from lag 0 across the shortest lags: prefer its highest interior local maximum
     inner = [i for i in range(1, len(ac) - 1) if ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1]]
-    k = max(inner, key=lambda i: ac[i]) if inner else int(np.argmax(ac))
+    k = max(inner, key=ac.__getitem__) if inner else ac.index(max(ac))
     if energy > 0 and ac[k] / energy >= _REPEAT:
         pitch = float(lo + k)
         # refined by the spacings near it (the lag is whole pixels; the slabs' pitch is not)

@@ -47,8 +47,11 @@ def _norm(img: np.ndarray) -> np.ndarray | None:
     """A binary figure (uint8, 0/255) cropped to its box, padded square, resized to _CMP, zero mean
     and unit norm as float32 (_CMP*_CMP,); None when empty."""
     sq = _crop_square(img)
-    if sq is None:
-        return None
+    return None if sq is None else _norm_square(sq)
+
+
+def _norm_square(sq: np.ndarray) -> np.ndarray | None:
+    """:func:`_norm` of a figure already cropped and padded square (:func:`_crop_square`)."""
     v = cv2.resize(sq, (_CMP, _CMP), interpolation=cv2.INTER_AREA).astype(np.float32).ravel()
     v -= v.mean()
     n = float(np.linalg.norm(v))
@@ -60,7 +63,11 @@ def _crop_square(img: np.ndarray) -> np.ndarray | None:
     ys, xs = np.nonzero(img)
     if len(xs) == 0:
         return None
-    crop = img[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    return _pad_square(img[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1])
+
+
+def _pad_square(crop: np.ndarray) -> np.ndarray:
+    """A figure cropped to its box (uint8 (h, w)), centred on a square of zeros."""
     h, w = crop.shape
     side = max(h, w)
     sq = np.zeros((side, side), np.uint8)
@@ -114,8 +121,9 @@ def _figure(face: np.ndarray) -> np.ndarray | None:
     t, ink = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     if np.count_nonzero(ink) > ink.size / 2:
         ink = 255 - ink
-    k, labels, stats, _ = cv2.connectedComponentsWithStats(ink)
-    keep = np.zeros_like(ink)
+    # (labels in 16 bits: a face has far fewer than 65536 components, and they come twice as fast)
+    k, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8, ltype=cv2.CV_16U)
+    kept = np.zeros(k, np.uint8)  # 255 for each component kept, by label
     side = inner.shape[0]
     for i in range(1, k):
         x, y, w, h, area = stats[i]
@@ -126,7 +134,8 @@ def _figure(face: np.ndarray) -> np.ndarray | None:
         if x == 0 or y == 0 or x + w == side or y + h == side:
             if area < 0.02 * side * side or w > 0.7 * side or h > 0.7 * side:
                 continue  # the edge of the face, seen at a slant
-        keep[labels == i] = 255
+        kept[i] = 255
+    keep = kept[labels]
     share = np.count_nonzero(keep) / keep.size
     if not _INK[0] <= share <= _INK[1]:
         return None
@@ -143,18 +152,31 @@ def score_face(face: np.ndarray, source_scale: float = 0.0) -> dict[int, float]:
         return {}
     ys, xs = np.nonzero(fig)
     box = max(int(ys.max() - ys.min()), int(xs.max() - xs.min())) + 1
-    temps, vals = _templates(max(1, int(round(box * source_scale))) if source_scale > 0 else 0)
+    temps, _ = _templates(max(1, int(round(box * source_scale))) if source_scale > 0 else 0)
+    order, starts = _value_rows()
+    # (a turned figure's box is its box turned: cropped once)
+    crop = fig[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
     best: dict[int, float] = {}
     for turn in range(4):
-        v = _norm(np.ascontiguousarray(np.rot90(fig, turn)))
+        v = _norm_square(_pad_square(np.rot90(crop, turn)))
         if v is None:
             continue
-        scores = temps @ v
-        for value in (*VALUES, -1):
-            s = float(scores[vals == value].max())
-            if s > best.get(value, -1.0):
-                best[value] = s
+        # each value's best template at once: the scores grouped by value, a maximum per group
+        tops = np.maximum.reduceat((temps @ v)[order], starts)
+        for value, top in zip((*VALUES, -1), tops.tolist(), strict=True):
+            if top > best.get(value, -1.0):
+                best[value] = top
     return best
+
+
+@functools.lru_cache(maxsize=1)
+def _value_rows() -> tuple[np.ndarray, np.ndarray]:
+    """The templates' rows grouped by value (``VALUES``, then -1): their order (int (T,)), and where
+    each value's group starts in it (int (7,))."""
+    vals = np.array(_glyphs()[1])
+    groups = [np.flatnonzero(vals == value) for value in (*VALUES, -1)]
+    starts = np.cumsum([0] + [len(g) for g in groups[:-1]])
+    return np.concatenate(groups), starts
 
 
 def _cut(image: np.ndarray, to_plane: np.ndarray, centre: tuple[float, float], side: float,

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 
+import cv2
 import numpy as np
 import pytest
 
 from vision.board.calibration import calibrate
 from vision.checkers.stacks import count_stacks
 from vision.cube.face import VALUES, read_face, score_face
-from vision.cube.finder import _DIFF, _median_colour, _unlike, find_cube
+from vision.cube.finder import _DIFF, _components, _median_colour, _outline, _unlike, find_cube
 from vision.render import draw
 from vision.render.scene import Camera, render, starting_spec
 
@@ -201,3 +202,41 @@ def test_a_plain_block_nearer_the_field_is_not_the_unread_cube() -> None:
     got = find_cube(img, geom, radius)
     assert got is not None and got.image_xy is not None
     assert abs(got.image_xy[0] - alone.image_xy[0]) < 5 and abs(got.image_xy[1] - alone.image_xy[1]) < 5
+
+
+def _blobs(rng: np.random.Generator) -> np.ndarray:
+    """A random binary mask (0/255): noise, ellipses, lines and a rotated box."""
+    h, w = (int(v) for v in rng.integers(8, 70, 2))
+    mask = ((rng.random((h, w)) < rng.uniform(0.0, 0.15)) * 255).astype(np.uint8)
+    for _ in range(3):
+        centre = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
+        axes = (float(rng.uniform(1, w)), float(rng.uniform(1, h)))
+        cv2.ellipse(mask, (centre, axes, float(rng.uniform(0, 180))), 255, -1)
+        cv2.line(mask, (int(rng.integers(0, w)), int(rng.integers(0, h))),
+                 (int(rng.integers(0, w)), int(rng.integers(0, h))), 255, int(rng.integers(1, 3)))
+    return mask
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_components_are_opencvs(seed: int) -> None:
+    """16-bit labels give the stats and centroids of the default 32-bit ones."""
+    rng = np.random.default_rng(seed)
+    for _ in range(50):
+        mask = _blobs(rng)
+        n, labels, stats, cents = _components(mask)
+        n0, labels0, stats0, cents0 = cv2.connectedComponentsWithStats(mask)
+        assert n == n0 and np.array_equal(labels, labels0)
+        assert np.array_equal(stats, stats0) and np.array_equal(cents, cents0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_min_area_rect_of_row_ends_is_that_of_all_pixels(seed: int) -> None:
+    """cv2.minAreaRect of each row's first and last pixel is that of all a component's pixels,
+    bit for bit (ties between equal rectangles broken alike)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(100):
+        n, labels, stats, _ = _components(_blobs(rng))
+        for i in range(1, n):
+            ys, xs = np.nonzero(labels == i)
+            want = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+            assert cv2.minAreaRect(_outline(labels, stats, i)) == want
