@@ -233,13 +233,36 @@ def clear_of_hands(mask: np.ndarray, radius: float, where: np.ndarray | None = N
     :func:`find_occlusion` to weigh (``_FOREIGN_CROSSING`` checker areas): that test is then False
     whatever the frame beyond the field shows. ``where`` (bool, the mask's H, W): only the regions
     that reach into it are weighed (the others were so in an earlier frame judged clear)."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
-    large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= _FOREIGN_CROSSING * np.pi * radius * radius) + 1
+    areas, labels, box = _regions(mask)
+    large = np.flatnonzero(areas >= _FOREIGN_CROSSING * np.pi * radius * radius) + 1
     if large.size == 0 or where is None:
         return large.size == 0
-    weighed = np.zeros(n, bool)
+    weighed = np.zeros(areas.size + 1, bool)
     weighed[large] = True
-    return not bool(weighed[labels[where]].any())
+    return not bool(weighed[labels[where[box]]].any())
+
+
+def _regions(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[slice, slice]]:
+    """The 8-connected regions of ``mask`` (uint8 (H, W)): their areas (float (N,), region i + 1's
+    at i), the labels (0 the background) of the mask's part that holds them (the bounding box of its
+    nonzero pixels) and that part's slices of the mask. The areas of
+    ``cv2.connectedComponentsWithStats`` (its regions numbered in another order), several times
+    faster: its statistics cost 0.4-0.9 ms on a field's mask (OpenCV 5.1), the labels of a box and
+    their histogram a fraction of that."""
+    x, y, bw, bh = cv2.boundingRect(mask)
+    box = (slice(y, y + bh), slice(x, x + bw))
+    if bw == 0 or bh == 0:
+        return np.zeros(0), np.zeros((bh, bw), np.int32), box
+    # (an 8-connected region holds a pixel of its own in every other row and column at most:
+    # 16-bit labels whenever that many fit)
+    fits = ((bh + 1) // 2) * ((bw + 1) // 2) + 1 <= np.iinfo(np.uint16).max
+    n, labels = cv2.connectedComponentsWithAlgorithm(mask[box], 8, cv2.CV_16U if fits else cv2.CV_32S,
+                                                     cv2.CCL_SPAGHETTI)
+    if fits:
+        areas = cv2.calcHist([labels], [0], None, [n], [0, n]).ravel()
+    else:
+        areas = np.bincount(labels.ravel(), minlength=n)
+    return areas[1:], labels, box
 
 
 def find_occlusion(rectified: np.ndarray | FieldView, geom: BoardGeometry, stacks: list[StackReading],
@@ -259,9 +282,12 @@ def find_occlusion(rectified: np.ndarray | FieldView, geom: BoardGeometry, stack
     """
     if mask is None:
         mask = foreign_mask(rectified, geom, stacks, radius)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
     checker_area = np.pi * radius * radius
-    largest = max((float(stats[i, cv2.CC_STAT_AREA]) for i in range(1, n)), default=0.0) / checker_area
+    least = _FOREIGN_CHECKERS if image is None else min(_FOREIGN_CHECKERS, _FOREIGN_CROSSING)
+    if float(cv2.countNonZero(mask)) / checker_area < least:
+        return False  # (all the foreign area together is smaller than a region weighed)
+    areas = _regions(mask)[0]
+    largest = (float(areas.max()) if areas.size else 0.0) / checker_area
     if largest >= _FOREIGN_CHECKERS:
         return True
     if image is None or largest < _FOREIGN_CROSSING:

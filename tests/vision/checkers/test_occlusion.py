@@ -250,3 +250,24 @@ def test_median_of_strips_is_numpys() -> None:
         assert np.array_equal(_median_of(ints), np.median(np.stack(ints, axis=-1), axis=-1))
         reals = [rng.normal(50, 20, (4, 3)).astype(np.float32)[::-1] for _ in range(n)]  # views
         assert np.array_equal(_median_of(reals), np.median(np.stack(reals, axis=-1), axis=-1))
+
+
+def test_regions_have_the_areas_of_opencvs_statistics() -> None:
+    """The foreign regions' areas (16-bit labels of the mask's nonzero box, their histogram) are
+    cv2.connectedComponentsWithStats's (numbered in another order) and the labels its regions; 32-bit labels
+    where a box could hold more regions than 16 bits count; none in an empty mask."""
+    from vision.checkers.occlusion import _regions
+
+    rng = np.random.default_rng(3)
+    for shape, share in (((40, 60), 0.3), ((200, 170), 0.55), ((600, 500), 0.5), ((9, 9), 0.0)):
+        mask = np.where(rng.random(shape) < share, 255, 0).astype(np.uint8)
+        mask[:3] = 0  # (a box smaller than the mask)
+        areas, labels, box = _regions(mask)
+        n, want, stats, _ = cv2.connectedComponentsWithStats(mask)
+        assert np.array_equal(np.sort(areas), np.sort(stats[1:, cv2.CC_STAT_AREA]))
+        got = np.zeros(shape, np.int64)
+        got[box] = labels
+        # (the same regions, whatever their numbering, and each label's area its own)
+        pairs = {(int(a), int(b)) for a, b in zip(got.ravel(), want.ravel(), strict=True)}
+        assert len(pairs) == n
+        assert all(areas[a - 1] == stats[b, cv2.CC_STAT_AREA] for a, b in pairs if a)
