@@ -12,6 +12,7 @@ counter found without the rims of a row of discs (``_UNSURE``) explains nothing:
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
 
 import cv2
@@ -112,35 +113,65 @@ def _median_of(arrays: list[np.ndarray]) -> np.ndarray:
 
 
 def _far_from_model(lab: np.ndarray, model: np.ndarray, slack: int,
-                    pad: np.ndarray | None = None) -> np.ndarray:
+                    pad: np.ndarray | None = None, within: np.ndarray | None = None) -> np.ndarray:
     """bool (H, W): the pixel's colour is more than ``_DIFF`` from the model's at every offset within
     ``slack`` pixels. Real points are not exactly where the evenly spaced model puts them (a lens's
     barrel, a board's own irregularity): a triangle's edge a few pixels off is no foreign object.
     ``pad``: the model already padded by ``slack`` on each side (``lab`` then a window of the field
-    and ``pad`` the same window of the padded model, ``2 * slack`` larger)."""
+    and ``pad`` the same window of the padded model, ``2 * slack`` larger). ``within``: bool (H, W),
+    the pixels asked about (False elsewhere); None: all. ``lab`` and ``model``: float32 (H, W, 3)."""
     if pad is None:
         pad = cv2.copyMakeBorder(model, slack, slack, slack, slack, cv2.BORDER_REPLICATE)
     h, w = lab.shape[:2]
-    best = np.full((h, w), np.inf, np.float32)
+    offsets = [(dy, dx) for dy in range(0, 2 * slack + 1, max(1, slack))
+               for dx in range(0, 2 * slack + 1, max(1, slack // 2))]
+    # the model's own place first, over the whole field: most of a bare field matches there, and
+    # only the pixels far from it there are compared at the other offsets (the same squares)
+    first = min(offsets, key=lambda o: abs(o[0] - slack) + abs(o[1] - slack))
+    far = _far_at(lab, pad, first) > _DIFF * _DIFF
+    if within is not None:
+        far &= within
+    at = np.flatnonzero(far)
+    if at.size == 0:
+        return far
+    pad = np.ascontiguousarray(pad)
+    pw = pad.shape[1]
+    taken = pad.reshape(-1, 3)
+    own = np.ascontiguousarray(lab).reshape(-1, 3)[at]
+    ys, xs = np.divmod(at, w)
+    base = ys * pw + xs
+    still = np.ones(at.size, bool)
+    for dy, dx in offsets:
+        if (dy, dx) == first:
+            continue
+        d = own - taken.take(base + (dy * pw + dx), axis=0)
+        d *= d
+        dd = d[:, 0] + d[:, 1]
+        dd += d[:, 2]
+        still &= dd.astype(np.float32, copy=False) > _DIFF * _DIFF
+    far.ravel()[at] = still
+    return far
+
+
+def _far_at(lab: np.ndarray, pad: np.ndarray, offset: tuple[int, int]) -> np.ndarray:
+    """float32 (H, W): the squared colour distance of each pixel of ``lab`` from the padded model
+    ``pad`` at ``offset`` (rows, columns) into it."""
+    h, w = lab.shape[:2]
+    dy, dx = offset
     # (each channel a plane of its own: the channels of an interleaved image are read with a stride
     # of three, several times slower; the same differences and squares, summed in the same order,
-    # as channel_sq; in this thread's scratch arrays: no fresh pages per offset)
-    planes = [np.ascontiguousarray(lab[..., c]) for c in range(3)]
-    pads = [np.ascontiguousarray(pad[..., c]) for c in range(3)]
+    # as channel_sq; in this thread's scratch arrays: no fresh pages per call)
     dtype = np.result_type(lab.dtype, pad.dtype)
     d = scratch("occlusion.diff", (h, w), dtype)
-    dd = scratch("occlusion.diff2", (h, w), np.result_type(dtype, np.float32))
+    dd = np.empty((h, w), np.result_type(dtype, np.float32))
     sq = scratch("occlusion.diff3", (h, w), dd.dtype)
-    for dy in range(0, 2 * slack + 1, max(1, slack)):
-        for dx in range(0, 2 * slack + 1, max(1, slack // 2)):
-            for c, (plane, padded) in enumerate(zip(planes, pads, strict=True)):
-                np.subtract(plane, padded[dy : dy + h, dx : dx + w], out=d)
-                if c == 0:
-                    np.multiply(d, d, out=dd)
-                else:
-                    dd += np.multiply(d, d, out=sq)
-            np.minimum(best, dd, out=best)
-    return best > _DIFF * _DIFF
+    for c in range(3):
+        np.subtract(lab[..., c], pad[dy : dy + h, dx : dx + w, c], out=d)
+        if c == 0:
+            np.multiply(d, d, out=dd)
+        else:
+            dd += np.multiply(d, d, out=sq)
+    return dd.astype(np.float32, copy=False)
 
 
 def foreign_mask(rectified: np.ndarray | FieldView, geom: BoardGeometry, stacks: list[StackReading],
@@ -163,8 +194,10 @@ def foreign_mask(rectified: np.ndarray | FieldView, geom: BoardGeometry, stacks:
                                columns=tuple(0.5 * c for c in geom.columns))
     model, defined = _bare_model(lab, half, POINT_PX // 2)
     slack = max(1, int(round(_SLACK * POINT_PX / 2)))
+    # (where the found checkers lie the mask is cleared whatever the model says: not compared)
+    clear = _clear_of_checkers(stacks, radius, (h, w))
     if only is None or previous is None or previous.shape != (h, w):
-        far = _far_from_model(lab, model, slack)
+        far = _far_from_model(lab, model, slack, within=(defined > 0) & _seen(clear, small.shape[:2]))
         region = None
     else:
         region = cv2.resize(only.astype(np.uint8), (small.shape[1], small.shape[0]),
@@ -183,19 +216,8 @@ def foreign_mask(rectified: np.ndarray | FieldView, geom: BoardGeometry, stacks:
     mask = cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
     if region is not None and previous is not None and only is not None:
         mask = np.where(only, mask, previous).astype(np.uint8)
+    mask &= clear
     unsure = [s for s in stacks if _unsure(s)]
-    for s in stacks:
-        if _unsure(s):
-            continue
-        for x, y in s.centres:
-            cv2.circle(mask, (int(round(x)), int(round(y))), int(round(radius * 1.25)), 0, -1)
-        if s.count > len(s.centres) and s.centres:
-            # checkers counted by their colour run: clear the run along the stack's axis
-            x0, y0 = s.centres[0]
-            d = 2 * radius
-            y1 = y0 + (s.count - 1) * d if s.top else y0 - (s.count - 1) * d
-            cv2.rectangle(mask, (int(x0 - 1.25 * radius), int(min(y0, y1) - 1.25 * radius)),
-                          (int(x0 + 1.25 * radius), int(max(y0, y1) + 1.25 * radius)), 0, -1)
     if unsure:
         painted = np.zeros_like(mask)
         for s in unsure:
@@ -207,6 +229,52 @@ def foreign_mask(rectified: np.ndarray | FieldView, geom: BoardGeometry, stacks:
     # thin lines of a printed board and a checker's anti-aliased rim are not a hand
     k = max(3, int(_OPEN * POINT_PX) | 1)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+
+
+def _clear_of_checkers(stacks: list[StackReading], radius: float, shape: tuple[int, int]) -> np.ndarray:
+    """uint8 ``shape``: 0 on the found checkers (each sure stack's discs, 1.25 radii, and a run
+    counted by its colour along the stack's axis), 255 elsewhere."""
+    out = np.full(shape, 255, np.uint8)
+    for s in stacks:
+        if _unsure(s):
+            continue
+        for x, y in s.centres:
+            cv2.circle(out, (int(round(x)), int(round(y))), int(round(radius * 1.25)), 0, -1)
+        if s.count > len(s.centres) and s.centres:
+            # checkers counted by their colour run: clear the run along the stack's axis
+            x0, y0 = s.centres[0]
+            d = 2 * radius
+            y1 = y0 + (s.count - 1) * d if s.top else y0 - (s.count - 1) * d
+            cv2.rectangle(out, (int(x0 - 1.25 * radius), int(min(y0, y1) - 1.25 * radius)),
+                          (int(x0 + 1.25 * radius), int(max(y0, y1) + 1.25 * radius)), 0, -1)
+    return out
+
+
+def _seen(full: np.ndarray, small: tuple[int, int]) -> np.ndarray:
+    """bool ``small`` (H, W): True at least where the pixel's nearest-neighbour enlargement to
+    ``full``'s size (``cv2.resize``, ``INTER_NEAREST``) lands on a nonzero pixel of ``full`` (uint8)
+    -- and at some pixels beside those: each pixel is taken to fill the most rows and columns any
+    does (a 2x enlargement of an odd size fills three here and there)."""
+    rows, cols, reach = _nearest_starts(full.shape[:2], small)
+    # (each pixel the largest of the reach after it, then read where each row and column begins)
+    grown = cv2.dilate(full, np.ones((reach, reach), np.uint8), anchor=(0, 0))
+    return grown.take(rows, axis=0).take(cols, axis=1) > 0
+
+
+@functools.lru_cache(maxsize=16)
+def _nearest_starts(full: tuple[int, int], small: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, int]:
+    """Where each row and column of a ``small`` (H, W) image begins in its nearest-neighbour
+    enlargement to ``full`` (H, W) -- the first of the rows (columns) OpenCV fills from it, read off
+    its own resize of the indices -- and the most rows or columns one fills."""
+    starts, reach = [], 1
+    for axis in (0, 1):
+        n, m = small[axis], full[axis]
+        index = np.arange(n, dtype=np.float32)[None, :]
+        at = cv2.resize(index, (m, 1), interpolation=cv2.INTER_NEAREST)[0].astype(np.intp)
+        first = np.searchsorted(at, np.arange(n))
+        starts.append(first)
+        reach = max(reach, int(np.diff(np.append(first, m)).max()))
+    return starts[0], starts[1], reach
 
 
 def _unsure(s: StackReading) -> bool:

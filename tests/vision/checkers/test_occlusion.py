@@ -271,3 +271,51 @@ def test_regions_have_the_areas_of_opencvs_statistics() -> None:
         pairs = {(int(a), int(b)) for a, b in zip(got.ravel(), want.ravel(), strict=True)}
         assert len(pairs) == n
         assert all(areas[a - 1] == stats[b, cv2.CC_STAT_AREA] for a, b in pairs if a)
+
+
+def test_far_from_model_is_the_least_distance_over_every_offset() -> None:
+    """The pixels far from the model at its own place, compared again at the other offsets only,
+    are those whose least squared distance over all the offsets is past the threshold (windows of
+    a padded model too); ``within`` keeps its pixels alone."""
+    from vision.checkers.occlusion import _DIFF, _far_from_model
+
+    rng = np.random.default_rng(5)
+    for slack in (1, 2, 3):
+        for ints in (True, False):
+            lab = rng.normal(120, 25, (30, 41, 3)).astype(np.float32)
+            model = lab + rng.normal(0, 18, lab.shape).astype(np.float32)
+            if ints:
+                lab, model = np.round(lab), np.round(2 * model) / 2
+            pad = cv2.copyMakeBorder(model, slack, slack, slack, slack, cv2.BORDER_REPLICATE)
+            best = np.full(lab.shape[:2], np.inf, np.float32)
+            for dy in range(0, 2 * slack + 1, max(1, slack)):
+                for dx in range(0, 2 * slack + 1, max(1, slack // 2)):
+                    d = lab - pad[dy : dy + 30, dx : dx + 41]
+                    sq = d[..., 0] * d[..., 0] + d[..., 1] * d[..., 1] + d[..., 2] * d[..., 2]
+                    best = np.minimum(best, sq)
+            want = best > _DIFF * _DIFF
+            assert 0 < want.mean() < 1
+            assert np.array_equal(_far_from_model(lab, model, slack), want)
+            within = rng.random(want.shape) < 0.5
+            assert np.array_equal(_far_from_model(lab, model, slack, within=within), want & within)
+            window = (slice(4, 20), slice(7, 33))
+            got = _far_from_model(lab[window], model, slack, pad[4 : 20 + 2 * slack, 7 : 33 + 2 * slack])
+            assert np.array_equal(got, want[window])
+
+
+def test_seen_holds_every_pixel_whose_enlargement_lands_on_the_mask() -> None:
+    """A small mask's pixels whose nearest-neighbour enlargement (OpenCV's) covers a nonzero pixel
+    of the full mask are all among those seen, for even and odd sizes."""
+    from vision.checkers.occlusion import _seen
+
+    rng = np.random.default_rng(7)
+    for full, small in (((359, 413), (179, 206)), ((398, 413), (199, 206)), ((199, 384), (99, 192)),
+                        ((7, 5), (3, 2)), ((3, 3), (1, 1))):
+        mask = (rng.random(full) < 0.02).astype(np.uint8) * 255
+        seen = _seen(mask, small)
+        # (the small pixel whose enlargement fills each full one: each small pixel's index enlarged)
+        index = np.arange(small[0] * small[1], dtype=np.float32).reshape(small)
+        filled = cv2.resize(index, (full[1], full[0]), interpolation=cv2.INTER_NEAREST).astype(np.intp)
+        assert seen.ravel()[filled[mask > 0]].all(), (full, small)
+        if small[0] > 50:
+            assert seen.mean() < 0.5  # (and not every pixel)
