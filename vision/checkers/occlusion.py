@@ -52,7 +52,8 @@ _UNSURE = 0.55
 def _bare_model(
     lab: np.ndarray, geom: BoardGeometry, point_px: int = POINT_PX
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Per-pixel bare-board model of the points' strips, and a mask of where it is defined.
+    """Per-pixel bare-board model of the points' strips (float32, ``lab``'s shape), and a mask of
+    where it is defined. ``lab``: the field's Lab, uint8 or float.
 
     A point and the one opposite it carry the two triangle colours, so a row's points of one parity
     look like the other row's points of the other parity seen from their own base: the model of a
@@ -60,7 +61,7 @@ def _bare_model(
     where a row's points of one parity are mostly covered by checkers.
     """
     h, w = lab.shape[:2]
-    model = np.zeros_like(lab)
+    model = np.zeros(lab.shape, np.float32)
     defined = np.zeros((h, w), np.uint8)
     half_h = h // 2
 
@@ -76,39 +77,75 @@ def _bare_model(
             xs.append(x0)
         return out, xs
 
+    rows = {top: [strips(top, parity) for parity in (0, 1)] for top in (True, False)}
     # (a row's parity and the other row's other parity share their twelve strips, so their medians,
-    # base first, are one: each is taken once)
-    medians: dict[int, np.ndarray] = {}
-    for top in (True, False):
+    # base first, are one: each is taken once, keyed by the top row's parity of the pair)
+    uses = [(top, parity, parity if top else 1 - parity) for top in (True, False) for parity in (0, 1)
+            if rows[top][parity][1] and len(rows[top][parity][0]) + len(rows[not top][1 - parity][0]) >= 3]
+    keys = sorted({key for _, _, key in uses})
+    medians = dict(zip(keys, _medians_of([rows[True][k][0] + rows[False][1 - k][0] for k in keys]),
+                       strict=True))
+    for top, parity, key in uses:
         ys = slice(0, half_h) if top else slice(h - half_h, h)
-        for parity in (0, 1):
-            own, xs = strips(top, parity)
-            other, _ = strips(not top, 1 - parity)
-            if len(own) + len(other) < 3 or not xs:
-                continue
-            key = parity if top else 1 - parity  # (the top row's parity of the pair)
-            if key not in medians:
-                medians[key] = _median_of(own + other)
-            med = medians[key]
-            if not top:
-                med = med[::-1]
-            for x0 in xs:
-                model[ys, x0 : x0 + point_px] = med
-                defined[ys, x0 : x0 + point_px] = 255
+        med = medians[key] if top else medians[key][::-1]
+        for x0 in rows[top][parity][1]:
+            model[ys, x0 : x0 + point_px] = med
+            defined[ys, x0 : x0 + point_px] = 255
     return model, defined
 
 
+def _medians_of(groups: list[list[np.ndarray]]) -> list[np.ndarray]:
+    """:func:`_median_of` of each group; two groups of as many strips of one shape are stacked and
+    taken together (one network over arrays twice as large: half the calls)."""
+    if len(groups) == 2 and len(groups[0]) == len(groups[1]) and len({g.shape for g in sum(groups, [])}) == 1:
+        both = _median_of(list(np.stack([np.stack(groups[0]), np.stack(groups[1])], axis=1)))
+        return [both[0], both[1]]
+    return [_median_of(g) for g in groups]
+
+
+# A sorting network of 12 inputs in 39 compare-exchanges (the fewest known; B. Dobbelaere's list of
+# "smallest and fastest sorting networks"), each (i, j) leaving the smaller value at i.
+_SORT12 = (
+    (0, 8), (1, 7), (2, 6), (3, 11), (4, 10), (5, 9),
+    (0, 1), (2, 5), (3, 4), (6, 9), (7, 8), (10, 11),
+    (0, 2), (1, 6), (5, 10), (9, 11),
+    (0, 3), (1, 2), (4, 6), (5, 7), (8, 11), (9, 10),
+    (1, 4), (3, 5), (6, 8), (7, 10),
+    (1, 3), (2, 5), (6, 9), (8, 10),
+    (2, 3), (4, 5), (6, 7), (8, 9),
+    (4, 6), (5, 7),
+    (3, 4), (5, 6), (7, 8),
+)
+
+
+@functools.lru_cache(maxsize=32)
+def _middle_network(n: int) -> tuple[tuple[int, int], ...]:
+    """The compare-exchanges, in order, that bring the middle one or two of ``n`` values to places
+    ``(n - 1) // 2`` and ``n // 2``: a sorting network's (``_SORT12``, else a bubble sort's) less
+    those that reach neither."""
+    pairs = _SORT12 if n == 12 else tuple((j, j + 1) for i in range(n - 1) for j in range(n - 1 - i))
+    need = {(n - 1) // 2, n // 2}
+    kept = []
+    for i, j in reversed(pairs):
+        if i in need or j in need:
+            kept.append((i, j))
+            need |= {i, j}
+    return tuple(reversed(kept))
+
+
 def _median_of(arrays: list[np.ndarray]) -> np.ndarray:
-    """The element-wise median of same-shaped float arrays without NaNs: the values of
-    ``median(np.stack(arrays, axis=-1), -1)`` (the middle one, or the two middle ones' sum halved),
-    by a network of element-wise minima and maxima over whole arrays (exact; a dozen strips sort
-    this way many times faster than numpy selects along a short last axis, pixel by pixel)."""
+    """The element-wise median of same-shaped arrays without NaNs: the values of
+    ``median(np.stack(arrays, axis=-1), -1)`` (the middle one, or the two middle ones' sum halved;
+    float32 for integer arrays, else their type), by a network of element-wise minima and maxima
+    over whole arrays (exact; a dozen strips sort this way many times faster than numpy selects
+    along a short last axis, pixel by pixel)."""
     rows = list(arrays)
     n = len(rows)
-    for i in range(n - 1):
-        for j in range(n - 1 - i):
-            rows[j], rows[j + 1] = np.minimum(rows[j], rows[j + 1]), np.maximum(rows[j], rows[j + 1])
+    for i, j in _middle_network(n):
+        rows[i], rows[j] = np.minimum(rows[i], rows[j]), np.maximum(rows[i], rows[j])
     lo, mid = rows[(n - 1) // 2], rows[n // 2]
+    if np.issubdtype(mid.dtype, np.integer):
+        return mid.astype(np.float32) if n % 2 else np.add(lo, mid, dtype=np.float32) / 2
     return np.array(mid) if n % 2 else (lo + mid) / 2
 
 
@@ -189,10 +226,12 @@ def foreign_mask(rectified: np.ndarray | FieldView, geom: BoardGeometry, stacks:
     rectified = FieldView.of(rectified, geom).exposed  # the _DIFF threshold is at the usual exposure
     h, w = rectified.shape[:2]
     small = cv2.resize(rectified, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab8 = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB)
+    lab = lab8.astype(np.float32)
     half = dataclasses.replace(geom, size=(small.shape[1], small.shape[0]),
                                columns=tuple(0.5 * c for c in geom.columns))
-    model, defined = _bare_model(lab, half, POINT_PX // 2)
+    # (the medians of the bytes: the same values, a quarter of the memory)
+    model, defined = _bare_model(lab8, half, POINT_PX // 2)
     slack = max(1, int(round(_SLACK * POINT_PX / 2)))
     # (where the found checkers lie the mask is cleared whatever the model says: not compared)
     clear = _clear_of_checkers(stacks, radius, (h, w))

@@ -245,9 +245,14 @@ def test_median_of_strips_is_numpys() -> None:
     from vision.checkers.occlusion import _median_of
 
     rng = np.random.default_rng(1)
-    for n in (12, 11, 3, 2, 1):
+    for n in (13, 12, 11, 10, 7, 4, 3, 2, 1):
         ints = [rng.integers(0, 40, (5, 7, 3)).astype(np.float32) for _ in range(n)]  # many ties
         assert np.array_equal(_median_of(ints), np.median(np.stack(ints, axis=-1), axis=-1))
+        # (the bytes of a Lab image: float32 medians of the same values)
+        octets = [x.astype(np.uint8) + np.uint8(200) for x in ints]
+        got = _median_of(octets)
+        assert got.dtype == np.float32
+        assert np.array_equal(got, np.median(np.stack(octets, axis=-1).astype(np.float64), axis=-1))
         reals = [rng.normal(50, 20, (4, 3)).astype(np.float32)[::-1] for _ in range(n)]  # views
         assert np.array_equal(_median_of(reals), np.median(np.stack(reals, axis=-1), axis=-1))
 
