@@ -467,13 +467,22 @@ def hide_points(points: Sequence[PointReading], rectified: np.ndarray | FieldVie
     caller has it already (the occlusion test made it), else made here."""
     if mask is None:
         mask = foreign_mask(rectified, geom, stacks, radius)
-    h = mask.shape[0]
+    h, w = mask.shape[:2]
+    rows = h // 2
+    # (each half's foreign pixels counted per column once, summed along: a point's share is the
+    # difference of two sums, the count np.mean takes over its slice of the mask)
+    upto = {top: np.concatenate(([0], np.cumsum(np.count_nonzero(mask[ys] > 0, axis=0))))
+            for top, ys in ((True, slice(0, rows)), (False, slice(h - rows, h)))}
     out = []
     for p in points:
         col, top = geom.slot_column(p.slot)
         x0 = max(0, int(round(geom.columns[col] - 0.5 * POINT_PX)))
         x1 = int(round(geom.columns[col] + 0.5 * POINT_PX))
-        ys = slice(0, h // 2) if top else slice(h - h // 2, h)
-        covered = float(np.mean(mask[ys, x0:x1] > 0)) if x1 > x0 else 0.0
+        a, b, _ = slice(x0, x1).indices(w)
+        n = max(0, b - a) * rows
+        if x1 <= x0:
+            covered = 0.0
+        else:  # (an empty slice's mean is NaN: no share)
+            covered = float(upto[top][b] - upto[top][a]) / n if n else float("nan")
         out.append(dataclasses.replace(p, confidence=0.0) if covered >= _HIDDEN else p)
     return tuple(out)

@@ -324,3 +324,31 @@ def test_seen_holds_every_pixel_whose_enlargement_lands_on_the_mask() -> None:
         assert seen.ravel()[filled[mask > 0]].all(), (full, small)
         if small[0] > 50:
             assert seen.mean() < 0.5  # (and not every pixel)
+
+
+def test_a_point_is_hidden_by_its_share_of_foreign_pixels() -> None:
+    """hide_points zeroes the confidence of the points whose half column holds at least _HIDDEN
+    foreign pixels (np.mean over the slice), also for columns reaching past the field's ends and
+    an odd field height."""
+    from vision.board.geometry import BoardGeometry
+    from vision.checkers.occlusion import _HIDDEN, hide_points
+    from vision.reading import PointReading
+
+    rng = np.random.default_rng(11)
+    for height, columns in ((255, tuple(16.0 + 32 * i for i in range(12))),
+                            (200, tuple(-10.0 + 36 * i for i in range(12)))):
+        geom = BoardGeometry(homography=np.eye(3), size=(384, height), columns=columns, bar=None,
+                             image_size=(384, height), score=1.0, corners=())
+        points = [PointReading(slot, (0.0, 0.0), "light", 2, 0.9) for slot in range(24)]
+        mask = np.zeros((height, 384), np.uint8)
+        for _ in range(30):
+            x, y = (int(v) for v in rng.integers(0, (384, height)))
+            cv2.circle(mask, (x, y), int(rng.integers(2, 14)), 255, -1)
+        got = hide_points(points, mask, geom, [], 12.0, mask=mask)
+        for p, q in zip(points, got, strict=True):
+            col, top = geom.slot_column(p.slot)
+            x0 = max(0, int(round(columns[col] - 16)))
+            part = mask[: height // 2] if top else mask[height - height // 2 :]
+            share = float(np.mean(part[:, x0 : int(round(columns[col] + 16))] > 0))
+            assert q.confidence == (0.0 if share >= _HIDDEN else p.confidence)
+        assert 0 < sum(q.confidence == 0 for q in got) < 24
