@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision.arrays import channel_norm, scratch
+from vision.arrays import channel_norm, median, scratch
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
 from vision.checkers.stacks import StackReading
@@ -426,20 +426,24 @@ def border_crossing(image: np.ndarray, geom: BoardGeometry, stacks: Sequence[Sta
     sw, sh = int(round(w * scale)), int(round(h * scale))
     out = cv2.warpPerspective(image, shift @ geom.homography, (sw + 2 * m, sh + 2 * m),
                               flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
-    lab = cv2.cvtColor(out, cv2.COLOR_BGR2LAB).astype(np.float32)
     a, b = int(round(m - hi * pw)), int(round(m - lo * pw))  # band rows/columns outside the field
+
+    def lab(rows: slice, cols: slice) -> np.ndarray:
+        # (the bands alone converted: a byte image's Lab is each pixel's own)
+        return cv2.cvtColor(out[rows, cols], cv2.COLOR_BGR2LAB).astype(np.float32)
+
     sides = [
-        lab[a:b, m : m + sw].transpose(1, 0, 2),  # top: (along, across, 3)
-        lab[m + sh + (m - b) : m + sh + (m - a), m : m + sw].transpose(1, 0, 2),  # bottom
-        lab[m : m + sh, a:b],  # left
-        lab[m : m + sh, m + sw + (m - b) : m + sw + (m - a)],  # right
+        lab(slice(a, b), slice(m, m + sw)).transpose(1, 0, 2),  # top: (along, across, 3)
+        lab(slice(m + sh + (m - b), m + sh + (m - a)), slice(m, m + sw)).transpose(1, 0, 2),  # bottom
+        lab(slice(m, m + sh), slice(a, b)),  # left
+        lab(slice(m, m + sh), slice(m + sw + (m - b), m + sw + (m - a))),  # right
     ]
     best = 0
     for i, band in enumerate(sides):
         # each depth across the band against its own colour along the side: a band that
         # straddles the frame's line and the margin beyond is still one pattern along the side
-        ref = np.median(band, axis=0)  # (across, 3)
-        covered = np.median(channel_norm(band - ref[None]), axis=1) > _DIFF
+        ref = median(band, 0)  # (across, 3)
+        covered = median(channel_norm(band - ref[None]), 1) > _DIFF
         if i < 2:
             for st in stacks:
                 if st.centres and st.top == (i == 0) and st.column >= 0:
@@ -449,11 +453,15 @@ def border_crossing(image: np.ndarray, geom: BoardGeometry, stacks: Sequence[Sta
         if i < 2 and geom.bar is not None:
             hinge = int(0.5 * pw)
             covered[int(scale * geom.bar[0]) - hinge : int(scale * geom.bar[1]) + hinge] = False
-        run = 0
-        for c in covered:
-            run = run + 1 if c else 0
-            best = max(best, run)
+        best = max(best, _longest_run(covered))
     return best / pw
+
+
+def _longest_run(flags: np.ndarray) -> int:
+    """The length of the longest run of True in the bool (N,) ``flags`` (0 without one)."""
+    edges = np.diff(np.concatenate(([0], flags.astype(np.int8), [0])))
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    return int((ends - starts).max()) if starts.size else 0
 
 
 def hide_points(points: Sequence[PointReading], rectified: np.ndarray | FieldView, geom: BoardGeometry,

@@ -13,6 +13,7 @@ import pytest
 from tests.conftest import shared_data
 from vision.board.calibration import calibrate
 from vision.board.finder import _complete_corners, find_board
+from vision.board.geometry import POINT_PX
 from vision.reader import read_board
 from vision.reading import FrameStatus
 from vision.render.scene import Camera, random_spec, render
@@ -352,3 +353,59 @@ def test_a_point_is_hidden_by_its_share_of_foreign_pixels() -> None:
             share = float(np.mean(part[:, x0 : int(round(columns[col] + 16))] > 0))
             assert q.confidence == (0.0 if share >= _HIDDEN else p.confidence)
         assert 0 < sum(q.confidence == 0 for q in got) < 24
+
+
+def test_longest_run_of_covered_places() -> None:
+    """The longest run of True, as counted place by place: at the ends, alone, none."""
+    from vision.checkers.occlusion import _longest_run
+
+    rng = np.random.default_rng(13)
+    for n in (0, 1, 2, 7, 200):
+        for share in (0.0, 0.5, 0.9, 1.0):
+            flags = rng.random(n) < share
+            best = run = 0
+            for c in flags:
+                run = run + 1 if c else 0
+                best = max(best, run)
+            assert _longest_run(flags) == best
+
+
+@pytest.mark.parametrize("style,seed", [("paper", 1), ("wood", 3)])
+def test_border_crossing_reads_the_bands_as_the_whole_warp_does(style: str, seed: int) -> None:
+    """The bands beside the field converted alone, their medians by vision.arrays.median and the
+    runs counted at once: the stretch the whole warp's Lab, np.median and a count place by place
+    give, with and without a hand."""
+    from vision.arrays import channel_norm
+    from vision.checkers.occlusion import _BAND, border_crossing
+
+    def reference(image: np.ndarray, geom) -> float:
+        pw = POINT_PX * 0.5
+        w, h = geom.size
+        m = int(np.ceil(_BAND[1] * pw)) + 1
+        shift = np.array([[0.5, 0, m], [0, 0.5, m], [0, 0, 1]], dtype=np.float64)
+        sw, sh = int(round(w * 0.5)), int(round(h * 0.5))
+        out = cv2.warpPerspective(image, shift @ geom.homography, (sw + 2 * m, sh + 2 * m),
+                                  flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+        lab = cv2.cvtColor(out, cv2.COLOR_BGR2LAB).astype(np.float32)
+        a, b = int(round(m - _BAND[1] * pw)), int(round(m - _BAND[0] * pw))
+        sides = [lab[a:b, m : m + sw].transpose(1, 0, 2),
+                 lab[m + sh + (m - b) : m + sh + (m - a), m : m + sw].transpose(1, 0, 2),
+                 lab[m : m + sh, a:b], lab[m : m + sh, m + sw + (m - b) : m + sw + (m - a)]]
+        best = 0
+        for i, band in enumerate(sides):
+            ref = np.median(band, axis=0)
+            covered = np.median(channel_norm(band - ref[None]), axis=1) > 30.0
+            if i < 2 and geom.bar is not None:
+                hinge = int(0.5 * pw)
+                covered[int(0.5 * geom.bar[0]) - hinge : int(0.5 * geom.bar[1]) + hinge] = False
+            run = 0
+            for c in covered:
+                run = run + 1 if c else 0
+                best = max(best, run)
+        return best / pw
+
+    for hand in (True, False):
+        image = _hand_render(style, seed, hand).image
+        geom = find_board(image)
+        assert geom is not None
+        assert border_crossing(image, geom) == reference(image, geom)
