@@ -475,25 +475,42 @@ def _set_status(points: tuple[PointReading, ...], bar: dict[str, int], off: dict
 def _points(
     geom: BoardGeometry, stacks: list[StackReading], names: list[str | None]
 ) -> tuple[PointReading, ...]:
-    height = geom.size[1]
     by_key = {(s.column, s.top): (s, n) for s, n in zip(stacks, names, strict=True)}
-    where = [geom.slot_column(slot) for slot in range(24)]
-    # the checker column's centre: halfway along a five-checker stack from the base
-    depth = min(2.5 * POINT_PX, 0.25 * height)
-    at = geom.to_image(np.array([[geom.columns[c], depth if top else height - depth] for c, top in where]))
     out = []
-    for slot, (col, top) in enumerate(where):
-        s, name = by_key[(col, top)]
+    for slot, (where, xy) in enumerate(_point_places(geom)):
+        s, name = by_key[where]
         out.append(
             PointReading(
                 slot=slot,
-                image_xy=(float(at[slot][0]), float(at[slot][1])),
+                image_xy=xy,
                 colour=name if s.count else None,
                 count=s.count,
                 confidence=s.confidence,
             )
         )
     return tuple(out)
+
+
+# The points' places of the last few geometries (a calibrated camera's: one), by their values.
+_PLACES: dict[tuple[object, ...], tuple[tuple[tuple[int, bool], tuple[float, float]], ...]] = {}
+_PLACES_KEPT = 8
+
+
+def _point_places(geom: BoardGeometry) -> tuple[tuple[tuple[int, bool], tuple[float, float]], ...]:
+    """Per slot, its (column, top) and its checker column's centre in the image: halfway along a
+    five-checker stack from the base. Made once per geometry."""
+    key = (np.asarray(geom.homography, np.float64).tobytes(), tuple(geom.columns), tuple(geom.size))
+    got = _PLACES.get(key)
+    if got is not None:
+        return got
+    height = geom.size[1]
+    where = [geom.slot_column(slot) for slot in range(24)]
+    depth = min(2.5 * POINT_PX, 0.25 * height)
+    at = geom.to_image(np.array([[geom.columns[c], depth if top else height - depth] for c, top in where]))
+    if len(_PLACES) >= _PLACES_KEPT:
+        _PLACES.clear()
+    got = _PLACES[key] = tuple((w, (float(xy[0]), float(xy[1]))) for w, xy in zip(where, at, strict=True))
+    return got
 
 
 def _dice_in_blots(image: np.ndarray, geom: BoardGeometry, stacks: list[StackReading],

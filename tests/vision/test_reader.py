@@ -229,3 +229,26 @@ def test_test6_die_at_a_bare_base_is_read_as_the_die() -> None:
                     key=lambda p: p.image_xy[0] if p.image_xy else 0.0)  # left to right
     assert bottom[4].count == 0, bottom[4]
     assert sorted(d.value for d in reading.dice) == [3, 5]
+
+
+def test_the_points_places_are_each_geometrys_own() -> None:
+    """The points' image places kept from an earlier frame are that geometry's: a moved field's
+    are its own, halfway along a five-checker stack from each point's base (a quarter of the
+    field at most)."""
+    import dataclasses
+
+    import numpy as np
+
+    from vision.board.geometry import POINT_PX, BoardGeometry
+    from vision.reader import _point_places
+
+    geom = BoardGeometry(homography=np.diag([0.5, 0.5, 1.0]), size=(384, 300),
+                         columns=tuple(16.0 + 32 * i for i in range(12)), bar=None, image_size=(800, 600),
+                         score=1.0, corners=())
+    moved = dataclasses.replace(geom, homography=np.array([[0.5, 0, -10], [0, 0.5, -4], [0, 0, 1.0]]))
+    for g in (geom, moved, geom):
+        for slot, ((col, top), xy) in enumerate(_point_places(g)):
+            assert (col, top) == g.slot_column(slot)
+            depth = min(2.5 * POINT_PX, 0.25 * 300)
+            y = depth if top else 300 - depth
+            assert np.allclose(g.to_rectified(np.array([xy])), [[g.columns[col], y]])

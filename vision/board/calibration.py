@@ -14,6 +14,7 @@ also holds the board's learned look (:class:`vision.board.appearance.Appearance`
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Collection
@@ -179,16 +180,37 @@ def outline_profile(image: np.ndarray, geom: BoardGeometry,
     ``sides``: the sides (0 top, 1 right, 2 bottom, 3 left: from corner i to corner i + 1) to
     measure, the others left 0; None: all four.
     """
-    corners = np.asarray(geom.corners, dtype=np.float64)
     out = np.zeros((4, OUTLINE_SAMPLES))
-    if corners.shape != (4, 2):
+    if np.asarray(geom.corners).shape != (4, 2):
         return out
     h, w = image.shape[:2]
-    t = np.linspace(0.03, 0.97, OUTLINE_SAMPLES)
+    plan = _outline_boxes(tuple((float(x), float(y)) for x, y in geom.corners), w, h)
     for i in range(4) if sides is None else sorted(set(sides) & {0, 1, 2, 3}):
-        a, b = corners[i], corners[(i + 1) % 4]
+        if plan[i] is None:
+            continue
+        (y0, y1, x0, x1), ys, xs = plan[i]
+        strip = cv2.GaussianBlur(colour_gradient(image[y0:y1, x0:x1]), (5, 5), 1.0)
+        out[i] = strip[ys, xs].max(axis=0)
+    return out
+
+
+_Box = tuple[tuple[int, int, int, int], np.ndarray, np.ndarray]
+
+
+@functools.lru_cache(maxsize=16)
+def _outline_boxes(corners: tuple[tuple[float, float], ...], w: int, h: int) -> tuple[_Box | None, ...]:
+    """Per side of the field (``corners``, in a ``w`` x ``h`` frame), what :func:`outline_profile`
+    filters and reads: the box round the side's samples (rows y0-y1, columns x0-x1, 4 pixels beyond
+    them, within the frame) and the samples' rows and columns in it (int (5, OUTLINE_SAMPLES): 2 px
+    each way across the side); None for a side shorter than a pixel. Made once per calibration."""
+    c = np.asarray(corners, dtype=np.float64)
+    t = np.linspace(0.03, 0.97, OUTLINE_SAMPLES)
+    plan: list[_Box | None] = []
+    for i in range(4):
+        a, b = c[i], c[(i + 1) % 4]
         length = float(np.linalg.norm(b - a))
         if length < 1.0:
+            plan.append(None)
             continue
         along = (b - a) / length
         across = np.array([-along[1], along[0]])
@@ -199,11 +221,12 @@ def outline_profile(image: np.ndarray, geom: BoardGeometry,
         x1 = int(np.clip(xy[..., 0].max() + 5, x0 + 1, w))
         y0 = int(np.clip(xy[..., 1].min() - 4, 0, h - 1))
         y1 = int(np.clip(xy[..., 1].max() + 5, y0 + 1, h))
-        strip = cv2.GaussianBlur(colour_gradient(image[y0:y1, x0:x1]), (5, 5), 1.0)
         xs = np.clip(xy[..., 0].astype(np.intp) - x0, 0, x1 - x0 - 1)
         ys = np.clip(xy[..., 1].astype(np.intp) - y0, 0, y1 - y0 - 1)
-        out[i] = strip[ys, xs].max(axis=0)
-    return out
+        xs.setflags(write=False)
+        ys.setflags(write=False)
+        plan.append(((y0, y1, x0, x1), ys, xs))
+    return tuple(plan)
 
 
 def outline_covered(image: np.ndarray, calib: Calibration) -> bool:
@@ -232,13 +255,22 @@ def outline_weak(image: np.ndarray, calib: Calibration, sides: Collection[int] |
         return None
     if last is None or sides is None:
         sides = None
-    ref = np.asarray(calib.outline, dtype=np.float64)
-    ref = np.minimum(ref, _REF_CAP * np.median(ref, axis=1, keepdims=True))
-    weak = outline_profile(image, calib.geometry, sides) < _COVERED * ref
+    weak = outline_profile(image, calib.geometry, sides) < _weak_below(calib.outline)
     if sides is not None and last is not None:
         keep = [i for i in range(4) if i not in set(sides)]
         weak[keep] = last[keep]
     return weak
+
+
+@functools.lru_cache(maxsize=16)
+def _weak_below(outline: tuple[tuple[float, ...], ...]) -> np.ndarray:
+    """The strength (4, OUTLINE_SAMPLES) under which a sample of the calibration's ``outline`` is
+    weak: ``_COVERED`` of its reference, that capped at ``_REF_CAP`` times its side's median."""
+    ref = np.asarray(outline, dtype=np.float64)
+    ref = np.minimum(ref, _REF_CAP * np.median(ref, axis=1, keepdims=True))
+    out = _COVERED * ref
+    out.setflags(write=False)
+    return out
 
 
 def weak_covered(weak: np.ndarray | None) -> bool:

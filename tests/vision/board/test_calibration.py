@@ -4,6 +4,7 @@ save and load it, notice a moved camera."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -239,3 +240,38 @@ def test_outline_measured_again_on_some_sides_keeps_the_others(style: str, seed:
     # a side left out keeps the earlier frame's samples: the hand there is not seen
     kept = cal.outline_weak(hand, calib, [i for i in range(4) if i not in hit], clear)
     assert kept is not None and (kept[hit] == clear[hit]).all() and not cal.weak_covered(kept)
+
+
+def test_outline_profile_reads_each_side_in_its_own_box(frame: np.ndarray) -> None:
+    """The boxes and sample places kept per calibration give the profile the side's own strip
+    gives: each side's box round its samples, 4 pixels beyond them, filtered and read there; the
+    field moved off the frame's edge is clipped as before."""
+    from vision.board.finder import colour_gradient
+
+    def profile(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        h, w = image.shape[:2]
+        out = np.zeros((4, cal.OUTLINE_SAMPLES))
+        t = np.linspace(0.03, 0.97, cal.OUTLINE_SAMPLES)
+        for i in range(4):
+            a, b = corners[i], corners[(i + 1) % 4]
+            along = (b - a) / np.linalg.norm(b - a)
+            pts = a[None, :] + t[:, None] * (b - a)[None, :]
+            xy = np.rint(pts[None] + np.arange(-2, 3)[:, None, None] * np.array([-along[1], along[0]]))
+            x0 = int(np.clip(xy[..., 0].min() - 4, 0, w - 1))
+            x1 = int(np.clip(xy[..., 0].max() + 5, x0 + 1, w))
+            y0 = int(np.clip(xy[..., 1].min() - 4, 0, h - 1))
+            y1 = int(np.clip(xy[..., 1].max() + 5, y0 + 1, h))
+            strip = cv2.GaussianBlur(colour_gradient(image[y0:y1, x0:x1]), (5, 5), 1.0)
+            xs = np.clip(xy[..., 0].astype(np.intp) - x0, 0, x1 - x0 - 1)
+            ys = np.clip(xy[..., 1].astype(np.intp) - y0, 0, y1 - y0 - 1)
+            out[i] = strip[ys, xs].max(axis=0)
+        return out
+
+    calib = cal.calibrate(frame)
+    assert calib is not None
+    geom = calib.geometry
+    for shift in ((0.0, 0.0), (-1.0, 0.0), (0.0, 3000.0)):  # (the last two: off the frame's edge)
+        corners = np.asarray(geom.corners) + np.array(shift) * (np.asarray(geom.corners)[:, 0:1] < 300)
+        moved = replace(geom, corners=tuple(map(tuple, corners)))
+        for _ in range(2):
+            assert np.array_equal(cal.outline_profile(frame, moved), profile(frame, corners))

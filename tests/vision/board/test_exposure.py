@@ -52,6 +52,33 @@ def test_a_blown_out_board_is_said_so(style: str, seed: int) -> None:
     assert read_board(over).status == FrameStatus.OVEREXPOSED
 
 
+def test_the_field_grid_is_each_geometrys_own() -> None:
+    """The grid kept from an earlier frame is that geometry's and frame size's: a field moved, or a
+    smaller frame that cuts the field, is sampled where its own grid falls."""
+    import dataclasses
+
+    from vision.board.exposure import _field_samples, blown_out
+    from vision.board.geometry import BoardGeometry
+
+    def grid(geom: BoardGeometry, shape: tuple[int, int]) -> set[tuple[int, int]]:
+        w, h = geom.size
+        step = geom.point_w / 4
+        xs, ys = np.meshgrid(np.arange(0.5 * step, w, step), np.arange(0.5 * step, h, step))
+        at = np.round(geom.to_image(np.stack([xs.ravel(), ys.ravel()], axis=1))).astype(int)
+        return {(int(y), int(x)) for x, y in at if 0 <= x < shape[1] and 0 <= y < shape[0]}
+
+    geom = BoardGeometry(homography=np.diag([0.5, 0.5, 1.0]), size=(384, 256), columns=tuple(range(12)),
+                         bar=None, image_size=(800, 600), score=1.0, corners=())
+    moved = dataclasses.replace(geom, homography=np.array([[0.5, 0, -100], [0, 0.5, -40], [0, 0, 1.0]]))
+    for g in (geom, moved, geom):
+        for shape in ((600, 800), (300, 400)):
+            ys, xs = _field_samples(g, shape)
+            assert set(zip(ys.tolist(), xs.tolist(), strict=True)) == grid(g, shape)
+    frame = np.zeros((600, 800, 3), np.uint8)
+    frame[:300, :500] = 255  # (geom's field lies in the frame's top left, the moved one's across)
+    assert blown_out(frame, geom) and not blown_out(frame, moved)
+
+
 def test_the_clipped_share_counts_pixels_with_any_channel_at_the_ceiling() -> None:
     from vision.board.exposure import clipped_share
 

@@ -13,6 +13,7 @@ import pytest
 from tests.conftest import shared_data
 from vision.board.calibration import calibrate
 from vision.board.finder import _complete_corners, find_board
+from vision.board.geometry import POINT_PX
 from vision.reader import read_board
 from vision.reading import FrameStatus
 from vision.render.scene import Camera, random_spec, render
@@ -245,8 +246,166 @@ def test_median_of_strips_is_numpys() -> None:
     from vision.checkers.occlusion import _median_of
 
     rng = np.random.default_rng(1)
-    for n in (12, 11, 3, 2, 1):
+    for n in (13, 12, 11, 10, 7, 4, 3, 2, 1):
         ints = [rng.integers(0, 40, (5, 7, 3)).astype(np.float32) for _ in range(n)]  # many ties
         assert np.array_equal(_median_of(ints), np.median(np.stack(ints, axis=-1), axis=-1))
+        # (the bytes of a Lab image: float32 medians of the same values)
+        octets = [x.astype(np.uint8) + np.uint8(200) for x in ints]
+        got = _median_of(octets)
+        assert got.dtype == np.float32
+        assert np.array_equal(got, np.median(np.stack(octets, axis=-1).astype(np.float64), axis=-1))
         reals = [rng.normal(50, 20, (4, 3)).astype(np.float32)[::-1] for _ in range(n)]  # views
         assert np.array_equal(_median_of(reals), np.median(np.stack(reals, axis=-1), axis=-1))
+
+
+def test_regions_have_the_areas_of_opencvs_statistics() -> None:
+    """The foreign regions' areas (16-bit labels of the mask's nonzero box, their histogram) are
+    cv2.connectedComponentsWithStats's (numbered in another order) and the labels its regions; 32-bit labels
+    where a box could hold more regions than 16 bits count; none in an empty mask."""
+    from vision.checkers.occlusion import _regions
+
+    rng = np.random.default_rng(3)
+    for shape, share in (((40, 60), 0.3), ((200, 170), 0.55), ((600, 500), 0.5), ((9, 9), 0.0)):
+        mask = np.where(rng.random(shape) < share, 255, 0).astype(np.uint8)
+        mask[:3] = 0  # (a box smaller than the mask)
+        areas, labels, box = _regions(mask)
+        n, want, stats, _ = cv2.connectedComponentsWithStats(mask)
+        assert np.array_equal(np.sort(areas), np.sort(stats[1:, cv2.CC_STAT_AREA]))
+        got = np.zeros(shape, np.int64)
+        got[box] = labels
+        # (the same regions, whatever their numbering, and each label's area its own)
+        pairs = {(int(a), int(b)) for a, b in zip(got.ravel(), want.ravel(), strict=True)}
+        assert len(pairs) == n
+        assert all(areas[a - 1] == stats[b, cv2.CC_STAT_AREA] for a, b in pairs if a)
+
+
+def test_far_from_model_is_the_least_distance_over_every_offset() -> None:
+    """The pixels far from the model at its own place, compared again at the other offsets only,
+    are those whose least squared distance over all the offsets is past the threshold (windows of
+    a padded model too); ``within`` keeps its pixels alone."""
+    from vision.checkers.occlusion import _DIFF, _far_from_model
+
+    rng = np.random.default_rng(5)
+    for slack in (1, 2, 3):
+        for ints in (True, False):
+            lab = rng.normal(120, 25, (30, 41, 3)).astype(np.float32)
+            model = lab + rng.normal(0, 18, lab.shape).astype(np.float32)
+            if ints:
+                lab, model = np.round(lab), np.round(2 * model) / 2
+            pad = cv2.copyMakeBorder(model, slack, slack, slack, slack, cv2.BORDER_REPLICATE)
+            best = np.full(lab.shape[:2], np.inf, np.float32)
+            for dy in range(0, 2 * slack + 1, max(1, slack)):
+                for dx in range(0, 2 * slack + 1, max(1, slack // 2)):
+                    d = lab - pad[dy : dy + 30, dx : dx + 41]
+                    sq = d[..., 0] * d[..., 0] + d[..., 1] * d[..., 1] + d[..., 2] * d[..., 2]
+                    best = np.minimum(best, sq)
+            want = best > _DIFF * _DIFF
+            assert 0 < want.mean() < 1
+            assert np.array_equal(_far_from_model(lab, model, slack), want)
+            within = rng.random(want.shape) < 0.5
+            assert np.array_equal(_far_from_model(lab, model, slack, within=within), want & within)
+            window = (slice(4, 20), slice(7, 33))
+            got = _far_from_model(lab[window], model, slack, pad[4 : 20 + 2 * slack, 7 : 33 + 2 * slack])
+            assert np.array_equal(got, want[window])
+
+
+def test_seen_holds_every_pixel_whose_enlargement_lands_on_the_mask() -> None:
+    """A small mask's pixels whose nearest-neighbour enlargement (OpenCV's) covers a nonzero pixel
+    of the full mask are all among those seen, for even and odd sizes."""
+    from vision.checkers.occlusion import _seen
+
+    rng = np.random.default_rng(7)
+    for full, small in (((359, 413), (179, 206)), ((398, 413), (199, 206)), ((199, 384), (99, 192)),
+                        ((7, 5), (3, 2)), ((3, 3), (1, 1))):
+        mask = (rng.random(full) < 0.02).astype(np.uint8) * 255
+        seen = _seen(mask, small)
+        # (the small pixel whose enlargement fills each full one: each small pixel's index enlarged)
+        index = np.arange(small[0] * small[1], dtype=np.float32).reshape(small)
+        filled = cv2.resize(index, (full[1], full[0]), interpolation=cv2.INTER_NEAREST).astype(np.intp)
+        assert seen.ravel()[filled[mask > 0]].all(), (full, small)
+        if small[0] > 50:
+            assert seen.mean() < 0.5  # (and not every pixel)
+
+
+def test_a_point_is_hidden_by_its_share_of_foreign_pixels() -> None:
+    """hide_points zeroes the confidence of the points whose half column holds at least _HIDDEN
+    foreign pixels (np.mean over the slice), also for columns reaching past the field's ends and
+    an odd field height."""
+    from vision.board.geometry import BoardGeometry
+    from vision.checkers.occlusion import _HIDDEN, hide_points
+    from vision.reading import PointReading
+
+    rng = np.random.default_rng(11)
+    for height, columns in ((255, tuple(16.0 + 32 * i for i in range(12))),
+                            (200, tuple(-10.0 + 36 * i for i in range(12)))):
+        geom = BoardGeometry(homography=np.eye(3), size=(384, height), columns=columns, bar=None,
+                             image_size=(384, height), score=1.0, corners=())
+        points = [PointReading(slot, (0.0, 0.0), "light", 2, 0.9) for slot in range(24)]
+        mask = np.zeros((height, 384), np.uint8)
+        for _ in range(30):
+            x, y = (int(v) for v in rng.integers(0, (384, height)))
+            cv2.circle(mask, (x, y), int(rng.integers(2, 14)), 255, -1)
+        got = hide_points(points, mask, geom, [], 12.0, mask=mask)
+        for p, q in zip(points, got, strict=True):
+            col, top = geom.slot_column(p.slot)
+            x0 = max(0, int(round(columns[col] - 16)))
+            part = mask[: height // 2] if top else mask[height - height // 2 :]
+            share = float(np.mean(part[:, x0 : int(round(columns[col] + 16))] > 0))
+            assert q.confidence == (0.0 if share >= _HIDDEN else p.confidence)
+        assert 0 < sum(q.confidence == 0 for q in got) < 24
+
+
+def test_longest_run_of_covered_places() -> None:
+    """The longest run of True, as counted place by place: at the ends, alone, none."""
+    from vision.checkers.occlusion import _longest_run
+
+    rng = np.random.default_rng(13)
+    for n in (0, 1, 2, 7, 200):
+        for share in (0.0, 0.5, 0.9, 1.0):
+            flags = rng.random(n) < share
+            best = run = 0
+            for c in flags:
+                run = run + 1 if c else 0
+                best = max(best, run)
+            assert _longest_run(flags) == best
+
+
+@pytest.mark.parametrize("style,seed", [("paper", 1), ("wood", 3)])
+def test_border_crossing_reads_the_bands_as_the_whole_warp_does(style: str, seed: int) -> None:
+    """The bands beside the field converted alone, their medians by vision.arrays.median and the
+    runs counted at once: the stretch the whole warp's Lab, np.median and a count place by place
+    give, with and without a hand."""
+    from vision.arrays import channel_norm
+    from vision.checkers.occlusion import _BAND, border_crossing
+
+    def reference(image: np.ndarray, geom) -> float:
+        pw = POINT_PX * 0.5
+        w, h = geom.size
+        m = int(np.ceil(_BAND[1] * pw)) + 1
+        shift = np.array([[0.5, 0, m], [0, 0.5, m], [0, 0, 1]], dtype=np.float64)
+        sw, sh = int(round(w * 0.5)), int(round(h * 0.5))
+        out = cv2.warpPerspective(image, shift @ geom.homography, (sw + 2 * m, sh + 2 * m),
+                                  flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+        lab = cv2.cvtColor(out, cv2.COLOR_BGR2LAB).astype(np.float32)
+        a, b = int(round(m - _BAND[1] * pw)), int(round(m - _BAND[0] * pw))
+        sides = [lab[a:b, m : m + sw].transpose(1, 0, 2),
+                 lab[m + sh + (m - b) : m + sh + (m - a), m : m + sw].transpose(1, 0, 2),
+                 lab[m : m + sh, a:b], lab[m : m + sh, m + sw + (m - b) : m + sw + (m - a)]]
+        best = 0
+        for i, band in enumerate(sides):
+            ref = np.median(band, axis=0)
+            covered = np.median(channel_norm(band - ref[None]), axis=1) > 30.0
+            if i < 2 and geom.bar is not None:
+                hinge = int(0.5 * pw)
+                covered[int(0.5 * geom.bar[0]) - hinge : int(0.5 * geom.bar[1]) + hinge] = False
+            run = 0
+            for c in covered:
+                run = run + 1 if c else 0
+                best = max(best, run)
+        return best / pw
+
+    for hand in (True, False):
+        image = _hand_render(style, seed, hand).image
+        geom = find_board(image)
+        assert geom is not None
+        assert border_crossing(image, geom) == reference(image, geom)
