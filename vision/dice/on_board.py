@@ -272,9 +272,26 @@ def _exposed(view: np.ndarray, out: np.ndarray | None = None, gain: float | None
 
 
 def _gain(grey: np.ndarray) -> float:
-    """The exposure gain of :func:`_exposed` for a view whose grey (a sample of it) is ``grey``."""
-    top = float(np.percentile(grey, _BRIGHT_PCT))
+    """The exposure gain of :func:`_exposed` for a view whose grey (a sample of it, uint8) is ``grey``."""
+    top = _byte_percentile(grey, _BRIGHT_PCT)
     return min(_MAX_GAIN, _EXPOSED / max(top, 1.0))
+
+
+def _byte_percentile(grey: np.ndarray, pct: float) -> float:
+    """``float(np.percentile(grey, pct))`` of a non-empty uint8 array, the same value: the two order
+    statistics about the index read off the bytes' 256-bin histogram instead of a partition, and
+    numpy's linear interpolation between them (its 'linear' method, the same float64 steps)."""
+    cum = np.cumsum(np.bincount(grey.ravel(), minlength=256))
+    n = int(cum[-1])
+    at = (n - 1) * (pct / 100.0)
+    lo = int(np.floor(at))
+    if at >= n - 1:
+        return float(np.searchsorted(cum, n))  # (the largest byte)
+    # (the k-th smallest, from 0, is the first byte whose count reaches past k)
+    a, b = (float(v) for v in np.searchsorted(cum, [lo + 1, lo + 2]))
+    t = at - lo
+    diff = b - a
+    return b - diff * (1.0 - t) if t >= 0.5 else a + diff * t
 
 
 def board_pips(lab: np.ndarray, sigmas: tuple[float, ...], keep: np.ndarray | None = None) -> list[Pip]:
@@ -349,19 +366,20 @@ def _mean3x3(lab: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """float64 (N, 3): the mean of each pixel's 3x3 neighbourhood in ``lab`` (uint8 (H, W, 3)), cut at
     the image's edges; ``x``, ``y`` int (N,). The integer sum over the count, as ``mean`` of the cut
     window gives it (an exact sum of integers, one division), for all peaks at once: the nine
-    neighbours read from the image bordered by a pixel of zeros (they add nothing where cut)."""
+    neighbours read at indices clamped to the image, those outside it counted as zero (no bordered
+    copy of the image)."""
     h, w = lab.shape[:2]
-    padded = cv2.copyMakeBorder(lab, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    flat = padded.reshape(-1, 3)
-    at = (np.asarray(y, np.intp) + 1) * (w + 2) + (np.asarray(x, np.intp) + 1)
-    total = np.zeros((len(at), 3), np.float64)
-    for dy in (-1, 0, 1):
-        for dx in (-1, 0, 1):
-            total += flat[at + (dy * (w + 2) + dx)]
+    xi, yi = np.asarray(x, np.intp), np.asarray(y, np.intp)
+    cols = np.stack([xi - 1, xi, xi + 1], axis=1)  # (N, 3)
+    rows = np.stack([yi - 1, yi, yi + 1], axis=1)
+    col_in, row_in = (cols >= 0) & (cols < w), (rows >= 0) & (rows < h)
+    at = np.clip(rows, 0, h - 1)[:, :, None] * w + np.clip(cols, 0, w - 1)[:, None, :]  # (N, 3, 3)
+    inside = row_in[:, :, None] & col_in[:, None, :]
+    vals = lab.reshape(-1, 3)[at.reshape(len(xi), 9)].astype(np.int32)  # (N, 9, 3)
+    vals *= inside.reshape(len(xi), 9, 1)
+    total = vals.sum(axis=1).astype(np.float64)
     # (the window's pixels inside the image: three rows and columns, less those cut)
-    rows = 3 - (y == 0).astype(np.intp) - (y == h - 1)
-    cols = 3 - (x == 0).astype(np.intp) - (x == w - 1)
-    count = (rows * cols).astype(np.float64)
+    count = (row_in.sum(axis=1) * col_in.sum(axis=1)).astype(np.float64)
     return np.asarray(total / count[:, None])
 
 
@@ -539,22 +557,42 @@ def _keep(shape: tuple[int, int], discs: list[tuple[float, float, float]],
     checkers meet (within 1.4 radii of both) and off the cube (x, y, half-diagonal). A die lying on
     a checker is not read (the station then sees no whole roll and asks)."""
     h, w = shape
-    block = np.zeros(shape, np.uint8)
-    near = np.zeros(shape, np.uint8)
+    # (the planes are this shape's scratch arrays: the gate's and the view's masks alternate)
+    block = scratch(f"board_dice.keep.block.{h}x{w}", shape, np.uint8)
+    near = scratch(f"board_dice.keep.near.{h}x{w}", shape, np.uint8)
+    block.fill(0)
+    near.fill(0)
     for x, y, r in discs:
         c = (int(round(x)), int(round(y)))
         cv2.circle(block, c, int(round(_RIM * r)), 1, -1)
-        # the disc of 1.4 radii drawn in its own box only (the same pixels as on a whole plane)
+        # the disc of 1.4 radii added in its own box only (a disc of whole centre and radius is the
+        # same pixels wherever it lies, cut where the plane ends: one stamp a radius)
         rr = int(round(1.4 * r))
         x0, y0, x1, y1 = max(0, c[0] - rr), max(0, c[1] - rr), min(w, c[0] + rr + 1), min(h, c[1] + rr + 1)
         if x0 >= x1 or y0 >= y1:
             continue
-        one = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.circle(one, (c[0] - x0, c[1] - y0), rr, 1, -1)
-        near[y0:y1, x0:x1] += one
+        sx, sy = x0 - (c[0] - rr), y0 - (c[1] - rr)
+        near[y0:y1, x0:x1] += _stamp(rr)[sy : sy + (y1 - y0), sx : sx + (x1 - x0)]
     if cube is not None:
         cv2.circle(block, (int(round(cube[0])), int(round(cube[1]))), int(np.ceil(cube[2])), 1, -1)
-    return (block == 0) & (near < 2)
+    out = np.equal(block, 0)
+    out &= near < 2
+    return out
+
+
+_STAMPS: dict[int, np.ndarray] = {}
+
+
+def _stamp(rr: int) -> np.ndarray:
+    """uint8 (2 rr + 1, 2 rr + 1): a filled disc of radius ``rr`` (cv2.circle's pixels) as 1 on 0,
+    centred; made once a radius (read only)."""
+    stamp = _STAMPS.get(rr)
+    if stamp is None:
+        stamp = np.zeros((2 * rr + 1, 2 * rr + 1), np.uint8)
+        cv2.circle(stamp, (rr, rr), rr, 1, -1)
+        stamp.setflags(write=False)
+        stamp = _STAMPS.setdefault(rr, stamp)
+    return stamp
 
 
 def _grid(y0: int, y1: int, x0: int, x1: int) -> tuple[np.ndarray, np.ndarray]:
