@@ -46,7 +46,7 @@ import numpy as np
 
 from vision.arrays import channel_norm, scratch
 from vision.board.geometry import BoardGeometry
-from vision.dice.blobs import BOARD_WEIGHTS, blob_map, peaks, roundness
+from vision.dice.blobs import BOARD_WEIGHTS, blob_map, peaks3, roundness
 from vision.dice.board_faces import Face, face_hypotheses, take_faces
 from vision.dice.layout import Pip
 from vision.dice.status import BoardRegions, board_status, die_status
@@ -328,15 +328,18 @@ class _PeakTable:
     def of(cls, lab: np.ndarray, sigmas: tuple[float, ...]) -> _PeakTable:
         light = scratch("board_dice.light", lab.shape[:2])
         light[:] = lab[:, :, 0]
-        scales = [blob_map(light, sigma, BOARD_WEIGHTS, slot=f"board{slot}")
+        # (the scales' squared strengths: the strongest square's root is the strongest root)
+        scales = [blob_map(light, sigma, BOARD_WEIGHTS, slot=f"board{slot}", root=False)
                   for slot, sigma in enumerate(sigmas)]
-        # (the strongest scale's strength and the peak test in scratch arrays too: no fresh pages)
+        # (the strongest scale's strength in a scratch array too: no fresh pages)
         strength = scratch("board_dice.strength", light.shape)
         np.copyto(strength, scales[0].strength)
         for sc in scales[1:]:
             np.maximum(strength, sc.strength, out=strength)
-        ys, xs = peaks(strength, 3, _PIP_MIN, None, slot="board")
-        which = np.argmax(np.stack([sc.strength[ys, xs] for sc in scales]), axis=0)
+        cv2.sqrt(strength, dst=strength)
+        ys, xs = peaks3(strength, _PIP_MIN)
+        # (each scale's strength at the peaks: the first of equally strong roots)
+        which = np.argmax(np.stack([cv2.sqrt(sc.strength[ys, xs]).reshape(-1) for sc in scales]), axis=0)
         a = np.choose(which, [sc.dxx[ys, xs] for sc in scales])
         b = np.choose(which, [sc.dyy[ys, xs] for sc in scales])
         c = np.choose(which, [sc.dxy[ys, xs] for sc in scales])
@@ -820,7 +823,7 @@ def _coarse_blobs(image: np.ndarray, frame: _Frame, sigma: float) -> _Coarse:
     cv2.convertScaleAbs(coarse, coarse, alpha=max(1.0, gain))
     light[:] = coarse
     blobs = blob_map(light, 0.5 * sigma, BOARD_WEIGHTS, slot="gate")
-    ys, xs = peaks(blobs.strength, 3, _GATE_MIN)
+    ys, xs = peaks3(blobs.strength, _GATE_MIN)
     ok = roundness(blobs.dxx[ys, xs], blobs.dyy[ys, xs], blobs.dxy[ys, xs]) >= _GATE_ROUND
     return ys, xs, ok, (light.shape[0], light.shape[1]), gain
 
