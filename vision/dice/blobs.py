@@ -23,7 +23,7 @@ import numpy as np
 
 from vision.arrays import nonzero2d, scratch
 
-__all__ = ["BOARD_WEIGHTS", "PHOTO_WEIGHTS", "BlobMap", "blob_map", "peaks", "peaks3", "roundness"]
+__all__ = ["BOARD_WEIGHTS", "PHOTO_WEIGHTS", "BlobMap", "blob_map", "peaks", "roundness"]
 
 # Chroma (a, b) differences count this many times a lightness difference in a photo: texture of
 # marbled and translucent dice is mostly in lightness, coloured pips differ in chroma too.
@@ -113,24 +113,3 @@ def peaks(strength: np.ndarray, window: int, floor: float, where: np.ndarray | N
         top &= where
     return nonzero2d(top)
 
-
-def peaks3(strength: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:
-    """``peaks(strength, 3, floor)``, the same (ys, xs): the pixels above ``floor`` (a few of a
-    view's) each compared with its eight neighbours inside the image, instead of a dilation and
-    comparisons over every pixel."""
-    h, w = strength.shape
-    flat = strength.reshape(-1)
-    at = np.flatnonzero(flat > floor)
-    ys, xs = np.divmod(at, w)
-    v = flat[at]
-    top = np.ones(at.size, bool)
-    for dy in (-1, 0, 1):
-        for dx in (-1, 0, 1):
-            if dy == 0 and dx == 0:
-                continue
-            y, x = ys + dy, xs + dx
-            inside = (y >= 0) & (y < h) & (x >= 0) & (x < w)
-            # (outside the image a neighbour is no higher: the dilation's border)
-            near = flat[np.where(inside, y * w + x, at)]
-            top &= v >= near
-    return ys[top], xs[top]

@@ -46,7 +46,7 @@ import numpy as np
 
 from vision.arrays import channel_norm, scratch
 from vision.board.geometry import BoardGeometry
-from vision.dice.blobs import BOARD_WEIGHTS, blob_map, peaks3, roundness
+from vision.dice.blobs import BOARD_WEIGHTS, blob_map, peaks, roundness
 from vision.dice.board_faces import Face, face_hypotheses, take_faces
 from vision.dice.layout import Pip
 from vision.dice.status import BoardRegions, board_status, die_status
@@ -337,7 +337,7 @@ class _PeakTable:
         for sc in scales[1:]:
             np.maximum(strength, sc.strength, out=strength)
         cv2.sqrt(strength, dst=strength)
-        ys, xs = peaks3(strength, _PIP_MIN)
+        ys, xs = peaks(strength, 3, _PIP_MIN, None, slot="board")
         # (each scale's strength at the peaks: the first of equally strong roots)
         which = np.argmax(np.stack([cv2.sqrt(sc.strength[ys, xs]).reshape(-1) for sc in scales]), axis=0)
         a = np.choose(which, [sc.dxx[ys, xs] for sc in scales])
@@ -369,20 +369,27 @@ def _mean3x3(lab: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """float64 (N, 3): the mean of each pixel's 3x3 neighbourhood in ``lab`` (uint8 (H, W, 3)), cut at
     the image's edges; ``x``, ``y`` int (N,). The integer sum over the count, as ``mean`` of the cut
     window gives it (an exact sum of integers, one division), for all peaks at once: the nine
-    neighbours read at indices clamped to the image, those outside it counted as zero (no bordered
-    copy of the image)."""
+    neighbours read off the image itself while no peak is on its edge (a view's peaks mostly are
+    not: no bordered copy of it), else off the image bordered by a pixel of zeros."""
     h, w = lab.shape[:2]
     xi, yi = np.asarray(x, np.intp), np.asarray(y, np.intp)
-    cols = np.stack([xi - 1, xi, xi + 1], axis=1)  # (N, 3)
-    rows = np.stack([yi - 1, yi, yi + 1], axis=1)
-    col_in, row_in = (cols >= 0) & (cols < w), (rows >= 0) & (rows < h)
-    at = np.clip(rows, 0, h - 1)[:, :, None] * w + np.clip(cols, 0, w - 1)[:, None, :]  # (N, 3, 3)
-    inside = row_in[:, :, None] & col_in[:, None, :]
-    vals = lab.reshape(-1, 3)[at.reshape(len(xi), 9)].astype(np.int32)  # (N, 9, 3)
-    vals *= inside.reshape(len(xi), 9, 1)
-    total = vals.sum(axis=1).astype(np.float64)
+    total = np.zeros((len(xi), 3), np.float64)
+    rows = 3 - (yi == 0).astype(np.intp) - (yi == h - 1)
+    cols = 3 - (xi == 0).astype(np.intp) - (xi == w - 1)
+    if bool((rows == 3).all() and (cols == 3).all()):
+        flat, at = lab.reshape(-1, 3), yi * w + xi
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                total += flat[at + (dy * w + dx)]
+    else:
+        # (the image bordered by a pixel of zeros: they add nothing where the window is cut)
+        padded = cv2.copyMakeBorder(lab, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0).reshape(-1, 3)
+        at = (yi + 1) * (w + 2) + (xi + 1)
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                total += padded[at + (dy * (w + 2) + dx)]
     # (the window's pixels inside the image: three rows and columns, less those cut)
-    count = (row_in.sum(axis=1) * col_in.sum(axis=1)).astype(np.float64)
+    count = (rows * cols).astype(np.float64)
     return np.asarray(total / count[:, None])
 
 
@@ -823,7 +830,7 @@ def _coarse_blobs(image: np.ndarray, frame: _Frame, sigma: float) -> _Coarse:
     cv2.convertScaleAbs(coarse, coarse, alpha=max(1.0, gain))
     light[:] = coarse
     blobs = blob_map(light, 0.5 * sigma, BOARD_WEIGHTS, slot="gate")
-    ys, xs = peaks3(blobs.strength, _GATE_MIN)
+    ys, xs = peaks(blobs.strength, 3, _GATE_MIN)
     ok = roundness(blobs.dxx[ys, xs], blobs.dyy[ys, xs], blobs.dxy[ys, xs]) >= _GATE_ROUND
     return ys, xs, ok, (light.shape[0], light.shape[1]), gain
 

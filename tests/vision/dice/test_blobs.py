@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice.blobs import BOARD_WEIGHTS, PHOTO_WEIGHTS, blob_map, peaks, peaks3, roundness
+from vision.dice.blobs import BOARD_WEIGHTS, PHOTO_WEIGHTS, blob_map, peaks, roundness
 
 
 def _lab(pip: tuple[int, int, int], body: tuple[int, int, int] = (200, 128, 128)) -> np.ndarray:
@@ -60,19 +60,6 @@ def test_scratch_space_gives_the_same_values() -> None:
     np.testing.assert_array_equal(fresh.strength, kept.strength)
     with pytest.raises(ValueError):
         blob_map(img, 2.0, PHOTO_WEIGHTS)
-
-
-@pytest.mark.parametrize("seed", range(5))
-def test_the_sparse_peak_test_finds_the_dilated_ones(seed: int) -> None:
-    rng = np.random.default_rng(seed)
-    for shape in ((1, 1), (1, 9), (7, 1), (40, 55)):
-        noise = rng.uniform(0, 100, shape).astype(np.float32)
-        smooth = cv2.GaussianBlur(noise, (0, 0), 1.2)
-        ties = np.round(smooth / 10).astype(np.float32) * 10  # plateaus: equal neighbours
-        for strength in (noise, smooth, ties):
-            for floor in (0.0, 30.0, 60.0):
-                want, got = peaks(strength, 3, floor), peaks3(strength, floor)
-                assert all(np.array_equal(a, b) for a, b in zip(want, got, strict=True))
 
 
 def test_an_unrooted_map_is_the_square_of_the_strength() -> None:

@@ -91,6 +91,8 @@ def test_mean3x3_is_the_mean_of_the_cut_window(shape: tuple[int, int]) -> None:
                      for y, x in zip(ys, xs, strict=True)])
     got = bd._mean3x3(lab, xs, ys)
     assert got.dtype == np.float64 and np.array_equal(got, want)
+    inner = (ys > 0) & (ys < h - 1) & (xs > 0) & (xs < w - 1)  # (no window cut: the image read as it is)
+    assert np.array_equal(bd._mean3x3(lab, xs[inner], ys[inner]), want[inner])
 
 
 @pytest.mark.parametrize("style", ["paper", "wood", "tournament"])
