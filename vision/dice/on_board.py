@@ -561,17 +561,21 @@ def _body(lab: np.ndarray, face: Face, pips: list[Pip], sigma: float,
 
 
 def _keep(shape: tuple[int, int], discs: list[tuple[float, float, float]],
-          cube: tuple[float, float, float] | None) -> np.ndarray:
+          cube: tuple[float, float, float] | None, slot: str | None = None) -> np.ndarray:
     """bool (H, W): where a pip may be -- off the checkers' discs and their rims (out to _RIM radii:
     rims and shadows make blobs), out of the gaps where two
     checkers meet (within 1.4 radii of both) and off the cube (x, y, half-diagonal). A die lying on
-    a checker is not read (the station then sees no whole roll and asks)."""
+    a checker is not read (the station then sees no whole roll and asks). ``slot``: the planes
+    drawn on are this slot's scratch arrays (a view of one size frame after frame: the gate's, the
+    whole view's), else fresh ones (a box, of a size of its own)."""
     h, w = shape
-    # (the planes are this shape's scratch arrays: the gate's and the view's masks alternate)
-    block = scratch(f"board_dice.keep.block.{h}x{w}", shape, np.uint8)
-    near = scratch(f"board_dice.keep.near.{h}x{w}", shape, np.uint8)
-    block.fill(0)
-    near.fill(0)
+    if slot is None:
+        block, near = np.zeros(shape, np.uint8), np.zeros(shape, np.uint8)
+    else:
+        block = scratch(f"board_dice.keep.{slot}.block", shape, np.uint8)
+        near = scratch(f"board_dice.keep.{slot}.near", shape, np.uint8)
+        block.fill(0)
+        near.fill(0)
     for x, y, r in discs:
         c = (int(round(x)), int(round(y)))
         cv2.circle(block, c, int(round(_RIM * r)), 1, -1)
@@ -809,7 +813,7 @@ def _gate(image: np.ndarray, frame: _Frame, masked: list[tuple[float, float, flo
             scan.gates[key] = coarse
     ys, xs, ok, shape, gain = coarse
     keep = _keep(shape, [(x / 2, y / 2, r / 2) for x, y, r in masked],
-                 None if cube is None else (cube[0] / 2, cube[1] / 2, cube[2] / 2))
+                 None if cube is None else (cube[0] / 2, cube[1] / 2, cube[2] / 2), "gate")
     ok = ok & keep[ys, xs]
     return [(2.0 * float(x), 2.0 * float(y)) for x, y in zip(xs[ok], ys[ok], strict=True)], gain
 
@@ -1037,7 +1041,7 @@ def _search(image: np.ndarray, geom: BoardGeometry, frame: _Frame,
         dv, lab, table = seen
     ox, oy = (0, 0) if box is None else box[:2]
     keep = _keep(lab.shape[:2], [(x - ox, y - oy, rr) for x, y, rr in masked],
-                 None if cube is None else (cube[0] - ox, cube[1] - oy, cube[2]))
+                 None if cube is None else (cube[0] - ox, cube[1] - oy, cube[2]), "view" if whole else None)
     pips = table.pips(keep)
     if box is not None:
         pips = _inside_cut(pips, box, frame.size, _border(r))

@@ -162,4 +162,6 @@ def test_the_keep_mask_is_the_discs_drawn_on_whole_planes(seed: int) -> None:
                   float(rng.uniform(0.2, 9))) for _ in range(12)]
         cube = (float(rng.uniform(0, w)), float(rng.uniform(0, h)), float(rng.uniform(1, 6)))
         for c in (None, cube):
-            assert np.array_equal(bd._keep(shape, discs, c), _keep_on_planes(shape, discs, c))
+            want = _keep_on_planes(shape, discs, c)
+            assert np.array_equal(bd._keep(shape, discs, c), want)
+            assert np.array_equal(bd._keep(shape, discs, c, "test"), want)  # (on scratch planes)
