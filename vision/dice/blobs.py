@@ -47,12 +47,15 @@ class BlobMap:
 
 
 def blob_map(image: np.ndarray, sigma: float, weights: Sequence[float] = BOARD_WEIGHTS,
-             slot: str | None = None) -> BlobMap:
+             slot: str | None = None, root: bool = True) -> BlobMap:
     """The blob measure of a float32 image (H, W) or (H, W, C) at scale ``sigma`` px, its channels
     weighted by ``weights`` (one per channel; the first channel's Hessian is kept).
 
     ``slot``: the arrays are this slot's scratch space (:mod:`vision.arrays`), valid until the next
-    call with that slot on this thread; None = fresh arrays."""
+    call with that slot on this thread; None = fresh arrays. ``root`` False: ``strength`` is left
+    squared (the weighted sum of the positive dets, before its root), for a caller taking the
+    strongest of several scales first (the root is monotonic: the root of the largest square is
+    the largest root, bit for bit)."""
     shape = image.shape[:2]
     channels = 1 if image.ndim == 2 else image.shape[2]
     if len(weights) != channels:
@@ -82,7 +85,7 @@ def blob_map(image: np.ndarray, sigma: float, weights: Sequence[float] = BOARD_W
         else:
             total += det
     assert first is not None and total is not None
-    strength = cv2.sqrt(total, dst=buf("strength"))
+    strength = cv2.sqrt(total, dst=buf("strength")) if root else total
     return BlobMap(strength, *first, smoothed)
 
 
@@ -109,3 +112,4 @@ def peaks(strength: np.ndarray, window: int, floor: float, where: np.ndarray | N
     if where is not None:
         top &= where
     return nonzero2d(top)
+

@@ -272,9 +272,26 @@ def _exposed(view: np.ndarray, out: np.ndarray | None = None, gain: float | None
 
 
 def _gain(grey: np.ndarray) -> float:
-    """The exposure gain of :func:`_exposed` for a view whose grey (a sample of it) is ``grey``."""
-    top = float(np.percentile(grey, _BRIGHT_PCT))
+    """The exposure gain of :func:`_exposed` for a view whose grey (a sample of it, uint8) is ``grey``."""
+    top = _byte_percentile(grey, _BRIGHT_PCT)
     return min(_MAX_GAIN, _EXPOSED / max(top, 1.0))
+
+
+def _byte_percentile(grey: np.ndarray, pct: float) -> float:
+    """``float(np.percentile(grey, pct))`` of a non-empty uint8 array, the same value: the two order
+    statistics about the index read off the bytes' 256-bin histogram instead of a partition, and
+    numpy's linear interpolation between them (its 'linear' method, the same float64 steps)."""
+    cum = np.cumsum(np.bincount(grey.ravel(), minlength=256))
+    n = int(cum[-1])
+    at = (n - 1) * (pct / 100.0)
+    lo = int(np.floor(at))
+    if at >= n - 1:
+        return float(np.searchsorted(cum, n))  # (the largest byte)
+    # (the k-th smallest, from 0, is the first byte whose count reaches past k)
+    a, b = (float(v) for v in np.searchsorted(cum, [lo + 1, lo + 2]))
+    t = at - lo
+    diff = b - a
+    return b - diff * (1.0 - t) if t >= 0.5 else a + diff * t
 
 
 def board_pips(lab: np.ndarray, sigmas: tuple[float, ...], keep: np.ndarray | None = None) -> list[Pip]:
@@ -311,15 +328,18 @@ class _PeakTable:
     def of(cls, lab: np.ndarray, sigmas: tuple[float, ...]) -> _PeakTable:
         light = scratch("board_dice.light", lab.shape[:2])
         light[:] = lab[:, :, 0]
-        scales = [blob_map(light, sigma, BOARD_WEIGHTS, slot=f"board{slot}")
+        # (the scales' squared strengths: the strongest square's root is the strongest root)
+        scales = [blob_map(light, sigma, BOARD_WEIGHTS, slot=f"board{slot}", root=False)
                   for slot, sigma in enumerate(sigmas)]
-        # (the strongest scale's strength and the peak test in scratch arrays too: no fresh pages)
+        # (the strongest scale's strength in a scratch array too: no fresh pages)
         strength = scratch("board_dice.strength", light.shape)
         np.copyto(strength, scales[0].strength)
         for sc in scales[1:]:
             np.maximum(strength, sc.strength, out=strength)
+        cv2.sqrt(strength, dst=strength)
         ys, xs = peaks(strength, 3, _PIP_MIN, None, slot="board")
-        which = np.argmax(np.stack([sc.strength[ys, xs] for sc in scales]), axis=0)
+        # (each scale's strength at the peaks: the first of equally strong roots)
+        which = np.argmax(np.stack([cv2.sqrt(sc.strength[ys, xs]).reshape(-1) for sc in scales]), axis=0)
         a = np.choose(which, [sc.dxx[ys, xs] for sc in scales])
         b = np.choose(which, [sc.dyy[ys, xs] for sc in scales])
         c = np.choose(which, [sc.dxy[ys, xs] for sc in scales])
@@ -349,18 +369,26 @@ def _mean3x3(lab: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """float64 (N, 3): the mean of each pixel's 3x3 neighbourhood in ``lab`` (uint8 (H, W, 3)), cut at
     the image's edges; ``x``, ``y`` int (N,). The integer sum over the count, as ``mean`` of the cut
     window gives it (an exact sum of integers, one division), for all peaks at once: the nine
-    neighbours read from the image bordered by a pixel of zeros (they add nothing where cut)."""
+    neighbours read off the image itself while no peak is on its edge (a view's peaks mostly are
+    not: no bordered copy of it), else off the image bordered by a pixel of zeros."""
     h, w = lab.shape[:2]
-    padded = cv2.copyMakeBorder(lab, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    flat = padded.reshape(-1, 3)
-    at = (np.asarray(y, np.intp) + 1) * (w + 2) + (np.asarray(x, np.intp) + 1)
-    total = np.zeros((len(at), 3), np.float64)
-    for dy in (-1, 0, 1):
-        for dx in (-1, 0, 1):
-            total += flat[at + (dy * (w + 2) + dx)]
+    xi, yi = np.asarray(x, np.intp), np.asarray(y, np.intp)
+    total = np.zeros((len(xi), 3), np.float64)
+    rows = 3 - (yi == 0).astype(np.intp) - (yi == h - 1)
+    cols = 3 - (xi == 0).astype(np.intp) - (xi == w - 1)
+    if bool((rows == 3).all() and (cols == 3).all()):
+        flat, at = lab.reshape(-1, 3), yi * w + xi
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                total += flat[at + (dy * w + dx)]
+    else:
+        # (the image bordered by a pixel of zeros: they add nothing where the window is cut)
+        padded = cv2.copyMakeBorder(lab, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0).reshape(-1, 3)
+        at = (yi + 1) * (w + 2) + (xi + 1)
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                total += padded[at + (dy * (w + 2) + dx)]
     # (the window's pixels inside the image: three rows and columns, less those cut)
-    rows = 3 - (y == 0).astype(np.intp) - (y == h - 1)
-    cols = 3 - (x == 0).astype(np.intp) - (x == w - 1)
     count = (rows * cols).astype(np.float64)
     return np.asarray(total / count[:, None])
 
@@ -533,28 +561,52 @@ def _body(lab: np.ndarray, face: Face, pips: list[Pip], sigma: float,
 
 
 def _keep(shape: tuple[int, int], discs: list[tuple[float, float, float]],
-          cube: tuple[float, float, float] | None) -> np.ndarray:
+          cube: tuple[float, float, float] | None, slot: str | None = None) -> np.ndarray:
     """bool (H, W): where a pip may be -- off the checkers' discs and their rims (out to _RIM radii:
     rims and shadows make blobs), out of the gaps where two
     checkers meet (within 1.4 radii of both) and off the cube (x, y, half-diagonal). A die lying on
-    a checker is not read (the station then sees no whole roll and asks)."""
+    a checker is not read (the station then sees no whole roll and asks). ``slot``: the planes
+    drawn on are this slot's scratch arrays (a view of one size frame after frame: the gate's, the
+    whole view's), else fresh ones (a box, of a size of its own)."""
     h, w = shape
-    block = np.zeros(shape, np.uint8)
-    near = np.zeros(shape, np.uint8)
+    if slot is None:
+        block, near = np.zeros(shape, np.uint8), np.zeros(shape, np.uint8)
+    else:
+        block = scratch(f"board_dice.keep.{slot}.block", shape, np.uint8)
+        near = scratch(f"board_dice.keep.{slot}.near", shape, np.uint8)
+        block.fill(0)
+        near.fill(0)
     for x, y, r in discs:
         c = (int(round(x)), int(round(y)))
         cv2.circle(block, c, int(round(_RIM * r)), 1, -1)
-        # the disc of 1.4 radii drawn in its own box only (the same pixels as on a whole plane)
+        # the disc of 1.4 radii added in its own box only (a disc of whole centre and radius is the
+        # same pixels wherever it lies, cut where the plane ends: one stamp a radius)
         rr = int(round(1.4 * r))
         x0, y0, x1, y1 = max(0, c[0] - rr), max(0, c[1] - rr), min(w, c[0] + rr + 1), min(h, c[1] + rr + 1)
         if x0 >= x1 or y0 >= y1:
             continue
-        one = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.circle(one, (c[0] - x0, c[1] - y0), rr, 1, -1)
-        near[y0:y1, x0:x1] += one
+        sx, sy = x0 - (c[0] - rr), y0 - (c[1] - rr)
+        near[y0:y1, x0:x1] += _stamp(rr)[sy : sy + (y1 - y0), sx : sx + (x1 - x0)]
     if cube is not None:
         cv2.circle(block, (int(round(cube[0])), int(round(cube[1]))), int(np.ceil(cube[2])), 1, -1)
-    return (block == 0) & (near < 2)
+    out = np.equal(block, 0)
+    out &= near < 2
+    return out
+
+
+_STAMPS: dict[int, np.ndarray] = {}
+
+
+def _stamp(rr: int) -> np.ndarray:
+    """uint8 (2 rr + 1, 2 rr + 1): a filled disc of radius ``rr`` (cv2.circle's pixels) as 1 on 0,
+    centred; made once a radius (read only)."""
+    stamp = _STAMPS.get(rr)
+    if stamp is None:
+        stamp = np.zeros((2 * rr + 1, 2 * rr + 1), np.uint8)
+        cv2.circle(stamp, (rr, rr), rr, 1, -1)
+        stamp.setflags(write=False)
+        stamp = _STAMPS.setdefault(rr, stamp)
+    return stamp
 
 
 def _grid(y0: int, y1: int, x0: int, x1: int) -> tuple[np.ndarray, np.ndarray]:
@@ -761,7 +813,7 @@ def _gate(image: np.ndarray, frame: _Frame, masked: list[tuple[float, float, flo
             scan.gates[key] = coarse
     ys, xs, ok, shape, gain = coarse
     keep = _keep(shape, [(x / 2, y / 2, r / 2) for x, y, r in masked],
-                 None if cube is None else (cube[0] / 2, cube[1] / 2, cube[2] / 2))
+                 None if cube is None else (cube[0] / 2, cube[1] / 2, cube[2] / 2), "gate")
     ok = ok & keep[ys, xs]
     return [(2.0 * float(x), 2.0 * float(y)) for x, y in zip(xs[ok], ys[ok], strict=True)], gain
 
@@ -989,7 +1041,7 @@ def _search(image: np.ndarray, geom: BoardGeometry, frame: _Frame,
         dv, lab, table = seen
     ox, oy = (0, 0) if box is None else box[:2]
     keep = _keep(lab.shape[:2], [(x - ox, y - oy, rr) for x, y, rr in masked],
-                 None if cube is None else (cube[0] - ox, cube[1] - oy, cube[2]))
+                 None if cube is None else (cube[0] - ox, cube[1] - oy, cube[2]), "view" if whole else None)
     pips = table.pips(keep)
     if box is not None:
         pips = _inside_cut(pips, box, frame.size, _border(r))

@@ -60,3 +60,9 @@ def test_scratch_space_gives_the_same_values() -> None:
     np.testing.assert_array_equal(fresh.strength, kept.strength)
     with pytest.raises(ValueError):
         blob_map(img, 2.0, PHOTO_WEIGHTS)
+
+
+def test_an_unrooted_map_is_the_square_of_the_strength() -> None:
+    light = _lab((40, 128, 128), (150, 128, 128))[:, :, 0].astype(np.float32)
+    rooted, squared = blob_map(light, 1.8), blob_map(light, 1.8, root=False)
+    assert np.array_equal(cv2.sqrt(squared.strength), rooted.strength)

@@ -91,6 +91,8 @@ def test_mean3x3_is_the_mean_of_the_cut_window(shape: tuple[int, int]) -> None:
                      for y, x in zip(ys, xs, strict=True)])
     got = bd._mean3x3(lab, xs, ys)
     assert got.dtype == np.float64 and np.array_equal(got, want)
+    inner = (ys > 0) & (ys < h - 1) & (xs > 0) & (xs < w - 1)  # (no window cut: the image read as it is)
+    assert np.array_equal(bd._mean3x3(lab, xs[inner], ys[inner]), want[inner])
 
 
 @pytest.mark.parametrize("style", ["paper", "wood", "tournament"])
@@ -121,3 +123,45 @@ def test_colour_median_is_numpys(n: int) -> None:
     want = np.median(raw.astype(np.float32), axis=0)
     got = bd._colour_median(raw)
     assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_byte_percentile_is_numpys(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    for n in (1, 2, 3, 7, 20, 21, 400, 1001):
+        lo = int(rng.integers(0, 200))
+        grey = rng.integers(lo, lo + int(rng.integers(1, 57)), n).astype(np.uint8)
+        for pct in (0, 5, 50, 95, 99.5, 100):
+            assert bd._byte_percentile(grey, pct) == float(np.percentile(grey, pct))
+    strided = rng.integers(0, 256, (31, 45)).astype(np.uint8)[::2, ::3]
+    assert bd._byte_percentile(strided, 95) == float(np.percentile(strided, 95))
+
+
+def _keep_on_planes(shape: tuple[int, int], discs: list[tuple[float, float, float]],
+                    cube: tuple[float, float, float] | None) -> np.ndarray:
+    """_keep drawn plainly: every disc on a whole plane of its own."""
+    block = np.zeros(shape, np.uint8)
+    near = np.zeros(shape, np.int32)
+    for x, y, r in discs:
+        c = (int(round(x)), int(round(y)))
+        cv2.circle(block, c, int(round(bd._RIM * r)), 1, -1)
+        one = np.zeros(shape, np.uint8)
+        cv2.circle(one, c, int(round(1.4 * r)), 1, -1)
+        near += one
+    if cube is not None:
+        cv2.circle(block, (int(round(cube[0])), int(round(cube[1]))), int(np.ceil(cube[2])), 1, -1)
+    return (block == 0) & (near < 2)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_keep_mask_is_the_discs_drawn_on_whole_planes(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    for shape in ((60, 90), (37, 23)):
+        h, w = shape
+        discs = [(float(rng.uniform(-10, w + 10)), float(rng.uniform(-10, h + 10)),
+                  float(rng.uniform(0.2, 9))) for _ in range(12)]
+        cube = (float(rng.uniform(0, w)), float(rng.uniform(0, h)), float(rng.uniform(1, 6)))
+        for c in (None, cube):
+            want = _keep_on_planes(shape, discs, c)
+            assert np.array_equal(bd._keep(shape, discs, c), want)
+            assert np.array_equal(bd._keep(shape, discs, c, "test"), want)  # (on scratch planes)
