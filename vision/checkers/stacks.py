@@ -172,39 +172,40 @@ def _ring_scores_judged(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.n
     flat = buf("flat", np.intp)
     gxs, gys = buf("gx", gx.dtype), buf("gy", gy.dtype)
     rad, tmp = buf("rad", np.result_type(gx.dtype, ca.dtype)), buf("tmp", np.result_type(gy.dtype, sa.dtype))
-    tan_tmp, hit = buf("tan", gy.dtype), buf("hit", np.bool_)
-    best: list[np.ndarray | None] = [None] * len(judged)
-    for rr in (r - 1.0, r + 0.5):
+    top, hit = buf("top", rad.dtype), buf("hit", np.bool_)
+    # (the angles and the rows' offsets laid out over all axes but the first: numpy's loops over
+    # a broadcast axis of 24 run once per ring, over these once per column)
+    ca_s, sa_s = _angles_spread(shape)
+    for k, rr in enumerate((r - 1.0, r + 0.5)):
         xs = np.clip(np.rint(cx[..., None] + rr * ca), 0, w - 1).astype(np.intp)
         ys = np.clip(np.rint(cy[..., None] + rr * sa), 0, h - 1).astype(np.intp)
-        np.add(ys * w, xs, out=flat)
+        np.add(_spread(ys * w, shape), _spread(xs, shape), out=flat)
         np.take(gxf, flat, out=gxs)
         np.take(gyf, flat, out=gys)
-        np.multiply(gxs, ca, out=rad)
-        rad += np.multiply(gys, sa, out=tmp)
+        np.multiply(gxs, ca_s, out=rad)
+        rad += np.multiply(gys, sa_s, out=tmp)
         np.abs(rad, out=rad)
-        gys *= ca
-        gxs *= sa
+        gys *= ca_s
+        gxs *= sa_s
         gys -= gxs
         tan_abs = np.abs(gys, out=gys)
-        for j, (edge, _) in enumerate(judged):
-            # (radial above both the edge and the tangential: rad > max(edge, tan), one comparison;
-            # the last edge's maximum taken in place)
-            last = j == len(judged) - 1
-            tan = np.maximum(tan_abs, edge, out=tan_abs if last else tan_tmp)
-            prev = best[j]
-            if prev is None:
-                best[j] = np.greater(rad, tan, out=buf(f"best{j}", np.bool_))
-            else:
-                np.logical_or(prev, np.greater(rad, tan, out=hit), out=prev)
+        # a sample is an edge at ``edge`` where its radial gradient exceeds both the tangential and
+        # ``edge``: so at every edge where the larger over the two rings of the radial gradients
+        # that exceed their tangential (0 where none does) exceeds it -- one comparison an edge
+        np.greater(rad, tan_abs, out=hit)
+        if k == 0:
+            np.multiply(rad, hit, out=top)
+        else:
+            rad *= hit
+            np.maximum(top, rad, out=top)
+    best = [np.greater(top, edge, out=buf(f"best{j}", np.bool_)) for j, (edge, _) in enumerate(judged)]
     # a checker at the field's edge is partly outside the rectified view: score the ring it shows
-    in_x = (cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1)
-    inside = in_x & (cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1)
+    in_x = _spread((cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1), shape)
+    inside = in_x & _spread((cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1), shape)
     shown = _count_true(inside)
     out = []
     side_hidden = None  # (the ring's part beyond the view's top or bottom, once)
     for (_, ends_open), hits in zip(judged, best, strict=True):
-        assert hits is not None
         # (half credit for the hidden part: a phantom ring at the base must not gain by it)
         if ends_open and side_hidden is None:
             side_hidden = _count_true(in_x & ~inside)
@@ -289,6 +290,25 @@ def _ring_angles() -> tuple[np.ndarray, np.ndarray]:
     ca, sa = np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
     ca.flags.writeable = sa.flags.writeable = False
     return ca, sa
+
+
+def _spread(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """``a`` (broadcastable to ``shape``) made out along all axes of ``shape`` but the first, when
+    its first axis is one long: (1, *shape[1:]), contiguous (else ``a``). Broadcast against an
+    operand along the first axis, numpy's inner loop then runs over all the other axes at once."""
+    if a.ndim != len(shape) or len(shape) < 2 or a.shape[0] != 1 or a.shape[1:] == shape[1:]:
+        return a
+    return np.ascontiguousarray(np.broadcast_to(a, (1, *shape[1:])))
+
+
+@functools.lru_cache(maxsize=16)
+def _angles_spread(shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_ring_angles` made out over all axes of ``shape`` (ending in ``_RING_N``) but the first
+    (:func:`_spread`), read-only: the shapes of a camera's frames repeat, so kept."""
+    out = tuple(_spread(np.broadcast_to(a, (1,) * (len(shape) - 1) + a.shape), shape) for a in _ring_angles())
+    for a in out:
+        a.flags.writeable = False
+    return out[0], out[1]
 
 
 # (a uint64 whose every byte is 1: multiplied by a word of small byte counts, its top byte is their sum)
