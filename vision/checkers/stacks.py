@@ -716,11 +716,15 @@ def count_stacks_kept(
                 # is tried, the best fitting kept)
                 places = [(0.5 + k) * d for k in range(5)]
                 if places[-1] <= 0.5 * height and float(judged.max()) >= _PILE_WHOLE:
-                    fits = [(min(e.values()), float(f)) for f in np.arange(0.4, 0.76, 0.05)
-                            if (e := _pyramid_fits(judged, depth, [(f + k) * d for k in range(5)], d))]
+                    # (every start's fits at once; the best start's kept for its candidates)
+                    tried = np.arange(0.4, 0.76, 0.05).tolist()
+                    columns = [[(f + k) * d for k in range(5)] for f in tried]
+                    start_fits = _pyramid_fits_many(judged, depth, columns, d)
+                    fits = [(min(e.values()), f) for f, e in zip(tried, start_fits, strict=True) if e]
                     f = min(fits)[1] if fits else 0.5
                     places = [(f + k) * d for k in range(5)]
-                    pile = _pile_candidates(judged, depth, places, d)
+                    known_fits = start_fits[tried.index(f)] if fits else None
+                    pile = _pile_candidates(judged, depth, places, d, known_fits)
                 if pile and not count:
                     lab_l, lab_a, lab_b = _stack_colour(lab, [(float(geom.columns[col]), float(base[top]) + (
                         y if top else -y)) for y in places], best_r)
@@ -851,27 +855,57 @@ def _pyramid_fits(score: np.ndarray, depth: np.ndarray, column: list[float], d: 
     """Each stack's misfit (sum of squares) to the ring scores (see :func:`_pyramid_count`): {count:
     error}, the piles over five left out where they cannot be (their top checkers not whole, or the
     column's first whole)."""
-    step = _median_gap(column) if len(column) > 2 else d
-    if not 0.7 * d <= step <= 1.3 * d:
-        step = d
-    tol = 0.15 * step
-    errs: dict[int, float] = {}
-    # the first disc found may be the pile's lowest one, half a step beyond the column's first
-    for i, first in enumerate((column[0], column[0] - 0.5 * step)):
-        if i and first < 0.3 * d:
-            continue
-        # the best score within tol of each of the nine half-step positions (0 where none lies)
-        near = np.abs(depth[None, :] - (first + _HALF_STEPS * step)[:, None]) <= tol  # (9, D)
-        best = np.where(near, score[None, :], -np.inf).max(axis=1)
-        seen = np.where(near.any(axis=1), best, 0.0).astype(np.float64)
-        # (each count's sum of squares along its row: the same sums as one count at a time)
-        fits = ((seen[None, :] - _PYRAMID_ROWS) ** 2).sum(axis=1).tolist()
-        piles = bool(seen[0] < _PILE_BASE)  # the sixth checker lies over the first two: never whole
-        for n, err in enumerate(fits, start=1):
-            if n > 5 and (not piles or float(seen[_PYRAMID_WHOLE[n]].mean()) < _PILE_WHOLE):
+    return _pyramid_fits_many(score, depth, [column], d)[0]
+
+
+def _pyramid_fits_many(score: np.ndarray, depth: np.ndarray, columns: Sequence[list[float]],
+                       d: float) -> list[dict[int, float]]:
+    """:func:`_pyramid_fits` of each of ``columns`` on one ring ``score``: the nine half-step
+    positions of every column and start measured at once, the same values."""
+    starts: list[tuple[int, float, float]] = []  # (column, first, step) of each start tried
+    for m, column in enumerate(columns):
+        step = _median_gap(column) if len(column) > 2 else d
+        if not 0.7 * d <= step <= 1.3 * d:
+            step = d
+        # the first disc found may be the pile's lowest one, half a step beyond the column's first
+        for i, first in enumerate((column[0], column[0] - 0.5 * step)):
+            if not (i and first < 0.3 * d):
+                starts.append((m, first, step))
+    out: list[dict[int, float]] = [{} for _ in columns]
+    if not starts:
+        return out
+    firsts = np.array([f for _, f, _ in starts])
+    steps = np.array([st for _, _, st in starts])
+    # the best score within tol of each of the nine half-step positions (0 where none lies)
+    at = firsts[:, None] + _HALF_STEPS[None, :] * steps[:, None]  # (S, 9)
+    near = np.abs(depth[None, None, :] - at[:, :, None]) <= (0.15 * steps)[:, None, None]  # (S, 9, D)
+    best = np.where(near, score[None, None, :], -np.inf).max(axis=2)
+    seen = np.where(near.any(axis=2), best, 0.0).astype(np.float64)
+    # (each count's sum of squares along its row: the same sums as one count at a time)
+    fits = ((seen[:, None, :] - _PYRAMID_ROWS[None]) ** 2).sum(axis=2).tolist()  # (S, 15)
+    for (m, _, _), row, errs_s in zip(starts, seen.tolist(), fits, strict=True):
+        errs = out[m]
+        piles = row[0] < _PILE_BASE  # the sixth checker lies over the first two: never whole
+        for n, err in enumerate(errs_s, start=1):
+            if n > 5 and (not piles or _mean(row, _WHOLE_AT[n]) < _PILE_WHOLE):
                 continue  # a pile shows its top checkers whole, or it is not read as one
             errs[n] = min(errs.get(n, np.inf), err)
-    return errs
+    return out
+
+
+# (_PYRAMID_WHOLE's positions as tuples of ints, for _mean)
+_WHOLE_AT = {n: tuple(int(k) for k in at) for n, at in _PYRAMID_WHOLE.items()}
+
+
+def _mean(values: list[float], at: tuple[int, ...]) -> float:
+    """``float(np.mean(np.array(values)[list(at)]))`` for fewer than 8 places, in Python: numpy adds
+    so few elements in order from 0, then divides by their number (more: numpy's pairwise sum)."""
+    if len(at) >= 8:
+        return float(np.mean(np.array(values)[list(at)]))
+    total = 0.0
+    for k in at:
+        total += values[k]
+    return total / len(at)
 
 
 def _pyramid_count(score: np.ndarray, depth: np.ndarray, column: list[float], d: float) -> int:
@@ -887,11 +921,14 @@ def _pyramid_count(score: np.ndarray, depth: np.ndarray, column: list[float], d:
     return min(errs, key=lambda n: (errs[n], n))
 
 
-def _pile_candidates(score: np.ndarray, depth: np.ndarray, column: list[float], d: float) -> tuple[int, ...]:
+def _pile_candidates(score: np.ndarray, depth: np.ndarray, column: list[float], d: float,
+                     errs: dict[int, float] | None = None) -> tuple[int, ...]:
     """The piles over five (counts, best fit first) that fit the ring scores on ``column`` within
     ``_PILE_SLACK`` of the best fit of all counts, when a pile fits best: the layers' rings differ
-    little from one count to the next, so a pile's own evidence names a few counts, not one."""
-    errs = _pyramid_fits(score, depth, column, d)
+    little from one count to the next, so a pile's own evidence names a few counts, not one.
+    ``errs``: the column's :func:`_pyramid_fits`, when already known."""
+    if errs is None:
+        errs = _pyramid_fits(score, depth, column, d)
     if not errs:
         return ()
     best = min(errs.values())
