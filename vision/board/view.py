@@ -72,7 +72,8 @@ def _sum_of_products(a: Sequence[np.ndarray], b: Sequence[np.ndarray], out: np.n
 class FieldView:
     """The rectified field of one frame (``rect``, BGR uint8 of ``geom.size``) and what the readers
     derive from it, each made once: ``exposed`` (an under-exposed camera's gain undone,
-    :func:`normalise_exposure`), ``lab`` (``exposed`` blurred 3x3, Lab float32) and ``gradients``
+    :func:`normalise_exposure`), ``lab`` (``exposed`` blurred 3x3, Lab float32; ``lab_bytes`` and
+    ``lab_words`` the same values as uint8, and packed a pixel a word) and ``gradients``
     (:func:`colour_gradient` of ``lab``). ``image``: the input frame, when the view was made from one.
 
     A per-frame context, not a value: it is read-only for the stages and dropped after the frame.
@@ -105,8 +106,19 @@ class FieldView:
         return normalise_exposure(self.rect)
 
     @cached_property
+    def lab_bytes(self) -> np.ndarray:
+        """``lab`` as OpenCV's 8-bit Lab gives it, uint8 (H, W, 3): ``lab`` holds these very values."""
+        return cv2.cvtColor(cv2.GaussianBlur(self.exposed, (3, 3), 0), cv2.COLOR_BGR2LAB)
+
+    @cached_property
     def lab(self) -> np.ndarray:
-        return cv2.cvtColor(cv2.GaussianBlur(self.exposed, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+        return self.lab_bytes.astype(np.float32)
+
+    @cached_property
+    def lab_words(self) -> np.ndarray:
+        """Each pixel's ``lab_bytes`` and a fourth byte (255) as one uint32, (H, W): a pixel is then
+        gathered as one element, and its bytes viewed as ``(..., 4)`` uint8 again."""
+        return cv2.cvtColor(self.lab_bytes, cv2.COLOR_BGR2BGRA).view(np.uint32)[..., 0]
 
     @cached_property
     def gradients(self) -> tuple[np.ndarray, np.ndarray]:

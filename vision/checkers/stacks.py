@@ -564,11 +564,15 @@ def count_stacks_kept(
     read = only if kept is not None and only is not None else every
     again = [np.array([c for c in range(12) if (c, top) in read], np.intp) for top in (True, False)]
     along_rows = np.empty((2, 12, depth.size, 3), np.float32) if kept is None else kept.along.copy()
-    for row, top in enumerate((True, False)):
-        if again[row].size:
-            along_rows[row, again[row]] = _disc_colours(
-                lab, np.array(geom.columns)[again[row], None],
-                (base[top] + depth if top else base[top] - depth)[None, :], k)
+    cy_rows = np.stack([base[True] + depth, base[False] - depth])  # (2, D) each row's centres
+    if all(cs.size == 12 for cs in again):  # (both rows whole: one gather)
+        along_rows[:] = _disc_colours_words(view.lab_words, np.array(geom.columns)[None, :, None],
+                                            cy_rows[:, None, :], k)
+    else:
+        for row in (0, 1):
+            if again[row].size:
+                along_rows[row, again[row]] = _disc_colours_words(
+                    view.lab_words, np.array(geom.columns)[again[row], None], cy_rows[row][None, :], k)
     along = {True: along_rows[0], False: along_rows[1]}
     # each triangle colour as the light falls on it, and the field's colour
     tip = _tips(lab, geom, again, None if kept is None else kept.tip)
@@ -576,6 +580,14 @@ def count_stacks_kept(
     lights, field = {True: light_rows[0], False: light_rows[1]}, _field_colour(lab, geom)
     beside = {top: _field_beside(lab, geom, top) for top in (True, False)}
     seen = FieldLook(bases, k, along_rows, tip, light_rows)
+    # every column's disc colours at its best centres, (12, D, 3) a row: both rows' at once when whole
+    if len(rows) == 2 and use[True] is None and use[False] is None:
+        both = _disc_colours_words(view.lab_words, np.stack([best_maps[True][1], best_maps[False][1]]),
+                                   cy_rows[:, None, :], k)
+        whole = {True: both[0], False: both[1]}
+    else:
+        whole = {top: _disc_colours_words(view.lab_words, best_maps[top][1], cy_rows[int(not top), None], k)
+                 for top in rows if use[top] is None}
     for top in (True, False):
         if top not in rows:
             assert previous is not None
@@ -597,10 +609,10 @@ def count_stacks_kept(
         cy_all = base[top] + depth if top else base[top] - depth
         # every column's disc colours at once, (12, D, 3)
         if cols_used is None:
-            insides = _disc_colours(lab, xbest, cy_all[None, :], k)
+            insides = whole[top]
         else:
             insides = np.zeros((12, depth.size, 3), lab.dtype)
-            insides[cols_used] = _disc_colours(lab, xbest[cols_used], cy_all[None, :], k)
+            insides[cols_used] = _disc_colours_words(view.lab_words, xbest[cols_used], cy_all[None, :], k)
         # (2, 12, D, 3): each triangle colour as lit at every disc
         lit = np.stack([_lit(lights[top][q], xbest, cy_all[None, :], lab.shape) for q in (0, 1)])
         # each column's judgement of its discs, all columns at once (the loop reads its own row):
@@ -1306,6 +1318,72 @@ def _disc_colours(lab: np.ndarray, cx: np.ndarray, cy: np.ndarray, k: int) -> np
     pixels = np.ascontiguousarray(lab).reshape(-1, 3).take(yi * w + xi, axis=0)  # (..., 25, 3)
     samples = np.ascontiguousarray(pixels.swapaxes(-1, -2))
     return np.partition(samples, 12, axis=-1)[..., 12]
+
+
+def _disc_colours_words(words: np.ndarray, cx: np.ndarray, cy: np.ndarray, k: int) -> np.ndarray:
+    """:func:`_disc_colours` of a view's Lab, from its :attr:`~vision.board.view.FieldView.lab_words`:
+    the same float32 (..., 3) values (the median of 25 whole numbers is one of them).
+
+    Each centre's 25 samples are gathered as whole pixels, a word each, into 25 planes of the
+    centres (sample first); their middle is taken by ``_MEDIAN_25``, element-wise minima and
+    maxima over the planes' bytes: all three channels at once, each operation over every centre
+    (a partition works centre by centre, channel by channel)."""
+    h, w = words.shape
+    off = np.linspace(-k, k, 5)
+    ox, oy = np.meshgrid(off, off)
+    cx, cy = np.asarray(cx), np.asarray(cy)
+    nd = max(cx.ndim, cy.ndim)
+    cx, cy = cx.reshape((1,) * (nd - cx.ndim) + cx.shape), cy.reshape((1,) * (nd - cy.ndim) + cy.shape)
+    at = (25,) + (1,) * nd
+    xi = np.clip(np.rint(cx[None] + ox.reshape(at)), 0, w - 1).astype(np.intp)
+    yi = np.clip(np.rint(cy[None] + oy.reshape(at)), 0, h - 1).astype(np.intp)
+    flat = yi * w + xi  # (25, ...)
+    planes = list(words.ravel().take(flat).view(np.uint8).reshape(*flat.shape, 4))
+    for i, j, low, high in _MEDIAN_25:
+        a, b = planes[i], planes[j]
+        if low:
+            planes[i] = np.minimum(a, b)
+        if high:
+            planes[j] = np.maximum(a, b)
+    return planes[12][..., :3].astype(np.float32)
+
+
+def _odd_even_merge_sort(n: int) -> list[tuple[int, int]]:
+    """Batcher's odd-even merge sort of ``n`` (a power of two) wires: its comparators ``(i, j)``,
+    ``i < j``, in order, each leaving the lesser on ``i`` (Knuth, TAOCP 5.3.4)."""
+    out = []
+    p = 1
+    while p < n:
+        k = p
+        while k >= 1:
+            for j in range(k % p, n - k, 2 * k):
+                for i in range(min(k, n - j - k)):
+                    if (i + j) // (2 * p) == (i + j + k) // (2 * p):
+                        out.append((i + j, i + j + k))
+            k //= 2
+        p *= 2
+    return out
+
+
+def _median_network(n: int) -> tuple[tuple[int, int, bool, bool], ...]:
+    """A network of minima and maxima that leaves the median of ``n`` (odd, at most 32) values on
+    wire ``n // 2``: ``(i, j, low, high)``, the minimum to take onto ``i`` where ``low``, the maximum
+    onto ``j`` where ``high``. Batcher's sort of 32 wires, those past ``n`` held at +inf (their
+    comparators change nothing: dropped), then only the operations the median depends on kept,
+    walking back from it (for 25: 202 of 2 x 191)."""
+    net = [(i, j) for i, j in _odd_even_merge_sort(32) if j < n]
+    need = {n // 2}
+    kept = []
+    for i, j in reversed(net):
+        low, high = i in need, j in need
+        if low or high:
+            kept.append((i, j, low, high))
+            need |= {i, j}
+    return tuple(kept[::-1])
+
+
+# (checked on every 0-1 input, which proves it for every input: tests/vision/checkers/test_stacks_median.py)
+_MEDIAN_25 = _median_network(25)
 
 
 def _stack_colour(lab: np.ndarray, centres: list[tuple[float, float]], r: float) -> tuple[float, ...]:
