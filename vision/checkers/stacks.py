@@ -588,6 +588,15 @@ def count_stacks_kept(
     else:
         whole = {top: _disc_colours_words(view.lab_words, best_maps[top][1], cy_rows[int(not top), None], k)
                  for top in rows if use[top] is None}
+    # each parity's bare colour at every depth, (2, D, 3) a row: of both rows' points (bare_depths)
+    # and of the row's own (bare_rows); the rows' and parities' consensus taken at once
+    # (_consensus is one sample set's along its leading axes)
+    sets = [np.concatenate([along[top][p::2], along[not top][1 - p :: 2]]).swapaxes(0, 1)
+            for top in rows for p in (0, 1)]
+    bare_all = _consensus(np.stack(sets)).reshape(len(rows), 2, depth.size, 3)
+    own_all = _consensus(np.stack([along[top][p::2].swapaxes(0, 1) for top in rows for p in (0, 1)]))
+    bare_depths = dict(zip(rows, bare_all, strict=True))
+    bare_rows = dict(zip(rows, own_all.reshape(len(rows), 2, depth.size, 3), strict=True))
     for top in (True, False):
         if top not in rows:
             assert previous is not None
@@ -601,11 +610,7 @@ def count_stacks_kept(
         keep = _suppress_neighbours(score, xbest, d, step) > 0
         score = np.where(keep, score, 0.0)
         weak = np.where(keep, weak, 0.0)
-        bare_depth = np.stack([
-            _consensus(np.concatenate([along[top][p::2], along[not top][1 - p :: 2]]).swapaxes(0, 1))
-            for p in (0, 1)
-        ])  # (2, D, 3): each parity's bare colour at every depth, both rows
-        bare_row = np.stack([_consensus(along[top][p::2].swapaxes(0, 1)) for p in (0, 1)])  # this row
+        bare_depth, bare_row = bare_depths[top], bare_rows[top]
         cy_all = base[top] + depth if top else base[top] - depth
         # every column's disc colours at once, (12, D, 3)
         if cols_used is None:
