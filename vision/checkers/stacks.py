@@ -591,12 +591,15 @@ def count_stacks_kept(
     # each parity's bare colour at every depth, (2, D, 3) a row: of both rows' points (bare_depths)
     # and of the row's own (bare_rows); the rows' and parities' consensus taken at once
     # (_consensus is one sample set's along its leading axes)
-    sets = [np.concatenate([along[top][p::2], along[not top][1 - p :: 2]]).swapaxes(0, 1)
-            for top in rows for p in (0, 1)]
-    bare_all = _consensus(np.stack(sets)).reshape(len(rows), 2, depth.size, 3)
-    own_all = _consensus(np.stack([along[top][p::2].swapaxes(0, 1) for top in rows for p in (0, 1)]))
-    bare_depths = dict(zip(rows, bare_all, strict=True))
-    bare_rows = dict(zip(rows, own_all.reshape(len(rows), 2, depth.size, 3), strict=True))
+    bare_depths: dict[bool, np.ndarray] = {}
+    bare_rows: dict[bool, np.ndarray] = {}
+    if rows:
+        sets = [np.concatenate([along[top][p::2], along[not top][1 - p :: 2]]).swapaxes(0, 1)
+                for top in rows for p in (0, 1)]
+        bare_all = _consensus(np.stack(sets)).reshape(len(rows), 2, depth.size, 3)
+        own_all = _consensus(np.stack([along[top][p::2].swapaxes(0, 1) for top in rows for p in (0, 1)]))
+        bare_depths = dict(zip(rows, bare_all, strict=True))
+        bare_rows = dict(zip(rows, own_all.reshape(len(rows), 2, depth.size, 3), strict=True))
     for top in (True, False):
         if top not in rows:
             assert previous is not None
