@@ -22,6 +22,7 @@ at the few centres a stack allows instead of voting over the whole image.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 from collections.abc import Callable, Collection, Sequence
@@ -345,16 +346,21 @@ def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
     first two places and another starts below it, where a checker on the base lies): a sixth checker
     piled over the gap between the first two shows the whole ring there, half a diameter out of the
     column's step."""
+    # (the chains are walked over Python lists, each disc's colour test against a first disc made
+    # once over the whole axis: the same comparisons as on numpy's arrays, without numpy's
+    # per-call cost on a few elements)
+    walk = _Walk(score, ys, d, limit, inside, xs, step)
     lo, hi = first[0] * d, first[1] * d
-    window = _span(ys, lo, min(hi, limit))
-    window = window[score[window] >= _RING_MIN]
-    best = _chain_from(score, ys, d, limit, inside, xs, None, first, step)
+    window = [i for i in range(*walk.span(lo, min(hi, limit))) if walk.score[i] >= _RING_MIN]
+    best = walk.chain(None, first)
+    sc, last = walk.score, len(walk.score) - 1
     for i in window:
-        peak = score[i] >= score[max(0, i - 1)] and score[i] >= score[min(len(score) - 1, i + 1)]
+        peak = sc[i] >= sc[max(0, i - 1)] and sc[i] >= sc[min(last, i + 1)]
         if not peak or (best and i == best[0]):
             continue
-        chain = _chain_from(score, ys, d, limit, inside, xs, int(i), step=step)
-        if len(chain) > len(best) or (len(chain) == len(best) and ys[best[0]] > 0.75 * d >= ys[chain[0]]):
+        chain = walk.chain(i)
+        ys_l = walk.ys
+        if len(chain) > len(best) or (len(chain) == len(best) and ys_l[best[0]] > 0.75 * d >= ys_l[chain[0]]):
             best = chain
     return best
 
@@ -435,37 +441,63 @@ def _stack_step(gaps: list[np.ndarray], d: float) -> float:
     return step if 0.7 * d <= step <= 1.3 * d else d
 
 
-def _chain_from(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
-                inside: np.ndarray | None, xs: np.ndarray | None, start: int | None,
-                first: tuple[float, float] = (0.25, 1.0), step: float | None = None) -> list[int]:
-    """:func:`_chain` from the first disc ``start`` (None: the clearest ring within the first
-    diameter)."""
-    out: list[int] = []
-    near, far = (d, d) if step is None else (min(d, step), max(d, step))
-    if start is not None:
-        out.append(start)
-        lo, hi = ys[start] + near - 0.2 * d, ys[start] + far + 0.2 * d
-    else:
-        lo, hi = first[0] * d, first[1] * d
-    while True:
-        sel = _span(ys, lo, min(hi, limit))
-        if out and inside is not None:
-            # (lightness at half weight: the light falls off along a stack, see _reach)
-            same = channel_norm((inside[sel] - inside[out[0]]) * _NAME_WEIGHT) < _SAME_STACK
-            sel = sel[same]
-        if out and xs is not None:
-            # a stack stands in line: a ring beside it is a neighbour's checker or a triangle's edge
-            sel = sel[np.abs(xs[sel] - xs[out[-1]]) <= _IN_LINE * d]
-        if sel.size == 0:
-            break
-        i = int(sel[np.argmax(score[sel])])
-        if score[i] < _RING_MIN:
-            break
-        if out and score[i] < _CHAIN_DROP * float(np.mean(score[out])):
-            break  # far fainter than the stack below it: a neighbour's rim and a triangle's edge
-        out.append(i)
-        lo, hi = ys[i] + near - 0.2 * d, ys[i] + far + 0.2 * d
-    return out
+class _Walk:
+    """One axis's chains (:func:`_chain`): its ring ``score``, depths ``ys`` and disc centres across
+    it ``xs`` as Python floats, and each first disc's colour test over the whole axis, made once."""
+
+    def __init__(self, score: np.ndarray, ys: np.ndarray, d: float, limit: float,
+                 inside: np.ndarray | None, xs: np.ndarray | None, step: float | None) -> None:
+        self.score: list[float] = score.tolist()
+        self.ys: list[float] = ys.tolist()
+        self.xs: list[float] | None = None if xs is None else xs.tolist()
+        self.inside = inside
+        self.d, self.limit = d, limit
+        self.near, self.far = (d, d) if step is None else (min(d, step), max(d, step))
+        self._same: dict[int, list[bool]] = {}
+
+    def span(self, lo: float, hi: float) -> tuple[int, int]:
+        """The index range of the depths within ``[lo, hi]`` (:func:`_span`'s, by bisection)."""
+        return bisect.bisect_left(self.ys, lo), bisect.bisect_right(self.ys, hi)
+
+    def same(self, first: int) -> list[bool]:
+        """Which discs have disc ``first``'s colour (lightness at half weight: the light falls off
+        along a stack, see _reach)."""
+        got = self._same.get(first)
+        if got is None:
+            assert self.inside is not None
+            got = self._same[first] = (
+                channel_norm((self.inside - self.inside[first]) * _NAME_WEIGHT) < _SAME_STACK).tolist()
+        return got
+
+    def chain(self, start: int | None, first: tuple[float, float] = (0.25, 1.0)) -> list[int]:
+        """:func:`_chain` from the first disc ``start`` (None: the clearest ring within the first
+        diameter)."""
+        d, score, ys, xs = self.d, self.score, self.ys, self.xs
+        out: list[int] = []
+        if start is not None:
+            out.append(start)
+            lo, hi = ys[start] + self.near - 0.2 * d, ys[start] + self.far + 0.2 * d
+        else:
+            lo, hi = first[0] * d, first[1] * d
+        while True:
+            sel = range(*self.span(lo, min(hi, self.limit)))
+            if out and self.inside is not None:
+                same = self.same(out[0])
+                sel = [j for j in sel if same[j]]
+            if out and xs is not None:
+                # a stack stands in line: a ring beside it is a neighbour's checker or a triangle's edge
+                x0, reach = xs[out[-1]], _IN_LINE * d
+                sel = [j for j in sel if abs(xs[j] - x0) <= reach]
+            if not sel:
+                break
+            i = max(sel, key=score.__getitem__)  # (the first of the best, as np.argmax)
+            if score[i] < _RING_MIN:
+                break
+            if out and score[i] < _CHAIN_DROP * _mean(score, tuple(out)):
+                break  # far fainter than the stack below it: a neighbour's rim and a triangle's edge
+            out.append(i)
+            lo, hi = ys[i] + self.near - 0.2 * d, ys[i] + self.far + 0.2 * d
+        return out
 
 
 @dataclass(frozen=True, eq=False)
