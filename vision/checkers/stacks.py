@@ -383,19 +383,22 @@ def _reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np
     padded[k : k + len(score)] = score
     top = functools.reduce(np.maximum, [padded[j : j + len(score)] for j in range(2 * k + 1)])
     peaks = (score >= _RING_MIN) & (score >= top) & (ys <= limit)
+    # (lightness at half weight, as the colours are named: the light falls off along a tall pile,
+    # from the frame's shadow at its base to the open field at its top)
+    peaks &= channel_norm((inside - inside[start]) * _NAME_WEIGHT) < _SAME_STACK
+    peaks &= np.abs(xs - xs[start]) <= _PILE_SWAY * d
+    # (the discs' tests are the first disc's alone: made once over the axis, then walked in Python)
+    ok, ys_l = peaks.tolist(), ys.tolist()
     i = start
     while True:
         # (one and a half diameters, and the sixth of one that a peak is placed within: a layer's
         # checker and the column's next whole one beyond the covered one between them)
-        sel = _span(ys, ys[i] + 0.3 * d, ys[i] + (1.5 + 1 / 6) * d)
-        sel = sel[peaks[sel]]
-        # (lightness at half weight, as the colours are named: the light falls off along a tall
-        # pile, from the frame's shadow at its base to the open field at its top)
-        sel = sel[channel_norm((inside[sel] - inside[start]) * _NAME_WEIGHT) < _SAME_STACK]
-        sel = sel[np.abs(xs[sel] - xs[start]) <= _PILE_SWAY * d]
-        if sel.size == 0:
-            return float(ys[i])
-        i = int(sel[0])
+        lo = bisect.bisect_left(ys_l, ys_l[i] + 0.3 * d)
+        hi = bisect.bisect_right(ys_l, ys_l[i] + (1.5 + 1 / 6) * d)
+        nxt = next((j for j in range(lo, hi) if ok[j]), None)
+        if nxt is None:
+            return ys_l[i]
+        i = nxt
 
 
 def _column_start(first: float, far: float, gaps: np.ndarray, d: float) -> float:
@@ -1049,8 +1052,9 @@ def _colour_run(lab: np.ndarray, centres: list[tuple[float, float]], colour: tup
     # not. The rows are summed over further bridged gaps: a tall pile's overlapping layers each show
     # a band narrower than a gap, one after another
     counted, shown = True, 0  # (the stretch from the first checker on counts from its first row)
-    for y in ys:
-        if match[y - first]:
+    matched = match.tolist()  # (the walk over Python bools and ints: numpy's scalars cost more)
+    for y in ys.tolist():
+        if matched[y - first]:
             if gap and counted:
                 counted, shown = False, 0
             shown += 1

@@ -1,7 +1,9 @@
-"""The stacks' chains walked over Python lists against the reference walked over numpy arrays (as
-first written): the same discs for every start, colour test and step."""
+"""The stacks' chains and a pile's reach walked over Python lists against the references walked over
+numpy arrays (as first written): the same discs for every start, colour test and step."""
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 import pytest
@@ -12,10 +14,12 @@ from vision.checkers.stacks import (
     _IN_LINE,
     _NAME_WEIGHT,
     _OVER_GAP,
+    _PILE_SWAY,
     _RING_MIN,
     _SAME_STACK,
     _SECOND,
     _chain,
+    _reach,
     _span,
 )
 
@@ -100,3 +104,47 @@ def test_chains_equal_the_reference(seed: int) -> None:
                     want = _reference(score, ys, d, limit, col, x, first, step)
                     assert got == want
                     assert all(type(i) is int for i in got)
+
+
+def _reference_reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np.ndarray,
+           xs: np.ndarray, start: int) -> float:
+    """The depth (``ys``' units) of the farthest disc reached from disc ``start`` over discs half a
+    diameter to one and a half apart (a pile's place between two whole rings may show none: its
+    checker covered, or none there): rings of at least ``_RING_MIN`` that peak there (no clearer
+    ring within a sixth of a diameter), of the first disc's colour (lightness at half weight) and
+    within ``_PILE_SWAY`` of its line; the nearest such disc is each next one."""
+    k = max(1, int(round(d / 6 / max(float(ys[1] - ys[0]), 1e-6)))) if len(ys) > 1 else 1
+    padded = np.zeros(len(score) + 2 * k, score.dtype)  # (np.pad's zeros, without its checks)
+    padded[k : k + len(score)] = score
+    top = functools.reduce(np.maximum, [padded[j : j + len(score)] for j in range(2 * k + 1)])
+    peaks = (score >= _RING_MIN) & (score >= top) & (ys <= limit)
+    i = start
+    while True:
+        # (one and a half diameters, and the sixth of one that a peak is placed within: a layer's
+        # checker and the column's next whole one beyond the covered one between them)
+        sel = _span(ys, ys[i] + 0.3 * d, ys[i] + (1.5 + 1 / 6) * d)
+        sel = sel[peaks[sel]]
+        # (lightness at half weight, as the colours are named: the light falls off along a tall
+        # pile, from the frame's shadow at its base to the open field at its top)
+        sel = sel[channel_norm((inside[sel] - inside[start]) * _NAME_WEIGHT) < _SAME_STACK]
+        sel = sel[np.abs(xs[sel] - xs[start]) <= _PILE_SWAY * d]
+        if sel.size == 0:
+            return float(ys[i])
+        i = int(sel[0])
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_reach_equals_the_reference(seed: int) -> None:
+    """A pile's reach over its peaks from every disc, as the numpy walk first written found it."""
+    rng = np.random.default_rng(seed)
+    d = 26.88
+    ys = np.arange(0.0, 230.0, 2.0)
+    score = rng.choice([0.0, 0.3, 0.5, 0.6, 0.75, 0.9, 1.0], ys.size, p=[0.3, 0.1, 0.1, 0.1, 0.1, 0.2, 0.1])
+    inside = np.where(rng.random((ys.size, 1)) < 0.7, np.float32([200, 128, 130]), np.float32([60, 150, 160]))
+    inside = (inside + rng.integers(-12, 13, (ys.size, 3))).astype(np.float32)
+    xs = 100.0 + rng.normal(0, 5, ys.size)
+    for limit in (200.0, 90.0):
+        for start in range(0, ys.size, 3):
+            got = _reach(score, ys, d, limit, inside, xs, start)
+            assert got == _reference_reach(score, ys, d, limit, inside, xs, start)
+            assert type(got) is float
