@@ -21,23 +21,37 @@ from vision.board.geometry import BoardGeometry
 __all__ = ["FieldView", "colour_gradient"]
 
 
-def colour_gradient(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def colour_gradient(lab: np.ndarray, lab_bytes: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The colour gradient as one vector per pixel: float32 (H, W) x and y components.
 
     Di Zenzo's colour gradient ("A note on the gradient of a multi-image", CVGIP 1986): the direction
     and strength of the largest change of the Lab colour, from the 2x2 structure tensor of the three
     channels' Sobel gradients. A red disc on a grey point of the same lightness still has an edge.
+    ``lab_bytes``: ``lab``'s very values as uint8 (a view's :attr:`FieldView.lab_bytes`), when known:
+    the channels' Sobel is then taken in whole numbers, the same values (sums of a few bytes, exact
+    in float32 too) from a quarter of the planes' bytes.
     """
     # (each channel made contiguous once: Sobel reads a strided channel several times slower.) The
     # intermediate planes are this thread's scratch arrays (vision.arrays.scratch): a frame's dozen
     # fresh planes cost their page faults on every frame; the two returned are fresh
     lab = np.asarray(lab, np.float32)
     shape = lab.shape[:2]
-    planes = cv2.split(lab, [scratch(f"view.gradient.lab{c}", shape) for c in range(3)])
-    gx = [cv2.Sobel(p, cv2.CV_32F, 1, 0, dst=scratch(f"view.gradient.gx{c}", shape), ksize=3)
-          for c, p in enumerate(planes)]
-    gy = [cv2.Sobel(p, cv2.CV_32F, 0, 1, dst=scratch(f"view.gradient.gy{c}", shape), ksize=3)
-          for c, p in enumerate(planes)]
+    if lab_bytes is None:
+        planes = cv2.split(lab, [scratch(f"view.gradient.lab{c}", shape) for c in range(3)])
+        gx = [cv2.Sobel(p, cv2.CV_32F, 1, 0, dst=scratch(f"view.gradient.gx{c}", shape), ksize=3)
+              for c, p in enumerate(planes)]
+        gy = [cv2.Sobel(p, cv2.CV_32F, 0, 1, dst=scratch(f"view.gradient.gy{c}", shape), ksize=3)
+              for c, p in enumerate(planes)]
+    else:
+        bytes_ = cv2.split(lab_bytes, [scratch(f"view.gradient.bytes{c}", shape, np.uint8) for c in range(3)])
+        gx, gy = [], []
+        for c, p in enumerate(bytes_):
+            for name, dx, out in (("gx", 1, gx), ("gy", 0, gy)):
+                ints = scratch(f"view.gradient.s{name}", shape, np.int16)
+                whole = cv2.Sobel(p, cv2.CV_16S, dx, 1 - dx, dst=ints, ksize=3)
+                plane = scratch(f"view.gradient.{name}{c}", shape)
+                np.copyto(plane, whole)
+                out.append(plane)
     tmp = scratch("view.gradient.tmp", shape)
     # float32 throughout, in place where the operations' order and rounding are kept: the tensor's
     # sums start from +0 (as a sum() of the products does: a -0 product stays no -0 sum)
@@ -72,7 +86,8 @@ def _sum_of_products(a: Sequence[np.ndarray], b: Sequence[np.ndarray], out: np.n
 class FieldView:
     """The rectified field of one frame (``rect``, BGR uint8 of ``geom.size``) and what the readers
     derive from it, each made once: ``exposed`` (an under-exposed camera's gain undone,
-    :func:`normalise_exposure`), ``lab`` (``exposed`` blurred 3x3, Lab float32) and ``gradients``
+    :func:`normalise_exposure`), ``lab`` (``exposed`` blurred 3x3, Lab float32; ``lab_bytes`` and
+    ``lab_words`` the same values as uint8, and packed a pixel a word) and ``gradients``
     (:func:`colour_gradient` of ``lab``). ``image``: the input frame, when the view was made from one.
 
     A per-frame context, not a value: it is read-only for the stages and dropped after the frame.
@@ -105,13 +120,24 @@ class FieldView:
         return normalise_exposure(self.rect)
 
     @cached_property
+    def lab_bytes(self) -> np.ndarray:
+        """``lab`` as OpenCV's 8-bit Lab gives it, uint8 (H, W, 3): ``lab`` holds these very values."""
+        return cv2.cvtColor(cv2.GaussianBlur(self.exposed, (3, 3), 0), cv2.COLOR_BGR2LAB)
+
+    @cached_property
     def lab(self) -> np.ndarray:
-        return cv2.cvtColor(cv2.GaussianBlur(self.exposed, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+        return self.lab_bytes.astype(np.float32)
+
+    @cached_property
+    def lab_words(self) -> np.ndarray:
+        """Each pixel's ``lab_bytes`` and a fourth byte (255) as one uint32, (H, W): a pixel is then
+        gathered as one element, and its bytes viewed as ``(..., 4)`` uint8 again."""
+        return cv2.cvtColor(self.lab_bytes, cv2.COLOR_BGR2BGRA).view(np.uint32)[..., 0]
 
     @cached_property
     def gradients(self) -> tuple[np.ndarray, np.ndarray]:
         if self.bands is None:
-            return colour_gradient(self.lab)
+            return colour_gradient(self.lab, self.lab_bytes)
         lab = self.lab
         width = lab.shape[1]
         gx = np.zeros(lab.shape[:2], np.float32)
@@ -120,7 +146,7 @@ class FieldView:
             # one pixel more each side (the Sobel's reach), dropped after: the band's values are the
             # whole field's, the field's own ends filtered as the whole field's are
             a, b = max(0, x0 - 1), min(width, x1 + 1)
-            bx, by = colour_gradient(lab[:, a:b])
+            bx, by = colour_gradient(lab[:, a:b], self.lab_bytes[:, a:b])
             gx[:, x0:x1] = bx[:, x0 - a : x1 - a]
             gy[:, x0:x1] = by[:, x0 - a : x1 - a]
         return gx, gy

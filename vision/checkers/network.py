@@ -21,6 +21,7 @@ saw (see its docstring for the rules and why).
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -52,9 +53,12 @@ SURE = 0.8
 UNSURE = 0.6
 
 
-def point_strips(view: FieldView, geom: BoardGeometry) -> np.ndarray:
+def point_strips(view: FieldView, geom: BoardGeometry, points: Sequence[int] | None = None) -> np.ndarray:
     """The 24 points' strips, float32 (24, 3, STRIP_H, STRIP_W), in :func:`count_stacks` order (12
-    top then 12 bottom, left to right), standardised by the field's per-channel mean and spread."""
+    top then 12 bottom, left to right), standardised by the field's per-channel mean and spread.
+    ``points``: those points' strips alone (indices into that order), (N, 3, STRIP_H, STRIP_W): the
+    same values (each strip sample is interpolated on its own; the field's mean and spread are the
+    whole field's)."""
     field = view.exposed
     # shrink once so the strips' sampling does not alias (one strip sample = STRIP_STEP rect px)
     k = 1.0 / STRIP_STEP
@@ -66,13 +70,20 @@ def point_strips(view: FieldView, geom: BoardGeometry) -> np.ndarray:
     map_x = np.broadcast_to(cols[:, None, None] + across[None, None, :], (12, STRIP_H, STRIP_W))
     top_y = np.broadcast_to(depth[None, :, None], (12, STRIP_H, STRIP_W))
     # rect px -> small px: a sample's centre, pixel centres at +0.5
-    mx = (np.concatenate([map_x, map_x]) * k - 0.5).reshape(24 * STRIP_H, STRIP_W).astype(np.float32)
-    my = (np.concatenate([top_y, height - top_y]) * k - 0.5).reshape(24 * STRIP_H, STRIP_W).astype(np.float32)
-    out = cv2.remap(small, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    mx = (np.concatenate([map_x, map_x]) * k - 0.5).astype(np.float32)
+    my = (np.concatenate([top_y, height - top_y]) * k - 0.5).astype(np.float32)
+    if points is not None:
+        mx, my = mx[list(points)], my[list(points)]
+    n = len(mx)
+    if not n:
+        return np.zeros((0, 3, STRIP_H, STRIP_W), np.float32)
+    rows = (n * STRIP_H, STRIP_W)
+    out = cv2.remap(small, mx.reshape(rows), my.reshape(rows), cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REPLICATE)
     mean, std = cv2.meanStdDev(small)
     # channel first before the arithmetic (a channel's mean and spread then span whole planes, not
     # every pixel's three values): the same values, in place
-    planes = out.reshape(24, STRIP_H, STRIP_W, 3).transpose(0, 3, 1, 2)
+    planes = out.reshape(n, STRIP_H, STRIP_W, 3).transpose(0, 3, 1, 2)
     strips = np.ascontiguousarray(planes, dtype=np.float32)
     strips -= mean.astype(np.float32).reshape(1, 3, 1, 1)
     strips /= std.astype(np.float32).reshape(1, 3, 1, 1) + 8.0
@@ -157,7 +168,9 @@ def refine(view: FieldView, geom: BoardGeometry, stacks: list[StackReading],
     # says, and a strip's probabilities do not depend on the others in its batch
     # (tests/vision/checkers/test_network.py)
     unsure = [i for i, s in enumerate(stacks) if s.confidence < UNSURE or (not s.count and s.shown)]
-    probs = dict(zip(unsure, net.probabilities(point_strips(view, geom)[unsure]), strict=True))
+    # (their strips alone: the others' are never read)
+    strips = point_strips(view, geom, unsure) if unsure else None
+    probs = {} if strips is None else dict(zip(unsure, net.probabilities(strips), strict=True))
     radius = stacks[0].radius or 0.45 * POINT_PX
     out = []
     added = []  # checkers the network sees where the classical counter saw none

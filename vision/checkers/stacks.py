@@ -22,6 +22,7 @@ at the few centres a stack allows instead of voting over the whole image.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 from collections.abc import Callable, Collection, Sequence
@@ -172,39 +173,42 @@ def _ring_scores_judged(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.n
     flat = buf("flat", np.intp)
     gxs, gys = buf("gx", gx.dtype), buf("gy", gy.dtype)
     rad, tmp = buf("rad", np.result_type(gx.dtype, ca.dtype)), buf("tmp", np.result_type(gy.dtype, sa.dtype))
-    tan_tmp, hit = buf("tan", gy.dtype), buf("hit", np.bool_)
-    best: list[np.ndarray | None] = [None] * len(judged)
-    for rr in (r - 1.0, r + 0.5):
+    top, hit = buf("top", rad.dtype), buf("hit", np.bool_)
+    # (the angles and the rows' offsets laid out over all axes but the first: numpy's loops over
+    # a broadcast axis of 24 run once per ring, over these once per column)
+    ca_s, sa_s = _angles_spread(shape)
+    for k, rr in enumerate((r - 1.0, r + 0.5)):
         xs = np.clip(np.rint(cx[..., None] + rr * ca), 0, w - 1).astype(np.intp)
         ys = np.clip(np.rint(cy[..., None] + rr * sa), 0, h - 1).astype(np.intp)
-        np.add(ys * w, xs, out=flat)
-        np.take(gxf, flat, out=gxs)
-        np.take(gyf, flat, out=gys)
-        np.multiply(gxs, ca, out=rad)
-        rad += np.multiply(gys, sa, out=tmp)
+        np.add(_spread(ys * w, shape), _spread(xs, shape), out=flat)
+        # (every index lies in the planes, so "wrap" takes the same samples: numpy's "wrap" gather
+        # runs twice as fast as its bounds-checked default)
+        np.take(gxf, flat, out=gxs, mode="wrap")
+        np.take(gyf, flat, out=gys, mode="wrap")
+        np.multiply(gxs, ca_s, out=rad)
+        rad += np.multiply(gys, sa_s, out=tmp)
         np.abs(rad, out=rad)
-        gys *= ca
-        gxs *= sa
+        gys *= ca_s
+        gxs *= sa_s
         gys -= gxs
         tan_abs = np.abs(gys, out=gys)
-        for j, (edge, _) in enumerate(judged):
-            # (radial above both the edge and the tangential: rad > max(edge, tan), one comparison;
-            # the last edge's maximum taken in place)
-            last = j == len(judged) - 1
-            tan = np.maximum(tan_abs, edge, out=tan_abs if last else tan_tmp)
-            prev = best[j]
-            if prev is None:
-                best[j] = np.greater(rad, tan, out=buf(f"best{j}", np.bool_))
-            else:
-                np.logical_or(prev, np.greater(rad, tan, out=hit), out=prev)
+        # a sample is an edge at ``edge`` where its radial gradient exceeds both the tangential and
+        # ``edge``: so at every edge where the larger over the two rings of the radial gradients
+        # that exceed their tangential (0 where none does) exceeds it -- one comparison an edge
+        np.greater(rad, tan_abs, out=hit)
+        if k == 0:
+            np.multiply(rad, hit, out=top)
+        else:
+            rad *= hit
+            np.maximum(top, rad, out=top)
+    best = [np.greater(top, edge, out=buf(f"best{j}", np.bool_)) for j, (edge, _) in enumerate(judged)]
     # a checker at the field's edge is partly outside the rectified view: score the ring it shows
-    in_x = (cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1)
-    inside = in_x & (cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1)
+    in_x = _spread((cx[..., None] + r * ca >= 0) & (cx[..., None] + r * ca <= w - 1), shape)
+    inside = in_x & _spread((cy[..., None] + r * sa >= 0) & (cy[..., None] + r * sa <= h - 1), shape)
     shown = _count_true(inside)
     out = []
     side_hidden = None  # (the ring's part beyond the view's top or bottom, once)
     for (_, ends_open), hits in zip(judged, best, strict=True):
-        assert hits is not None
         # (half credit for the hidden part: a phantom ring at the base must not gain by it)
         if ends_open and side_hidden is None:
             side_hidden = _count_true(in_x & ~inside)
@@ -255,7 +259,7 @@ def ring_scores_at_pixels(gx: np.ndarray, gy: np.ndarray, xs: np.ndarray, ys: np
     best: np.ndarray | None = None
     for dx, dy in rings:
         flat = ((ys + top) * pw + (xs + left))[:, None] + (dy * pw + dx)
-        gxs, gys = np.take(gxp, flat), np.take(gyp, flat)
+        gxs, gys = np.take(gxp, flat, mode="wrap"), np.take(gyp, flat, mode="wrap")  # (all in the planes)
         # (the operations of _ring_scores_judged, in its order: the same float32 values)
         rad = np.multiply(gxs, ca)
         rad += np.multiply(gys, sa)
@@ -289,6 +293,25 @@ def _ring_angles() -> tuple[np.ndarray, np.ndarray]:
     ca, sa = np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
     ca.flags.writeable = sa.flags.writeable = False
     return ca, sa
+
+
+def _spread(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """``a`` (broadcastable to ``shape``) made out along all axes of ``shape`` but the first, when
+    its first axis is one long: (1, *shape[1:]), contiguous (else ``a``). Broadcast against an
+    operand along the first axis, numpy's inner loop then runs over all the other axes at once."""
+    if a.ndim != len(shape) or len(shape) < 2 or a.shape[0] != 1 or a.shape[1:] == shape[1:]:
+        return a
+    return np.ascontiguousarray(np.broadcast_to(a, (1, *shape[1:])))
+
+
+@functools.lru_cache(maxsize=16)
+def _angles_spread(shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_ring_angles` made out over all axes of ``shape`` (ending in ``_RING_N``) but the first
+    (:func:`_spread`), read-only: the shapes of a camera's frames repeat, so kept."""
+    out = tuple(_spread(np.broadcast_to(a, (1,) * (len(shape) - 1) + a.shape), shape) for a in _ring_angles())
+    for a in out:
+        a.flags.writeable = False
+    return out[0], out[1]
 
 
 # (a uint64 whose every byte is 1: multiplied by a word of small byte counts, its top byte is their sum)
@@ -325,16 +348,21 @@ def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
     first two places and another starts below it, where a checker on the base lies): a sixth checker
     piled over the gap between the first two shows the whole ring there, half a diameter out of the
     column's step."""
+    # (the chains are walked over Python lists, each disc's colour test against a first disc made
+    # once over the whole axis: the same comparisons as on numpy's arrays, without numpy's
+    # per-call cost on a few elements)
+    walk = _Walk(score, ys, d, limit, inside, xs, step)
     lo, hi = first[0] * d, first[1] * d
-    window = _span(ys, lo, min(hi, limit))
-    window = window[score[window] >= _RING_MIN]
-    best = _chain_from(score, ys, d, limit, inside, xs, None, first, step)
+    window = [i for i in range(*walk.span(lo, min(hi, limit))) if walk.score[i] >= _RING_MIN]
+    best = walk.chain(None, first)
+    sc, last = walk.score, len(walk.score) - 1
     for i in window:
-        peak = score[i] >= score[max(0, i - 1)] and score[i] >= score[min(len(score) - 1, i + 1)]
+        peak = sc[i] >= sc[max(0, i - 1)] and sc[i] >= sc[min(last, i + 1)]
         if not peak or (best and i == best[0]):
             continue
-        chain = _chain_from(score, ys, d, limit, inside, xs, int(i), step=step)
-        if len(chain) > len(best) or (len(chain) == len(best) and ys[best[0]] > 0.75 * d >= ys[chain[0]]):
+        chain = walk.chain(i)
+        ys_l = walk.ys
+        if len(chain) > len(best) or (len(chain) == len(best) and ys_l[best[0]] > 0.75 * d >= ys_l[chain[0]]):
             best = chain
     return best
 
@@ -357,19 +385,22 @@ def _reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np
     padded[k : k + len(score)] = score
     top = functools.reduce(np.maximum, [padded[j : j + len(score)] for j in range(2 * k + 1)])
     peaks = (score >= _RING_MIN) & (score >= top) & (ys <= limit)
+    # (lightness at half weight, as the colours are named: the light falls off along a tall pile,
+    # from the frame's shadow at its base to the open field at its top)
+    peaks &= channel_norm((inside - inside[start]) * _NAME_WEIGHT) < _SAME_STACK
+    peaks &= np.abs(xs - xs[start]) <= _PILE_SWAY * d
+    # (the discs' tests are the first disc's alone: made once over the axis, then walked in Python)
+    ok, ys_l = peaks.tolist(), ys.tolist()
     i = start
     while True:
         # (one and a half diameters, and the sixth of one that a peak is placed within: a layer's
         # checker and the column's next whole one beyond the covered one between them)
-        sel = _span(ys, ys[i] + 0.3 * d, ys[i] + (1.5 + 1 / 6) * d)
-        sel = sel[peaks[sel]]
-        # (lightness at half weight, as the colours are named: the light falls off along a tall
-        # pile, from the frame's shadow at its base to the open field at its top)
-        sel = sel[channel_norm((inside[sel] - inside[start]) * _NAME_WEIGHT) < _SAME_STACK]
-        sel = sel[np.abs(xs[sel] - xs[start]) <= _PILE_SWAY * d]
-        if sel.size == 0:
-            return float(ys[i])
-        i = int(sel[0])
+        lo = bisect.bisect_left(ys_l, ys_l[i] + 0.3 * d)
+        hi = bisect.bisect_right(ys_l, ys_l[i] + (1.5 + 1 / 6) * d)
+        nxt = next((j for j in range(lo, hi) if ok[j]), None)
+        if nxt is None:
+            return ys_l[i]
+        i = nxt
 
 
 def _column_start(first: float, far: float, gaps: np.ndarray, d: float) -> float:
@@ -415,37 +446,63 @@ def _stack_step(gaps: list[np.ndarray], d: float) -> float:
     return step if 0.7 * d <= step <= 1.3 * d else d
 
 
-def _chain_from(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
-                inside: np.ndarray | None, xs: np.ndarray | None, start: int | None,
-                first: tuple[float, float] = (0.25, 1.0), step: float | None = None) -> list[int]:
-    """:func:`_chain` from the first disc ``start`` (None: the clearest ring within the first
-    diameter)."""
-    out: list[int] = []
-    near, far = (d, d) if step is None else (min(d, step), max(d, step))
-    if start is not None:
-        out.append(start)
-        lo, hi = ys[start] + near - 0.2 * d, ys[start] + far + 0.2 * d
-    else:
-        lo, hi = first[0] * d, first[1] * d
-    while True:
-        sel = _span(ys, lo, min(hi, limit))
-        if out and inside is not None:
-            # (lightness at half weight: the light falls off along a stack, see _reach)
-            same = channel_norm((inside[sel] - inside[out[0]]) * _NAME_WEIGHT) < _SAME_STACK
-            sel = sel[same]
-        if out and xs is not None:
-            # a stack stands in line: a ring beside it is a neighbour's checker or a triangle's edge
-            sel = sel[np.abs(xs[sel] - xs[out[-1]]) <= _IN_LINE * d]
-        if sel.size == 0:
-            break
-        i = int(sel[np.argmax(score[sel])])
-        if score[i] < _RING_MIN:
-            break
-        if out and score[i] < _CHAIN_DROP * float(np.mean(score[out])):
-            break  # far fainter than the stack below it: a neighbour's rim and a triangle's edge
-        out.append(i)
-        lo, hi = ys[i] + near - 0.2 * d, ys[i] + far + 0.2 * d
-    return out
+class _Walk:
+    """One axis's chains (:func:`_chain`): its ring ``score``, depths ``ys`` and disc centres across
+    it ``xs`` as Python floats, and each first disc's colour test over the whole axis, made once."""
+
+    def __init__(self, score: np.ndarray, ys: np.ndarray, d: float, limit: float,
+                 inside: np.ndarray | None, xs: np.ndarray | None, step: float | None) -> None:
+        self.score: list[float] = score.tolist()
+        self.ys: list[float] = ys.tolist()
+        self.xs: list[float] | None = None if xs is None else xs.tolist()
+        self.inside = inside
+        self.d, self.limit = d, limit
+        self.near, self.far = (d, d) if step is None else (min(d, step), max(d, step))
+        self._same: dict[int, list[bool]] = {}
+
+    def span(self, lo: float, hi: float) -> tuple[int, int]:
+        """The index range of the depths within ``[lo, hi]`` (:func:`_span`'s, by bisection)."""
+        return bisect.bisect_left(self.ys, lo), bisect.bisect_right(self.ys, hi)
+
+    def same(self, first: int) -> list[bool]:
+        """Which discs have disc ``first``'s colour (lightness at half weight: the light falls off
+        along a stack, see _reach)."""
+        got = self._same.get(first)
+        if got is None:
+            assert self.inside is not None
+            got = self._same[first] = (
+                channel_norm((self.inside - self.inside[first]) * _NAME_WEIGHT) < _SAME_STACK).tolist()
+        return got
+
+    def chain(self, start: int | None, first: tuple[float, float] = (0.25, 1.0)) -> list[int]:
+        """:func:`_chain` from the first disc ``start`` (None: the clearest ring within the first
+        diameter)."""
+        d, score, ys, xs = self.d, self.score, self.ys, self.xs
+        out: list[int] = []
+        if start is not None:
+            out.append(start)
+            lo, hi = ys[start] + self.near - 0.2 * d, ys[start] + self.far + 0.2 * d
+        else:
+            lo, hi = first[0] * d, first[1] * d
+        while True:
+            sel = range(*self.span(lo, min(hi, self.limit)))
+            if out and self.inside is not None:
+                same = self.same(out[0])
+                sel = [j for j in sel if same[j]]
+            if out and xs is not None:
+                # a stack stands in line: a ring beside it is a neighbour's checker or a triangle's edge
+                x0, reach = xs[out[-1]], _IN_LINE * d
+                sel = [j for j in sel if abs(xs[j] - x0) <= reach]
+            if not sel:
+                break
+            i = max(sel, key=score.__getitem__)  # (the first of the best, as np.argmax)
+            if score[i] < _RING_MIN:
+                break
+            if out and score[i] < _CHAIN_DROP * _mean(score, tuple(out)):
+                break  # far fainter than the stack below it: a neighbour's rim and a triangle's edge
+            out.append(i)
+            lo, hi = ys[i] + self.near - 0.2 * d, ys[i] + self.far + 0.2 * d
+        return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -544,11 +601,15 @@ def count_stacks_kept(
     read = only if kept is not None and only is not None else every
     again = [np.array([c for c in range(12) if (c, top) in read], np.intp) for top in (True, False)]
     along_rows = np.empty((2, 12, depth.size, 3), np.float32) if kept is None else kept.along.copy()
-    for row, top in enumerate((True, False)):
-        if again[row].size:
-            along_rows[row, again[row]] = _disc_colours(
-                lab, np.array(geom.columns)[again[row], None],
-                (base[top] + depth if top else base[top] - depth)[None, :], k)
+    cy_rows = np.stack([base[True] + depth, base[False] - depth])  # (2, D) each row's centres
+    if all(cs.size == 12 for cs in again):  # (both rows whole: one gather)
+        along_rows[:] = _disc_colours_words(view.lab_words, np.array(geom.columns)[None, :, None],
+                                            cy_rows[:, None, :], k)
+    else:
+        for row in (0, 1):
+            if again[row].size:
+                along_rows[row, again[row]] = _disc_colours_words(
+                    view.lab_words, np.array(geom.columns)[again[row], None], cy_rows[row][None, :], k)
     along = {True: along_rows[0], False: along_rows[1]}
     # each triangle colour as the light falls on it, and the field's colour
     tip = _tips(lab, geom, again, None if kept is None else kept.tip)
@@ -556,6 +617,26 @@ def count_stacks_kept(
     lights, field = {True: light_rows[0], False: light_rows[1]}, _field_colour(lab, geom)
     beside = {top: _field_beside(lab, geom, top) for top in (True, False)}
     seen = FieldLook(bases, k, along_rows, tip, light_rows)
+    # every column's disc colours at its best centres, (12, D, 3) a row: both rows' at once when whole
+    if len(rows) == 2 and use[True] is None and use[False] is None:
+        both = _disc_colours_words(view.lab_words, np.stack([best_maps[True][1], best_maps[False][1]]),
+                                   cy_rows[:, None, :], k)
+        whole = {True: both[0], False: both[1]}
+    else:
+        whole = {top: _disc_colours_words(view.lab_words, best_maps[top][1], cy_rows[int(not top), None], k)
+                 for top in rows if use[top] is None}
+    # each parity's bare colour at every depth, (2, D, 3) a row: of both rows' points (bare_depths)
+    # and of the row's own (bare_rows); the rows' and parities' consensus taken at once
+    # (_consensus is one sample set's along its leading axes)
+    bare_depths: dict[bool, np.ndarray] = {}
+    bare_rows: dict[bool, np.ndarray] = {}
+    if rows:
+        sets = [np.concatenate([along[top][p::2], along[not top][1 - p :: 2]]).swapaxes(0, 1)
+                for top in rows for p in (0, 1)]
+        bare_all = _consensus(np.stack(sets)).reshape(len(rows), 2, depth.size, 3)
+        own_all = _consensus(np.stack([along[top][p::2].swapaxes(0, 1) for top in rows for p in (0, 1)]))
+        bare_depths = dict(zip(rows, bare_all, strict=True))
+        bare_rows = dict(zip(rows, own_all.reshape(len(rows), 2, depth.size, 3), strict=True))
     for top in (True, False):
         if top not in rows:
             assert previous is not None
@@ -569,18 +650,14 @@ def count_stacks_kept(
         keep = _suppress_neighbours(score, xbest, d, step) > 0
         score = np.where(keep, score, 0.0)
         weak = np.where(keep, weak, 0.0)
-        bare_depth = np.stack([
-            _consensus(np.concatenate([along[top][p::2], along[not top][1 - p :: 2]]).swapaxes(0, 1))
-            for p in (0, 1)
-        ])  # (2, D, 3): each parity's bare colour at every depth, both rows
-        bare_row = np.stack([_consensus(along[top][p::2].swapaxes(0, 1)) for p in (0, 1)])  # this row
+        bare_depth, bare_row = bare_depths[top], bare_rows[top]
         cy_all = base[top] + depth if top else base[top] - depth
         # every column's disc colours at once, (12, D, 3)
         if cols_used is None:
-            insides = _disc_colours(lab, xbest, cy_all[None, :], k)
+            insides = whole[top]
         else:
             insides = np.zeros((12, depth.size, 3), lab.dtype)
-            insides[cols_used] = _disc_colours(lab, xbest[cols_used], cy_all[None, :], k)
+            insides[cols_used] = _disc_colours_words(view.lab_words, xbest[cols_used], cy_all[None, :], k)
         # (2, 12, D, 3): each triangle colour as lit at every disc
         lit = np.stack([_lit(lights[top][q], xbest, cy_all[None, :], lab.shape) for q in (0, 1)])
         # each column's judgement of its discs, all columns at once (the loop reads its own row):
@@ -696,11 +773,15 @@ def count_stacks_kept(
                 # is tried, the best fitting kept)
                 places = [(0.5 + k) * d for k in range(5)]
                 if places[-1] <= 0.5 * height and float(judged.max()) >= _PILE_WHOLE:
-                    fits = [(min(e.values()), float(f)) for f in np.arange(0.4, 0.76, 0.05)
-                            if (e := _pyramid_fits(judged, depth, [(f + k) * d for k in range(5)], d))]
+                    # (every start's fits at once; the best start's kept for its candidates)
+                    tried = np.arange(0.4, 0.76, 0.05).tolist()
+                    columns = [[(f + k) * d for k in range(5)] for f in tried]
+                    start_fits = _pyramid_fits_many(judged, depth, columns, d)
+                    fits = [(min(e.values()), f) for f, e in zip(tried, start_fits, strict=True) if e]
                     f = min(fits)[1] if fits else 0.5
                     places = [(f + k) * d for k in range(5)]
-                    pile = _pile_candidates(judged, depth, places, d)
+                    known_fits = start_fits[tried.index(f)] if fits else None
+                    pile = _pile_candidates(judged, depth, places, d, known_fits)
                 if pile and not count:
                     lab_l, lab_a, lab_b = _stack_colour(lab, [(float(geom.columns[col]), float(base[top]) + (
                         y if top else -y)) for y in places], best_r)
@@ -831,27 +912,57 @@ def _pyramid_fits(score: np.ndarray, depth: np.ndarray, column: list[float], d: 
     """Each stack's misfit (sum of squares) to the ring scores (see :func:`_pyramid_count`): {count:
     error}, the piles over five left out where they cannot be (their top checkers not whole, or the
     column's first whole)."""
-    step = _median_gap(column) if len(column) > 2 else d
-    if not 0.7 * d <= step <= 1.3 * d:
-        step = d
-    tol = 0.15 * step
-    errs: dict[int, float] = {}
-    # the first disc found may be the pile's lowest one, half a step beyond the column's first
-    for i, first in enumerate((column[0], column[0] - 0.5 * step)):
-        if i and first < 0.3 * d:
-            continue
-        # the best score within tol of each of the nine half-step positions (0 where none lies)
-        near = np.abs(depth[None, :] - (first + _HALF_STEPS * step)[:, None]) <= tol  # (9, D)
-        best = np.where(near, score[None, :], -np.inf).max(axis=1)
-        seen = np.where(near.any(axis=1), best, 0.0).astype(np.float64)
-        # (each count's sum of squares along its row: the same sums as one count at a time)
-        fits = ((seen[None, :] - _PYRAMID_ROWS) ** 2).sum(axis=1).tolist()
-        piles = bool(seen[0] < _PILE_BASE)  # the sixth checker lies over the first two: never whole
-        for n, err in enumerate(fits, start=1):
-            if n > 5 and (not piles or float(seen[_PYRAMID_WHOLE[n]].mean()) < _PILE_WHOLE):
+    return _pyramid_fits_many(score, depth, [column], d)[0]
+
+
+def _pyramid_fits_many(score: np.ndarray, depth: np.ndarray, columns: Sequence[list[float]],
+                       d: float) -> list[dict[int, float]]:
+    """:func:`_pyramid_fits` of each of ``columns`` on one ring ``score``: the nine half-step
+    positions of every column and start measured at once, the same values."""
+    starts: list[tuple[int, float, float]] = []  # (column, first, step) of each start tried
+    for m, column in enumerate(columns):
+        step = _median_gap(column) if len(column) > 2 else d
+        if not 0.7 * d <= step <= 1.3 * d:
+            step = d
+        # the first disc found may be the pile's lowest one, half a step beyond the column's first
+        for i, first in enumerate((column[0], column[0] - 0.5 * step)):
+            if not (i and first < 0.3 * d):
+                starts.append((m, first, step))
+    out: list[dict[int, float]] = [{} for _ in columns]
+    if not starts:
+        return out
+    firsts = np.array([f for _, f, _ in starts])
+    steps = np.array([st for _, _, st in starts])
+    # the best score within tol of each of the nine half-step positions (0 where none lies)
+    at = firsts[:, None] + _HALF_STEPS[None, :] * steps[:, None]  # (S, 9)
+    near = np.abs(depth[None, None, :] - at[:, :, None]) <= (0.15 * steps)[:, None, None]  # (S, 9, D)
+    best = np.where(near, score[None, None, :], -np.inf).max(axis=2)
+    seen = np.where(near.any(axis=2), best, 0.0).astype(np.float64)
+    # (each count's sum of squares along its row: the same sums as one count at a time)
+    fits = ((seen[:, None, :] - _PYRAMID_ROWS[None]) ** 2).sum(axis=2).tolist()  # (S, 15)
+    for (m, _, _), row, errs_s in zip(starts, seen.tolist(), fits, strict=True):
+        errs = out[m]
+        piles = row[0] < _PILE_BASE  # the sixth checker lies over the first two: never whole
+        for n, err in enumerate(errs_s, start=1):
+            if n > 5 and (not piles or _mean(row, _WHOLE_AT[n]) < _PILE_WHOLE):
                 continue  # a pile shows its top checkers whole, or it is not read as one
             errs[n] = min(errs.get(n, np.inf), err)
-    return errs
+    return out
+
+
+# (_PYRAMID_WHOLE's positions as tuples of ints, for _mean)
+_WHOLE_AT = {n: tuple(int(k) for k in at) for n, at in _PYRAMID_WHOLE.items()}
+
+
+def _mean(values: list[float], at: tuple[int, ...]) -> float:
+    """``float(np.mean(np.array(values)[list(at)]))`` for fewer than 8 places, in Python: numpy adds
+    so few elements in order from 0, then divides by their number (more: numpy's pairwise sum)."""
+    if len(at) >= 8:
+        return float(np.mean(np.array(values)[list(at)]))
+    total = 0.0
+    for k in at:
+        total += values[k]
+    return total / len(at)
 
 
 def _pyramid_count(score: np.ndarray, depth: np.ndarray, column: list[float], d: float) -> int:
@@ -867,11 +978,14 @@ def _pyramid_count(score: np.ndarray, depth: np.ndarray, column: list[float], d:
     return min(errs, key=lambda n: (errs[n], n))
 
 
-def _pile_candidates(score: np.ndarray, depth: np.ndarray, column: list[float], d: float) -> tuple[int, ...]:
+def _pile_candidates(score: np.ndarray, depth: np.ndarray, column: list[float], d: float,
+                     errs: dict[int, float] | None = None) -> tuple[int, ...]:
     """The piles over five (counts, best fit first) that fit the ring scores on ``column`` within
     ``_PILE_SLACK`` of the best fit of all counts, when a pile fits best: the layers' rings differ
-    little from one count to the next, so a pile's own evidence names a few counts, not one."""
-    errs = _pyramid_fits(score, depth, column, d)
+    little from one count to the next, so a pile's own evidence names a few counts, not one.
+    ``errs``: the column's :func:`_pyramid_fits`, when already known."""
+    if errs is None:
+        errs = _pyramid_fits(score, depth, column, d)
     if not errs:
         return ()
     best = min(errs.values())
@@ -940,8 +1054,9 @@ def _colour_run(lab: np.ndarray, centres: list[tuple[float, float]], colour: tup
     # not. The rows are summed over further bridged gaps: a tall pile's overlapping layers each show
     # a band narrower than a gap, one after another
     counted, shown = True, 0  # (the stretch from the first checker on counts from its first row)
-    for y in ys:
-        if match[y - first]:
+    matched = match.tolist()  # (the walk over Python bools and ints: numpy's scalars cost more)
+    for y in ys.tolist():
+        if matched[y - first]:
             if gap and counted:
                 counted, shown = False, 0
             shown += 1
@@ -1234,6 +1349,7 @@ def _consensus(samples: np.ndarray) -> np.ndarray:
 
 def _disc_colours(lab: np.ndarray, cx: np.ndarray, cy: np.ndarray, k: int) -> np.ndarray:
     """Median Lab colour within ``k`` pixels of each centre, float (..., 3) for centres of shape (...).
+    (The readers take it from a view's bytes, :func:`_disc_colours_words`: the same values.)
 
     The median of a 5x5 grid of samples, not the mean: a disc near the base must not take the
     frame's colour. (A sparse grid instead of a median filter over the whole image: 20x faster.)
@@ -1249,6 +1365,73 @@ def _disc_colours(lab: np.ndarray, cx: np.ndarray, cy: np.ndarray, k: int) -> np
     pixels = np.ascontiguousarray(lab).reshape(-1, 3).take(yi * w + xi, axis=0)  # (..., 25, 3)
     samples = np.ascontiguousarray(pixels.swapaxes(-1, -2))
     return np.partition(samples, 12, axis=-1)[..., 12]
+
+
+def _disc_colours_words(words: np.ndarray, cx: np.ndarray, cy: np.ndarray, k: int) -> np.ndarray:
+    """:func:`_disc_colours` of a view's Lab, from its :attr:`~vision.board.view.FieldView.lab_words`:
+    the same float32 (..., 3) values (the median of 25 whole numbers is one of them).
+
+    Each centre's 25 samples are gathered as whole pixels, a word each, into 25 planes of the
+    centres (sample first); their middle is taken by ``_MEDIAN_25``, element-wise minima and
+    maxima over the planes' bytes: all three channels at once, each operation over every centre
+    (a partition works centre by centre, channel by channel)."""
+    h, w = words.shape
+    off = np.linspace(-k, k, 5)
+    ox, oy = np.meshgrid(off, off)
+    cx, cy = np.asarray(cx), np.asarray(cy)
+    nd = max(cx.ndim, cy.ndim)
+    cx, cy = cx.reshape((1,) * (nd - cx.ndim) + cx.shape), cy.reshape((1,) * (nd - cy.ndim) + cy.shape)
+    at = (25,) + (1,) * nd
+    xi = np.clip(np.rint(cx[None] + ox.reshape(at)), 0, w - 1).astype(np.intp)
+    yi = np.clip(np.rint(cy[None] + oy.reshape(at)), 0, h - 1).astype(np.intp)
+    flat = yi * w + xi  # (25, ...)
+    # (every index lies in the view: "wrap" takes the same pixels, faster than the checked default)
+    planes = list(words.ravel().take(flat, mode="wrap").view(np.uint8).reshape(*flat.shape, 4))
+    for i, j, low, high in _MEDIAN_25:
+        a, b = planes[i], planes[j]
+        if low:
+            planes[i] = np.minimum(a, b)
+        if high:
+            planes[j] = np.maximum(a, b)
+    return planes[12][..., :3].astype(np.float32)
+
+
+def _odd_even_merge_sort(n: int) -> list[tuple[int, int]]:
+    """Batcher's odd-even merge sort of ``n`` (a power of two) wires: its comparators ``(i, j)``,
+    ``i < j``, in order, each leaving the lesser on ``i`` (Knuth, TAOCP 5.3.4)."""
+    out = []
+    p = 1
+    while p < n:
+        k = p
+        while k >= 1:
+            for j in range(k % p, n - k, 2 * k):
+                for i in range(min(k, n - j - k)):
+                    if (i + j) // (2 * p) == (i + j + k) // (2 * p):
+                        out.append((i + j, i + j + k))
+            k //= 2
+        p *= 2
+    return out
+
+
+def _median_network(n: int) -> tuple[tuple[int, int, bool, bool], ...]:
+    """A network of minima and maxima that leaves the median of ``n`` (odd, at most 32) values on
+    wire ``n // 2``: ``(i, j, low, high)``, the minimum to take onto ``i`` where ``low``, the maximum
+    onto ``j`` where ``high``. Batcher's sort of 32 wires, those past ``n`` held at +inf (their
+    comparators change nothing: dropped), then only the operations the median depends on kept,
+    walking back from it (for 25: 202 of 2 x 191)."""
+    net = [(i, j) for i, j in _odd_even_merge_sort(32) if j < n]
+    need = {n // 2}
+    kept = []
+    for i, j in reversed(net):
+        low, high = i in need, j in need
+        if low or high:
+            kept.append((i, j, low, high))
+            need |= {i, j}
+    return tuple(kept[::-1])
+
+
+# (checked on every 0-1 input, which proves it for every input: tests/vision/checkers/test_stacks_median.py)
+_MEDIAN_25 = _median_network(25)
 
 
 def _stack_colour(lab: np.ndarray, centres: list[tuple[float, float]], r: float) -> tuple[float, ...]:
@@ -1330,7 +1513,7 @@ def find_bar_checkers(rectified: np.ndarray | FieldView, geom: BoardGeometry, ra
     k = max(1, int(round(0.5 * radius)))
     xb = int(round(np.clip(x_mid, 0, width - 1)))
     bar_colour = median(lab[:, max(0, xb - 1) : xb + 2].reshape(-1, 3), 0)
-    inside = _disc_colours(lab, best_x, ys, k)
+    inside = _disc_colours_words(view.lab_words, best_x, ys, k)
     differs = channel_norm(inside - bar_colour) > _BARE_DELTA
     # a checker of the bar's own colour (black on a tournament board's black bar) shows only its rim
     # and shading: judged on the weaker-edge ring, which must then be near complete (the bar's straight

@@ -6,10 +6,11 @@ import dataclasses
 
 import cv2
 import numpy as np
+import pytest
 
 from tests.vision.checkers.test_stacks import _board, _geometry
 from vision.board.exposure import normalise_exposure
-from vision.board.view import FieldView
+from vision.board.view import FieldView, colour_gradient
 from vision.checkers.occlusion import foreign_mask
 from vision.checkers.stacks import count_stacks, find_bar_checkers, ring_scores
 from vision.reading import DARK, LIGHT
@@ -110,3 +111,19 @@ def test_colour_gradient_keeps_its_results_past_the_next_call() -> None:
     again = colour_gradient(first)
     assert gx.tobytes() == again[0].tobytes() and gy.tobytes() == again[1].tobytes()
     assert np.shares_memory(again[0], gx) is False and np.shares_memory(again[1], gy) is False
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_gradient_from_the_labs_bytes_is_the_floats_bit_for_bit(seed: int) -> None:
+    """The view's gradient, its Sobel taken on the Lab bytes, equals the gradient of the float Lab
+    in every bit (signs of zero included: a zero's sign turns the gradient's angle)."""
+    rng = np.random.default_rng(seed)
+    img = _board({(3, True): (LIGHT, 2), (8, False): (DARK, 4)})
+    if seed:
+        img = rng.integers(0, 256, img.shape, np.uint8)
+    img[:40] = img[0, 0]  # (flat rows: zero gradients)
+    geom = _geometry()
+    view = FieldView(img, geom)
+    assert np.array_equal(view.lab, view.lab_bytes.astype(np.float32))
+    for got, want in zip(view.gradients, colour_gradient(view.lab), strict=True):
+        assert np.array_equal(got.view(np.uint32), want.view(np.uint32))

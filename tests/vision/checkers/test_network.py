@@ -49,6 +49,19 @@ def test_strips_follow_the_points_base_first() -> None:
     assert bright[2, -10:].mean() < bright[2, :4].mean()  # far from the base: the plain field
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_some_points_strips_are_those_of_all(seed: int) -> None:
+    """The strips of a few points (refine's unsure ones) are the very values of all 24's."""
+    rng = np.random.default_rng(seed)
+    field = rng.integers(0, 255, (H, W, 3), np.uint8)
+    field[:, : W // 2] //= 3  # (a darker half: the field's mean and spread are the whole field's)
+    view = FieldView(field, _geometry())
+    every = point_strips(view, _geometry())
+    for points in ([5], [0, 11, 12, 23], list(rng.permutation(24)[:7]), list(range(24))):
+        assert np.array_equal(point_strips(view, _geometry(), points), every[points])
+    assert point_strips(view, _geometry(), []).shape == (0, 3, STRIP_H, STRIP_W)
+
+
 def test_strips_stop_at_the_middle() -> None:
     """Past the field's middle the other row's point lies: a strip is blank (0) there."""
     noise = np.random.default_rng(0).integers(0, 255, (H, W, 3), np.uint8)
