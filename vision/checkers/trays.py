@@ -441,6 +441,26 @@ def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray, x_range: tuple[floa
     return kept
 
 
+def _near_known(band: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """bool (H, w), True where a band of Lab float32 (H, w, 3) lies within ``_COLOUR_ONE`` of a
+    checker colour (``known``, float32 (K, 3)), lightness at half weight. Channel by channel in
+    planes of their own, into buffers made once (numpy runs an axis of three slowly): the float32
+    operations of the weighted difference's squared norm, in its order, so the same values."""
+    weighted = [np.multiply(band[:, :, i], _LAB_WEIGHT[i]) for i in range(3)]
+    sq = [np.empty_like(weighted[0]) for _ in range(3)]
+    total = np.empty_like(weighted[0])
+    near = np.zeros(total.shape, bool)
+    hit = np.empty(total.shape, bool)
+    for c in known * _LAB_WEIGHT:
+        for i in range(3):
+            np.subtract(weighted[i], c[i], out=sq[i])
+            np.multiply(sq[i], sq[i], out=sq[i])
+        np.add(sq[0], sq[1], out=total)
+        np.add(total, sq[2], out=total)
+        near |= np.less(total, _COLOUR_ONE * _COLOUR_ONE, out=hit)
+    return near
+
+
 def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray, x_range: tuple[float, float],
                 strip: TrayStrip | None = None) -> list[tuple[float, float, float, np.ndarray]]:
     """Flat discs of radius ``r`` in a strip: (x, y, ring score, Lab colour), strip px. Rings are
@@ -456,15 +476,7 @@ def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray, x_range: tuple[flo
     x0, x1 = int(x_range[0] / 2), int(x_range[1] / 2)
     # checker-coloured pixels, only in the columns a centre may lie in (and the erosion's margin)
     a, b = max(0, x0 - k), min(small.shape[1], x1 + k)
-    # (each pixel's channels in a row of their own: numpy runs an axis of three slowly)
-    n = b - a
-    band = np.ascontiguousarray(small[:, a:b]).reshape(-1, 3 * n) * np.tile(_LAB_WEIGHT, n)
-    near = np.zeros((band.shape[0], n), bool)
-    for c in known:
-        diff = band - np.tile(c * _LAB_WEIGHT, n)
-        diff *= diff
-        sq = diff.reshape(-1, n, 3)
-        near |= sq[:, :, 0] + sq[:, :, 1] + sq[:, :, 2] < _COLOUR_ONE * _COLOUR_ONE
+    near = _near_known(small[:, a:b], known)
     middle = cv2.erode(near.view(np.uint8), np.ones((k, k), np.uint8))
     # (the centres tried lie on every other row and column: in the same order as the whole mask's)
     ys, xs = np.nonzero(middle[::2, x0 - a : x1 - a : 2])

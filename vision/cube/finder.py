@@ -126,12 +126,14 @@ def _squares(unlike: np.ndarray, side: float, x0: int, pad: int,
     cv2.drawContours(mask, contours, -1, 255, cv2.FILLED)
     k = max(3, int(0.15 * side) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    n, labels, stats, cents = _components(mask)
+    _, labels, stats, cents = _components(mask)
     found = []
-    for i in range(1, n):
-        area = float(stats[i, cv2.CC_STAT_AREA])
-        if not 0.45 * side * side <= area <= 1.8 * side * side:
-            continue
+    # (the size test at once: most components are specks or the tray's lining)
+    areas = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    sized = (areas >= 0.45 * side * side) & (areas <= 1.8 * side * side)
+    sized[0] = False  # (the background)
+    for i in np.flatnonzero(sized).tolist():
+        area = float(areas[i])
         (_, _), (rw, rh), ang = cv2.minAreaRect(_outline(labels, stats, i))
         if rw <= 0 or rh <= 0 or not 0.7 < rw / rh < 1.43:
             continue
