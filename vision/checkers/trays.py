@@ -265,28 +265,37 @@ def _one_pitch(ys: np.ndarray, profile: np.ndarray, d: float) -> tuple[np.ndarra
     # from lag 0 across the shortest lags: prefer its highest interior local maximum
     inner = [i for i in range(1, len(ac) - 1) if ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1]]
     k = max(inner, key=ac.__getitem__) if inner else ac.index(max(ac))
+    # (the spacings in Python floats: a run has a dozen, fewer than numpy's calls cost)
+    rows = ys.tolist()
+    gaps = [float(b - a) for a, b in zip(rows[:-1], rows[1:], strict=True)]
     if energy > 0 and ac[k] / energy >= _REPEAT:
         pitch = float(lo + k)
         # refined by the spacings near it (the lag is whole pixels; the slabs' pitch is not)
-        gaps = np.diff(ys).astype(np.float64)
-        near = gaps[np.abs(gaps - pitch) <= _PITCH_TOL * pitch]
-        if len(near) >= 2 and lo <= float(np.median(near)) <= hi:
-            pitch = float(np.median(near))
+        near = [g for g in gaps if abs(g - pitch) <= _PITCH_TOL * pitch]
+        if len(near) >= 2 and lo <= (m := _list_median(near)) <= hi:
+            pitch = m
     else:
         # a short row among other edges (the tray's end, the frame) does not make the whole run
         # repeat: then the spacing that recurs, when at least two spacings agree on it
-        gaps = np.diff(ys).astype(np.float64)
-        gaps = gaps[(gaps >= lo) & (gaps <= hi)]
-        agree = [int((np.abs(gaps - g) <= _PITCH_TOL * g).sum()) for g in gaps]
+        gaps = [g for g in gaps if lo <= g <= hi]
+        agree = [sum(abs(x - g) <= _PITCH_TOL * g for x in gaps) for g in gaps]
         if not agree or max(agree) < 2:
             return ys, 0.0
-        g = gaps[int(np.argmax(agree))]
-        pitch = float(np.median(gaps[np.abs(gaps - g) <= _PITCH_TOL * g]))
-    out = [int(ys[0])]
-    for y in ys[1:]:
+        g = gaps[agree.index(max(agree))]
+        pitch = _list_median([x for x in gaps if abs(x - g) <= _PITCH_TOL * g])
+    out = [rows[0]]
+    for y in rows[1:]:
         if y - out[-1] >= 0.6 * pitch:
-            out.append(int(y))
+            out.append(y)
     return np.array(out, np.intp), pitch
+
+
+def _list_median(values: list[float]) -> float:
+    """``float(np.median(values))`` of a short non-empty list of floats without NaNs: the middle
+    value, or the two middle ones' sum halved (as np.median's mean of them)."""
+    v = sorted(values)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
 def _count_run(gaps: np.ndarray, pitch: float) -> int | None:
@@ -294,12 +303,13 @@ def _count_run(gaps: np.ndarray, pitch: float) -> int | None:
     pitches (at least _REGULAR of them one, the rest two: a groove lost in glare)."""
     if len(gaps) == 0 or pitch <= 0:
         return None
-    units = gaps / pitch
-    one = np.abs(units - 1) <= _PITCH_TOL
-    two = np.abs(units - 2) <= 2 * _PITCH_TOL
-    if not np.all(one | two) or float(one.mean()) < _REGULAR:
+    # (in Python floats, as numpy's: a run has a dozen spacings)
+    units = [g / pitch for g in np.asarray(gaps, np.float64).tolist()]
+    one = [abs(u - 1) <= _PITCH_TOL for u in units]
+    two = [abs(u - 2) <= 2 * _PITCH_TOL and not o for u, o in zip(units, one, strict=True)]
+    if not all(o or t for o, t in zip(one, two, strict=True)) or sum(one) / len(one) < _REGULAR:
         return None
-    return int(one.sum() + 2 * (two & ~one).sum())
+    return sum(one) + 2 * sum(two)
 
 
 def _comb_count(ys: np.ndarray, pitch: float) -> int | None:
