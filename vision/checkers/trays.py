@@ -496,6 +496,10 @@ def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray, x_range: tuple[flo
     cx, cy = px.astype(np.float64), py.astype(np.float64)
     gx, gy = colour_gradient(small) if strip is None else strip.grads
     score = ring_scores_at_pixels(gx, gy, px, py, rs)
+    if not (score >= _FLAT_RING).any():
+        # no ring is whole enough for a first disc, and a row grows only beside one (the passes
+        # below would find none: spared their sort)
+        return []
     out: list[tuple[float, float, float, np.ndarray]] = []
 
     # (a candidate's colour and its surround are measured once: the growing passes below ask again)
