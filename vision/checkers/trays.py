@@ -265,28 +265,37 @@ def _one_pitch(ys: np.ndarray, profile: np.ndarray, d: float) -> tuple[np.ndarra
     # from lag 0 across the shortest lags: prefer its highest interior local maximum
     inner = [i for i in range(1, len(ac) - 1) if ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1]]
     k = max(inner, key=ac.__getitem__) if inner else ac.index(max(ac))
+    # (the spacings in Python floats: a run has a dozen, fewer than numpy's calls cost)
+    rows = ys.tolist()
+    gaps = [float(b - a) for a, b in zip(rows[:-1], rows[1:], strict=True)]
     if energy > 0 and ac[k] / energy >= _REPEAT:
         pitch = float(lo + k)
         # refined by the spacings near it (the lag is whole pixels; the slabs' pitch is not)
-        gaps = np.diff(ys).astype(np.float64)
-        near = gaps[np.abs(gaps - pitch) <= _PITCH_TOL * pitch]
-        if len(near) >= 2 and lo <= float(np.median(near)) <= hi:
-            pitch = float(np.median(near))
+        near = [g for g in gaps if abs(g - pitch) <= _PITCH_TOL * pitch]
+        if len(near) >= 2 and lo <= (m := _list_median(near)) <= hi:
+            pitch = m
     else:
         # a short row among other edges (the tray's end, the frame) does not make the whole run
         # repeat: then the spacing that recurs, when at least two spacings agree on it
-        gaps = np.diff(ys).astype(np.float64)
-        gaps = gaps[(gaps >= lo) & (gaps <= hi)]
-        agree = [int((np.abs(gaps - g) <= _PITCH_TOL * g).sum()) for g in gaps]
+        gaps = [g for g in gaps if lo <= g <= hi]
+        agree = [sum(abs(x - g) <= _PITCH_TOL * g for x in gaps) for g in gaps]
         if not agree or max(agree) < 2:
             return ys, 0.0
-        g = gaps[int(np.argmax(agree))]
-        pitch = float(np.median(gaps[np.abs(gaps - g) <= _PITCH_TOL * g]))
-    out = [int(ys[0])]
-    for y in ys[1:]:
+        g = gaps[agree.index(max(agree))]
+        pitch = _list_median([x for x in gaps if abs(x - g) <= _PITCH_TOL * g])
+    out = [rows[0]]
+    for y in rows[1:]:
         if y - out[-1] >= 0.6 * pitch:
-            out.append(int(y))
+            out.append(y)
     return np.array(out, np.intp), pitch
+
+
+def _list_median(values: list[float]) -> float:
+    """``float(np.median(values))`` of a short non-empty list of floats without NaNs: the middle
+    value, or the two middle ones' sum halved (as np.median's mean of them)."""
+    v = sorted(values)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
 def _count_run(gaps: np.ndarray, pitch: float) -> int | None:
@@ -294,12 +303,13 @@ def _count_run(gaps: np.ndarray, pitch: float) -> int | None:
     pitches (at least _REGULAR of them one, the rest two: a groove lost in glare)."""
     if len(gaps) == 0 or pitch <= 0:
         return None
-    units = gaps / pitch
-    one = np.abs(units - 1) <= _PITCH_TOL
-    two = np.abs(units - 2) <= 2 * _PITCH_TOL
-    if not np.all(one | two) or float(one.mean()) < _REGULAR:
+    # (in Python floats, as numpy's: a run has a dozen spacings)
+    units = [g / pitch for g in np.asarray(gaps, np.float64).tolist()]
+    one = [abs(u - 1) <= _PITCH_TOL for u in units]
+    two = [abs(u - 2) <= 2 * _PITCH_TOL and not o for u, o in zip(units, one, strict=True)]
+    if not all(o or t for o, t in zip(one, two, strict=True)) or sum(one) / len(one) < _REGULAR:
         return None
-    return int(one.sum() + 2 * (two & ~one).sum())
+    return sum(one) + 2 * sum(two)
 
 
 def _comb_count(ys: np.ndarray, pitch: float) -> int | None:
@@ -441,6 +451,26 @@ def _edge_rows(lab: np.ndarray, d: float, known: np.ndarray, x_range: tuple[floa
     return kept
 
 
+def _near_known(band: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """bool (H, w), True where a band of Lab float32 (H, w, 3) lies within ``_COLOUR_ONE`` of a
+    checker colour (``known``, float32 (K, 3)), lightness at half weight. Channel by channel in
+    planes of their own, into buffers made once (numpy runs an axis of three slowly): the float32
+    operations of the weighted difference's squared norm, in its order, so the same values."""
+    weighted = [np.multiply(band[:, :, i], _LAB_WEIGHT[i]) for i in range(3)]
+    sq = [np.empty_like(weighted[0]) for _ in range(3)]
+    total = np.empty_like(weighted[0])
+    near = np.zeros(total.shape, bool)
+    hit = np.empty(total.shape, bool)
+    for c in known * _LAB_WEIGHT:
+        for i in range(3):
+            np.subtract(weighted[i], c[i], out=sq[i])
+            np.multiply(sq[i], sq[i], out=sq[i])
+        np.add(sq[0], sq[1], out=total)
+        np.add(total, sq[2], out=total)
+        near |= np.less(total, _COLOUR_ONE * _COLOUR_ONE, out=hit)
+    return near
+
+
 def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray, x_range: tuple[float, float],
                 strip: TrayStrip | None = None) -> list[tuple[float, float, float, np.ndarray]]:
     """Flat discs of radius ``r`` in a strip: (x, y, ring score, Lab colour), strip px. Rings are
@@ -456,15 +486,7 @@ def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray, x_range: tuple[flo
     x0, x1 = int(x_range[0] / 2), int(x_range[1] / 2)
     # checker-coloured pixels, only in the columns a centre may lie in (and the erosion's margin)
     a, b = max(0, x0 - k), min(small.shape[1], x1 + k)
-    # (each pixel's channels in a row of their own: numpy runs an axis of three slowly)
-    n = b - a
-    band = np.ascontiguousarray(small[:, a:b]).reshape(-1, 3 * n) * np.tile(_LAB_WEIGHT, n)
-    near = np.zeros((band.shape[0], n), bool)
-    for c in known:
-        diff = band - np.tile(c * _LAB_WEIGHT, n)
-        diff *= diff
-        sq = diff.reshape(-1, n, 3)
-        near |= sq[:, :, 0] + sq[:, :, 1] + sq[:, :, 2] < _COLOUR_ONE * _COLOUR_ONE
+    near = _near_known(small[:, a:b], known)
     middle = cv2.erode(near.view(np.uint8), np.ones((k, k), np.uint8))
     # (the centres tried lie on every other row and column: in the same order as the whole mask's)
     ys, xs = np.nonzero(middle[::2, x0 - a : x1 - a : 2])
@@ -474,6 +496,10 @@ def _flat_discs(lab: np.ndarray, r: float, known: np.ndarray, x_range: tuple[flo
     cx, cy = px.astype(np.float64), py.astype(np.float64)
     gx, gy = colour_gradient(small) if strip is None else strip.grads
     score = ring_scores_at_pixels(gx, gy, px, py, rs)
+    if not (score >= _FLAT_RING).any():
+        # no ring is whole enough for a first disc, and a row grows only beside one (the passes
+        # below would find none: spared their sort)
+        return []
     out: list[tuple[float, float, float, np.ndarray]] = []
 
     # (a candidate's colour and its surround are measured once: the growing passes below ask again)

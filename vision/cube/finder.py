@@ -105,15 +105,20 @@ def _outline(labels: np.ndarray, stats: np.ndarray, i: int) -> np.ndarray:
     x, y. ``cv2.minAreaRect`` of them is that of all its pixels: every corner of their convex hull is
     the first or last of its row (and so is each row's and column's extreme the hull starts from),
     and in raster order they keep the order the hull's output is rotated by."""
-    bx, by, bw, bh = (int(v) for v in stats[i, :4])
+    bx, by, bw, bh = stats[i, :4].tolist()
     inside = labels[by : by + bh, bx : bx + bw] == i
-    first = inside.argmax(axis=1)
-    last = bw - 1 - inside[:, ::-1].argmax(axis=1)
-    xs = np.column_stack([first, last]).ravel() + bx
-    ys = np.repeat(np.arange(by, by + bh), 2)
-    keep = np.ones(len(xs), bool)
-    keep[1::2] = last != first  # (a row of one pixel gives it once, as all its pixels do)
-    return np.column_stack([xs[keep], ys[keep]]).astype(np.float32)
+    # (each row's two points written in place: x, y of the first, then of the last)
+    pts = np.empty((bh, 2, 2), np.float32)
+    pts[:, 0, 0] = inside.argmax(axis=1)
+    pts[:, 1, 0] = bw - 1 - inside[:, ::-1].argmax(axis=1)
+    pts[:, :, 0] += bx
+    pts[:, :, 1] = np.arange(by, by + bh, dtype=np.float32)[:, None]
+    one = pts[:, 0, 0] == pts[:, 1, 0]  # (a row of one pixel gives it once, as all its pixels do)
+    if one.any():
+        keep = np.ones((bh, 2), bool)
+        keep[:, 1] = ~one
+        return pts[keep]
+    return pts.reshape(-1, 2)
 
 
 def _squares(unlike: np.ndarray, side: float, x0: int, pad: int,
@@ -126,12 +131,14 @@ def _squares(unlike: np.ndarray, side: float, x0: int, pad: int,
     cv2.drawContours(mask, contours, -1, 255, cv2.FILLED)
     k = max(3, int(0.15 * side) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    n, labels, stats, cents = _components(mask)
+    _, labels, stats, cents = _components(mask)
     found = []
-    for i in range(1, n):
-        area = float(stats[i, cv2.CC_STAT_AREA])
-        if not 0.45 * side * side <= area <= 1.8 * side * side:
-            continue
+    # (the size test at once: most components are specks or the tray's lining)
+    areas = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    sized = (areas >= 0.45 * side * side) & (areas <= 1.8 * side * side)
+    sized[0] = False  # (the background)
+    for i in np.flatnonzero(sized).tolist():
+        area = float(areas[i])
         (_, _), (rw, rh), ang = cv2.minAreaRect(_outline(labels, stats, i))
         if rw <= 0 or rh <= 0 or not 0.7 < rw / rh < 1.43:
             continue
@@ -157,8 +164,7 @@ def _figures(mask: np.ndarray, side: float, x0: int, pad: int,
     n, labels, stats, _ = _components(joined)
     h, w = mask.shape
     found = []
-    for i in range(1, n):
-        bx, by, bw, bh = (int(v) for v in stats[i, :4])
+    for i, (bx, by, bw, bh, _) in enumerate(stats.tolist()[1:n], start=1):
         big = max(bw, bh) - k
         if not 0.2 * side <= big <= 0.8 * side or min(bw, bh) - k < 0.12 * side:
             continue

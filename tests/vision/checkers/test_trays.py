@@ -280,3 +280,38 @@ def test_horizontal_edges_are_the_summed_channel_sobels(seed: int) -> None:
     got = _horizontal_edges(lab)
     assert want.any()
     assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_checker_colour_mask_is_the_weighted_distance(seed: int) -> None:
+    """The plane-by-plane mask is the weighted Lab distance's test made on whole pixels, bit for bit."""
+    from vision.checkers.trays import _COLOUR_ONE, _LAB_WEIGHT, _near_known
+
+    rng = np.random.default_rng(seed)
+    lab = cv2.resize(rng.uniform(0, 255, (40, 30, 3)).astype(np.float32), (61, 90))
+    band = lab[:, 5:50]
+    picked = band[rng.integers(0, 90, 3), rng.integers(0, 45, 3)]
+    known = picked + rng.normal(0, 15, (3, 3)).astype(np.float32)
+    diff = (band[:, :, None, :] * _LAB_WEIGHT - known * _LAB_WEIGHT) ** 2
+    want = (diff[..., 0] + diff[..., 1] + diff[..., 2] < _COLOUR_ONE * _COLOUR_ONE).any(axis=2)
+    got = _near_known(band, known)
+    assert got.dtype == bool and np.array_equal(got, want) and 0 < got.sum() < got.size
+
+
+def test_list_median_and_run_count_are_numpys() -> None:
+    """The Python-number median and slab count give numpy's values."""
+    from vision.checkers.trays import _PITCH_TOL, _REGULAR, _count_run, _list_median
+
+    rng = np.random.default_rng(3)
+    for n in range(1, 12):
+        v = rng.integers(3, 30, n).astype(np.float64) + rng.choice([0.0, 0.5], n)
+        assert _list_median(v.tolist()) == float(np.median(v))
+    for _ in range(300):
+        pitch = float(rng.uniform(4, 12))
+        gaps = pitch * rng.choice([0.7, 0.9, 1.0, 1.1, 1.6, 2.0, 2.3], int(rng.integers(1, 9)))
+        units = gaps / pitch
+        one = np.abs(units - 1) <= _PITCH_TOL
+        two = np.abs(units - 2) <= 2 * _PITCH_TOL
+        count = int(one.sum() + 2 * (two & ~one).sum())
+        want = None if not np.all(one | two) or one.mean() < _REGULAR else count
+        assert _count_run(gaps, pitch) == want
