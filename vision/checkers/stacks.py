@@ -314,6 +314,16 @@ def _angles_spread(shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     return out[0], out[1]
 
 
+def _base_reach(depth: np.ndarray, r: float) -> np.ndarray:
+    """The most of its ring (scored as :func:`ring_scores` scores a cut one: the hidden part at half
+    credit) a disc ``depth`` (float (D,)) from its point's base shows on the field: the rim beyond
+    the base line lies on the frame, wherever the view's edge was found (a pixel or two either side)."""
+    _, sa = _ring_angles()
+    hidden = (r * sa[None, :] > depth[:, None]).sum(axis=1)
+    shown = _RING_N - hidden
+    return np.where(shown >= 0.6 * _RING_N, shown / (shown + 0.5 * hidden), 0.0)
+
+
 # (a uint64 whose every byte is 1: multiplied by a word of small byte counts, its top byte is their sum)
 _BYTE_ONES = np.uint64(0x0101010101010101)
 
@@ -677,8 +687,10 @@ def count_stacks_kept(
         judged_all = np.where(differs_all, score, weak)
         usable_all = np.where(judged_all >= need_all, judged_all, 0.0)
         # the same judgement on the rim the view shows: a disc of its point's colour cut by the
-        # view's top or bottom edge (``reach`` < 1) can show no more of its ring than ``reach``
-        shown_all = np.where(judged_all >= np.where(differs_all, need_all, _RING_STRONG * reach),
+        # view's top or bottom edge (``reach`` < 1) can show no more of its ring than ``reach``,
+        # nor more than the field shows inside its base line (the view may end a pixel or two past it)
+        cut_reach = np.minimum(reach, _base_reach(depth, best_r))
+        shown_all = np.where(judged_all >= np.where(differs_all, need_all, _RING_STRONG * cut_reach),
                              judged_all, 0.0)
         # a stack's discs stay in its own half: beyond the middle they are the other row's
         limit = abs(0.5 * height - base[top]) - 0.3 * d

@@ -9,9 +9,11 @@ import pytest
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import colour_gradient
 from vision.checkers.stacks import (
+    _RING_N,
     _SHIFT_STEP,
     _SQUARE_BETTER,
     StackReading,
+    _base_reach,
     _between_shifts,
     _chain,
     _colour_run,
@@ -447,3 +449,15 @@ def test_a_disc_between_two_candidate_centres_is_placed_between_them() -> None:
     assert x[0] == pytest.approx(100.0 + 0.5 * _SHIFT_STEP)
     assert x[1] == pytest.approx(100.0)
     assert x[2] == pytest.approx(100.0 + 2 * _SHIFT_STEP)
+
+
+def test_base_reach_is_the_share_of_the_ring_inside_the_base_line() -> None:
+    """A disc clear of the base shows its whole ring; one whose rim crosses the base line shows the
+    part inside it (the rest at half credit); one centred on the line shows too little to score."""
+    r = 14.0
+    reach = _base_reach(np.array([2 * r, r, 0.5 * r, 0.0]), r)
+    assert reach[0] == reach[1] == 1.0  # (a disc resting on the base touches it, no more)
+    hidden = 7  # the samples from 45 to 135 degrees lie beyond a line half a radius from the centre
+    assert reach[2] == pytest.approx((_RING_N - hidden) / (_RING_N - 0.5 * hidden))
+    assert reach[3] == 0.0
+    assert np.all(np.diff(_base_reach(np.linspace(0.0, 2 * r, 29), r)) >= 0)
