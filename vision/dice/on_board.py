@@ -582,19 +582,22 @@ def _keep(shape: tuple[int, int], discs: list[tuple[float, float, float]],
     rims and shadows make blobs), out of the gaps where two
     checkers meet (within 1.4 radii of both) and off the cube (x, y, half-diagonal). A die lying on
     a checker is not read (the station then sees no whole roll and asks). ``slot``: the planes
-    drawn on are this slot's scratch arrays (a view of one size frame after frame: the gate's, the
-    whole view's), else fresh ones (a box, of a size of its own)."""
+    drawn on, and the mask returned, are this slot's scratch arrays (a view of one size frame after
+    frame: the gate's, the whole view's; the mask is valid until the slot's next call), else fresh
+    ones (a box, of a size of its own)."""
     h, w = shape
+    # one plane: the count of 1.4-radius discs over each pixel, then _MASKED wherever a disc's rim
+    # or the cube lies (a pixel is kept where the plane is below _MASKED: no rim, fewer than two)
     if slot is None:
-        block, near = np.zeros(shape, np.uint8), np.zeros(shape, np.uint8)
+        plane, out = np.zeros(shape, np.uint8), np.empty(shape, bool)
     else:
-        block = scratch(f"board_dice.keep.{slot}.block", shape, np.uint8)
-        near = scratch(f"board_dice.keep.{slot}.near", shape, np.uint8)
-        block.fill(0)
-        near.fill(0)
+        plane = scratch(f"board_dice.keep.{slot}.plane", shape, np.uint8)
+        out = scratch(f"board_dice.keep.{slot}.out", shape, np.bool_)
+        plane.fill(0)
+    centres = []
     for x, y, r in discs:
         c = (int(round(x)), int(round(y)))
-        cv2.circle(block, c, int(round(_RIM * r)), 1, -1)
+        centres.append((c, int(round(_RIM * r))))
         # the disc of 1.4 radii added in its own box only (a disc of whole centre and radius is the
         # same pixels wherever it lies, cut where the plane ends: one stamp a radius)
         rr = int(round(1.4 * r))
@@ -602,15 +605,18 @@ def _keep(shape: tuple[int, int], discs: list[tuple[float, float, float]],
         if x0 >= x1 or y0 >= y1:
             continue
         sx, sy = x0 - (c[0] - rr), y0 - (c[1] - rr)
-        near[y0:y1, x0:x1] += _stamp(rr)[sy : sy + (y1 - y0), sx : sx + (x1 - x0)]
+        plane[y0:y1, x0:x1] += _stamp(rr)[sy : sy + (y1 - y0), sx : sx + (x1 - x0)]
+    # (the rims after every count: a rim's pixels stay masked whatever discs overlap them)
+    for c, rim in centres:
+        cv2.circle(plane, c, rim, _MASKED, -1)
     if cube is not None:
-        cv2.circle(block, (int(round(cube[0])), int(round(cube[1]))), int(np.ceil(cube[2])), 1, -1)
-    out = np.equal(block, 0)
-    out &= near < 2
-    return out
+        cv2.circle(plane, (int(round(cube[0])), int(round(cube[1]))), int(np.ceil(cube[2])), _MASKED, -1)
+    return np.less(plane, _MASKED, out=out)
 
 
 _STAMPS: dict[int, np.ndarray] = {}
+# (_keep's plane value of a masked pixel: two discs' count)
+_MASKED = 2
 
 
 def _stamp(rr: int) -> np.ndarray:
