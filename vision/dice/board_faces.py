@@ -147,15 +147,16 @@ def _face_rows(px: np.ndarray, py: np.ndarray, pc: np.ndarray, near: tuple[np.nd
     # equally near ones)
     partner = np.full((n_c, k_max), -1, np.intp)
     every = np.arange(n_c)
+    unpaired = valid & ~used  # (the pips no pairing has used yet, kept as the pairs are made)
     for k in range(k_max):
         # (only the centres whose pip k is free: each row's pairing is its own)
-        act = np.flatnonzero(valid[:, k] & ~used[:, k])
+        act = np.flatnonzero(unpaired[:, k])
         if not act.size:
             continue
         xa, ya = x[act], y[act]
         mx, my = 2 * cxy[act, 0] - xa[:, k], 2 * cxy[act, 1] - ya[:, k]
         d = (xa - mx[:, None]) ** 2 + (ya - my[:, None]) ** 2
-        free = valid[act] & ~used[act] & (d <= tol2[act])
+        free = unpaired[act] & (d <= tol2[act])
         free[:, k] = False
         found = free.any(axis=1)
         if not found.any():
@@ -164,6 +165,8 @@ def _face_rows(px: np.ndarray, py: np.ndarray, pc: np.ndarray, near: tuple[np.nd
         r = act[found]
         used[r, k] = True
         used[r, best] = True
+        unpaired[r, k] = False
+        unpaired[r, best] = False
         partner[r, k] = best
     firsts = partner >= 0
     n_pairs = firsts.sum(axis=1)

@@ -531,33 +531,49 @@ def _body(lab: np.ndarray, face: Face, pips: list[Pip], sigma: float,
         # (the core's extreme: a pip's centre is its darkest or lightest spot)
         ext = float(core.min()) if p.dark else float(core.max())
         depths.append(abs(ext - float(med[0])))
-    isolation = 1.0
-    for i, dep in zip(face.members, depths, strict=True):
-        p = pips[i]
-        rho = _ISOLATION_RING * max(sigma, p.sigma)
-        rx, ry = p.x + rho * _COS12, p.y + rho * _SIN12
-        # the face's other pips are no stroke: ring samples on their own pixels (as the body
-        # leaves them out) are not judged -- a six's close pips reach into each other's rings
-        free = np.ones(_COS12.size, bool)
-        for j in face.members:
-            if j != i:
-                q = pips[j]
-                clear = min(_PIP_CLEAR * max(sigma, q.sigma), _PIP_CLEAR_EDGE * face.edge)
-                free &= (rx - q.x) ** 2 + (ry - q.y) ** 2 > clear * clear
-        if not free.any():
-            continue
-        xs = np.clip(np.rint(rx[free]), 0, w - 1).astype(np.intp)
-        ys = np.clip(np.rint(ry[free]), 0, h - 1).astype(np.intp)
-        ring_l = lab[ys, xs, 0].astype(np.float32)
-        isolation = min(isolation, float(np.mean(np.abs(ring_l - med[0]) < 0.5 * dep)))
-    ring = []
-    for rr in (0.75 * face.edge, 0.9 * face.edge):
-        xs = np.clip(np.rint(cx + rr * _COS24), 0, w - 1).astype(np.intp)
-        ys = np.clip(np.rint(cy + rr * _SIN24), 0, h - 1).astype(np.intp)
-        ring.append(lab[ys, xs].astype(np.float32))
-    apart = float(np.mean(channel_norm(np.concatenate(ring) - med) > _APART))
+    isolation = _isolation(lab, face, pips, sigma, float(med[0]), depths)
+    # (the two rings just outside the die, 0.75 and 0.9 edges out, sampled in one pass)
+    rr = np.array([[0.75 * face.edge], [0.9 * face.edge]])
+    xs = _clipped_rint(cx + rr * _COS24, w - 1).ravel()
+    ys = _clipped_rint(cy + rr * _SIN24, h - 1).ravel()
+    apart = float(np.mean(channel_norm(lab[ys, xs].astype(np.float32) - med) > _APART))
     return _Body(same, min(depths), min(depths) / max(max(depths), 1e-6), isolation, apart,
                  (float(med[0]), float(med[1]), float(med[2])))
+
+
+def _clipped_rint(v: np.ndarray, top: int) -> np.ndarray:
+    """``np.clip(np.rint(v), 0, top).astype(np.intp)`` of finite ``v`` (the same ints), without
+    np.clip's overhead on a few samples."""
+    return np.minimum(np.maximum(np.rint(v), 0.0), float(top)).astype(np.intp)
+
+
+def _isolation(lab: np.ndarray, face: Face, pips: list[Pip], sigma: float, body_l: float,
+               depths: list[float]) -> float:
+    """:class:`_Body`'s ``isolation``: the least share, over the face's pips, of a ring
+    ``_ISOLATION_RING`` pip scales round a pip whose lightness is within half the pip's depth
+    (``depths``, one a member) of the body's (``body_l``). Ring samples on the face's other pips'
+    own pixels are not judged (a six's close pips reach into each other's rings); a pip whose ring
+    lies wholly on them is left out. All pips' rings in one pass (the same values as pip by pip:
+    each sample's sums, its comparisons in float32 as the uint8 lightness less the body's)."""
+    h, w = lab.shape[:2]
+    ps = [pips[i] for i in face.members]
+    px = np.array([p.x for p in ps])
+    py = np.array([p.y for p in ps])
+    scale = np.array([max(sigma, p.sigma) for p in ps])
+    rho = (_ISOLATION_RING * scale)[:, None]
+    rx, ry = px[:, None] + rho * _COS12, py[:, None] + rho * _SIN12  # (pip, sample)
+    clear = np.minimum(_PIP_CLEAR * scale, _PIP_CLEAR_EDGE * face.edge)
+    off = (rx[:, :, None] - px) ** 2 + (ry[:, :, None] - py) ** 2 > clear * clear  # (pip, sample, other)
+    idx = np.arange(len(ps))
+    off[idx, :, idx] = True  # (a pip's own ring is judged)
+    free = off.all(axis=2)
+    ring_l = lab[_clipped_rint(ry, h - 1), _clipped_rint(rx, w - 1), 0].astype(np.float32)
+    # (half a depth in float32, as a float32 array compared with a Python float casts it)
+    half = np.array([0.5 * dep for dep in depths], np.float32)[:, None]
+    near = (np.abs(ring_l - np.float32(body_l)) < half) & free
+    n_free = np.count_nonzero(free, axis=1).tolist()
+    n_near = np.count_nonzero(near, axis=1).tolist()
+    return min([1.0] + [k / n for k, n in zip(n_near, n_free, strict=True) if n])
 
 
 def _keep(shape: tuple[int, int], discs: list[tuple[float, float, float]],
@@ -566,19 +582,22 @@ def _keep(shape: tuple[int, int], discs: list[tuple[float, float, float]],
     rims and shadows make blobs), out of the gaps where two
     checkers meet (within 1.4 radii of both) and off the cube (x, y, half-diagonal). A die lying on
     a checker is not read (the station then sees no whole roll and asks). ``slot``: the planes
-    drawn on are this slot's scratch arrays (a view of one size frame after frame: the gate's, the
-    whole view's), else fresh ones (a box, of a size of its own)."""
+    drawn on, and the mask returned, are this slot's scratch arrays (a view of one size frame after
+    frame: the gate's, the whole view's; the mask is valid until the slot's next call), else fresh
+    ones (a box, of a size of its own)."""
     h, w = shape
+    # one plane: the count of 1.4-radius discs over each pixel, then _MASKED wherever a disc's rim
+    # or the cube lies (a pixel is kept where the plane is below _MASKED: no rim, fewer than two)
     if slot is None:
-        block, near = np.zeros(shape, np.uint8), np.zeros(shape, np.uint8)
+        plane, out = np.zeros(shape, np.uint8), np.empty(shape, bool)
     else:
-        block = scratch(f"board_dice.keep.{slot}.block", shape, np.uint8)
-        near = scratch(f"board_dice.keep.{slot}.near", shape, np.uint8)
-        block.fill(0)
-        near.fill(0)
+        plane = scratch(f"board_dice.keep.{slot}.plane", shape, np.uint8)
+        out = scratch(f"board_dice.keep.{slot}.out", shape, np.bool_)
+        plane.fill(0)
+    centres = []
     for x, y, r in discs:
         c = (int(round(x)), int(round(y)))
-        cv2.circle(block, c, int(round(_RIM * r)), 1, -1)
+        centres.append((c, int(round(_RIM * r))))
         # the disc of 1.4 radii added in its own box only (a disc of whole centre and radius is the
         # same pixels wherever it lies, cut where the plane ends: one stamp a radius)
         rr = int(round(1.4 * r))
@@ -586,15 +605,18 @@ def _keep(shape: tuple[int, int], discs: list[tuple[float, float, float]],
         if x0 >= x1 or y0 >= y1:
             continue
         sx, sy = x0 - (c[0] - rr), y0 - (c[1] - rr)
-        near[y0:y1, x0:x1] += _stamp(rr)[sy : sy + (y1 - y0), sx : sx + (x1 - x0)]
+        plane[y0:y1, x0:x1] += _stamp(rr)[sy : sy + (y1 - y0), sx : sx + (x1 - x0)]
+    # (the rims after every count: a rim's pixels stay masked whatever discs overlap them)
+    for c, rim in centres:
+        cv2.circle(plane, c, rim, _MASKED, -1)
     if cube is not None:
-        cv2.circle(block, (int(round(cube[0])), int(round(cube[1]))), int(np.ceil(cube[2])), 1, -1)
-    out = np.equal(block, 0)
-    out &= near < 2
-    return out
+        cv2.circle(plane, (int(round(cube[0])), int(round(cube[1]))), int(np.ceil(cube[2])), _MASKED, -1)
+    return np.less(plane, _MASKED, out=out)
 
 
 _STAMPS: dict[int, np.ndarray] = {}
+# (_keep's plane value of a masked pixel: two discs' count)
+_MASKED = 2
 
 
 def _stamp(rr: int) -> np.ndarray:
