@@ -602,7 +602,15 @@ def count_stacks_kept(
     again = [np.array([c for c in range(12) if (c, top) in read], np.intp) for top in (True, False)]
     along_rows = np.empty((2, 12, depth.size, 3), np.float32) if kept is None else kept.along.copy()
     cy_rows = np.stack([base[True] + depth, base[False] - depth])  # (2, D) each row's centres
-    if all(cs.size == 12 for cs in again):  # (both rows whole: one gather)
+    whole: dict[bool, np.ndarray] = {}
+    if only is None:
+        # (all read: each row's colours along the axes and at the discs' best centres, one gather)
+        at_x = np.stack([np.broadcast_to(np.array(geom.columns)[None, :, None], (2, 12, depth.size)),
+                         np.stack([best_maps[True][1], best_maps[False][1]])])
+        every_colour = _disc_colours_words(view.lab_words, at_x, cy_rows[None, :, None, :], k)
+        along_rows[:] = every_colour[0]
+        whole = {True: every_colour[1, 0], False: every_colour[1, 1]}
+    elif all(cs.size == 12 for cs in again):  # (both rows whole: one gather)
         along_rows[:] = _disc_colours_words(view.lab_words, np.array(geom.columns)[None, :, None],
                                             cy_rows[:, None, :], k)
     else:
@@ -618,11 +626,11 @@ def count_stacks_kept(
     beside = {top: _field_beside(lab, geom, top) for top in (True, False)}
     seen = FieldLook(bases, k, along_rows, tip, light_rows)
     # every column's disc colours at its best centres, (12, D, 3) a row: both rows' at once when whole
-    if len(rows) == 2 and use[True] is None and use[False] is None:
+    if only is not None and len(rows) == 2 and use[True] is None and use[False] is None:
         both = _disc_colours_words(view.lab_words, np.stack([best_maps[True][1], best_maps[False][1]]),
                                    cy_rows[:, None, :], k)
         whole = {True: both[0], False: both[1]}
-    else:
+    elif only is not None:
         whole = {top: _disc_colours_words(view.lab_words, best_maps[top][1], cy_rows[int(not top), None], k)
                  for top in rows if use[top] is None}
     # each parity's bare colour at every depth, (2, D, 3) a row: of both rows' points (bare_depths)
@@ -1158,11 +1166,29 @@ def _suppress_neighbours(score: np.ndarray, xbest: np.ndarray, d: float, step: f
     placed off-centre belongs to one point only. ``score``, ``xbest``: (12, D)."""
     out = score.copy()
     k = max(1, int(round(0.3 * d / step)))
-    peak = functools.reduce(np.maximum, [np.roll(score, s, axis=1) for s in range(-k, k + 1)])
+    peak = _wrapped_peak(score, k)
     close = np.abs(xbest[1:] - xbest[:-1]) < 0.6 * d  # (11, D): each column and the next
     out[:-1][close & (peak[1:] > score[:-1])] = 0.0  # under the next column's better disc
     out[1:][close & (peak[:-1] > score[1:])] = 0.0  # under the one before's
     return out
+
+
+def _wrapped_peak(score: np.ndarray, k: int) -> np.ndarray:
+    """The maximum of ``np.roll(score, s, axis=1)`` over ``s`` in ``[-k, k]`` (each depth's best
+    within ``k`` either way, wrapping round the axis), the same values: windows of one array padded
+    by its wrapped ends, combined in doubling spans (a maximum's value does not depend on its
+    order), a few passes instead of ``2k + 1`` rolled copies."""
+    n = score.shape[1]
+    if n == 0:
+        return score.copy()
+    idx = np.arange(-k, n + k) % n  # (the padded axis: position m holds score[(m - k) mod n])
+    padded = score[:, idx]
+    width, span = 2 * k + 1, 1  # padded[:, m : m + span].max(1) held at m, for the span reached
+    while 2 * span <= width:
+        padded = np.maximum(padded[:, :-span], padded[:, span:])
+        span *= 2
+    # two spans of the largest power of two within the window cover it (they overlap)
+    return np.maximum(padded[:, :n], padded[:, width - span : width - span + n])
 
 
 def _tip_bands(height: int) -> dict[bool, tuple[int, int]]:
