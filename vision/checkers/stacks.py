@@ -1364,13 +1364,51 @@ def _consensus(samples: np.ndarray) -> np.ndarray:
     samples near it are averaged.
     """
     k = samples.shape[-2]
-    dist = channel_norm(samples[..., :, None, :] - samples[..., None, :, :])  # (..., K, K)
     kth = max(1, k // 2 - 1)
-    near = np.partition(dist, kth, axis=-1)[..., kth]  # (..., K): the sorted distances' kth
+    if k > _SELECT_MAX or samples.size < _SELECT_ROWS * 3 * k:
+        dist = channel_norm(samples[..., :, None, :] - samples[..., None, :, :])  # (..., K, K)
+        near = np.partition(dist, kth, axis=-1)[..., kth]  # (..., K): the sorted distances' kth
+    else:
+        near = _kth_distance(samples, kth)
     best = np.take_along_axis(samples, near.argmin(axis=-1)[..., None, None], axis=-2)  # (..., 1, 3)
     close = channel_norm(samples - best) < 0.5 * _BARE_DELTA  # (..., K)
     w = close[..., None].astype(np.float32)
     return (samples * w).sum(axis=-2) / np.maximum(w.sum(axis=-2), 1.0)
+
+
+# _consensus selects each sample's kth distance by a network of minima and maxima (the same value
+# as a partition's) for sets of at most this many samples ...
+_SELECT_MAX = 16
+# ... of at least this many sets (a partition's cost is per set, the network's per operation)
+_SELECT_ROWS = 64
+
+
+def _kth_distance(samples: np.ndarray, kth: int) -> np.ndarray:
+    """Each sample's ``kth`` smallest distance (from 0) to the samples of its set (itself too, 0):
+    float (..., K) from (..., K, 3), the values of ``np.partition(channel_norm(s[..., :, None, :] -
+    s[..., None, :, :]), kth, axis=-1)[..., kth]``. The distances are made channel by channel, each
+    other sample's to all of the set's as one contiguous plane (the same differences, squares and
+    sums in the same order), and the kth taken over the planes by :func:`_select_network`."""
+    k = samples.shape[-2]
+    sq = None
+    for c in range(3):
+        ch = np.ascontiguousarray(samples[..., c])  # (..., K)
+        # [j, ..., i]: sample i's difference from sample j, as the partition's dist[..., i, j]
+        diff = ch[None] - np.moveaxis(ch, -1, 0)[..., None]
+        diff *= diff
+        if sq is None:
+            sq = diff
+        else:
+            sq += diff
+    assert sq is not None
+    planes = list(np.sqrt(sq, out=sq))
+    for i, j, low, high in _select_network(k, kth):
+        a, b = planes[i], planes[j]
+        if low:
+            planes[i] = np.minimum(a, b)
+        if high:
+            planes[j] = np.maximum(a, b)
+    return planes[kth]
 
 
 def _disc_colours(lab: np.ndarray, cx: np.ndarray, cy: np.ndarray, k: int) -> np.ndarray:
@@ -1442,11 +1480,18 @@ def _odd_even_merge_sort(n: int) -> list[tuple[int, int]]:
 def _median_network(n: int) -> tuple[tuple[int, int, bool, bool], ...]:
     """A network of minima and maxima that leaves the median of ``n`` (odd, at most 32) values on
     wire ``n // 2``: ``(i, j, low, high)``, the minimum to take onto ``i`` where ``low``, the maximum
-    onto ``j`` where ``high``. Batcher's sort of 32 wires, those past ``n`` held at +inf (their
-    comparators change nothing: dropped), then only the operations the median depends on kept,
-    walking back from it (for 25: 202 of 2 x 191)."""
+    onto ``j`` where ``high`` (:func:`_select_network`; for 25: 202 of 2 x 191 operations)."""
+    return _select_network(n, n // 2)
+
+
+@functools.cache
+def _select_network(n: int, kth: int) -> tuple[tuple[int, int, bool, bool], ...]:
+    """A network of minima and maxima that leaves the ``kth`` smallest (from 0) of ``n`` values (at
+    most 32) on wire ``kth``, as :func:`_median_network`'s: Batcher's sort of 32 wires, those past
+    ``n`` held at +inf (their comparators change nothing: dropped), then only the operations wire
+    ``kth`` depends on kept, walking back from it."""
     net = [(i, j) for i, j in _odd_even_merge_sort(32) if j < n]
-    need = {n // 2}
+    need = {kth}
     kept = []
     for i, j in reversed(net):
         low, high = i in need, j in need
