@@ -580,9 +580,11 @@ def count_stacks_kept(
                     gx, gy, cxg[use[top]], cy[None, :, None], r, _JUDGED, reach=True)
             cxg = np.broadcast_to(cxg, sc.shape)
             arg = sc.argmax(axis=2)[..., None]
-            maps[top] = (sc.max(axis=2), *(np.take_along_axis(m, arg, axis=2)[..., 0] for m in (cxg, wk, rc)),
+            peak = sc.max(axis=2)
+            maps[top] = (peak, *(np.take_along_axis(m, arg, axis=2)[..., 0] for m in (cxg, wk, rc)),
                          _between_shifts(sc, arg[..., 0], cols))
-            total += float(np.sort(sc.max(axis=2).ravel())[-24:].mean())
+            if not radius:  # (a radius given is the only one tried, whatever its total)
+                total += float(np.sort(peak.ravel())[-24:].mean())
         if total > best_total:
             best_r, best_total, best_maps = r, total, maps
     assert best_maps is not None
@@ -658,6 +660,7 @@ def count_stacks_kept(
         keep = _suppress_neighbours(score, xbest, d, step) > 0
         score = np.where(keep, score, 0.0)
         weak = np.where(keep, weak, 0.0)
+        score_rows = score.tolist()  # (each stack's confidence, the mean of its discs' scores: _mean)
         bare_depth, bare_row = bare_depths[top], bare_rows[top]
         cy_all = base[top] + depth if top else base[top] - depth
         # every column's disc colours at once, (12, D, 3)
@@ -729,7 +732,7 @@ def count_stacks_kept(
                         (float(xbest[col, i]), float(cy_all[i])) for i in above]
                     idx = above
             colour = _stack_colour(lab, centres, best_r) if centres else None
-            conf = float(np.mean([score[col, i] for i in idx])) if idx else 1.0 - float(usable.max())
+            conf = _mean(score_rows[col], tuple(idx)) if idx else 1.0 - float(usable.max())
             count = len(centres)
             pile: tuple[int, ...] = ()
             pile_lab: tuple[float, float, float] | None = None
@@ -773,7 +776,7 @@ def count_stacks_kept(
                         idx, count, pile = over, piled, (piled,)
                         centres = [(float(xbest[col, i]), float(cy_all[i])) for i in over]
                         colour = _stack_colour(lab, centres, best_r)
-                        conf = float(np.mean([score[col, i] for i in idx]))
+                        conf = _mean(score_rows[col], tuple(idx))
             if not pile and count <= 5 and not differs[idx].any():
                 # a pile of the point's own colour whose rings are too faint for a chain: the
                 # piles its rings fit on a column of five from the base are candidates only
