@@ -337,7 +337,8 @@ def _count_true(flags: np.ndarray) -> np.ndarray:
 
 def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
            inside: np.ndarray | None = None, xs: np.ndarray | None = None,
-           first: tuple[float, float] = (0.25, 1.0), step: float | None = None) -> list[int]:
+           first: tuple[float, float] = (0.25, 1.0), step: float | None = None,
+           same: dict[int, list[bool]] | None = None) -> list[int]:
     """Indices into ``ys`` (the centres' depths, ascending) of a stack's discs: the first within a
     diameter of the base, then one diameter apart (or up to ``step``, the row's measured one), while
     the ring score holds -- and, given the discs' ``inside`` colours (float (D, 3)), while each next
@@ -347,11 +348,12 @@ def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
     longest chain is kept (the clearest first on a tie, unless it lies over the gap between the
     first two places and another starts below it, where a checker on the base lies): a sixth checker
     piled over the gap between the first two shows the whole ring there, half a diameter out of the
-    column's step."""
+    column's step. ``same``: the colour tests of first discs (:meth:`_Walk.same`) kept from
+    earlier chains on the same ``inside`` (a column's chains share them), filled in here."""
     # (the chains are walked over Python lists, each disc's colour test against a first disc made
     # once over the whole axis: the same comparisons as on numpy's arrays, without numpy's
     # per-call cost on a few elements)
-    walk = _Walk(score, ys, d, limit, inside, xs, step)
+    walk = _Walk(score, ys, d, limit, inside, xs, step, same)
     lo, hi = first[0] * d, first[1] * d
     window = [i for i in range(*walk.span(lo, min(hi, limit))) if walk.score[i] >= _RING_MIN]
     best = walk.chain(None, first)
@@ -451,14 +453,15 @@ class _Walk:
     it ``xs`` as Python floats, and each first disc's colour test over the whole axis, made once."""
 
     def __init__(self, score: np.ndarray, ys: np.ndarray, d: float, limit: float,
-                 inside: np.ndarray | None, xs: np.ndarray | None, step: float | None) -> None:
+                 inside: np.ndarray | None, xs: np.ndarray | None, step: float | None,
+                 same: dict[int, list[bool]] | None = None) -> None:
         self.score: list[float] = score.tolist()
         self.ys: list[float] = ys.tolist()
         self.xs: list[float] | None = None if xs is None else xs.tolist()
         self.inside = inside
         self.d, self.limit = d, limit
         self.near, self.far = (d, d) if step is None else (min(d, step), max(d, step))
-        self._same: dict[int, list[bool]] = {}
+        self._same: dict[int, list[bool]] = {} if same is None else same
 
     def span(self, lo: float, hi: float) -> tuple[int, int]:
         """The index range of the depths within ``[lo, hi]`` (:func:`_span`'s, by bisection)."""
@@ -693,7 +696,10 @@ def count_stacks_kept(
                              judged_all, 0.0)
         # a stack's discs stay in its own half: beyond the middle they are the other row's
         limit = abs(0.5 * height - base[top]) - 0.3 * d
-        chains = ([_chain(usable_all[c], depth, d, limit, insides[c], xfine[c]) for c in range(12)]
+        # each column's chains share their first discs' colour tests (the same ``insides[c]``)
+        tests: list[dict[int, list[bool]]] = [{} for _ in range(12)]
+        chains = ([_chain(usable_all[c], depth, d, limit, insides[c], xfine[c], same=tests[c])
+                   for c in range(12)]
                   if not radius else None)
         # touching checkers stand one of their own diameters apart, which the ring's radius (the
         # best of three _RADII) gives only roughly: on the real photos the chains' steps are 1.1
@@ -712,7 +718,7 @@ def count_stacks_kept(
             # the field between the points' tips: a light checker on a cream field is no colour run
             bare_field = np.concatenate([bare[:, 0], field[None], beside[top][col][None]])
             idx = (chains[col] if chains is not None and pitch == d
-                   else _chain(usable, depth, d, limit, inside, xfine[col], step=pitch))
+                   else _chain(usable, depth, d, limit, inside, xfine[col], step=pitch, same=tests[col]))
             centres = [(float(xbest[col, i]), float(cy_all[i])) for i in idx]
             if not idx:
                 # a stack whose first checker shows no ring (dark on a dark point in the frame's
@@ -720,7 +726,7 @@ def count_stacks_kept(
                 # checkers in line from the second place on mean one more beneath them; so does one,
                 # where the first place shows a ring as complete as asked of what the view's edge
                 # leaves of it (the field's side found a few pixels inside the base cuts its rim)
-                above = _chain(usable, depth, d, limit, inside, xfine[col], _SECOND, pitch)
+                above = _chain(usable, depth, d, limit, inside, xfine[col], _SECOND, pitch, tests[col])
                 if len(above) == 1:
                     near = np.abs(depth - (depth[above[0]] - d)) <= 0.2 * d
                     cut = judged[near] >= need[near] * reach[col][near]
@@ -767,7 +773,7 @@ def count_stacks_kept(
                 # a pile of the point's own colour shows its whole rings only, the column's first
                 # checkers' faint: the checkers over the column's gaps, one diameter apart from
                 # over the first two on, and the column they reach are read as a pile, if one
-                over = _chain(usable, depth, d, limit, inside, xfine[col], _OVER_GAP, pitch)
+                over = _chain(usable, depth, d, limit, inside, xfine[col], _OVER_GAP, pitch, tests[col])
                 first = float(depth[over[0]]) - 0.5 * d if len(over) >= 2 else None
                 far = _reach(usable, depth, d, limit, inside, xbest[col], over[0]) if first else 0.0
                 if first is not None and int(round((far - first) / d)) + 1 >= 5:
@@ -803,7 +809,7 @@ def count_stacks_kept(
                 # none seen: the discs of the point's own colour whose rims the view shows
                 # complete, though cut by its edge, are kept for the learned counter to confirm (a
                 # bare triangle's sides and base fill as much of a cut ring: neither alone decides)
-                cut = _chain(shown_all[col], depth, d, limit, inside, xfine[col], step=pitch)
+                cut = _chain(shown_all[col], depth, d, limit, inside, xfine[col], step=pitch, same=tests[col])
                 if cut and not differs[cut].any():
                     shown = [(float(xbest[col, i]), float(cy_all[i])) for i in cut]
                     lab_l, lab_a, lab_b = _stack_colour(lab, shown, best_r)
@@ -951,14 +957,22 @@ def _pyramid_fits_many(score: np.ndarray, depth: np.ndarray, columns: Sequence[l
     seen = np.where(near.any(axis=2), best, 0.0).astype(np.float64)
     # (each count's sum of squares along its row: the same sums as one count at a time)
     fits = ((seen[:, None, :] - _PYRAMID_ROWS[None]) ** 2).sum(axis=2).tolist()  # (S, 15)
+    inf = np.inf
     for (m, _, _), row, errs_s in zip(starts, seen.tolist(), fits, strict=True):
         errs = out[m]
-        piles = row[0] < _PILE_BASE  # the sixth checker lies over the first two: never whole
-        for n, err in enumerate(errs_s, start=1):
-            if n > 5 and (not piles or _mean(row, _WHOLE_AT[n]) < _PILE_WHOLE):
+        for n, err in zip(_COLUMN_COUNTS, errs_s, strict=False):  # (counts 1-5: always read)
+            errs[n] = min(errs.get(n, inf), err)
+        if row[0] >= _PILE_BASE:
+            continue  # the sixth checker lies over the first two: never whole
+        for n, err in zip(_PILE_COUNTS, errs_s[5:], strict=True):
+            if _mean(row, _WHOLE_AT[n]) < _PILE_WHOLE:
                 continue  # a pile shows its top checkers whole, or it is not read as one
-            errs[n] = min(errs.get(n, np.inf), err)
+            errs[n] = min(errs.get(n, inf), err)
     return out
+
+
+# (the counts of _PYRAMID_ROWS: a column's, then the piles over it)
+_COLUMN_COUNTS, _PILE_COUNTS = tuple(range(1, 6)), tuple(range(6, 16))
 
 
 # (_PYRAMID_WHOLE's positions as tuples of ints, for _mean)
