@@ -1652,6 +1652,7 @@ def _outline_fits(gx: np.ndarray, gy: np.ndarray, centre: tuple[float, float], r
     most checkers' circles leave no room for a better square and return without trying one.
     """
     h, w = gx.shape[:2]
+    gxf, gyf = np.ascontiguousarray(gx).ravel(), np.ascontiguousarray(gy).ravel()
 
     def centres(n: int) -> tuple[np.ndarray, np.ndarray]:
         # (S,) x and y of an n x n grid of centres within 0.2 r of ``centre``
@@ -1663,7 +1664,10 @@ def _outline_fits(gx: np.ndarray, gy: np.ndarray, centre: tuple[float, float], r
         # px, py: (..., 2) samples just inside and just outside the outline; nx, ny its normal
         xi = np.clip(np.rint(px), 0, w - 1).astype(np.intp)
         yi = np.clip(np.rint(py), 0, h - 1).astype(np.intp)
-        g1, g2 = gx[yi, xi], gy[yi, xi]
+        # (the samples gathered at flat indices, all inside: "wrap" takes the same values as
+        # gx[yi, xi], several times faster than numpy's 2-D fancy index)
+        flat = yi * w + xi
+        g1, g2 = gxf.take(flat, mode="wrap"), gyf.take(flat, mode="wrap")
         nor = np.abs(g1 * nx + g2 * ny)
         tan = np.abs(g2 * nx - g1 * ny)
         edge = (nor > _EDGE) & (nor > _NORMAL_RATIO * tan)
