@@ -1595,8 +1595,11 @@ def find_bar_checkers(rectified: np.ndarray | FieldView, geom: BoardGeometry, ra
     ys = np.arange(radius, height - radius, 2.0)
     xs = x_mid + np.arange(-0.5, 0.51, 0.25) * radius
     cyg, cxg = np.meshgrid(ys, xs, indexing="ij")
-    score = ring_scores(gx, gy, cxg, cyg, radius)  # (Y, X)
-    best_x = np.take_along_axis(cxg, score.argmax(axis=1)[:, None], axis=1)[:, 0]
+    # the rings at both edges at once: the weak one is read at each row's best centre (below; the
+    # same samples as a ring of its own there)
+    score, weak_all = _ring_scores_judged(gx, gy, cxg, cyg, radius, ((_EDGE, False), (_EDGE_WEAK, False)))
+    arg = score.argmax(axis=1)[:, None]  # (Y, X) scores
+    best_x = np.take_along_axis(cxg, arg, axis=1)[:, 0]
     score = score.max(axis=1)
     k = max(1, int(round(0.5 * radius)))
     xb = int(round(np.clip(x_mid, 0, width - 1)))
@@ -1606,7 +1609,7 @@ def find_bar_checkers(rectified: np.ndarray | FieldView, geom: BoardGeometry, ra
     # a checker of the bar's own colour (black on a tournament board's black bar) shows only its rim
     # and shading: judged on the weaker-edge ring, which must then be near complete (the bar's straight
     # edges touch a ring centred on it at two sides only, whatever the threshold)
-    weak = ring_scores(gx, gy, best_x, ys, radius, _EDGE_WEAK)
+    weak = np.take_along_axis(weak_all, arg, axis=1)[:, 0]
     # the bar carries hinges, logos and its own edges: only clear, complete discs count
     usable = np.where(differs, np.where(score >= _BAR_RING, score, 0.0),
                       np.where(weak >= _RING_STRONG, weak, 0.0))
