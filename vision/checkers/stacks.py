@@ -1458,14 +1458,17 @@ def _disc_colours_words(words: np.ndarray, cx: np.ndarray, cy: np.ndarray, k: in
     (a partition works centre by centre, channel by channel)."""
     h, w = words.shape
     off = np.linspace(-k, k, 5)
-    ox, oy = np.meshgrid(off, off)
     cx, cy = np.asarray(cx), np.asarray(cy)
     nd = max(cx.ndim, cy.ndim)
     cx, cy = cx.reshape((1,) * (nd - cx.ndim) + cx.shape), cy.reshape((1,) * (nd - cy.ndim) + cy.shape)
-    at = (25,) + (1,) * nd
-    xi = np.clip(np.rint(cx[None] + ox.reshape(at)), 0, w - 1).astype(np.intp)
-    yi = np.clip(np.rint(cy[None] + oy.reshape(at)), 0, h - 1).astype(np.intp)
-    flat = yi * w + xi  # (25, ...)
+    at = (5,) + (1,) * nd
+    # (the grid's five columns and five rows rounded alone, then combined: sample 5 i + j of the
+    # 25 (np.meshgrid's order) at row i, column j, the same indices as each sample rounded alone)
+    xi = np.clip(np.rint(cx[None] + off.reshape(at)), 0, w - 1).astype(np.intp)
+    yi = np.clip(np.rint(cy[None] + off.reshape(at)), 0, h - 1).astype(np.intp)
+    yi *= w
+    grid = np.add(yi[:, None], xi[None])  # (5, 5, ...)
+    flat = grid.reshape(25, *grid.shape[2:])  # (25, ...)
     # (every index lies in the view: "wrap" takes the same pixels, faster than the checked default)
     planes = list(words.ravel().take(flat, mode="wrap").view(np.uint8).reshape(*flat.shape, 4))
     for i, j, low, high in _MEDIAN_25:
