@@ -347,7 +347,8 @@ def _count_true(flags: np.ndarray) -> np.ndarray:
 
 def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
            inside: np.ndarray | None = None, xs: np.ndarray | None = None,
-           first: tuple[float, float] = (0.25, 1.0), step: float | None = None) -> list[int]:
+           first: tuple[float, float] = (0.25, 1.0), step: float | None = None,
+           same: dict[int, list[bool]] | None = None) -> list[int]:
     """Indices into ``ys`` (the centres' depths, ascending) of a stack's discs: the first within a
     diameter of the base, then one diameter apart (or up to ``step``, the row's measured one), while
     the ring score holds -- and, given the discs' ``inside`` colours (float (D, 3)), while each next
@@ -357,11 +358,12 @@ def _chain(score: np.ndarray, ys: np.ndarray, d: float, limit: float,
     longest chain is kept (the clearest first on a tie, unless it lies over the gap between the
     first two places and another starts below it, where a checker on the base lies): a sixth checker
     piled over the gap between the first two shows the whole ring there, half a diameter out of the
-    column's step."""
+    column's step. ``same``: the colour tests of first discs (:meth:`_Walk.same`) kept from
+    earlier chains on the same ``inside`` (a column's chains share them), filled in here."""
     # (the chains are walked over Python lists, each disc's colour test against a first disc made
     # once over the whole axis: the same comparisons as on numpy's arrays, without numpy's
     # per-call cost on a few elements)
-    walk = _Walk(score, ys, d, limit, inside, xs, step)
+    walk = _Walk(score, ys, d, limit, inside, xs, step, same)
     lo, hi = first[0] * d, first[1] * d
     window = [i for i in range(*walk.span(lo, min(hi, limit))) if walk.score[i] >= _RING_MIN]
     best = walk.chain(None, first)
@@ -461,14 +463,15 @@ class _Walk:
     it ``xs`` as Python floats, and each first disc's colour test over the whole axis, made once."""
 
     def __init__(self, score: np.ndarray, ys: np.ndarray, d: float, limit: float,
-                 inside: np.ndarray | None, xs: np.ndarray | None, step: float | None) -> None:
+                 inside: np.ndarray | None, xs: np.ndarray | None, step: float | None,
+                 same: dict[int, list[bool]] | None = None) -> None:
         self.score: list[float] = score.tolist()
         self.ys: list[float] = ys.tolist()
         self.xs: list[float] | None = None if xs is None else xs.tolist()
         self.inside = inside
         self.d, self.limit = d, limit
         self.near, self.far = (d, d) if step is None else (min(d, step), max(d, step))
-        self._same: dict[int, list[bool]] = {}
+        self._same: dict[int, list[bool]] = {} if same is None else same
 
     def span(self, lo: float, hi: float) -> tuple[int, int]:
         """The index range of the depths within ``[lo, hi]`` (:func:`_span`'s, by bisection)."""
@@ -590,9 +593,11 @@ def count_stacks_kept(
                     gx, gy, cxg[use[top]], cy[None, :, None], r, _JUDGED, reach=True)
             cxg = np.broadcast_to(cxg, sc.shape)
             arg = sc.argmax(axis=2)[..., None]
-            maps[top] = (sc.max(axis=2), *(np.take_along_axis(m, arg, axis=2)[..., 0] for m in (cxg, wk, rc)),
+            peak = sc.max(axis=2)
+            maps[top] = (peak, *(np.take_along_axis(m, arg, axis=2)[..., 0] for m in (cxg, wk, rc)),
                          _between_shifts(sc, arg[..., 0], cols))
-            total += float(np.sort(sc.max(axis=2).ravel())[-24:].mean())
+            if not radius:  # (a radius given is the only one tried, whatever its total)
+                total += float(np.sort(peak.ravel())[-24:].mean())
         if total > best_total:
             best_r, best_total, best_maps = r, total, maps
     assert best_maps is not None
@@ -612,7 +617,15 @@ def count_stacks_kept(
     again = [np.array([c for c in range(12) if (c, top) in read], np.intp) for top in (True, False)]
     along_rows = np.empty((2, 12, depth.size, 3), np.float32) if kept is None else kept.along.copy()
     cy_rows = np.stack([base[True] + depth, base[False] - depth])  # (2, D) each row's centres
-    if all(cs.size == 12 for cs in again):  # (both rows whole: one gather)
+    whole: dict[bool, np.ndarray] = {}
+    if only is None:
+        # (all read: each row's colours along the axes and at the discs' best centres, one gather)
+        at_x = np.stack([np.broadcast_to(np.array(geom.columns)[None, :, None], (2, 12, depth.size)),
+                         np.stack([best_maps[True][1], best_maps[False][1]])])
+        every_colour = _disc_colours_words(view.lab_words, at_x, cy_rows[None, :, None, :], k)
+        along_rows[:] = every_colour[0]
+        whole = {True: every_colour[1, 0], False: every_colour[1, 1]}
+    elif all(cs.size == 12 for cs in again):  # (both rows whole: one gather)
         along_rows[:] = _disc_colours_words(view.lab_words, np.array(geom.columns)[None, :, None],
                                             cy_rows[:, None, :], k)
     else:
@@ -628,11 +641,11 @@ def count_stacks_kept(
     beside = {top: _field_beside(lab, geom, top) for top in (True, False)}
     seen = FieldLook(bases, k, along_rows, tip, light_rows)
     # every column's disc colours at its best centres, (12, D, 3) a row: both rows' at once when whole
-    if len(rows) == 2 and use[True] is None and use[False] is None:
+    if only is not None and len(rows) == 2 and use[True] is None and use[False] is None:
         both = _disc_colours_words(view.lab_words, np.stack([best_maps[True][1], best_maps[False][1]]),
                                    cy_rows[:, None, :], k)
         whole = {True: both[0], False: both[1]}
-    else:
+    elif only is not None:
         whole = {top: _disc_colours_words(view.lab_words, best_maps[top][1], cy_rows[int(not top), None], k)
                  for top in rows if use[top] is None}
     # each parity's bare colour at every depth, (2, D, 3) a row: of both rows' points (bare_depths)
@@ -660,6 +673,7 @@ def count_stacks_kept(
         keep = _suppress_neighbours(score, xbest, d, step) > 0
         score = np.where(keep, score, 0.0)
         weak = np.where(keep, weak, 0.0)
+        score_rows = score.tolist()  # (each stack's confidence, the mean of its discs' scores: _mean)
         bare_depth, bare_row = bare_depths[top], bare_rows[top]
         cy_all = base[top] + depth if top else base[top] - depth
         # every column's disc colours at once, (12, D, 3)
@@ -694,7 +708,10 @@ def count_stacks_kept(
                              judged_all, 0.0)
         # a stack's discs stay in its own half: beyond the middle they are the other row's
         limit = abs(0.5 * height - base[top]) - 0.3 * d
-        chains = ([_chain(usable_all[c], depth, d, limit, insides[c], xfine[c]) for c in range(12)]
+        # each column's chains share their first discs' colour tests (the same ``insides[c]``)
+        tests: list[dict[int, list[bool]]] = [{} for _ in range(12)]
+        chains = ([_chain(usable_all[c], depth, d, limit, insides[c], xfine[c], same=tests[c])
+                   for c in range(12)]
                   if not radius else None)
         # touching checkers stand one of their own diameters apart, which the ring's radius (the
         # best of three _RADII) gives only roughly: on the real photos the chains' steps are 1.1
@@ -713,7 +730,7 @@ def count_stacks_kept(
             # the field between the points' tips: a light checker on a cream field is no colour run
             bare_field = np.concatenate([bare[:, 0], field[None], beside[top][col][None]])
             idx = (chains[col] if chains is not None and pitch == d
-                   else _chain(usable, depth, d, limit, inside, xfine[col], step=pitch))
+                   else _chain(usable, depth, d, limit, inside, xfine[col], step=pitch, same=tests[col]))
             centres = [(float(xbest[col, i]), float(cy_all[i])) for i in idx]
             if not idx:
                 # a stack whose first checker shows no ring (dark on a dark point in the frame's
@@ -721,7 +738,7 @@ def count_stacks_kept(
                 # checkers in line from the second place on mean one more beneath them; so does one,
                 # where the first place shows a ring as complete as asked of what the view's edge
                 # leaves of it (the field's side found a few pixels inside the base cuts its rim)
-                above = _chain(usable, depth, d, limit, inside, xfine[col], _SECOND, pitch)
+                above = _chain(usable, depth, d, limit, inside, xfine[col], _SECOND, pitch, tests[col])
                 if len(above) == 1:
                     near = np.abs(depth - (depth[above[0]] - d)) <= 0.2 * d
                     cut = judged[near] >= need[near] * reach[col][near]
@@ -733,7 +750,7 @@ def count_stacks_kept(
                         (float(xbest[col, i]), float(cy_all[i])) for i in above]
                     idx = above
             colour = _stack_colour(lab, centres, best_r) if centres else None
-            conf = float(np.mean([score[col, i] for i in idx])) if idx else 1.0 - float(usable.max())
+            conf = _mean(score_rows[col], tuple(idx)) if idx else 1.0 - float(usable.max())
             count = len(centres)
             pile: tuple[int, ...] = ()
             pile_lab: tuple[float, float, float] | None = None
@@ -768,7 +785,7 @@ def count_stacks_kept(
                 # a pile of the point's own colour shows its whole rings only, the column's first
                 # checkers' faint: the checkers over the column's gaps, one diameter apart from
                 # over the first two on, and the column they reach are read as a pile, if one
-                over = _chain(usable, depth, d, limit, inside, xfine[col], _OVER_GAP, pitch)
+                over = _chain(usable, depth, d, limit, inside, xfine[col], _OVER_GAP, pitch, tests[col])
                 first = float(depth[over[0]]) - 0.5 * d if len(over) >= 2 else None
                 far = _reach(usable, depth, d, limit, inside, xbest[col], over[0]) if first else 0.0
                 if first is not None and int(round((far - first) / d)) + 1 >= 5:
@@ -777,7 +794,7 @@ def count_stacks_kept(
                         idx, count, pile = over, piled, (piled,)
                         centres = [(float(xbest[col, i]), float(cy_all[i])) for i in over]
                         colour = _stack_colour(lab, centres, best_r)
-                        conf = float(np.mean([score[col, i] for i in idx]))
+                        conf = _mean(score_rows[col], tuple(idx))
             if not pile and count <= 5 and not differs[idx].any():
                 # a pile of the point's own colour whose rings are too faint for a chain: the
                 # piles its rings fit on a column of five from the base are candidates only
@@ -804,7 +821,7 @@ def count_stacks_kept(
                 # none seen: the discs of the point's own colour whose rims the view shows
                 # complete, though cut by its edge, are kept for the learned counter to confirm (a
                 # bare triangle's sides and base fill as much of a cut ring: neither alone decides)
-                cut = _chain(shown_all[col], depth, d, limit, inside, xfine[col], step=pitch)
+                cut = _chain(shown_all[col], depth, d, limit, inside, xfine[col], step=pitch, same=tests[col])
                 if cut and not differs[cut].any():
                     shown = [(float(xbest[col, i]), float(cy_all[i])) for i in cut]
                     lab_l, lab_a, lab_b = _stack_colour(lab, shown, best_r)
@@ -952,14 +969,22 @@ def _pyramid_fits_many(score: np.ndarray, depth: np.ndarray, columns: Sequence[l
     seen = np.where(near.any(axis=2), best, 0.0).astype(np.float64)
     # (each count's sum of squares along its row: the same sums as one count at a time)
     fits = ((seen[:, None, :] - _PYRAMID_ROWS[None]) ** 2).sum(axis=2).tolist()  # (S, 15)
+    inf = np.inf
     for (m, _, _), row, errs_s in zip(starts, seen.tolist(), fits, strict=True):
         errs = out[m]
-        piles = row[0] < _PILE_BASE  # the sixth checker lies over the first two: never whole
-        for n, err in enumerate(errs_s, start=1):
-            if n > 5 and (not piles or _mean(row, _WHOLE_AT[n]) < _PILE_WHOLE):
+        for n, err in zip(_COLUMN_COUNTS, errs_s, strict=False):  # (counts 1-5: always read)
+            errs[n] = min(errs.get(n, inf), err)
+        if row[0] >= _PILE_BASE:
+            continue  # the sixth checker lies over the first two: never whole
+        for n, err in zip(_PILE_COUNTS, errs_s[5:], strict=True):
+            if _mean(row, _WHOLE_AT[n]) < _PILE_WHOLE:
                 continue  # a pile shows its top checkers whole, or it is not read as one
-            errs[n] = min(errs.get(n, np.inf), err)
+            errs[n] = min(errs.get(n, inf), err)
     return out
+
+
+# (the counts of _PYRAMID_ROWS: a column's, then the piles over it)
+_COLUMN_COUNTS, _PILE_COUNTS = tuple(range(1, 6)), tuple(range(6, 16))
 
 
 # (_PYRAMID_WHOLE's positions as tuples of ints, for _mean)
@@ -1170,11 +1195,29 @@ def _suppress_neighbours(score: np.ndarray, xbest: np.ndarray, d: float, step: f
     placed off-centre belongs to one point only. ``score``, ``xbest``: (12, D)."""
     out = score.copy()
     k = max(1, int(round(0.3 * d / step)))
-    peak = functools.reduce(np.maximum, [np.roll(score, s, axis=1) for s in range(-k, k + 1)])
+    peak = _wrapped_peak(score, k)
     close = np.abs(xbest[1:] - xbest[:-1]) < 0.6 * d  # (11, D): each column and the next
     out[:-1][close & (peak[1:] > score[:-1])] = 0.0  # under the next column's better disc
     out[1:][close & (peak[:-1] > score[1:])] = 0.0  # under the one before's
     return out
+
+
+def _wrapped_peak(score: np.ndarray, k: int) -> np.ndarray:
+    """The maximum of ``np.roll(score, s, axis=1)`` over ``s`` in ``[-k, k]`` (each depth's best
+    within ``k`` either way, wrapping round the axis), the same values: windows of one array padded
+    by its wrapped ends, combined in doubling spans (a maximum's value does not depend on its
+    order), a few passes instead of ``2k + 1`` rolled copies."""
+    n = score.shape[1]
+    if n == 0:
+        return score.copy()
+    idx = np.arange(-k, n + k) % n  # (the padded axis: position m holds score[(m - k) mod n])
+    padded = score[:, idx]
+    width, span = 2 * k + 1, 1  # padded[:, m : m + span].max(1) held at m, for the span reached
+    while 2 * span <= width:
+        padded = np.maximum(padded[:, :-span], padded[:, span:])
+        span *= 2
+    # two spans of the largest power of two within the window cover it (they overlap)
+    return np.maximum(padded[:, :n], padded[:, width - span : width - span + n])
 
 
 def _tip_bands(height: int) -> dict[bool, tuple[int, int]]:
@@ -1350,13 +1393,51 @@ def _consensus(samples: np.ndarray) -> np.ndarray:
     samples near it are averaged.
     """
     k = samples.shape[-2]
-    dist = channel_norm(samples[..., :, None, :] - samples[..., None, :, :])  # (..., K, K)
     kth = max(1, k // 2 - 1)
-    near = np.partition(dist, kth, axis=-1)[..., kth]  # (..., K): the sorted distances' kth
+    if k > _SELECT_MAX or samples.size < _SELECT_ROWS * 3 * k:
+        dist = channel_norm(samples[..., :, None, :] - samples[..., None, :, :])  # (..., K, K)
+        near = np.partition(dist, kth, axis=-1)[..., kth]  # (..., K): the sorted distances' kth
+    else:
+        near = _kth_distance(samples, kth)
     best = np.take_along_axis(samples, near.argmin(axis=-1)[..., None, None], axis=-2)  # (..., 1, 3)
     close = channel_norm(samples - best) < 0.5 * _BARE_DELTA  # (..., K)
     w = close[..., None].astype(np.float32)
     return (samples * w).sum(axis=-2) / np.maximum(w.sum(axis=-2), 1.0)
+
+
+# _consensus selects each sample's kth distance by a network of minima and maxima (the same value
+# as a partition's) for sets of at most this many samples ...
+_SELECT_MAX = 16
+# ... of at least this many sets (a partition's cost is per set, the network's per operation)
+_SELECT_ROWS = 64
+
+
+def _kth_distance(samples: np.ndarray, kth: int) -> np.ndarray:
+    """Each sample's ``kth`` smallest distance (from 0) to the samples of its set (itself too, 0):
+    float (..., K) from (..., K, 3), the values of ``np.partition(channel_norm(s[..., :, None, :] -
+    s[..., None, :, :]), kth, axis=-1)[..., kth]``. The distances are made channel by channel, each
+    other sample's to all of the set's as one contiguous plane (the same differences, squares and
+    sums in the same order), and the kth taken over the planes by :func:`_select_network`."""
+    k = samples.shape[-2]
+    sq = None
+    for c in range(3):
+        ch = np.ascontiguousarray(samples[..., c])  # (..., K)
+        # [j, ..., i]: sample i's difference from sample j, as the partition's dist[..., i, j]
+        diff = ch[None] - np.moveaxis(ch, -1, 0)[..., None]
+        diff *= diff
+        if sq is None:
+            sq = diff
+        else:
+            sq += diff
+    assert sq is not None
+    planes = list(np.sqrt(sq, out=sq))
+    for i, j, low, high in _select_network(k, kth):
+        a, b = planes[i], planes[j]
+        if low:
+            planes[i] = np.minimum(a, b)
+        if high:
+            planes[j] = np.maximum(a, b)
+    return planes[kth]
 
 
 def _disc_colours(lab: np.ndarray, cx: np.ndarray, cy: np.ndarray, k: int) -> np.ndarray:
@@ -1389,14 +1470,17 @@ def _disc_colours_words(words: np.ndarray, cx: np.ndarray, cy: np.ndarray, k: in
     (a partition works centre by centre, channel by channel)."""
     h, w = words.shape
     off = np.linspace(-k, k, 5)
-    ox, oy = np.meshgrid(off, off)
     cx, cy = np.asarray(cx), np.asarray(cy)
     nd = max(cx.ndim, cy.ndim)
     cx, cy = cx.reshape((1,) * (nd - cx.ndim) + cx.shape), cy.reshape((1,) * (nd - cy.ndim) + cy.shape)
-    at = (25,) + (1,) * nd
-    xi = np.clip(np.rint(cx[None] + ox.reshape(at)), 0, w - 1).astype(np.intp)
-    yi = np.clip(np.rint(cy[None] + oy.reshape(at)), 0, h - 1).astype(np.intp)
-    flat = yi * w + xi  # (25, ...)
+    at = (5,) + (1,) * nd
+    # (the grid's five columns and five rows rounded alone, then combined: sample 5 i + j of the
+    # 25 (np.meshgrid's order) at row i, column j, the same indices as each sample rounded alone)
+    xi = np.clip(np.rint(cx[None] + off.reshape(at)), 0, w - 1).astype(np.intp)
+    yi = np.clip(np.rint(cy[None] + off.reshape(at)), 0, h - 1).astype(np.intp)
+    yi *= w
+    grid = np.add(yi[:, None], xi[None])  # (5, 5, ...)
+    flat = grid.reshape(25, *grid.shape[2:])  # (25, ...)
     # (every index lies in the view: "wrap" takes the same pixels, faster than the checked default)
     planes = list(words.ravel().take(flat, mode="wrap").view(np.uint8).reshape(*flat.shape, 4))
     for i, j, low, high in _MEDIAN_25:
@@ -1428,11 +1512,18 @@ def _odd_even_merge_sort(n: int) -> list[tuple[int, int]]:
 def _median_network(n: int) -> tuple[tuple[int, int, bool, bool], ...]:
     """A network of minima and maxima that leaves the median of ``n`` (odd, at most 32) values on
     wire ``n // 2``: ``(i, j, low, high)``, the minimum to take onto ``i`` where ``low``, the maximum
-    onto ``j`` where ``high``. Batcher's sort of 32 wires, those past ``n`` held at +inf (their
-    comparators change nothing: dropped), then only the operations the median depends on kept,
-    walking back from it (for 25: 202 of 2 x 191)."""
+    onto ``j`` where ``high`` (:func:`_select_network`; for 25: 202 of 2 x 191 operations)."""
+    return _select_network(n, n // 2)
+
+
+@functools.cache
+def _select_network(n: int, kth: int) -> tuple[tuple[int, int, bool, bool], ...]:
+    """A network of minima and maxima that leaves the ``kth`` smallest (from 0) of ``n`` values (at
+    most 32) on wire ``kth``, as :func:`_median_network`'s: Batcher's sort of 32 wires, those past
+    ``n`` held at +inf (their comparators change nothing: dropped), then only the operations wire
+    ``kth`` depends on kept, walking back from it."""
     net = [(i, j) for i, j in _odd_even_merge_sort(32) if j < n]
-    need = {n // 2}
+    need = {kth}
     kept = []
     for i, j in reversed(net):
         low, high = i in need, j in need
@@ -1519,8 +1610,11 @@ def find_bar_checkers(rectified: np.ndarray | FieldView, geom: BoardGeometry, ra
     ys = np.arange(radius, height - radius, 2.0)
     xs = x_mid + np.arange(-0.5, 0.51, 0.25) * radius
     cyg, cxg = np.meshgrid(ys, xs, indexing="ij")
-    score = ring_scores(gx, gy, cxg, cyg, radius)  # (Y, X)
-    best_x = np.take_along_axis(cxg, score.argmax(axis=1)[:, None], axis=1)[:, 0]
+    # the rings at both edges at once: the weak one is read at each row's best centre (below; the
+    # same samples as a ring of its own there)
+    score, weak_all = _ring_scores_judged(gx, gy, cxg, cyg, radius, ((_EDGE, False), (_EDGE_WEAK, False)))
+    arg = score.argmax(axis=1)[:, None]  # (Y, X) scores
+    best_x = np.take_along_axis(cxg, arg, axis=1)[:, 0]
     score = score.max(axis=1)
     k = max(1, int(round(0.5 * radius)))
     xb = int(round(np.clip(x_mid, 0, width - 1)))
@@ -1530,7 +1624,7 @@ def find_bar_checkers(rectified: np.ndarray | FieldView, geom: BoardGeometry, ra
     # a checker of the bar's own colour (black on a tournament board's black bar) shows only its rim
     # and shading: judged on the weaker-edge ring, which must then be near complete (the bar's straight
     # edges touch a ring centred on it at two sides only, whatever the threshold)
-    weak = ring_scores(gx, gy, best_x, ys, radius, _EDGE_WEAK)
+    weak = np.take_along_axis(weak_all, arg, axis=1)[:, 0]
     # the bar carries hinges, logos and its own edges: only clear, complete discs count
     usable = np.where(differs, np.where(score >= _BAR_RING, score, 0.0),
                       np.where(weak >= _RING_STRONG, weak, 0.0))
@@ -1576,6 +1670,7 @@ def _outline_fits(gx: np.ndarray, gy: np.ndarray, centre: tuple[float, float], r
     most checkers' circles leave no room for a better square and return without trying one.
     """
     h, w = gx.shape[:2]
+    gxf, gyf = np.ascontiguousarray(gx).ravel(), np.ascontiguousarray(gy).ravel()
 
     def centres(n: int) -> tuple[np.ndarray, np.ndarray]:
         # (S,) x and y of an n x n grid of centres within 0.2 r of ``centre``
@@ -1587,7 +1682,10 @@ def _outline_fits(gx: np.ndarray, gy: np.ndarray, centre: tuple[float, float], r
         # px, py: (..., 2) samples just inside and just outside the outline; nx, ny its normal
         xi = np.clip(np.rint(px), 0, w - 1).astype(np.intp)
         yi = np.clip(np.rint(py), 0, h - 1).astype(np.intp)
-        g1, g2 = gx[yi, xi], gy[yi, xi]
+        # (the samples gathered at flat indices, all inside: "wrap" takes the same values as
+        # gx[yi, xi], several times faster than numpy's 2-D fancy index)
+        flat = yi * w + xi
+        g1, g2 = gxf.take(flat, mode="wrap"), gyf.take(flat, mode="wrap")
         nor = np.abs(g1 * nx + g2 * ny)
         tan = np.abs(g2 * nx - g1 * ny)
         edge = (nor > _EDGE) & (nor > _NORMAL_RATIO * tan)

@@ -96,6 +96,7 @@ def test_chains_equal_the_reference(seed: int) -> None:
     inside = np.where(rng.random((ys.size, 1)) < 0.7, np.float32([200, 128, 130]), np.float32([60, 150, 160]))
     inside = (inside + rng.integers(-12, 13, (ys.size, 3))).astype(np.float32)
     xs = 100.0 + rng.normal(0, 4, ys.size)
+    shared: dict[int, list[bool]] = {}  # (the colour tests of one ``inside``, kept over its chains)
     for limit in (200.0, 90.0):
         for first in ((0.25, 1.0), _SECOND, _OVER_GAP):
             for step in (None, d, 1.15 * d):
@@ -104,6 +105,8 @@ def test_chains_equal_the_reference(seed: int) -> None:
                     want = _reference(score, ys, d, limit, col, x, first, step)
                     assert got == want
                     assert all(type(i) is int for i in got)
+                    if col is not None:
+                        assert _chain(score, ys, d, limit, col, x, first, step, shared) == want
 
 
 def _reference_reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, inside: np.ndarray,
