@@ -35,6 +35,7 @@ from vision.arrays import channel_norm, median, scratch
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
 from vision.reading import DARK, LIGHT
+from vision.selection import median_network, run_network, select_network
 
 __all__ = ["FieldLook", "StackReading", "count_stacks", "count_stacks_kept", "drop_third_colour",
            "name_colours", "ring_scores", "ring_scores_at_pixels"]
@@ -1417,7 +1418,7 @@ def _kth_distance(samples: np.ndarray, kth: int) -> np.ndarray:
     float (..., K) from (..., K, 3), the values of ``np.partition(channel_norm(s[..., :, None, :] -
     s[..., None, :, :]), kth, axis=-1)[..., kth]``. The distances are made channel by channel, each
     other sample's to all of the set's as one contiguous plane (the same differences, squares and
-    sums in the same order), and the kth taken over the planes by :func:`_select_network`."""
+    sums in the same order), and the kth taken over the planes by :func:`vision.selection.select_network`."""
     k = samples.shape[-2]
     sq = None
     for c in range(3):
@@ -1431,13 +1432,7 @@ def _kth_distance(samples: np.ndarray, kth: int) -> np.ndarray:
             sq += diff
     assert sq is not None
     planes = list(np.sqrt(sq, out=sq))
-    for i, j, low, high in _select_network(k, kth):
-        a, b = planes[i], planes[j]
-        if low:
-            planes[i] = np.minimum(a, b)
-        if high:
-            planes[j] = np.maximum(a, b)
-    return planes[kth]
+    return run_network(planes, select_network(k, kth))[kth]
 
 
 def _disc_colours(lab: np.ndarray, cx: np.ndarray, cy: np.ndarray, k: int) -> np.ndarray:
@@ -1483,58 +1478,11 @@ def _disc_colours_words(words: np.ndarray, cx: np.ndarray, cy: np.ndarray, k: in
     flat = grid.reshape(25, *grid.shape[2:])  # (25, ...)
     # (every index lies in the view: "wrap" takes the same pixels, faster than the checked default)
     planes = list(words.ravel().take(flat, mode="wrap").view(np.uint8).reshape(*flat.shape, 4))
-    for i, j, low, high in _MEDIAN_25:
-        a, b = planes[i], planes[j]
-        if low:
-            planes[i] = np.minimum(a, b)
-        if high:
-            planes[j] = np.maximum(a, b)
-    return planes[12][..., :3].astype(np.float32)
+    return run_network(planes, _MEDIAN_25)[12][..., :3].astype(np.float32)
 
 
-def _odd_even_merge_sort(n: int) -> list[tuple[int, int]]:
-    """Batcher's odd-even merge sort of ``n`` (a power of two) wires: its comparators ``(i, j)``,
-    ``i < j``, in order, each leaving the lesser on ``i`` (Knuth, TAOCP 5.3.4)."""
-    out = []
-    p = 1
-    while p < n:
-        k = p
-        while k >= 1:
-            for j in range(k % p, n - k, 2 * k):
-                for i in range(min(k, n - j - k)):
-                    if (i + j) // (2 * p) == (i + j + k) // (2 * p):
-                        out.append((i + j, i + j + k))
-            k //= 2
-        p *= 2
-    return out
-
-
-def _median_network(n: int) -> tuple[tuple[int, int, bool, bool], ...]:
-    """A network of minima and maxima that leaves the median of ``n`` (odd, at most 32) values on
-    wire ``n // 2``: ``(i, j, low, high)``, the minimum to take onto ``i`` where ``low``, the maximum
-    onto ``j`` where ``high`` (:func:`_select_network`; for 25: 202 of 2 x 191 operations)."""
-    return _select_network(n, n // 2)
-
-
-@functools.cache
-def _select_network(n: int, kth: int) -> tuple[tuple[int, int, bool, bool], ...]:
-    """A network of minima and maxima that leaves the ``kth`` smallest (from 0) of ``n`` values (at
-    most 32) on wire ``kth``, as :func:`_median_network`'s: Batcher's sort of 32 wires, those past
-    ``n`` held at +inf (their comparators change nothing: dropped), then only the operations wire
-    ``kth`` depends on kept, walking back from it."""
-    net = [(i, j) for i, j in _odd_even_merge_sort(32) if j < n]
-    need = {kth}
-    kept = []
-    for i, j in reversed(net):
-        low, high = i in need, j in need
-        if low or high:
-            kept.append((i, j, low, high))
-            need |= {i, j}
-    return tuple(kept[::-1])
-
-
-# (checked on every 0-1 input, which proves it for every input: tests/vision/checkers/test_stacks_median.py)
-_MEDIAN_25 = _median_network(25)
+# (checked on every 0-1 input, which proves it for every input: tests/vision/test_selection.py)
+_MEDIAN_25 = median_network(25)
 
 
 def _stack_colour(lab: np.ndarray, centres: list[tuple[float, float]], r: float) -> tuple[float, ...]:

@@ -1,6 +1,5 @@
-"""The stacks' disc colours by a network of minima and maxima: the network leaves the median of 25
-on its middle wire for every input (0-1 principle), and the disc colours from a view's packed
-bytes are those of the float median."""
+"""The stacks' disc colours by a network of minima and maxima (its proof: tests/vision/test_selection.py):
+the disc colours from a view's packed bytes are those of the float median."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ import pytest
 
 from vision.board.geometry import POINT_PX, BoardGeometry
 from vision.board.view import FieldView
-from vision.checkers.stacks import _MEDIAN_25, _disc_colours, _disc_colours_words
+from vision.checkers.stacks import _disc_colours, _disc_colours_words
 
 
 def _geometry() -> BoardGeometry:
@@ -17,30 +16,6 @@ def _geometry() -> BoardGeometry:
     cols = tuple((i + 0.5) * POINT_PX for i in range(12))
     corners = ((0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h)))
     return BoardGeometry(np.eye(3), (w, h), cols, None, (w, h), 1.0, corners)
-
-
-def _run(planes: list[np.ndarray]) -> np.ndarray:
-    planes = list(planes)
-    for i, j, low, high in _MEDIAN_25:
-        a, b = planes[i], planes[j]
-        if low:
-            planes[i] = np.minimum(a, b)
-        if high:
-            planes[j] = np.maximum(a, b)
-    return planes[12]
-
-
-def test_the_network_takes_the_median_of_every_zero_one_input() -> None:
-    """A comparator network selects the k-th of every input when it does of every 0-1 input
-    (Knuth, TAOCP 5.3.4, ex. 5.3.4-1): all 2^25 of them, in chunks."""
-    chunk = 1 << 22
-    for start in range(0, 1 << 25, chunk):
-        v = np.arange(start, start + chunk, dtype=np.uint32)
-        planes = [((v >> b) & 1).astype(np.uint8) for b in range(25)]
-        ones = np.zeros(chunk, np.uint8)
-        for p in planes:
-            ones += p
-        assert np.array_equal(_run(planes), (ones >= 13).astype(np.uint8))
 
 
 @pytest.mark.parametrize("seed", [0, 1])
