@@ -89,13 +89,7 @@ def test_chains_equal_the_reference(seed: int) -> None:
     """Rings of a few whole levels (ties: the first of the best), discs of two colours and centres
     that stray across the axis, searched from the base, from the second place and over the gaps,
     one diameter a step and the row's own."""
-    rng = np.random.default_rng(seed)
-    d = 26.88
-    ys = np.arange(0.0, 230.0, 2.0)
-    score = rng.choice([0.0, 0.3, 0.5, 0.6, 0.75, 0.9, 1.0], ys.size, p=[0.3, 0.1, 0.1, 0.1, 0.1, 0.2, 0.1])
-    inside = np.where(rng.random((ys.size, 1)) < 0.7, np.float32([200, 128, 130]), np.float32([60, 150, 160]))
-    inside = (inside + rng.integers(-12, 13, (ys.size, 3))).astype(np.float32)
-    xs = 100.0 + rng.normal(0, 4, ys.size)
+    d, ys, score, inside, xs = _column(seed, 4.0)
     shared: dict[int, list[bool]] = {}  # (the colour tests of one ``inside``, kept over its chains)
     for limit in (200.0, 90.0):
         for first in ((0.25, 1.0), _SECOND, _OVER_GAP):
@@ -139,15 +133,21 @@ def _reference_reach(score: np.ndarray, ys: np.ndarray, d: float, limit: float, 
 @pytest.mark.parametrize("seed", range(8))
 def test_reach_equals_the_reference(seed: int) -> None:
     """A pile's reach over its peaks from every disc, as the numpy walk first written found it."""
+    d, ys, score, inside, xs = _column(seed, 5.0)
+    for limit in (200.0, 90.0):
+        for start in range(0, ys.size, 3):
+            got = _reach(score, ys, d, limit, inside, xs, start)
+            assert got == _reference_reach(score, ys, d, limit, inside, xs, start)
+            assert type(got) is float
+
+
+def _column(seed: int, sway: float) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A column's diameter, sample depths, ring scores of a few whole levels, discs of two colours
+    and centres straying ``sway`` px across the axis (seeded)."""
     rng = np.random.default_rng(seed)
     d = 26.88
     ys = np.arange(0.0, 230.0, 2.0)
     score = rng.choice([0.0, 0.3, 0.5, 0.6, 0.75, 0.9, 1.0], ys.size, p=[0.3, 0.1, 0.1, 0.1, 0.1, 0.2, 0.1])
     inside = np.where(rng.random((ys.size, 1)) < 0.7, np.float32([200, 128, 130]), np.float32([60, 150, 160]))
     inside = (inside + rng.integers(-12, 13, (ys.size, 3))).astype(np.float32)
-    xs = 100.0 + rng.normal(0, 5, ys.size)
-    for limit in (200.0, 90.0):
-        for start in range(0, ys.size, 3):
-            got = _reach(score, ys, d, limit, inside, xs, start)
-            assert got == _reference_reach(score, ys, d, limit, inside, xs, start)
-            assert type(got) is float
+    return d, ys, score, inside, 100.0 + rng.normal(0, sway, ys.size)

@@ -382,31 +382,3 @@ def test_dice_on_checkers_are_on_checker() -> None:
     read = [s for s in got if s is not None]
     assert all(s == DieStatus.ON_CHECKER for s in read), got
     assert len(read) >= 9, got
-
-
-def _keep_by_planes(shape: tuple[int, int], discs: list[tuple[float, float, float]],
-                    cube: tuple[float, float, float] | None) -> np.ndarray:
-    """The keep mask as its definition draws it: every rim and the cube on one plane, every 1.4-radius
-    disc counted on another (cv2.circle alone)."""
-    block, near = np.zeros(shape, np.uint8), np.zeros(shape, np.uint8)
-    for x, y, r in discs:
-        c = (int(round(x)), int(round(y)))
-        cv2.circle(block, c, int(round(bd._RIM * r)), 1, -1)
-        one = np.zeros(shape, np.uint8)
-        cv2.circle(one, c, int(round(1.4 * r)), 1, -1)
-        near += one
-    if cube is not None:
-        cv2.circle(block, (int(round(cube[0])), int(round(cube[1]))), int(np.ceil(cube[2])), 1, -1)
-    return (block == 0) & (near < 2)
-
-
-@pytest.mark.parametrize("slot", [None, "test"])
-def test_keep_mask_is_its_definition(slot: str | None) -> None:
-    # discs cut by the plane's sides, overlapping ones, off the plane, with and without a cube
-    rng = np.random.default_rng(3)
-    for _ in range(40):
-        h, w = int(rng.integers(40, 300)), int(rng.integers(40, 300))
-        discs = [(float(rng.uniform(-40, w + 40)), float(rng.uniform(-40, h + 40)), float(rng.uniform(2, 30)))
-                 for _ in range(int(rng.integers(0, 12)))]
-        cube = None if rng.random() < 0.5 else (float(rng.uniform(0, w)), float(rng.uniform(0, h)), 20.0)
-        assert np.array_equal(bd._keep((h, w), discs, cube, slot), _keep_by_planes((h, w), discs, cube))

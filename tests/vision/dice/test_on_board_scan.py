@@ -156,11 +156,13 @@ def _keep_on_planes(shape: tuple[int, int], discs: list[tuple[float, float, floa
 @pytest.mark.parametrize("seed", range(4))
 def test_the_keep_mask_is_the_discs_drawn_on_whole_planes(seed: int) -> None:
     rng = np.random.default_rng(seed)
-    for shape in ((60, 90), (37, 23)):
+    # (small and large discs, cut by the plane's sides or off it, overlapping, with and without a cube)
+    for shape, big in (((60, 90), 9.0), ((37, 23), 9.0), ((210, 170), 30.0)):
         h, w = shape
-        discs = [(float(rng.uniform(-10, w + 10)), float(rng.uniform(-10, h + 10)),
-                  float(rng.uniform(0.2, 9))) for _ in range(12)]
-        cube = (float(rng.uniform(0, w)), float(rng.uniform(0, h)), float(rng.uniform(1, 6)))
+        reach = 1.4 * big
+        discs = [(float(rng.uniform(-reach, w + reach)), float(rng.uniform(-reach, h + reach)),
+                  float(rng.uniform(0.2, big))) for _ in range(12)]
+        cube = (float(rng.uniform(0, w)), float(rng.uniform(0, h)), float(rng.uniform(1, 2 * big / 3)))
         for c in (None, cube):
             want = _keep_on_planes(shape, discs, c)
             assert np.array_equal(bd._keep(shape, discs, c), want)
