@@ -27,26 +27,29 @@ _GAME_TRIANGLES = 3
 
 
 def _board_dice(frame: np.ndarray) -> tuple[list[DieReading] | None, tuple[float, float] | None]:
-    """The dice of a photo that shows a game in play: a board found, clear (status ``ok`` or
-    ``too_many_checkers``), at least ``_GAME_CHECKERS`` checkers on its points. The board reader
-    reads dice at the checkers' scale and only on the board and its margin, so it does not take a
-    broadcast's lettering, the board's hinge or the cube's figures for dice, as the whole-photo
-    reader (:func:`vision.dice.photo.find_dice`) can. None when the photo shows no such board (a
-    tray, a table, a covered or empty board). Also the cube's centre in the photo when the board
-    reader found it (on a covered board too), else None. A photo whose points do not show
-    (``_GAME_TRIANGLES``) is not read: no game, no cube (the board search of a tray is most of
-    the board reader's time on it)."""
+    """The dice of a photo that shows a game in play: a board found (status ``ok``,
+    ``too_many_checkers`` or ``occluded``), at least ``_GAME_CHECKERS`` checkers on its points. The
+    board reader reads dice at the checkers' scale and only on the board and its margin, so it does
+    not take a broadcast's lettering, the board's hinge, the cube's figures or the checkers' rims
+    for dice, as the whole-photo reader (:func:`vision.dice.photo.find_dice`) can -- under a hand
+    too, where a die it misses is a lesser error than the whole-photo reader's dice that are not
+    there. None when the photo shows no such board (a tray, a table, an empty board). Also the
+    cube's centre in the photo when the board reader found it, else None. A photo whose points do
+    not show (``_GAME_TRIANGLES``) is not read: no game, no cube (the board search of a tray is
+    most of the board reader's time on it)."""
     from vision.board.finder import field_triangles
     from vision.reader import read_board
     from vision.reading import FrameStatus
 
+    in_play = (FrameStatus.OK, FrameStatus.TOO_MANY_CHECKERS, FrameStatus.OCCLUDED)
     bgr = frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == "uint8"  # (read_board converts others)
     if bgr and len(field_triangles(frame)) < _GAME_TRIANGLES:
         return None, None
     reading = read_board(frame)
     cube = reading.cube.image_xy if reading.board_found and reading.cube is not None else None
-    # (a board read with more checkers of a colour than a set has still shows a game in play)
-    if not reading.board_found or reading.status not in (FrameStatus.OK, FrameStatus.TOO_MANY_CHECKERS):
+    # (a board read with more checkers of a colour than a set has, or under a hand, still shows a
+    # game in play)
+    if not reading.board_found or reading.status not in in_play:
         return None, cube
     if sum(n for _, n in reading.counts()) < _GAME_CHECKERS:
         return None, cube

@@ -1,6 +1,7 @@
 """`tavla dice` takes the board reader's dice from a photo of a game in play (controller.cli.dice):
 also when that reading counts more checkers of a colour than a set has (a misread stack does not make
-the board's dice wrong)."""
+the board's dice wrong), and when a hand covers part of the board (the whole-photo reader takes its
+rims, hinge and lettering for dice)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ pytest.importorskip("cv2")
 
 
 @pytest.mark.parametrize("status,taken", [(FrameStatus.OK, True), (FrameStatus.TOO_MANY_CHECKERS, True),
-                                          (FrameStatus.OCCLUDED, False)])
+                                          (FrameStatus.OCCLUDED, True),
+                                          (FrameStatus.NO_BOARD, False), (FrameStatus.TOO_DARK, False)])
 def test_board_dice_are_taken_from_a_board_in_play(monkeypatch: pytest.MonkeyPatch, status: FrameStatus,
                                                    taken: bool) -> None:
     import vision.reader
@@ -82,3 +84,29 @@ def test_a_grey_photo_goes_to_the_board_reader_as_before(monkeypatch: pytest.Mon
     _points_show(monkeypatch, 0)
     dice._board_dice(np.zeros((8, 8), np.uint8))
     assert len(calls) == 1
+
+
+def _covered() -> list:
+    """(set, label) params, one per labelled photo under a hand, in boards-real and boards-webcam."""
+    from tests.conftest import per_photo
+
+    return [pytest.param(name, *p.values, id=f"{name}-{p.id}", marks=p.marks)
+            for name in ("boards-real", "boards-webcam")
+            for p in per_photo(name, {}, keep=lambda lab: bool(lab.get("occluded")))]
+
+
+@pytest.mark.parametrize("name,lab", _covered())
+def test_covered_boards_give_no_die_that_is_not_there(name: str, lab: object) -> None:
+    """A photo of a game under a hand: `tavla dice` gives only dice the photo holds (the board reader's;
+    the whole-photo reader took checkers' rims, hinges and a broadcast's cards for dozens of dice)."""
+    from collections import Counter
+
+    from controller.cli.dice import photo_dice
+    from tests.conftest import shared_data
+    from vision.frames.images import load_image
+
+    root = shared_data(name)
+    assert isinstance(lab, dict)
+    got = Counter(d.value for d in photo_dice(load_image(root / lab["image"])))
+    want = Counter(d["value"] for d in lab.get("dice", []))
+    assert not got - want, (lab["image"], got, want)
