@@ -21,7 +21,7 @@ from vision.board import appearance as look
 from vision.board.calibration import Calibration, outline_weak, weak_covered
 from vision.board.exposure import blown_out
 from vision.board.finder import find_board_view
-from vision.board.geometry import POINT_PX, BoardGeometry
+from vision.board.geometry import POINT_PX, BoardGeometry, per_geometry
 from vision.board.view import FieldView
 from vision.checkers.network import refine
 from vision.checkers.occlusion import clear_of_hands, find_occlusion, foreign_mask, hide_points
@@ -491,26 +491,15 @@ def _points(
     return tuple(out)
 
 
-# The points' places of the last few geometries (a calibrated camera's: one), by their values.
-_PLACES: dict[tuple[object, ...], tuple[tuple[tuple[int, bool], tuple[float, float]], ...]] = {}
-_PLACES_KEPT = 8
-
-
+@per_geometry()
 def _point_places(geom: BoardGeometry) -> tuple[tuple[tuple[int, bool], tuple[float, float]], ...]:
     """Per slot, its (column, top) and its checker column's centre in the image: halfway along a
     five-checker stack from the base. Made once per geometry."""
-    key = (np.asarray(geom.homography, np.float64).tobytes(), tuple(geom.columns), tuple(geom.size))
-    got = _PLACES.get(key)
-    if got is not None:
-        return got
     height = geom.size[1]
     where = [geom.slot_column(slot) for slot in range(24)]
     depth = min(2.5 * POINT_PX, 0.25 * height)
     at = geom.to_image(np.array([[geom.columns[c], depth if top else height - depth] for c, top in where]))
-    if len(_PLACES) >= _PLACES_KEPT:
-        _PLACES.clear()
-    got = _PLACES[key] = tuple((w, (float(xy[0]), float(xy[1]))) for w, xy in zip(where, at, strict=True))
-    return got
+    return tuple((w, (float(xy[0]), float(xy[1]))) for w, xy in zip(where, at, strict=True))
 
 
 def _dice_in_blots(image: np.ndarray, geom: BoardGeometry, stacks: list[StackReading],

@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.board.geometry import BoardGeometry
+from vision.board.geometry import BoardGeometry, per_geometry
 
 __all__ = ["FIELD_EXPOSED", "FRAME_EXPOSED", "blown_out", "clipped_share", "normalise_exposure"]
 
@@ -77,18 +77,10 @@ def blown_out(image: np.ndarray, geom: BoardGeometry) -> bool:
     return clipped_share(image[ys, xs]) >= _BLOWN
 
 
-# The grids of the last few geometries and frame sizes (a calibrated camera's: one), by their values.
-_SAMPLES: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
-_SAMPLES_KEPT = 8
-
-
+@per_geometry()
 def _field_samples(geom: BoardGeometry, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     """The frame pixels (rows, columns: int arrays) of :func:`blown_out`'s grid over ``geom``'s field
     inside a frame of ``shape`` (H, W), made once per geometry and frame size."""
-    key = (np.asarray(geom.homography, np.float64).tobytes(), tuple(geom.size), geom.point_w, shape)
-    got = _SAMPLES.get(key)
-    if got is not None:
-        return got
     w, h = geom.size
     step = geom.point_w / _SAMPLES_PER_POINT
     xs, ys = np.meshgrid(np.arange(0.5 * step, w, step), np.arange(0.5 * step, h, step))
@@ -96,7 +88,5 @@ def _field_samples(geom: BoardGeometry, shape: tuple[int, ...]) -> tuple[np.ndar
     ih, iw = shape
     inside = (at[:, 0] >= 0) & (at[:, 0] < iw) & (at[:, 1] >= 0) & (at[:, 1] < ih)
     at = at[inside]
-    if len(_SAMPLES) >= _SAMPLES_KEPT:
-        _SAMPLES.clear()
-    got = _SAMPLES[key] = (at[:, 1], at[:, 0])
-    return got
+    at.setflags(write=False)  # (shared by every frame of the geometry)
+    return at[:, 1], at[:, 0]

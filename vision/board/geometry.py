@@ -3,12 +3,15 @@ horizontal, DESIGN.md "One coordinate system") and where the 24 points lie in it
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
 
-__all__ = ["BoardGeometry", "POINT_PX", "point_centres_u", "point_edges_u"]
+__all__ = ["BoardGeometry", "POINT_PX", "per_geometry", "point_centres_u", "point_edges_u"]
 
 # Width of one point in the rectified view, pixels: every reader measures in point widths.
 POINT_PX = 32
@@ -82,3 +85,43 @@ def point_edges_u(gap: float) -> np.ndarray:
 def point_centres_u(gap: float) -> np.ndarray:
     """The 12 point centres along a row in unit coordinates, float (12,)."""
     return point_edges_u(gap).mean(axis=1)
+
+
+_R = TypeVar("_R")
+
+
+class _ByValue:
+    """A geometry hashed and compared by its values (its homography's bytes, sizes, columns, bar and
+    corners): two calibrations' equal geometries are one cache entry, an array's identity is none."""
+
+    __slots__ = ("geom", "key")
+
+    def __init__(self, geom: BoardGeometry) -> None:
+        self.geom = geom
+        self.key = (np.asarray(geom.homography, np.float64).tobytes(), tuple(geom.size),
+                    tuple(geom.columns), geom.bar, tuple(geom.image_size), tuple(geom.corners))
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _ByValue) and self.key == other.key
+
+
+def per_geometry(maxsize: int = 8) -> Callable[[Callable[..., _R]], Callable[..., _R]]:
+    """Decorator: ``fn(geom, *args)`` (``args`` hashable) made once per geometry's values and
+    ``args``, for the last ``maxsize`` of them (a calibrated camera's frames share one geometry:
+    what depends on it alone need not be made per frame). The results are shared: read only."""
+
+    def wrap(fn: Callable[..., _R]) -> Callable[..., _R]:
+        @functools.lru_cache(maxsize=maxsize)
+        def by_value(geom: _ByValue, *args: Hashable) -> _R:
+            return fn(geom.geom, *args)
+
+        @functools.wraps(fn)
+        def cached(geom: BoardGeometry, *args: Any) -> _R:
+            return by_value(_ByValue(geom), *args)
+
+        return cached
+
+    return wrap
